@@ -1,0 +1,99 @@
+import type { User } from '#shared/schemas/accounts';
+import { AppError } from '../errors';
+import { getItem, stripKeys, transact, putTx, query, type TransactItem } from '../db';
+import { nextId, counterTx, companyScope } from '../ids';
+import { pad, nowIso } from '../keys';
+
+/**
+ * A user: pk `C#<companyId>`, sk `USER#<id>`. Its e-mail is unique across the platform through a
+ * guard item `EMAIL#<email>` written in the same transaction; login reads the guard to find the
+ * user. The password hash stays on the item and never leaves this module.
+ */
+export const userKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `USER#${pad(id)}` });
+export const emailKeys = (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
+/** per-company count of users, checked against the plan limit in the creating transaction */
+export const USERS_USAGE = 'usage#users';
+
+export type StoredUser = User & { passwordHash: string };
+
+export const toUser = (item: Record<string, any>): User => {
+  const { passwordHash: _hash, ...rest } = stripKeys(item) as StoredUser;
+  return rest;
+};
+
+export async function getStoredUser(companyId: number, id: number): Promise<StoredUser | undefined> {
+  const item = await getItem(userKeys(companyId, id));
+  return item ? (stripKeys(item) as StoredUser) : undefined;
+}
+
+export async function getUser(companyId: number, id: number): Promise<User | undefined> {
+  const item = await getItem(userKeys(companyId, id));
+  return item ? toUser(item) : undefined;
+}
+
+export async function findUserByEmail(email: string): Promise<StoredUser | undefined> {
+  const guard = await getItem<{ companyId: number; userId: number }>(emailKeys(email));
+  return guard ? getStoredUser(guard.companyId, guard.userId) : undefined;
+}
+
+export async function listUsers(companyId: number): Promise<User[]> {
+  const out: User[] = [];
+  let startKey: Record<string, any> | undefined;
+  do {
+    const page = await query({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' }, startKey });
+    out.push(...page.items.map(toUser));
+    startKey = page.lastKey;
+  } while (startKey);
+  return out;
+}
+
+export interface NewUser {
+  companyId: number;
+  name: string;
+  email: string;
+  passwordHash: string;
+  profile: User['profile'];
+  super?: boolean;
+  allTicket?: User['allTicket'];
+  whatsappId?: number | null;
+  queueIds?: number[];
+  showNoQueue?: boolean;
+}
+
+/**
+ * Creates a user with its e-mail guard and the usage counter in one transaction. `maxUsers`
+ * (the plan limit) is enforced by the counter's condition; `extra` lets a caller create the
+ * company in the same transaction (signup).
+ */
+export async function createUser(data: NewUser, opts: { maxUsers?: number; extra?: TransactItem[] } = {}): Promise<User> {
+  const id = await nextId(companyScope(data.companyId), 'user');
+  const now = nowIso();
+  const stored: StoredUser = {
+    id,
+    companyId: data.companyId,
+    name: data.name,
+    email: data.email.toLowerCase(),
+    passwordHash: data.passwordHash,
+    profile: data.profile,
+    super: data.super ?? false,
+    allTicket: data.allTicket ?? 'desabled',
+    whatsappId: data.whatsappId ?? null,
+    queueIds: data.queueIds ?? [],
+    showNoQueue: data.showNoQueue ?? false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const items: TransactItem[] = [
+    ...(opts.extra ?? []),
+    putTx({ ...emailKeys(stored.email), companyId: data.companyId, userId: id }, true),
+    putTx({ ...userKeys(data.companyId, id), ...stored }, true),
+    counterTx(companyScope(data.companyId), USERS_USAGE, 1, opts.maxUsers),
+  ];
+  const extraCount = opts.extra?.length ?? 0;
+  await transact(items, (index) => {
+    if (index === extraCount) return new AppError('ERR_EMAIL_ALREADY_EXISTS');
+    if (index === extraCount + 2) return new AppError('ERR_PLAN_LIMIT_REACHED');
+    return new AppError('ERR_CONFLICT');
+  });
+  return toUser(stored);
+}

@@ -1,0 +1,61 @@
+/**
+ * Server configuration, read from the environment once per cold start. Nothing else in
+ * functions/ reads process.env. Local endpoints are set only by the local runtime.
+ */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`missing environment variable ${name}`);
+  return value;
+}
+const optional = (name: string) => process.env[name] || undefined;
+
+export interface Config {
+  tableName: string;
+  region: string;
+  dynamoEndpoint?: string;
+  s3Endpoint?: string;
+  mediaBucket: string;
+  sqsEndpoint?: string;
+  /** queue name -> queue URL */
+  queueUrls: Record<string, string>;
+  /** WebSocket management API endpoint (https://.../stage, or the local gateway) */
+  wsEndpoint?: string;
+  jwtSecret?: string;
+  jwtSecretArn?: string;
+  /** origin of the web app, for cookies and CORS */
+  appOrigin?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** local runtime only: log e-mails instead of sending them */
+  mailLog: boolean;
+}
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (cached) return cached;
+  const queueUrls: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('QUEUE_URL_') && value) queueUrls[key.slice('QUEUE_URL_'.length).toLowerCase()] = value;
+  }
+  cached = {
+    tableName: required('TABLE_NAME'),
+    region: process.env.AWS_REGION || 'us-east-1',
+    dynamoEndpoint: optional('DYNAMODB_ENDPOINT'),
+    s3Endpoint: optional('S3_ENDPOINT'),
+    mediaBucket: required('MEDIA_BUCKET'),
+    sqsEndpoint: optional('SQS_ENDPOINT'),
+    queueUrls,
+    wsEndpoint: optional('WS_ENDPOINT'),
+    jwtSecret: optional('JWT_SECRET'),
+    jwtSecretArn: optional('JWT_SECRET_ARN'),
+    appOrigin: optional('APP_ORIGIN'),
+    logLevel: (optional('LOG_LEVEL') as Config['logLevel']) ?? 'info',
+    mailLog: optional('MAIL_LOG') === '1',
+  };
+  return cached;
+}
+
+/** The local runtime and tests change the environment between stacks. */
+export function resetConfig() {
+  cached = undefined;
+}

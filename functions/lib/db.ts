@@ -1,0 +1,286 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  DeleteCommand,
+  QueryCommand,
+  UpdateCommand,
+  TransactWriteCommand,
+  BatchGetCommand,
+  BatchWriteCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from './config';
+import { AppError } from './errors';
+import { metrics } from './metrics';
+
+export type Item = Record<string, any>;
+export type Key = { pk: string; sk: string };
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+let client: DynamoDBDocumentClient | undefined;
+
+export function ddb(): DynamoDBDocumentClient {
+  if (client) return client;
+  const { region, dynamoEndpoint } = config();
+  const base = new DynamoDBClient({
+    region,
+    endpoint: dynamoEndpoint,
+    ...(dynamoEndpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  client = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+  });
+  return client;
+}
+
+export function resetDb() {
+  client = undefined;
+}
+
+const table = () => config().tableName;
+
+async function send<T>(command: any): Promise<T> {
+  const out: any = await ddb().send(command);
+  metrics.record(command.constructor.name, out?.ConsumedCapacity);
+  return out as T;
+}
+
+export async function getItem<T = Item>(key: Key): Promise<T | undefined> {
+  const out = await send<{ Item?: T }>(new GetCommand({ TableName: table(), Key: key, ReturnConsumedCapacity: 'TOTAL' }));
+  return out.Item;
+}
+
+export async function batchGet<T = Item>(keys: Key[]): Promise<T[]> {
+  const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
+  const found: T[] = [];
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, any> | undefined = { [table()]: { Keys: unique.slice(i, i + 100) } };
+    while (request && Object.keys(request).length) {
+      const out: any = await send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
+      found.push(...((out.Responses?.[table()] ?? []) as T[]));
+      request = out.UnprocessedKeys && Object.keys(out.UnprocessedKeys).length ? out.UnprocessedKeys : undefined;
+    }
+  }
+  return found;
+}
+
+export async function putItem(item: Item, opts: { ifNotExists?: boolean } = {}) {
+  try {
+    await send(
+      new PutCommand({
+        TableName: table(),
+        Item: item,
+        ...(opts.ifNotExists ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+  } catch (err: any) {
+    if (err?.name === 'ConditionalCheckFailedException') throw new AppError('ERR_DUPLICATED');
+    throw err;
+  }
+}
+
+export async function deleteItem(key: Key) {
+  await send(new DeleteCommand({ TableName: table(), Key: key, ReturnConsumedCapacity: 'TOTAL' }));
+}
+
+/** Writes many items (puts or deletes) in batches of 25, retrying unprocessed ones. */
+export async function batchWrite(puts: Item[], deletes: Key[] = []) {
+  const requests = [
+    ...puts.map((Item) => ({ PutRequest: { Item } })),
+    ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
+  ];
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: Record<string, any> | undefined = { [table()]: requests.slice(i, i + 25) };
+    for (let attempt = 0; pending && Object.keys(pending).length; attempt++) {
+      const out: any = await send(new BatchWriteCommand({ RequestItems: pending, ReturnConsumedCapacity: 'TOTAL' }));
+      pending = out.UnprocessedItems && Object.keys(out.UnprocessedItems).length ? out.UnprocessedItems : undefined;
+      if (pending) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+    }
+  }
+}
+
+export interface UpdateSpec {
+  set?: Record<string, unknown>;
+  remove?: string[];
+  add?: Record<string, number>;
+  condition?: string;
+  conditionValues?: Record<string, unknown>;
+  conditionNames?: Record<string, string>;
+}
+
+/** Builds an UpdateExpression from plain field maps; returns the item after the update. */
+export function buildUpdate(spec: UpdateSpec) {
+  const names: Record<string, string> = { ...(spec.conditionNames ?? {}) };
+  const values: Record<string, unknown> = { ...(spec.conditionValues ?? {}) };
+  const sets: string[] = [];
+  const adds: string[] = [];
+  let n = 0;
+  for (const [field, value] of Object.entries(spec.set ?? {})) {
+    if (value === undefined) continue;
+    const i = n++;
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    sets.push(`#u${i} = :u${i}`);
+  }
+  for (const [field, value] of Object.entries(spec.add ?? {})) {
+    const i = n++;
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    adds.push(`#u${i} :u${i}`);
+  }
+  const removes = (spec.remove ?? []).map((field) => {
+    const i = n++;
+    names[`#u${i}`] = field;
+    return `#u${i}`;
+  });
+  const parts = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    adds.length ? `ADD ${adds.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ].filter(Boolean);
+  return {
+    UpdateExpression: parts.join(' '),
+    ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+    ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+    ConditionExpression: spec.condition,
+  };
+}
+
+export async function updateItem<T = Item>(key: Key, spec: UpdateSpec): Promise<T | undefined> {
+  try {
+    const out = await send<{ Attributes?: T }>(
+      new UpdateCommand({ TableName: table(), Key: key, ...buildUpdate(spec), ReturnValues: 'ALL_NEW', ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    return out.Attributes;
+  } catch (err: any) {
+    if (err?.name === 'ConditionalCheckFailedException') return undefined;
+    throw err;
+  }
+}
+
+/** Update wrapped for TransactWrite. */
+export function updateTx(key: Key, spec: UpdateSpec): TransactItem {
+  return { Update: { TableName: table(), Key: key, ...buildUpdate(spec) } as any };
+}
+export function putTx(item: Item, ifNotExists = false): TransactItem {
+  return {
+    Put: { TableName: table(), Item: item, ...(ifNotExists ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) },
+  };
+}
+export function deleteTx(key: Key, condition?: string): TransactItem {
+  return { Delete: { TableName: table(), Key: key, ...(condition ? { ConditionExpression: condition } : {}) } };
+}
+export function conditionTx(key: Key, condition: string, values?: Record<string, unknown>): TransactItem {
+  return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values } };
+}
+
+/**
+ * Runs a transaction. When it is cancelled by a failed condition, `onConflict(index)` names the
+ * error for the first failing item (guard items for uniqueness).
+ */
+export async function transact(items: TransactItem[], onConflict?: (index: number) => AppError) {
+  try {
+    await send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
+  } catch (err: any) {
+    if (err?.name === 'TransactionCanceledException') {
+      const reasons: any[] = err.CancellationReasons ?? [];
+      const index = reasons.findIndex((r) => r?.Code === 'ConditionalCheckFailed');
+      if (index >= 0) throw onConflict ? onConflict(index) : new AppError('ERR_CONFLICT');
+      if (reasons.some((r) => r?.Code === 'TransactionConflict')) throw new AppError('ERR_CONFLICT');
+    }
+    throw err;
+  }
+}
+
+export interface QueryOptions {
+  index?: string;
+  pk: string;
+  /** sort key condition: exact, prefix, or between */
+  sk?: { eq?: string; beginsWith?: string; between?: [string, string]; gte?: string; lte?: string };
+  forward?: boolean;
+  limit?: number;
+  startKey?: Item;
+  filter?: string;
+  filterValues?: Record<string, unknown>;
+  filterNames?: Record<string, string>;
+  projection?: string[];
+}
+
+export async function query<T = Item>(opts: QueryOptions): Promise<{ items: T[]; lastKey?: Item }> {
+  const pkName = opts.index ? `${opts.index}pk` : 'pk';
+  const skName = opts.index ? `${opts.index}sk` : 'sk';
+  const names: Record<string, string> = { '#pk': pkName, ...(opts.filterNames ?? {}) };
+  const values: Record<string, unknown> = { ':pk': opts.pk, ...(opts.filterValues ?? {}) };
+  let condition = '#pk = :pk';
+  const sk = opts.sk;
+  if (sk) {
+    names['#sk'] = skName;
+    if (sk.eq !== undefined) {
+      condition += ' AND #sk = :sk';
+      values[':sk'] = sk.eq;
+    } else if (sk.beginsWith !== undefined) {
+      condition += ' AND begins_with(#sk, :sk)';
+      values[':sk'] = sk.beginsWith;
+    } else if (sk.between) {
+      condition += ' AND #sk BETWEEN :sk1 AND :sk2';
+      values[':sk1'] = sk.between[0];
+      values[':sk2'] = sk.between[1];
+    } else if (sk.gte !== undefined) {
+      condition += ' AND #sk >= :sk';
+      values[':sk'] = sk.gte;
+    } else if (sk.lte !== undefined) {
+      condition += ' AND #sk <= :sk';
+      values[':sk'] = sk.lte;
+    }
+  }
+  let projection: string | undefined;
+  if (opts.projection) {
+    projection = opts.projection
+      .map((field, i) => {
+        names[`#p${i}`] = field;
+        return `#p${i}`;
+      })
+      .join(', ');
+  }
+  const input: QueryCommandInput = {
+    TableName: table(),
+    IndexName: opts.index,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: opts.forward ?? true,
+    Limit: opts.limit,
+    ExclusiveStartKey: opts.startKey,
+    FilterExpression: opts.filter,
+    ProjectionExpression: projection,
+    ReturnConsumedCapacity: 'TOTAL',
+  };
+  const out = await send<{ Items?: T[]; LastEvaluatedKey?: Item }>(new QueryCommand(input));
+  return { items: out.Items ?? [], lastKey: out.LastEvaluatedKey };
+}
+
+/** Reads every page of a query (for small, bounded partitions only: settings, queues, tags). */
+export async function queryAll<T = Item>(opts: QueryOptions): Promise<T[]> {
+  const all: T[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await query<T>({ ...opts, startKey });
+    all.push(...page.items);
+    startKey = page.lastKey;
+  } while (startKey);
+  return all;
+}
+
+/** Strips the table's key attributes before an item leaves the data layer. */
+export function stripKeys<T extends Item>(item: T): Omit<T, 'pk' | 'sk'> {
+  const out: Item = {};
+  for (const [k, v] of Object.entries(item)) {
+    if (k === 'pk' || k === 'sk' || k === 'ttl' || /^gsi\d(pk|sk)$/.test(k)) continue;
+    out[k] = v;
+  }
+  return out as T;
+}

@@ -1,0 +1,200 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { z, type ZodType } from 'zod';
+import type { Permission } from '#shared/permissions';
+import { can } from '#shared/permissions';
+import type { PlanFeature } from '#shared/plans';
+import type { ErrorBody } from '#shared/errors';
+import { API_PREFIX } from '../../infra/manifest';
+import { AppError } from './errors';
+import { log, setLogContext } from './log';
+import { authenticate, type AuthContext } from './auth';
+import { companyPlan } from './accounts/companies';
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  cookies?: string[];
+}
+
+export interface RouteOptions<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined> {
+  /** no session needed (login, signup, version ...) */
+  public?: boolean;
+  permission?: Permission;
+  feature?: PlanFeature;
+  /** platform super users only */
+  super?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+}
+
+type Infer<S> = S extends ZodType ? z.infer<S> : undefined;
+
+export interface RequestContext<B, Q, P> {
+  auth: AuthContext;
+  body: B;
+  query: Q;
+  params: P;
+  event: HttpEvent;
+  requestId: string;
+  headers: Record<string, string | undefined>;
+  cookies: Record<string, string>;
+}
+
+export interface Route {
+  options: RouteOptions<any, any, any>;
+  run: (ctx: RequestContext<any, any, any>) => Promise<Reply | unknown>;
+}
+
+/** Declares one route: its guards and schemas, then the handler that calls a service. */
+export function route<
+  B extends ZodType | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  P extends ZodType | undefined = undefined,
+>(
+  options: RouteOptions<B, Q, P>,
+  run: (ctx: RequestContext<Infer<B>, Infer<Q>, Infer<P>>) => Promise<Reply | unknown>,
+): Route {
+  return { options, run: run as Route['run'] };
+}
+
+/** A reply with a status, headers or cookies; a plain value is answered as 200 JSON. */
+export const reply = (body: unknown, status = 200, extra: Omit<Reply, 'body' | 'status'> = {}): Reply & { __reply: true } => ({
+  __reply: true,
+  body,
+  status,
+  ...extra,
+});
+
+function parseCookies(event: HttpEvent): Record<string, string> {
+  const out: Record<string, string> = {};
+  const all = event.cookies ?? (event.headers?.cookie ? event.headers.cookie.split(';') : []);
+  for (const pair of all) {
+    const i = pair.indexOf('=');
+    if (i > 0) out[pair.slice(0, i).trim()] = decodeURIComponent(pair.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function parseBody(event: HttpEvent): unknown {
+  if (!event.body) return {};
+  const contentType = event.headers?.['content-type'] ?? '';
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (contentType.includes('application/json') || /^\s*[[{]/.test(raw)) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw new AppError('ERR_VALIDATION', 400, [{ path: [], message: 'invalid json' }]);
+    }
+  }
+  if (contentType.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
+  return raw;
+}
+
+/** Query strings with repeated keys (`tags[]=1&tags[]=2`) become arrays. */
+function parseQuery(event: HttpEvent): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const search = new URLSearchParams(event.rawQueryString ?? '');
+  for (const [rawKey, value] of search) {
+    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    if (key in out) out[key] = ([] as unknown[]).concat(out[key], value);
+    else out[key] = rawKey.endsWith('[]') ? [value] : value;
+  }
+  return out;
+}
+
+function validate<S extends ZodType>(schema: S | undefined, value: unknown) {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new AppError(
+      'ERR_VALIDATION',
+      400,
+      result.error.issues.map((i) => ({ path: i.path, message: i.message })),
+    );
+  }
+  return result.data;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}, cookies?: string[]): HttpResult => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: body === undefined ? '' : JSON.stringify(body),
+  cookies,
+});
+
+/** Removes `/api` from a route key so modules are written against the manifest's paths. */
+export function normalizeRouteKey(routeKey: string) {
+  const [method, path] = routeKey.split(' ');
+  return `${method} ${path?.startsWith(API_PREFIX + '/') ? path.slice(API_PREFIX.length) : path}`;
+}
+
+async function guard(options: RouteOptions<any, any, any>, event: HttpEvent): Promise<AuthContext> {
+  const auth = await authenticate(event);
+  if (!auth) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  if (options.super && !auth.super) throw new AppError('ERR_NO_PERMISSION');
+  if (options.permission && !can(auth.profile, options.permission)) throw new AppError('ERR_NO_PERMISSION');
+  if (options.feature) {
+    const plan = await companyPlan(auth.companyId);
+    if (!plan?.[options.feature]) throw new AppError('ERR_PLAN_FEATURE_DISABLED');
+  }
+  return auth;
+}
+
+export const PUBLIC_AUTH: AuthContext = { companyId: 0, userId: 0, profile: 'user', super: false, public: true };
+
+/**
+ * Turns a module's routes into one Lambda handler: routes by the event's route key, authenticates,
+ * authorizes by permission / plan feature, validates with the shared schemas, maps errors to
+ * `{ error: CODE }` and writes one structured log line per request.
+ */
+export function httpModule(routes: Record<string, Route>) {
+  const core = async (event: HttpEvent): Promise<HttpResult> => {
+    const requestId = event.requestContext?.requestId ?? randomUUID();
+    const started = Date.now();
+    const key = normalizeRouteKey(event.routeKey);
+    setLogContext({ requestId, route: key }, true);
+    let status = 500;
+    try {
+      const found = routes[key];
+      if (!found) throw new AppError('ERR_ROUTE_NOT_FOUND');
+      const auth = found.options.public ? PUBLIC_AUTH : await guard(found.options, event);
+      if (!auth.public) setLogContext({ companyId: auth.companyId, userId: auth.userId });
+      const ctx: RequestContext<any, any, any> = {
+        auth,
+        requestId,
+        event,
+        headers: event.headers ?? {},
+        cookies: parseCookies(event),
+        params: validate(found.options.params, event.pathParameters ?? {}),
+        query: validate(found.options.query, parseQuery(event)),
+        body: found.options.body ? validate(found.options.body, parseBody(event)) : undefined,
+      };
+      const out = (await found.run(ctx)) as any;
+      if (out && out.__reply) {
+        status = out.status ?? 200;
+        return json(status, out.body, out.headers, out.cookies);
+      }
+      status = 200;
+      return json(200, out);
+    } catch (err) {
+      if (err instanceof AppError) {
+        status = err.status;
+        const body: ErrorBody = { error: err.code, ...(err.details !== undefined ? { details: err.details } : {}) };
+        return json(err.status, body);
+      }
+      log.error('unhandled error', { error: (err as Error)?.message, stack: (err as Error)?.stack });
+      status = 500;
+      return json(500, { error: 'ERR_INTERNAL_SERVER_ERROR', requestId } satisfies ErrorBody);
+    } finally {
+      log.info('request', { status, ms: Date.now() - started });
+    }
+  };
+  return middy(core);
+}

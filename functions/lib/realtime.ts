@@ -1,0 +1,155 @@
+import {
+  ApiGatewayManagementApiClient,
+  PostToConnectionCommand,
+  DeleteConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
+import type { Audience, EventName, RealtimeMessage, EventAction } from '#shared/events';
+import { channelEvent } from '#shared/events';
+import { canSeeTicket } from '#shared/visibility';
+import { config } from './config';
+import { deleteItem, getItem, query, updateItem, batchWrite } from './db';
+import { ttlIn } from './keys';
+import { log } from './log';
+
+/**
+ * WebSocket connections: `C#<companyId>#WS` / `CONN#<connectionId>` holds who is connected and which
+ * rooms they joined (so publish is one Query per company), and `WS#<connectionId>` / `WS` maps a
+ * connection id back to its company for `$disconnect` and `$default`. Both carry a TTL.
+ */
+export interface WsConnection {
+  connectionId: string;
+  companyId: number;
+  userId: number;
+  profile: string;
+  super: boolean;
+  queueIds: number[];
+  allTicket: string;
+  showNoQueue: boolean;
+  /** ticket ids of open chat boxes */
+  chatBoxes: number[];
+  /** ticket statuses whose lists are shown */
+  ticketRooms: string[];
+  notification: boolean;
+  connectedAt: string;
+}
+
+const CONNECTION_TTL_SECONDS = 3 * 60 * 60;
+const companyConnKey = (companyId: number, connectionId: string) => ({ pk: `C#${companyId}#WS`, sk: `CONN#${connectionId}` });
+const reverseKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'WS' });
+
+export async function saveConnection(conn: WsConnection) {
+  const ttl = ttlIn(CONNECTION_TTL_SECONDS);
+  await batchWrite([
+    { ...companyConnKey(conn.companyId, conn.connectionId), ...conn, ttl },
+    { ...reverseKey(conn.connectionId), companyId: conn.companyId, userId: conn.userId, ttl },
+  ]);
+}
+
+export async function findConnection(connectionId: string): Promise<WsConnection | undefined> {
+  const reverse = await getItem<{ companyId: number }>(reverseKey(connectionId));
+  if (!reverse) return undefined;
+  return getItem<WsConnection>(companyConnKey(reverse.companyId, connectionId));
+}
+
+export async function removeConnection(connectionId: string, companyId?: number) {
+  const owner = companyId ?? (await getItem<{ companyId: number }>(reverseKey(connectionId)))?.companyId;
+  await deleteItem(reverseKey(connectionId));
+  if (owner !== undefined) await deleteItem(companyConnKey(owner, connectionId));
+}
+
+export async function updateRooms(conn: WsConnection, fields: Partial<Pick<WsConnection, 'chatBoxes' | 'ticketRooms' | 'notification'>>) {
+  await updateItem(companyConnKey(conn.companyId, conn.connectionId), { set: { ...fields, ttl: ttlIn(CONNECTION_TTL_SECONDS) } });
+}
+
+export async function companyConnections(companyId: number): Promise<WsConnection[]> {
+  const out: WsConnection[] = [];
+  let startKey: Record<string, any> | undefined;
+  do {
+    const page = await query<WsConnection>({ pk: `C#${companyId}#WS`, sk: { beginsWith: 'CONN#' }, startKey });
+    out.push(...page.items);
+    startKey = page.lastKey;
+  } while (startKey);
+  return out;
+}
+
+/** Users with at least one live connection (the dashboard's online column). */
+export async function onlineUserIds(companyId: number): Promise<Set<number>> {
+  return new Set((await companyConnections(companyId)).map((c) => c.userId));
+}
+
+/** Whether a connection may see a ticket-scoped event (queue membership, role, room joins). */
+export function mayReceive(conn: WsConnection, audience: Audience): boolean {
+  switch (audience.kind) {
+    case 'company':
+      return true;
+    case 'admins':
+      return conn.profile === 'admin';
+    case 'user':
+      return conn.userId === audience.userId && conn.connectionId !== audience.exceptConnectionId;
+    case 'ticket':
+      return canSeeTicket(conn, audience);
+  }
+}
+
+let mgmt: ApiGatewayManagementApiClient | undefined;
+function managementClient() {
+  const { wsEndpoint, region } = config();
+  if (!wsEndpoint) return undefined;
+  mgmt ??= new ApiGatewayManagementApiClient({
+    endpoint: wsEndpoint,
+    region,
+    ...(wsEndpoint.startsWith('http://') ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  return mgmt;
+}
+
+export function resetRealtime() {
+  mgmt = undefined;
+}
+
+/** Posts raw data to one connection; false when the connection is gone (410), which is then deleted. */
+export async function postToConnection(conn: Pick<WsConnection, 'connectionId' | 'companyId'>, data: unknown): Promise<boolean> {
+  const client = managementClient();
+  if (!client) return false;
+  try {
+    await client.send(new PostToConnectionCommand({ ConnectionId: conn.connectionId, Data: Buffer.from(JSON.stringify(data)) }));
+    return true;
+  } catch (err: any) {
+    if (err?.name === 'GoneException' || err?.$metadata?.httpStatusCode === 410) {
+      await removeConnection(conn.connectionId, conn.companyId);
+      return false;
+    }
+    log.warn('post to connection failed', { connectionId: conn.connectionId, error: err?.message });
+    return false;
+  }
+}
+
+export async function disconnect(connectionId: string) {
+  const client = managementClient();
+  await client?.send(new DeleteConnectionCommand({ ConnectionId: connectionId })).catch(() => undefined);
+}
+
+const FANOUT_CONCURRENCY = 16;
+
+/**
+ * Publishes an event to the company's connections that may see it. Fan-out runs with bounded
+ * concurrency; gone connections are deleted on the way.
+ */
+export async function publish<T extends object>(
+  companyId: number,
+  name: EventName,
+  data: T & { action: EventAction },
+  audience: Audience = { kind: 'company' },
+) {
+  const connections = (await companyConnections(companyId)).filter((c) => mayReceive(c, audience));
+  const message: RealtimeMessage<T> = { event: channelEvent(companyId, name), data };
+  let next = 0;
+  const worker = async () => {
+    while (next < connections.length) {
+      const conn = connections[next++]!;
+      await postToConnection(conn, message);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, connections.length) }, worker));
+  return connections.length;
+}

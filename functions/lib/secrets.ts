@@ -1,0 +1,20 @@
+import { SecretsManagerClient, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { config } from './config';
+
+let jwtKey: Promise<Uint8Array> | undefined;
+
+/** The JWT signing key: from Secrets Manager on AWS, from the environment locally. Read once. */
+export function signingKey(): Promise<Uint8Array> {
+  jwtKey ??= (async () => {
+    const { jwtSecret, jwtSecretArn, region } = config();
+    if (jwtSecret) return new TextEncoder().encode(jwtSecret);
+    if (!jwtSecretArn) throw new Error('JWT_SECRET or JWT_SECRET_ARN must be set');
+    const out = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: jwtSecretArn }));
+    return new TextEncoder().encode(out.SecretString!);
+  })();
+  return jwtKey;
+}
+
+export function resetSecrets() {
+  jwtKey = undefined;
+}

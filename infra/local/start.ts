@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import { startStack } from './stack';
+
+/** `npm start`: the whole product on one port, data kept under DATA_DIR (default .data/). */
+const port = Number(process.env.PORT || 8080);
+const dataDir = resolve(process.env.DATA_DIR || '.data');
+const adminEmail = process.env.ADMIN_EMAIL || 'admin@admin.com';
+const adminPassword = process.env.ADMIN_PASSWORD || 'admin123';
+
+const stack = await startStack({ port, dataDir, adminEmail, adminPassword, host: process.env.HOST || '127.0.0.1', logLevel: process.env.LOG_LEVEL || 'info' });
+
+console.log(`
+  Inbox is running at ${stack.url.replace('127.0.0.1', 'localhost')}
+  Log in as ${adminEmail} with the password ${process.env.ADMIN_PASSWORD ? 'from ADMIN_PASSWORD' : adminPassword}
+  Data is kept under ${dataDir}. Press Ctrl-C to stop.
+`);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

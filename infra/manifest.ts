@@ -1,0 +1,80 @@
+/**
+ * The app manifest: every HTTP resource module and its routes, the WebSocket handlers, every queue
+ * with its consumer, and every timer. The CDK stack (infra/aws) and the local runtime (infra/local)
+ * are both generated from this one declaration: adding a route or a queue is one line here (plus the
+ * handler it names).
+ *
+ * Route paths are given without the `/api` prefix; both runtimes serve them under `/api`.
+ * Handler modules are paths under `functions/` without extension, each exporting `handler`.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export type RouteKey = `${HttpMethod} /${string}`;
+
+export interface HttpModule {
+  /** `functions/http/<name>.ts` */
+  name: string;
+  routes: RouteKey[];
+  /** Lambda memory in MB (default 512). */
+  memory?: number;
+  timeoutSeconds?: number;
+}
+
+export interface QueueDef {
+  name: string;
+  fifo: boolean;
+  /** handler module under functions/, e.g. `jobs/send` */
+  consumer: string;
+  batchSize?: number;
+  maxReceiveCount?: number;
+  visibilityTimeoutSeconds?: number;
+}
+
+export interface TimerDef {
+  name: string;
+  handler: string;
+  everyMinutes: number;
+}
+
+export const API_PREFIX = '/api';
+
+export const http: HttpModule[] = [
+  {
+    name: 'auth',
+    routes: [
+      'POST /auth/login',
+      'POST /auth/refresh_token',
+      'DELETE /auth/logout',
+      'GET /auth/me',
+      'POST /auth/ws-ticket',
+      'POST /forgetpassword/{email}',
+      'POST /resetpasswords',
+    ],
+  },
+  { name: 'version', routes: ['GET /version'] },
+  {
+    name: 'companies',
+    routes: [
+      'GET /plans/list',
+      'POST /companies/cadastro',
+      'GET /companies/listPlan/{companyId}',
+    ],
+  },
+];
+
+export const ws = {
+  connect: 'ws/connect',
+  disconnect: 'ws/disconnect',
+  default: 'ws/default',
+} as const;
+
+export const queues: QueueDef[] = [];
+
+export const timers: TimerDef[] = [];
+
+export const manifest = { http, ws, queues, timers };
+
+/** `GET /tickets/{id}` -> `{ method: 'GET', path: '/tickets/{id}' }` */
+export function splitRouteKey(key: RouteKey) {
+  const space = key.indexOf(' ');
+  return { method: key.slice(0, space) as HttpMethod, path: key.slice(space + 1) };
+}

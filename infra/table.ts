@@ -1,0 +1,35 @@
+/**
+ * The one DynamoDB table: key schema, GSIs and TTL attribute. The CDK stack and the local runtime
+ * both build the table from this definition, so the two can never drift.
+ */
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
+
+/** Overloaded GSIs; what each one serves is listed in docs/data-model.md. */
+export const GSI_NAMES = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'] as const;
+export type GsiName = (typeof GSI_NAMES)[number];
+
+export const gsiKeys = (name: GsiName) => ({ partitionKey: `${name}pk`, sortKey: `${name}sk` });
+
+export const TTL_ATTRIBUTE = 'ttl';
+
+/** CreateTable input (DynamoDB API shape) used by the local runtime and the table test. */
+export function createTableInput(tableName: string) {
+  const attributes = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...GSI_NAMES.flatMap((g) => Object.values(gsiKeys(g)))];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: GSI_NAMES.map((name) => ({
+      IndexName: name,
+      KeySchema: [
+        { AttributeName: gsiKeys(name).partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: gsiKeys(name).sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}

@@ -1,0 +1,104 @@
+/** Business constants (attendance.md section 9, management.md section 9). */
+export const VERSION = '6.0.0';
+
+export const DEBOUNCE_MS = 500;
+export const FORM_SUBMIT_DELAY_MS = 400;
+export const NEXT_PAGE_TOP_PX = 50;
+export const NEXT_PAGE_BOTTOM_PX = 100;
+export const EXPIRY_WARNING_DAYS = 5;
+export const TRIAL_DAYS = 3;
+export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+export const RECURRENCE_MONTHS: Record<(typeof RECURRENCES)[number], number> = {
+  MENSAL: 1,
+  BIMESTRAL: 2,
+  TRIMESTRAL: 3,
+  SEMESTRAL: 6,
+  ANUAL: 12,
+};
+export const SOCKET_PING_MS = 18_000;
+export const RELOAD_AFTER_EXPIRED_MS = 1_000;
+export const USER_STATUS_INTERVAL_MS = 300_000;
+export const MIN_RECORDING_BYTES = 10_000;
+export const AUDIO_BITRATE = 128;
+export const QUICK_REPLY_LABEL_CHARS = 35;
+export const COMPOSER_MAX_ROWS = 5;
+export const MAX_RATING = 3;
+export const VOLUME_DEFAULT = 1;
+export const VOLUME_STEP = 0.1;
+export const DATE_FORMAT = 'DD/MM/YYYY';
+export const TIME_FORMAT = 'HH:mm';
+export const CONNECTION_DATE_FORMAT = 'dd/MM/yy HH:mm';
+export const DASHBOARD_PERIODS = [0, 3, 7, 15, 30, 60, 90] as const;
+export const LANGUAGES = ['pt', 'en', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const TOAST_CLOSE_MS = 3_000;
+export const REDIRECT_DELAY_MS = 1_000;
+export const QR_SIZE = 256;
+export const PAGE_SIZE = 20;
+
+/** Access token lifetime and refresh token lifetime. */
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_DAYS = 7;
+export const WS_TICKET_SECONDS = 60;
+
+export const CONNECTION_STATUSES = ['CONNECTED', 'DISCONNECTED', 'OPENING', 'qrcode', 'PAIRING', 'TIMEOUT'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+export const CONNECTION_WARNING_STATUSES: ConnectionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
+
+export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/** Default queue attendance hours (management.md section 9). Week starts Monday. */
+export const WEEKDAYS = [
+  { weekday: 'Segunda-feira', weekdayEn: 'monday' },
+  { weekday: 'Terça-feira', weekdayEn: 'tuesday' },
+  { weekday: 'Quarta-feira', weekdayEn: 'wednesday' },
+  { weekday: 'Quinta-feira', weekdayEn: 'thursday' },
+  { weekday: 'Sexta-feira', weekdayEn: 'friday' },
+  { weekday: 'Sábado', weekdayEn: 'saturday' },
+  { weekday: 'Domingo', weekdayEn: 'sunday' },
+] as const;
+export const DEFAULT_SCHEDULES = WEEKDAYS.map((d, i) => ({
+  ...d,
+  startTime: i < 5 ? '08:00' : i === 5 ? '08:00' : '00:00',
+  endTime: i < 5 ? '18:00' : i === 5 ? '12:00' : '00:00',
+}));
+
+/** Connection defaults (management.md section 9). */
+export const CONNECTION_DEFAULTS = {
+  provider: 'beta',
+  maxUseBotQueues: 3,
+  expiresTicket: 0,
+  timeUseBotQueues: 0,
+} as const;
+
+/**
+ * Company settings and their defaults (management.md section 9; attendance.md section 9).
+ * Values are strings, as the product sends them.
+ */
+export const SETTING_DEFAULTS = {
+  userRating: 'disabled',
+  scheduleType: 'disabled',
+  CheckMsgIsGroup: 'enabled',
+  call: 'disabled',
+  chatBotType: 'text',
+  sendGreetingAccepted: 'disabled',
+  sendMsgTransfTicket: 'disabled',
+  sendGreetingMessageOneQueues: 'disabled',
+  userCreation: 'enabled',
+  initialMenu: 'open',
+  asaas: '',
+} as const;
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
+export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
+  userRating: ['enabled', 'disabled'],
+  scheduleType: ['disabled', 'queue', 'company'],
+  CheckMsgIsGroup: ['enabled', 'disabled'],
+  call: ['enabled', 'disabled'],
+  chatBotType: ['text'],
+  sendGreetingAccepted: ['enabled', 'disabled'],
+  sendMsgTransfTicket: ['enabled', 'disabled'],
+  sendGreetingMessageOneQueues: ['enabled', 'disabled'],
+  userCreation: ['enabled', 'disabled'],
+  initialMenu: ['open', 'closed'],
+};

@@ -1,0 +1,62 @@
+/**
+ * The error catalogue (attendance.md section 8). The server answers `{ "error": CODE }` with the
+ * status given here; the web app translates the code into a toast.
+ */
+export const ERROR_STATUS = {
+  ERR_INTERNAL_SERVER_ERROR: 500,
+  ERR_NO_OTHER_WHATSAPP: 400,
+  ERR_NO_DEF_WAPP_FOUND: 404,
+  ERR_WAPP_NOT_INITIALIZED: 400,
+  ERR_WAPP_CHECK_CONTACT: 400,
+  ERR_WAPP_INVALID_CONTACT: 400,
+  ERR_WAPP_DOWNLOAD_MEDIA: 400,
+  ERR_INVALID_CREDENTIALS: 401,
+  ERR_USER_DONT_EXISTS: 404,
+  ERR_SENDING_WAPP_MSG: 400,
+  ERR_DELETE_WAPP_MSG: 400,
+  ERR_OTHER_OPEN_TICKET: 409,
+  ERR_SESSION_EXPIRED: 401,
+  ERR_USER_CREATION_DISABLED: 403,
+  ERR_NO_PERMISSION: 403,
+  ERR_DUPLICATED_CONTACT: 409,
+  ERR_NO_SETTING_FOUND: 404,
+  ERR_NO_CONTACT_FOUND: 404,
+  ERR_NO_TICKET_FOUND: 404,
+  ERR_NO_USER_FOUND: 404,
+  ERR_NO_WAPP_FOUND: 404,
+  ERR_CREATING_MESSAGE: 500,
+  ERR_CREATING_TICKET: 500,
+  ERR_FETCH_WAPP_MSG: 400,
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
+  ERR_WAPP_GREETING_REQUIRED: 400,
+  // Codes of our own for cases the catalogue does not name.
+  ERR_VALIDATION: 400,
+  ERR_NOT_FOUND: 404,
+  ERR_ROUTE_NOT_FOUND: 404,
+  ERR_COMPANY_EXPIRED: 401,
+  ERR_PLAN_FEATURE_DISABLED: 403,
+  ERR_PLAN_LIMIT_REACHED: 403,
+  ERR_INVALID_CURSOR: 400,
+  ERR_TOO_MANY_ATTEMPTS: 429,
+  ERR_EMAIL_ALREADY_EXISTS: 409,
+  ERR_DUPLICATED: 409,
+  ERR_INVALID_RESET_CODE: 400,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_CONFLICT: 409,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_STATUS;
+}
+
+/** Body of every error response. `details` carries validation issues or conflict context. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message?: string;
+  details?: unknown;
+  requestId?: string;
+}

@@ -1,0 +1,75 @@
+/**
+ * Realtime events (attendance.md section 4.3, management.md section 7). Each event travels on the
+ * company's channel as `{ event, data }`, where `event` is `company-<companyId>-<name>` as the
+ * clients of the well-known inboxes expect, and `data` carries an `action`.
+ */
+export const EVENT_NAMES = [
+  'ticket',
+  'appMessage',
+  'contact',
+  'user',
+  'queue',
+  'tag',
+  'quickMessage',
+  'setting',
+  'schedule',
+  'whatsapp',
+  'whatsappSession',
+  'auth',
+  'chat',
+  'announcement',
+  'contactList',
+  'contactListItem',
+  'campaign',
+  'file',
+  'prompt',
+  'queueIntegration',
+  'payment',
+  'ticketNote',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export type EventAction = 'create' | 'update' | 'delete' | 'updateUnread' | 'reload' | 'new-message' | 'CONCLUIDA';
+
+export interface RealtimeMessage<T = unknown> {
+  event: string;
+  data: T & { action: EventAction };
+}
+
+export const channelEvent = (companyId: number, name: EventName) => `company-${companyId}-${name}`;
+
+/**
+ * Who may receive an event. Every event is company-scoped; an audience narrows it further.
+ * - `ticket`: connections that may see the ticket (room joined, queue membership, role)
+ * - `user`: every connection of one user
+ * - `admins`: admin connections only
+ */
+export type Audience =
+  | { kind: 'company' }
+  | { kind: 'user'; userId: number; exceptConnectionId?: string }
+  | { kind: 'admins' }
+  | {
+      kind: 'ticket';
+      ticketId: number;
+      status: string;
+      queueId: number | null;
+      userId: number | null;
+    };
+
+/** Messages a browser sends on the socket (the `$default` route). */
+export const CLIENT_ACTIONS = [
+  'joinChatBox',
+  'leaveChatBox',
+  'joinTickets',
+  'leaveTickets',
+  'joinNotification',
+  'leaveNotification',
+  'userStatus',
+  'ping',
+] as const;
+export type ClientAction = (typeof CLIENT_ACTIONS)[number];
+export interface ClientMessage {
+  action: ClientAction;
+  /** ticket id for chat boxes, status for ticket lists */
+  value?: string | number;
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { RECURRENCES, LANGUAGES } from '../constants';
+import { PROFILES } from '../permissions';
+import { email, name2to50, password5to50, strongPassword, MSG } from './common';
+
+export const Plan = z.object({
+  id: z.number(),
+  name: z.string(),
+  users: z.number().int(),
+  connections: z.number().int(),
+  queues: z.number().int(),
+  value: z.number(),
+  useCampaigns: z.boolean(),
+  useKanban: z.boolean(),
+  useOpenAi: z.boolean(),
+  useIntegrations: z.boolean(),
+  useSchedules: z.boolean(),
+  useInternalChat: z.boolean(),
+  useExternalApi: z.boolean(),
+});
+export type Plan = z.infer<typeof Plan>;
+
+export const Setting = z.object({ key: z.string(), value: z.string() });
+export type Setting = z.infer<typeof Setting>;
+
+export const Company = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  planId: z.number(),
+  status: z.boolean(),
+  dueDate: z.string().nullable(),
+  recurrence: z.enum(RECURRENCES),
+  campaignsEnabled: z.boolean().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string().optional(),
+});
+export type Company = z.infer<typeof Company>;
+
+export const AllTicket = z.enum(['enabled', 'desabled']);
+
+export const User = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  email: z.string(),
+  profile: z.enum(PROFILES),
+  super: z.boolean(),
+  allTicket: AllTicket,
+  whatsappId: z.number().nullable(),
+  queueIds: z.array(z.number()),
+  /** sees tickets that have no queue */
+  showNoQueue: z.boolean().optional(),
+  language: z.enum(LANGUAGES).optional(),
+  online: z.boolean().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<typeof User>;
+
+export const LoginBody = z.object({
+  email: email,
+  password: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
+});
+
+export const SignupBody = z.object({
+  companyName: z.string({ error: MSG.required }).trim().min(2, MSG.short).max(100, MSG.long),
+  name: name2to50,
+  email,
+  password: password5to50,
+  phone: z
+    .string()
+    .transform((v) => v.replace(/\D/g, ''))
+    .pipe(z.string().max(11, MSG.long))
+    .optional(),
+  planId: z.coerce.number({ error: MSG.required }).int().positive(),
+  /** the spec's signup form may carry a referral company id from the query string */
+  companyId: z.coerce.number().int().positive().optional(),
+});
+
+export const ForgetPasswordParams = z.object({ email });
+export const ResetPasswordBody = z.object({
+  email,
+  token: z.string().trim().min(4).max(20),
+  password: strongPassword,
+});

@@ -1,0 +1,133 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+import WebSocket from 'ws';
+import { randomUUID } from 'node:crypto';
+
+export const baseUrl = () => inject('baseUrl');
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the API over HTTP as the browser would. */
+export async function api<T = any>(method: string, path: string, opts: { token?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData || typeof opts.body === 'string') body = opts.body as BodyInit;
+  else if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${baseUrl()}/api${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+export const ADMIN = { email: 'admin@admin.com', password: 'admin123' };
+
+export async function login(email: string, password: string) {
+  const res = await api('POST', '/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return { token: res.body.token as string, user: res.body.user, company: res.body.company, cookie };
+}
+
+export interface TestCompany {
+  companyId: number;
+  adminToken: string;
+  admin: { email: string; password: string; id: number };
+}
+
+/** A fresh company through public signup (plan 1), logged in as its admin. */
+export async function newCompany(label = 'co'): Promise<TestCompany> {
+  const email = `${label}-${randomUUID().slice(0, 8)}@test.dev`;
+  const password = 'secret123';
+  const res = await api('POST', '/companies/cadastro', {
+    body: { companyName: `Company ${label}`, name: 'Owner', email, password, phone: '11999998888', planId: 1 },
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const session = await login(email, password);
+  return { companyId: res.body.company.id, adminToken: session.token, admin: { email, password, id: session.user.id } };
+}
+
+/** A WebSocket client that collects every event it receives. */
+export async function realtimeClient(token: string) {
+  const ticket = (await api('POST', '/auth/ws-ticket', { token })).body.ticket as string;
+  const ws = new WebSocket(`${baseUrl().replace('http', 'ws')}/ws?ticket=${encodeURIComponent(ticket)}`);
+  const events: { event: string; data: any }[] = [];
+  ws.on('message', (raw) => events.push(JSON.parse(raw.toString())));
+  await new Promise<void>((done, fail) => {
+    ws.once('open', () => done());
+    ws.once('error', fail);
+    ws.once('unexpected-response', (_req, res) => fail(new Error(`ws refused ${res.statusCode}`)));
+  });
+  const send = (action: string, value?: unknown) => ws.send(JSON.stringify({ action, value }));
+  /** waits until an event matching the predicate arrives */
+  const waitFor = async (match: (e: { event: string; data: any }) => boolean, timeoutMs = 5000) => {
+    const started = Date.now();
+    for (;;) {
+      const found = events.find(match);
+      if (found) return found;
+      if (Date.now() - started > timeoutMs) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  /** sends a room action and waits for the server's acknowledgement */
+  const join = async (action: string, value?: unknown) => {
+    const before = events.length;
+    send(action, value);
+    await waitFor((e) => e.event === 'ready' && e.data.action === action && events.indexOf(e) >= before);
+  };
+  return { ws, events, send, join, waitFor, close: () => ws.close() };
+}
+
+/** Waits until the local queues have drained (local runtime only). */
+export async function queuesIdle() {
+  await fetch(`${baseUrl()}/@queues/idle`);
+}
+
+export async function runTimer(name: string) {
+  const res = await fetch(`${baseUrl()}/@timers/${name}`, { method: 'POST' });
+  return res.json();
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let doc: DynamoDBDocumentClient | undefined;
+/** Direct table access for set-up the API does not offer (an expired company) and for checking stored state. */
+export function table() {
+  doc ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const TableName = inject('tableName');
+  return {
+    get: async (pk: string, sk: string) => (await doc!.send(new GetCommand({ TableName, Key: { pk, sk } }))).Item,
+    set: async (pk: string, sk: string, fields: Record<string, unknown>) => {
+      const names = Object.keys(fields);
+      await doc!.send(
+        new UpdateCommand({
+          TableName,
+          Key: { pk, sk },
+          UpdateExpression: 'SET ' + names.map((_, i) => `#f${i} = :v${i}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
+        }),
+      );
+    },
+  };
+}
+
+export async function outbox(): Promise<{ to: string; subject: string; text: string }[]> {
+  return (await fetch(`${baseUrl()}/@mail`)).json();
+}

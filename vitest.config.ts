@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test projects: `unit` (beside the code, plus infra assertions), `integration` (over HTTP against
+ * the local stack, started once per run with DynamoDB Local in memory) and `e2e` (real Chromium,
+ * run by `npm run test:e2e`).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'session-runner/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'tests/infra/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Files share one stack; each test makes its own company, so files may run in parallel.
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});
