@@ -1,0 +1,107 @@
+/**
+ * The contract between the API (functions/) and the session runner (session-runner/).
+ *
+ * - Commands go from the API to the runner on the FIFO queue `session-commands`, grouped by
+ *   connection (`company#<companyId>#whatsapp#<whatsappId>`), deduplicated by `commandId`.
+ * - Provider events go from the runner to the API on the FIFO queue `inbound`, grouped by
+ *   `company#connection#chat` and deduplicated by the WhatsApp message id (plus the kind of event),
+ *   so a message and its later status updates stay in order.
+ */
+import type { ConnectionStatus } from './constants';
+
+export const COMMAND_QUEUE = 'session-commands';
+export const INBOUND_QUEUE = 'inbound';
+
+export const commandGroupId = (companyId: number, whatsappId: number) => `company#${companyId}#whatsapp#${whatsappId}`;
+export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) => `${companyId}#${whatsappId}#${chatJid}`;
+
+interface CommandBase {
+  commandId: string;
+  companyId: number;
+  whatsappId: number;
+}
+
+export type MediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
+
+export type SessionCommand =
+  | (CommandBase & { type: 'start' })
+  | (CommandBase & { type: 'newQr' })
+  | (CommandBase & { type: 'disconnect' })
+  | (CommandBase & {
+      type: 'send';
+      /** our message id, so the runner's result updates the right stored message */
+      messageId: string;
+      ticketId: number;
+      /** `5511999999999@s.whatsapp.net`, a `@lid` id, or a group `@g.us` id */
+      to: string;
+      body: string;
+      /** object key in the media bucket (under the company's prefix) */
+      media?: { key: string; mimetype: string; fileName: string; kind: MediaKind; ptt?: boolean };
+      /** WhatsApp id of the quoted message */
+      quotedWid?: string;
+    })
+  | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
+  | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
+  | (CommandBase & { type: 'rejectCall'; callId: string; from: string });
+
+export type NormalizedMediaType =
+  | 'chat'
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'document'
+  | 'sticker'
+  | 'locationMessage'
+  | 'vcard'
+  | 'call_log'
+  | 'application';
+
+/** A message as the runner hands it to the API, whatever the provider. */
+export interface InboundMessage {
+  /** WhatsApp message id */
+  wid: string;
+  /** chat id: the contact's jid, or the group's jid */
+  chatJid: string;
+  /** the contact's other id when WhatsApp gave both (`@lid` and `@s.whatsapp.net`) */
+  chatAltJid?: string;
+  fromMe: boolean;
+  isGroup: boolean;
+  /** in groups, who wrote it */
+  participantJid?: string;
+  participantName?: string;
+  pushName?: string;
+  body: string;
+  mediaType: NormalizedMediaType;
+  /** object key in the media bucket, when media was downloaded */
+  media?: { key: string; mimetype: string; fileName?: string; size?: number };
+  /** set when the media could not be downloaded (ERR_WAPP_DOWNLOAD_MEDIA) */
+  mediaError?: string;
+  quotedWid?: string;
+  /** seconds since epoch, as WhatsApp gives it */
+  timestamp: number;
+  /** the contact's profile picture URL when the runner fetched it */
+  profilePicUrl?: string;
+}
+
+export type InboundEvent =
+  | { type: 'message'; companyId: number; whatsappId: number; message: InboundMessage }
+  | { type: 'ack'; companyId: number; whatsappId: number; wid: string; chatJid: string; ack: number }
+  | { type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string }
+  | { type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string }
+  | { type: 'sendResult'; companyId: number; whatsappId: number; messageId: string; ticketId: number; wid?: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }
+  | { type: 'checkNumberResult'; companyId: number; whatsappId: number; number: string; jid?: string; exists: boolean; replyTo: string }
+  | { type: 'call'; companyId: number; whatsappId: number; callId: string; from: string; timestamp: number }
+  | {
+      type: 'session';
+      companyId: number;
+      whatsappId: number;
+      status: ConnectionStatus;
+      qrcode?: string;
+      retries?: number;
+      /** the connected phone's number */
+      number?: string;
+    }
+  | { type: 'lidMapping'; companyId: number; whatsappId: number; lid: string; pn: string };
+
+/** Ack values (attendance.md 2.5): 0 pending, 1 sent, 2 delivered, 3 read, 4/5 played. */
+export const ACK = { pending: 0, sent: 1, delivered: 2, read: 3, played: 4 } as const;
