@@ -62,15 +62,16 @@ function compile(route: GatewayRoute): CompiledRoute {
   return { ...route, method, regex: new RegExp(`^${pattern}$`), names, params: names.length };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** Reads the body; past the limit it stops keeping bytes and reports the body as too large. */
+function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_BODY_BYTES + 1) chunks.push(c);
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
     });
-    req.on('end', () => done(Buffer.concat(chunks)));
+    req.on('end', () => done({ body: Buffer.concat(chunks), tooLarge: size > MAX_BODY_BYTES }));
     req.on('error', fail);
   });
 }
@@ -114,8 +115,8 @@ export function startGateway(opts: GatewayOptions) {
     ...extra,
   });
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer) {
-    if (body.length > MAX_BODY_BYTES) return sendJson(res, 413, { error: 'ERR_PAYLOAD_TOO_LARGE' });
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, tooLarge: boolean) {
+    if (tooLarge) return sendJson(res, 413, { error: 'ERR_PAYLOAD_TOO_LARGE' });
     const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     let match: { route: CompiledRoute; values: string[] } | undefined;
@@ -209,8 +210,8 @@ export function startGateway(opts: GatewayOptions) {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', `http://${domainName}`);
     try {
-      const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
-      if (url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/')) return await handleApi(req, res, url, body);
+      const { body, tooLarge } = req.method === 'GET' || req.method === 'HEAD' ? { body: Buffer.alloc(0), tooLarge: false } : await readBody(req);
+      if (url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/')) return await handleApi(req, res, url, body, tooLarge);
       if (url.pathname.startsWith('/@connections/')) return handleConnections(req, res, url, body);
       if (req.headers['x-amz-target']) return handleSqs(req, res, body);
       for (const [prefix, endpoint] of Object.entries(opts.localEndpoints ?? {})) {

@@ -1,0 +1,80 @@
+import { describe, it, expect } from 'vitest';
+import { LocalQueue } from './queues';
+
+const noDeadLetter = () => {
+  throw new Error('unexpected dead letter');
+};
+
+describe('local queue (SQS semantics)', () => {
+  it('delivers messages of one FIFO group in order, one at a time', async () => {
+    const seen: string[] = [];
+    let concurrent = 0;
+    let maxConcurrent = 0;
+    const q = new LocalQueue({ name: 'f', fifo: true, consumer: 'x' }, async (event) => {
+      concurrent++;
+      maxConcurrent = Math.max(maxConcurrent, concurrent);
+      await new Promise((r) => setTimeout(r, 5));
+      seen.push(event.Records[0]!.body);
+      concurrent--;
+    }, noDeadLetter);
+    for (let i = 0; i < 5; i++) q.send(`m${i}`, { groupId: 'g', dedupId: `d${i}` });
+    await q.idle();
+    expect(seen).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(maxConcurrent).toBe(1);
+  });
+
+  it('drops a FIFO message whose deduplication id was seen within five minutes', async () => {
+    const seen: string[] = [];
+    const q = new LocalQueue({ name: 'f', fifo: true, consumer: 'x' }, async (e) => void seen.push(e.Records[0]!.body), noDeadLetter);
+    q.send('a', { groupId: 'g', dedupId: 'same' });
+    q.send('b', { groupId: 'g', dedupId: 'same' });
+    await q.idle();
+    expect(seen).toEqual(['a']);
+  });
+
+  it('retries a failing message, keeps its group blocked meanwhile, then dead-letters it', async () => {
+    const seen: string[] = [];
+    const dead: string[] = [];
+    const q = new LocalQueue(
+      { name: 'f', fifo: true, consumer: 'x', maxReceiveCount: 3 },
+      async (e) => {
+        const body = e.Records[0]!.body;
+        seen.push(`${body}#${e.Records[0]!.attributes.ApproximateReceiveCount}`);
+        if (body === 'bad') throw new Error('boom');
+      },
+      (_q, m) => void dead.push(m.body),
+      1,
+    );
+    q.send('bad', { groupId: 'g', dedupId: '1' });
+    q.send('next', { groupId: 'g', dedupId: '2' });
+    await q.idle();
+    expect(seen).toEqual(['bad#1', 'bad#2', 'bad#3', 'next#1']);
+    expect(dead).toEqual(['bad']);
+  });
+
+  it('honours a batch item failure report like an error', async () => {
+    let calls = 0;
+    const q = new LocalQueue(
+      { name: 's', fifo: false, consumer: 'x', maxReceiveCount: 2 },
+      async (e) => {
+        calls++;
+        return { batchItemFailures: [{ itemIdentifier: e.Records[0]!.messageId }] };
+      },
+      () => undefined,
+      1,
+    );
+    q.send('x');
+    await q.idle();
+    expect(calls).toBe(2);
+    expect(q.deadLetters).toHaveLength(1);
+  });
+
+  it('delays delivery by DelaySeconds', async () => {
+    const at: number[] = [];
+    const q = new LocalQueue({ name: 's', fifo: false, consumer: 'x' }, async () => void at.push(Date.now()), noDeadLetter);
+    const started = Date.now();
+    q.send('x', { delaySeconds: 1 });
+    await q.idle();
+    expect(at[0]! - started).toBeGreaterThanOrEqual(950);
+  });
+});
