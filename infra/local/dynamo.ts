@@ -20,6 +20,11 @@ export async function startDynamo(opts: { port: number; dataDir?: string; tableN
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   child.on('exit', () => (exited = true));
+  // Never leave a Java process behind, whatever way this process ends.
+  const killChild = () => {
+    if (!exited) child.kill('SIGKILL');
+  };
+  process.once('exit', killChild);
   const endpoint = `http://127.0.0.1:${opts.port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   for (let i = 0; ; i++) {
