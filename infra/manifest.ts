@@ -19,10 +19,13 @@ export interface HttpModule {
   timeoutSeconds?: number;
 }
 
+/** A queue with this consumer is polled by the session runner (Fargate), not by a Lambda. */
+export const SESSION_RUNNER_CONSUMER = 'session-runner';
+
 export interface QueueDef {
   name: string;
   fifo: boolean;
-  /** handler module under functions/, e.g. `jobs/send` */
+  /** handler module under functions/, e.g. `jobs/send`, or SESSION_RUNNER_CONSUMER */
   consumer: string;
   batchSize?: number;
   maxReceiveCount?: number;
