@@ -1,0 +1,71 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { GSI_NAMES, TABLE_KEYS, TTL_ATTRIBUTE, gsiKeys } from '../table';
+
+const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+
+/**
+ * What outlives a deployment: the one table (from infra/table.ts, the definition the local runtime
+ * also uses), the private media bucket and the generated secrets. Table and media are retained when
+ * the stack is deleted.
+ */
+export class Data extends Construct {
+  readonly table: dynamodb.Table;
+  readonly mediaBucket: s3.Bucket;
+  readonly jwtSecret: secretsmanager.Secret;
+  readonly adminPasswordSecret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: stringKey(TABLE_KEYS.partitionKey),
+      sortKey: stringKey(TABLE_KEYS.sortKey),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const name of GSI_NAMES) {
+      const keys = gsiKeys(name);
+      this.table.addGlobalSecondaryIndex({
+        indexName: name,
+        partitionKey: stringKey(keys.partitionKey),
+        sortKey: stringKey(keys.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    // The browser uploads straight to this bucket with presigned URLs; CORS is added once the
+    // app's origin (the distribution) exists, see allowUploadsFrom().
+    this.mediaBucket = new s3.Bucket(this, 'Media', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.jwtSecret = new secretsmanager.Secret(this, 'JwtSigningKey', {
+      description: 'Signing key of the access and refresh JWTs',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    this.adminPasswordSecret = new secretsmanager.Secret(this, 'AdminPassword', {
+      description: 'Password of the platform super admin created by the seed',
+      generateSecretString: { passwordLength: 20, excludePunctuation: true },
+    });
+  }
+
+  allowUploadsFrom(origin: string) {
+    this.mediaBucket.addCorsRule({
+      allowedOrigins: [origin],
+      allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+      allowedHeaders: ['*'],
+      exposedHeaders: ['ETag'],
+      maxAge: 3000,
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { bindAppResources, type AppResources } from './app-function';
+import { ROOT } from './paths';
+
+export interface SessionRunnerProps {
+  resources: AppResources;
+  /** queues the runner polls itself (manifest consumer `session-runner`) */
+  consumes: sqs.IQueue[];
+}
+
+/**
+ * The long-running WhatsApp process on Fargate (arm64). It holds sockets, so it runs as exactly
+ * one task; deployments stop the old task before starting the new one so two runners never hold
+ * the same WhatsApp session. Public subnets without NAT: the task only talks out (WhatsApp and
+ * AWS APIs) and accepts no inbound traffic.
+ */
+export class SessionRunner extends Construct {
+  readonly service: ecs.FargateService;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+
+  constructor(scope: Construct, id: string, props: SessionRunnerProps) {
+    super(scope, id);
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+    });
+    const cluster = new ecs.Cluster(this, 'Cluster', { vpc });
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
+      cpu: 512,
+      memoryLimitMiB: 1024,
+      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+    });
+    // Built from the repository root (the runner imports shared/ and functions/lib/); the image is
+    // built when the asset is published (cdk deploy), synth only records it.
+    const container = this.taskDefinition.addContainer('runner', {
+      image: ecs.ContainerImage.fromAsset(ROOT, { file: 'session-runner/Dockerfile', platform: Platform.LINUX_ARM64 }),
+      logging: ecs.LogDrivers.awsLogs({
+        streamPrefix: 'session-runner',
+        logGroup: new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      }),
+      environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys' },
+    });
+    const taskRole = this.taskDefinition.taskRole;
+    bindAppResources((name, value) => container.addEnvironment(name, value), taskRole, props.resources);
+    for (const queue of props.consumes) queue.grantConsumeMessages(taskRole);
+
+    this.service = new ecs.FargateService(this, 'Service', {
+      cluster,
+      taskDefinition: this.taskDefinition,
+      desiredCount: 1,
+      minHealthyPercent: 0,
+      maxHealthyPercent: 100,
+      assignPublicIp: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+      // A runner that cannot start fails the deployment instead of hanging it.
+      circuitBreaker: { enable: true, rollback: true },
+    });
+  }
+}

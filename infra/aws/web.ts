@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { API_PREFIX } from '../manifest';
+import { ROOT } from './paths';
+
+/** `https://abc.execute-api.eu-west-1.amazonaws.com` -> `abc.execute-api.eu-west-1.amazonaws.com` */
+const endpointHost = (endpoint: string) => Fn.select(2, Fn.split('/', endpoint));
+
+/**
+ * Rewrites app routes (`/tickets/12`) to the SPA's index.html at the edge. Done here rather than
+ * with distribution error responses, which would also turn the API's own 403/404 into index.html.
+ */
+const SPA_REWRITE = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.split('/').pop();
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+export interface WebProps {
+  httpApi: apigwv2.HttpApi;
+  webSocketApi: apigwv2.WebSocketApi;
+  /** named like the path CloudFront forwards (`/ws`) */
+  wsStage: apigwv2.WebSocketStage;
+}
+
+/**
+ * One origin for the browser: CloudFront serves the SPA from a private bucket (OAC), `/api/*` from
+ * the HTTP API and `/ws` from the WebSocket API. The SPA's runtime settings are a config.json
+ * written at deploy time.
+ */
+export class Web extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly distribution: cloudfront.Distribution;
+  /** `https://<distribution domain>` */
+  readonly origin: string;
+
+  constructor(scope: Construct, id: string, props: WebProps) {
+    super(scope, id);
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Only build output lives here; it is redeployed from web/dist.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    // Nothing from the gateways is cached; every viewer header but Host, all cookies and query
+    // strings reach them (Host must be the gateway's own).
+    const passThrough = {
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+    };
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Inbox web app, API and realtime',
+      defaultRootObject: 'index.html',
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        compress: true,
+        functionAssociations: [
+          {
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            function: new cloudfront.Function(this, 'SpaRewrite', {
+              code: cloudfront.FunctionCode.fromInline(SPA_REWRITE),
+              runtime: cloudfront.FunctionRuntime.JS_2_0,
+            }),
+          },
+        ],
+      },
+      additionalBehaviors: {
+        [`${API_PREFIX}/*`]: {
+          origin: new origins.HttpOrigin(endpointHost(props.httpApi.apiEndpoint)),
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          ...passThrough,
+        },
+        [`/${props.wsStage.stageName}`]: {
+          origin: new origins.HttpOrigin(endpointHost(props.webSocketApi.apiEndpoint)),
+          ...passThrough,
+        },
+      },
+    });
+    this.origin = `https://${this.distribution.distributionDomainName}`;
+    this.deploy();
+  }
+
+  /**
+   * Hashed assets are cached for a year; index.html and config.json are revalidated on every load.
+   * Without a build (web/dist missing) only config.json is deployed, so synth works before a build.
+   */
+  private deploy() {
+    const dist = join(ROOT, 'web', 'dist');
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+    const config = s3deploy.Source.jsonData('config.json', {
+      apiUrl: API_PREFIX,
+      wsUrl: `wss://${this.distribution.distributionDomainName}/ws`,
+      version,
+    });
+
+    const built = existsSync(join(dist, 'index.html'));
+    let assets: s3deploy.BucketDeployment | undefined;
+    if (built && existsSync(join(dist, 'assets'))) {
+      assets = new s3deploy.BucketDeployment(this, 'Assets', {
+        sources: [s3deploy.Source.asset(join(dist, 'assets'))],
+        destinationBucket: this.bucket,
+        destinationKeyPrefix: 'assets/',
+        cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+        // Old hashed files stay, so tabs opened before a deployment keep loading their chunks.
+        prune: false,
+        memoryLimit: 512,
+      });
+    }
+    const shell = new s3deploy.BucketDeployment(this, 'Shell', {
+      sources: built ? [s3deploy.Source.asset(dist, { exclude: ['assets', 'assets/**'] }), config] : [config],
+      destinationBucket: this.bucket,
+      cacheControl: [s3deploy.CacheControl.noCache()],
+      prune: false,
+      memoryLimit: 512,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+    });
+    // A new index.html must never point at chunks not uploaded yet.
+    if (assets) shell.node.addDependency(assets);
+  }
+}
