@@ -295,6 +295,15 @@ describe('AWS stack generated from the manifest', () => {
     expect(JSON.stringify(real.json.Outputs.AdminPasswordSecretName)).toContain(adminSecret);
   });
 
+  it('these tests never run esbuild: function code assets point at the unbundled project root', () => {
+    const assets = JSON.parse(readFileSync(resolve(real.assembly.directory, 'Inbox.assets.json'), 'utf8'));
+    const code = Object.values(assets.files as Record<string, { displayName: string; source: { path: string } }>).filter((a) =>
+      /^(Http|Ws|Seed)[A-Za-z]*\/Code$/.test(a.displayName),
+    );
+    expect(code.length).toBe(manifest.http.length + Object.keys(manifest.ws).length + 1);
+    for (const asset of code) expect(resolve(real.assembly.directory, asset.source.path)).toBe(ROOT);
+  });
+
   it('the stack stays well under the 500-resource limit', () => {
     const count = Object.keys(real.json.Resources).length;
     console.log(`infra: ${count} CloudFormation resources (limit 500)`);
