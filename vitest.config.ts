@@ -27,6 +27,17 @@ export default defineConfig({
           fileParallelism: true,
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // One browser at a time: the machine is small and the files share one stack.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

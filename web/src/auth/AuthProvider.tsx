@@ -1,0 +1,91 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api } from '../api/client';
+import { sessionStore } from './storage';
+import { formatDate } from '../lib/format';
+import type { Plan, SessionCompany, SessionPayload, SessionUser } from './types';
+
+type Status = 'loading' | 'anonymous' | 'authenticated';
+
+interface AuthState {
+  status: Status;
+  user: SessionUser | null;
+  company: SessionCompany | null;
+  plan: Plan | null;
+  login(email: string, password: string): Promise<SessionPayload>;
+  logout(): Promise<void>;
+  /** replace the signed-in user (after the profile modal saves, or a `user` event) */
+  setUser(user: SessionUser): void;
+}
+
+const Ctx = createContext<AuthState | null>(null);
+
+export function useAuth() {
+  const ctx = useContext(Ctx);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}
+
+/**
+ * The session (attendance.md 4.1): on start, a stored token triggers one refresh through the
+ * httpOnly cookie and loads the user; login stores token, companyId, userId and the due date.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<Status>(sessionStore.token() ? 'loading' : 'anonymous');
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [company, setCompany] = useState<SessionCompany | null>(null);
+  const [plan, setPlan] = useState<Plan | null>(null);
+
+  const accept = useCallback((data: SessionPayload) => {
+    sessionStore.save({ token: data.token, companyId: data.user.companyId, userId: data.user.id, dueDate: formatDate(data.company?.dueDate ?? data.user.company?.dueDate) });
+    setUser(data.user);
+    setCompany(data.company);
+    setStatus('authenticated');
+  }, []);
+
+  useEffect(() => {
+    api.onLogout = () => {
+      setUser(null);
+      setCompany(null);
+      setPlan(null);
+      setStatus('anonymous');
+    };
+    api.onRefreshed = (data) => {
+      const payload = data as unknown as SessionPayload;
+      if (payload.user && payload.company) accept(payload);
+    };
+    if (sessionStore.token()) void api.refresh();
+  }, [accept]);
+
+  useEffect(() => {
+    if (!user) return;
+    let cancelled = false;
+    api
+      .get<{ plan: Plan }>(`/companies/listPlan/${user.companyId}`)
+      .then((r) => !cancelled && setPlan(r.plan))
+      .catch(() => !cancelled && setPlan(null));
+    return () => {
+      cancelled = true;
+    };
+  }, [user?.companyId, user]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const data = await api.post<SessionPayload>('/auth/login', { email, password }, { public: true });
+      accept(data);
+      return data;
+    },
+    [accept],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.request('DELETE', '/auth/logout', { public: true });
+    } finally {
+      sessionStore.clear();
+      api.onLogout();
+    }
+  }, []);
+
+  const value = useMemo(() => ({ status, user, company, plan, login, logout, setUser }), [status, user, company, plan, login, logout]);
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}

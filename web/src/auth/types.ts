@@ -1,0 +1,16 @@
+import type { Plan, Setting, User } from '#shared/schemas/accounts';
+
+export type SessionUser = User & { company?: { id: number; name: string; dueDate: string | null }; queues?: { id: number; name: string; color: string }[] };
+export interface SessionCompany {
+  id: number;
+  name: string;
+  dueDate: string | null;
+  settings?: Setting[];
+  campaignsEnabled?: boolean;
+}
+export interface SessionPayload {
+  token: string;
+  user: SessionUser;
+  company: SessionCompany;
+}
+export type { Plan };

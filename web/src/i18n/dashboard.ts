@@ -1,0 +1,7 @@
+import type { Locales } from './types';
+
+export default {
+  pt: {},
+  en: {},
+  es: {},
+} satisfies Locales;

@@ -1,0 +1,57 @@
+import { can } from '#shared/permissions';
+import type { PlanFeature } from '#shared/plans';
+import { CONNECTION_WARNING_STATUSES, type ConnectionStatus } from '#shared/constants';
+
+/** Who is looking at the menu: role, super flag, plan flags and the campaign storage flag. */
+export interface MenuContext {
+  profile: string | undefined;
+  super: boolean;
+  plan: Partial<Record<PlanFeature, boolean>> | null;
+  /** the `cshow` browser storage flag */
+  cshow: boolean;
+}
+
+export interface MenuEntry {
+  key: string;
+  to: string;
+  section: 'main' | 'campaigns' | 'admin';
+  show(ctx: MenuContext): boolean;
+}
+
+const always = () => true;
+const feature = (f: PlanFeature) => (ctx: MenuContext) => Boolean(ctx.plan?.[f]);
+const admin = (ctx: MenuContext) => can(ctx.profile, 'drawer-admin-items:view');
+
+/** The side menu of attendance.md 2.2, in display order. */
+export const MENU: MenuEntry[] = [
+  { key: 'dashboard', to: '/', section: 'main', show: (c) => can(c.profile, 'dashboard:view') },
+  { key: 'tickets', to: '/tickets', section: 'main', show: always },
+  { key: 'kanban', to: '/kanban', section: 'main', show: feature('useKanban') },
+  { key: 'quickMessages', to: '/quick-messages', section: 'main', show: always },
+  { key: 'todolist', to: '/todolist', section: 'main', show: always },
+  { key: 'contacts', to: '/contacts', section: 'main', show: always },
+  { key: 'schedules', to: '/schedules', section: 'main', show: feature('useSchedules') },
+  { key: 'tags', to: '/tags', section: 'main', show: always },
+  { key: 'chats', to: '/chats', section: 'main', show: feature('useInternalChat') },
+  { key: 'helps', to: '/helps', section: 'main', show: always },
+  // Campaigns sit in the admin section (2.2: "campaigns" is listed among the admin items).
+  { key: 'campaignsList', to: '/campaigns', section: 'campaigns', show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow) },
+  { key: 'contactLists', to: '/contact-lists', section: 'campaigns', show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow) },
+  { key: 'campaignsConfig', to: '/campaigns-config', section: 'campaigns', show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow) },
+  { key: 'announcements', to: '/announcements', section: 'main', show: (c) => c.super },
+  { key: 'prompts', to: '/prompts', section: 'main', show: feature('useOpenAi') },
+  { key: 'queueIntegration', to: '/queue-integration', section: 'main', show: feature('useIntegrations') },
+  { key: 'connections', to: '/connections', section: 'admin', show: admin },
+  { key: 'files', to: '/files', section: 'admin', show: admin },
+  { key: 'queues', to: '/queues', section: 'admin', show: admin },
+  { key: 'users', to: '/users', section: 'admin', show: admin },
+  { key: 'messagesApi', to: '/messages-api', section: 'admin', show: (c) => admin(c) && Boolean(c.plan?.useExternalApi) },
+  { key: 'financeiro', to: '/financeiro', section: 'admin', show: admin },
+  { key: 'settings', to: '/settings', section: 'admin', show: admin },
+];
+
+export const visibleMenu = (ctx: MenuContext) => MENU.filter((m) => m.show(ctx));
+
+/** The Connections warning: any connection waiting for a QR scan, pairing, down, timed out or opening. */
+export const connectionsNeedAttention = (list: { status: string }[] | undefined) =>
+  (list ?? []).some((c) => (CONNECTION_WARNING_STATUSES as string[]).includes(c.status as ConnectionStatus));

@@ -1,0 +1,73 @@
+/** Shapes the attendance screens read (attendance.md section 3; field names as the spec gives them). */
+export interface Tag {
+  id: number;
+  name: string;
+  color: string;
+}
+export interface Queue {
+  id: number;
+  name: string;
+  color: string;
+}
+export interface Contact {
+  id: number;
+  name: string;
+  number: string;
+  email?: string | null;
+  profilePicUrl?: string | null;
+  isGroup?: boolean;
+  extraInfo?: { id?: number; name: string; value: string }[];
+}
+export type TicketStatus = 'open' | 'pending' | 'closed';
+export interface Ticket {
+  id: number;
+  uuid: string;
+  status: TicketStatus;
+  userId: number | null;
+  user?: { id: number; name: string } | null;
+  queueId: number | null;
+  queue?: Queue | null;
+  whatsappId?: number | null;
+  whatsapp?: { id?: number; name: string } | null;
+  contactId: number;
+  contact?: Contact;
+  lastMessage?: string | null;
+  unreadMessages?: number;
+  updatedAt: string;
+  createdAt?: string;
+  isGroup?: boolean;
+  chatbot?: boolean;
+  useIntegration?: boolean;
+  promptId?: number | null;
+  integrationId?: number | null;
+  tags?: Tag[];
+}
+export interface Message {
+  id: number | string;
+  ticketId: number;
+  body: string;
+  fromMe: boolean;
+  read?: boolean;
+  ack?: number;
+  mediaType?: string | null;
+  mediaUrl?: string | null;
+  isDeleted?: boolean;
+  isEdited?: boolean;
+  quotedMsg?: Message | null;
+  quotedMsgId?: number | string | null;
+  contact?: { id?: number; name: string } | null;
+  createdAt: string;
+  ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
+}
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+  cursor?: string | null;
+}
+
+/** The API pages lists as `{ tickets, hasMore, cursor }` (or `{ items, ... }`); normalise once. */
+export function toPage<T>(data: unknown, key: string): Page<T> {
+  const d = (data ?? {}) as Record<string, unknown>;
+  const items = (Array.isArray(data) ? data : (d[key] ?? d.items ?? d.records ?? [])) as T[];
+  return { items, hasMore: Boolean(d.hasMore), cursor: (d.cursor as string | null | undefined) ?? null };
+}
