@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest';
+import { connectionsNeedAttention, visibleMenu, type MenuContext } from './menu';
+
+const keys = (ctx: Partial<MenuContext>) => visibleMenu({ profile: 'user', super: false, plan: {}, cshow: false, ...ctx }).map((m) => m.key);
+
+describe('side menu gating (attendance.md 2.2)', () => {
+  test('an attendant sees the user items but no dashboard and no admin section', () => {
+    expect(keys({})).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
+  });
+  test('the admin section needs drawer-admin-items:view', () => {
+    const admin = keys({ profile: 'admin' });
+    expect(admin).toEqual(expect.arrayContaining(['dashboard', 'connections', 'files', 'queues', 'users', 'financeiro', 'settings']));
+    expect(admin).not.toContain('messagesApi');
+  });
+  test('plan flags gate kanban, schedules, internal chat, prompts, integrations, external API and campaigns', () => {
+    const plan = { useKanban: true, useSchedules: true, useInternalChat: true, useOpenAi: true, useIntegrations: true, useExternalApi: true, useCampaigns: true };
+    expect(keys({ plan })).toEqual(expect.arrayContaining(['kanban', 'schedules', 'chats', 'prompts', 'queueIntegration']));
+    expect(keys({ plan })).not.toContain('messagesApi');
+    expect(keys({ profile: 'admin', plan })).toEqual(expect.arrayContaining(['messagesApi', 'campaignsList', 'contactLists', 'campaignsConfig']));
+  });
+  test('the cshow storage flag shows campaigns without the plan flag', () => {
+    expect(keys({ profile: 'admin', cshow: true })).toContain('campaignsList');
+    expect(keys({ profile: 'admin' })).not.toContain('campaignsList');
+  });
+  test('announcements only for super users', () => {
+    expect(keys({ super: true })).toContain('announcements');
+    expect(keys({ profile: 'admin' })).not.toContain('announcements');
+  });
+  test('the connections warning is raised by qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING', () => {
+    for (const status of ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING']) expect(connectionsNeedAttention([{ status: 'CONNECTED' }, { status }])).toBe(true);
+    expect(connectionsNeedAttention([{ status: 'CONNECTED' }])).toBe(false);
+    expect(connectionsNeedAttention(undefined)).toBe(false);
+  });
+});
