@@ -1,26 +1,53 @@
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_PREFIX, splitRouteKey, type HttpModule, type ws as WsHandlers } from '../manifest';
 import type { FunctionRegistry } from './app-function';
 import { functionId } from './app-function';
 
+/**
+ * Lambda proxy integration (payload 2.0) invoked through a role, so no per-function resource
+ * policy is needed: one role with one policy serves every module.
+ */
+class LambdaViaRoleIntegration extends apigwv2.HttpRouteIntegration {
+  constructor(
+    id: string,
+    private readonly fn: lambda.IFunction,
+    private readonly role: iam.IRole,
+  ) {
+    super(id);
+  }
+
+  bind(): apigwv2.HttpRouteIntegrationConfig {
+    return {
+      type: apigwv2.HttpIntegrationType.AWS_PROXY,
+      uri: this.fn.functionArn,
+      payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
+      credentials: apigwv2.IntegrationCredentials.fromRole(this.role),
+    };
+  }
+}
+
 /** The HTTP API; every manifest route is mounted under /api, where CloudFront sends `/api/*`. */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
+  private readonly invokeRole: iam.Role;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
     // Same origin through CloudFront, so no CORS here.
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', { description: 'Inbox REST API' });
+    this.invokeRole = new iam.Role(this, 'InvokeRole', { assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com') });
   }
 
   /** One route per manifest route key, one function (and one integration) per module. */
   mount(modules: HttpModule[], functions: FunctionRegistry) {
     for (const mod of modules) {
       const fn = functions.get(`http/${mod.name}`, { memorySize: mod.memory, timeoutSeconds: mod.timeoutSeconds });
-      // One API-wide invoke permission per function instead of one per route keeps the stack small.
-      const integration = new HttpLambdaIntegration(`${functionId(mod.name)}Integration`, fn, { scopePermissionToRoute: false });
+      fn.grantInvoke(this.invokeRole);
+      const integration = new LambdaViaRoleIntegration(`${functionId(mod.name)}Integration`, fn, this.invokeRole);
       for (const key of mod.routes) {
         const { method, path } = splitRouteKey(key);
         this.httpApi.addRoutes({ path: `${API_PREFIX}${path}`, methods: [apigwv2.HttpMethod[method]], integration });

@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -57,20 +57,17 @@ export interface AppFunctionProps {
   resources: AppResources;
   memorySize?: number;
   timeoutSeconds?: number;
+  /** execution role; omitted: a role of its own */
+  role?: iam.IRole;
+  logGroup: logs.ILogGroup;
 }
 
 /**
  * The one Lambda shape of the app: Node 22 on arm64, bundled by esbuild (ESM, minified, source
- * maps), its own log group, and bound to the app's resources.
+ * maps), bound to the app's resources.
  */
 export class AppFunction extends NodejsFunction {
-  readonly module: string;
-
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
-    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
     super(scope, id, {
       entry: `${ROOT}/functions/${props.module}.ts`,
       handler: 'handler',
@@ -80,7 +77,8 @@ export class AppFunction extends NodejsFunction {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: Duration.seconds(props.timeoutSeconds ?? 29),
-      logGroup,
+      logGroup: props.logGroup,
+      role: props.role,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
         format: OutputFormat.ESM,
@@ -95,31 +93,43 @@ export class AppFunction extends NodejsFunction {
         banner: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
       },
     });
-    this.module = props.module;
     bindAppResources((name, value) => this.addEnvironment(name, value), this, props.resources);
   }
 }
 
-/** One function per handler module, created on first use, so a module named twice is deployed once. */
+/**
+ * One function per handler module, created on first use, so a module named twice is deployed once.
+ * The app's functions share one execution role and one log group (Lambda names each stream after
+ * its function): they are bound to the same resources anyway, and a role, policy and log group per
+ * function would cost three CloudFormation resources each against the stack's limit of 500.
+ * Functions that need more (the seed's admin secret) get a role of their own.
+ */
 export class FunctionRegistry {
   private readonly functions = new Map<string, AppFunction>();
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
 
   constructor(
     private readonly scope: Construct,
     private readonly resources: AppResources,
-  ) {}
+  ) {
+    this.role = new iam.Role(scope, 'FunctionRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    this.logGroup = new logs.LogGroup(scope, 'FunctionLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+  }
 
   get(module: string, opts: { memorySize?: number; timeoutSeconds?: number } = {}): AppFunction {
     let fn = this.functions.get(module);
     if (!fn) {
-      fn = new AppFunction(this.scope, functionId(module), { module, resources: this.resources, ...opts });
+      fn = new AppFunction(this.scope, functionId(module), { module, resources: this.resources, role: this.role, logGroup: this.logGroup, ...opts });
       this.functions.set(module, fn);
     }
     return fn;
-  }
-
-  all(): AppFunction[] {
-    return [...this.functions.values()];
   }
 }
 

@@ -54,7 +54,7 @@ export class InboxStack extends Stack {
 
     // The platform company and its super admin, created (idempotently) after every deployment
     // that changes the seed; the password is generated into Secrets Manager, never the template.
-    const seed = new AppFunction(this, 'Seed', { module: 'jobs/seed', resources, timeoutSeconds: 120 });
+    const seed = new AppFunction(this, 'Seed', { module: 'jobs/seed', resources, logGroup: functions.logGroup, timeoutSeconds: 120 });
     seed.addEnvironment('ADMIN_EMAIL', props.adminEmail);
     seed.addEnvironment('ADMIN_PASSWORD_SECRET_ARN', data.adminPasswordSecret.secretArn);
     data.adminPasswordSecret.grantRead(seed);

@@ -40,6 +40,12 @@ function functionLogicalId(json: { Resources: Record<string, Resource> }, module
   return ids[0]!;
 }
 
+/** Statements of the IAM policies attached to a role (by logical id). */
+const policyStatements = (json: { Resources: Record<string, Resource> }, role: string) =>
+  resourcesOf(json, 'AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === role))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+
 // A variant of the manifest with one queue and timer of every kind, so the generator is checked even
 // while the real manifest has none of some kind. Consumers reuse an existing handler module.
 const sampleQueues: QueueDef[] = [
@@ -73,19 +79,40 @@ describe('AWS stack generated from the manifest', () => {
     }
   });
 
-  it('one Node 22 arm64 function per HTTP module, with the app environment and an API-wide invoke permission', () => {
+  it('one Node 22 arm64 function per HTTP module, with the app environment, invoked through the API role', () => {
+    const integrations = resourcesOf(real.json, 'AWS::ApiGatewayV2::Integration').filter(([, i]) => i.Properties.IntegrationType === 'AWS_PROXY' && i.Properties.CredentialsArn);
+    expect(integrations).toHaveLength(manifest.http.length);
+    const invokeRole = integrations[0]![1].Properties.CredentialsArn['Fn::GetAtt'][0];
+    const invokable = JSON.stringify(policyStatements(real.json, invokeRole).filter((st: any) => [st.Action].flat().includes('lambda:InvokeFunction')));
     for (const mod of manifest.http) {
-      const fn = real.json.Resources[functionLogicalId(real.json, `http/${mod.name}`)]!;
+      const id = functionLogicalId(real.json, `http/${mod.name}`);
+      const fn = real.json.Resources[id]!;
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.MemorySize).toBe(mod.memory ?? 512);
       const env = Object.keys(fn.Properties.Environment.Variables);
       expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'JWT_SECRET_ARN', 'APP_ORIGIN', ...manifest.queues.map((q) => queueEnvName(q.name))]));
+      expect(invokable).toContain(`"${id}"`);
+      expect(integrations.some(([, i]) => i.Properties.IntegrationUri['Fn::GetAtt'][0] === id)).toBe(true);
     }
-    real.template.hasResourceProperties('AWS::Lambda::Permission', {
-      Principal: 'apigateway.amazonaws.com',
-      SourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.stringLikeRegexp('/\\*/\\*$')])]) }),
-    });
+  });
+
+  it('only the seed may read the admin password secret; the app functions share one role', () => {
+    const adminSecret = real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Environment.Variables.ADMIN_PASSWORD_SECRET_ARN.Ref;
+    const roles = new Set(
+      [...manifest.http.map((m) => `http/${m.name}`), ...Object.values(manifest.ws)].map(
+        (module) => real.json.Resources[functionLogicalId(real.json, module)]!.Properties.Role['Fn::GetAtt'][0],
+      ),
+    );
+    expect(roles.size).toBe(1);
+    const appRole = [...roles][0]!;
+    const seedRole = real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Role['Fn::GetAtt'][0];
+    expect(seedRole).not.toBe(appRole);
+    const readsAdminSecret = (role: string) => JSON.stringify(policyStatements(real.json, role)).includes(`"${adminSecret}"`);
+    expect(readsAdminSecret(seedRole)).toBe(true);
+    expect(readsAdminSecret(appRole)).toBe(false);
+    const task = resourcesOf(real.json, 'AWS::ECS::TaskDefinition')[0]![1];
+    expect(readsAdminSecret(task.Properties.TaskRoleArn['Fn::GetAtt'][0])).toBe(false);
   });
 
   it('every function gets a QUEUE_URL_<NAME> per manifest queue and may send to it', () => {
@@ -134,8 +161,7 @@ describe('AWS stack generated from the manifest', () => {
     const runnerQueue = resourcesOf(sample.json, 'AWS::SQS::Queue').find(([, q]) => q.Properties.QueueName === 'Inbox-sample-runner.fifo')![0];
     const task = resourcesOf(sample.json, 'AWS::ECS::TaskDefinition')[0]![1];
     const taskRole = task.Properties.TaskRoleArn['Fn::GetAtt'][0];
-    const policies = resourcesOf(sample.json, 'AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === taskRole));
-    const statements = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const statements = policyStatements(sample.json, taskRole);
     const consume = statements.find(
       (s: any) => [s.Action].flat().includes('sqs:ReceiveMessage') && [s.Resource].flat().some((r: any) => r['Fn::GetAtt']?.[0] === runnerQueue),
     );
@@ -167,9 +193,7 @@ describe('AWS stack generated from the manifest', () => {
 
   it('functions may post to WebSocket connections (execute-api:ManageConnections)', () => {
     const fnRole = real.json.Resources[functionLogicalId(real.json, manifest.ws.default)]!.Properties.Role['Fn::GetAtt'][0];
-    const statements = resourcesOf(real.json, 'AWS::IAM::Policy')
-      .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === fnRole))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const statements = policyStatements(real.json, fnRole);
     expect(statements.some((s: any) => [s.Action].flat().includes('execute-api:ManageConnections'))).toBe(true);
   });
 
