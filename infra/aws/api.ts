@@ -4,8 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_PREFIX, splitRouteKey, type HttpModule, type ws as WsHandlers } from '../manifest';
-import type { FunctionRegistry } from './app-function';
-import { functionId } from './app-function';
+import { functionId, type FunctionRegistry } from './app-function';
 
 /**
  * Lambda proxy integration (payload 2.0) invoked through a role, so no per-function resource

@@ -2,14 +2,14 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { manifest as appManifest } from '../manifest';
-
-export type AppManifest = typeof appManifest;
 import { Api, Realtime } from './api';
 import { AppFunction, FunctionRegistry, type AppResources } from './app-function';
 import { Data } from './data';
 import { Queues, Timers } from './queues';
 import { SessionRunner } from './session-runner';
 import { Web } from './web';
+
+export type AppManifest = typeof appManifest;
 
 export interface InboxStackProps extends StackProps {
   /** e-mail of the platform super admin the seed creates */
