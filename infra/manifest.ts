@@ -55,6 +55,11 @@ export const http: HttpModule[] = [
   },
   { name: 'version', routes: ['GET /version'] },
   {
+    name: 'whatsapp',
+    routes: ['GET /whatsapp', 'GET /whatsapp/{id}', 'POST /whatsapp', 'PUT /whatsapp/{id}', 'DELETE /whatsapp/{id}'],
+  },
+  { name: 'whatsappsession', routes: ['POST /whatsappsession/{id}', 'PUT /whatsappsession/{id}', 'DELETE /whatsappsession/{id}'] },
+  {
     name: 'companies',
     routes: [
       'GET /plans/list',
@@ -70,7 +75,12 @@ export const ws = {
   default: 'ws/default',
 } as const;
 
-export const queues: QueueDef[] = [];
+export const queues: QueueDef[] = [
+  // API -> session runner: start, QR, disconnect, send, delete, check number (FIFO per connection)
+  { name: 'session-commands', fifo: true, consumer: SESSION_RUNNER_CONSUMER, visibilityTimeoutSeconds: 120 },
+  // session runner -> API: messages, acks, session status (FIFO per connection and chat)
+  { name: 'inbound', fifo: true, consumer: 'jobs/inbound' },
+];
 
 export const timers: TimerDef[] = [];
 

@@ -89,7 +89,17 @@ export type InboundEvent =
   | { type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string }
   | { type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string }
   | { type: 'sendResult'; companyId: number; whatsappId: number; messageId: string; ticketId: number; wid?: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }
-  | { type: 'checkNumberResult'; companyId: number; whatsappId: number; number: string; jid?: string; exists: boolean; replyTo: string }
+  | {
+      type: 'checkNumberResult';
+      companyId: number;
+      whatsappId: number;
+      number: string;
+      jid?: string;
+      exists: boolean;
+      replyTo: string;
+      /** the check could not be made (session not connected, provider failure) */
+      error?: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT';
+    }
   | { type: 'call'; companyId: number; whatsappId: number; callId: string; from: string; timestamp: number }
   | {
       type: 'session';

@@ -24,6 +24,11 @@ export interface GatewayOptions {
   ws: { connect: WsHandler; disconnect: WsHandler; default: WsHandler };
   /** `AmazonSQS.SendMessage` requests from the SDK land here */
   onSqsSend: (input: { QueueUrl: string; MessageBody: string; MessageGroupId?: string; MessageDeduplicationId?: string; DelaySeconds?: number }) => string;
+  /**
+   * Other SQS actions (`ReceiveMessage`, `DeleteMessage`, `ChangeMessageVisibility`) for queues an
+   * external process polls (the session runner); answers the action's JSON output.
+   */
+  onSqsAction?: (action: string, input: any) => Promise<unknown>;
   webDir?: string;
   /** served as /config.json: the SPA's runtime settings */
   webConfig: Record<string, unknown>;
@@ -181,8 +186,17 @@ export function startGateway(opts: GatewayOptions) {
     res.end();
   }
 
-  function handleSqs(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+  async function handleSqs(req: IncomingMessage, res: ServerResponse, body: Buffer) {
     const target = String(req.headers['x-amz-target'] ?? '');
+    if (target !== 'AmazonSQS.SendMessage' && opts.onSqsAction && target.startsWith('AmazonSQS.')) {
+      try {
+        const out = await opts.onSqsAction(target.slice('AmazonSQS.'.length), JSON.parse(body.toString('utf8') || '{}'));
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+        return res.end(JSON.stringify(out ?? {}));
+      } catch (err) {
+        return sendJson(res, 400, { __type: 'AWS.SimpleQueueService.InvalidParameterValue', message: (err as Error).message });
+      }
+    }
     if (target !== 'AmazonSQS.SendMessage') return sendJson(res, 400, { __type: 'UnsupportedOperation', message: target });
     const input = JSON.parse(body.toString('utf8'));
     const MessageId = opts.onSqsSend(input);
@@ -213,7 +227,7 @@ export function startGateway(opts: GatewayOptions) {
       const { body, tooLarge } = req.method === 'GET' || req.method === 'HEAD' ? { body: Buffer.alloc(0), tooLarge: false } : await readBody(req);
       if (url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/')) return await handleApi(req, res, url, body, tooLarge);
       if (url.pathname.startsWith('/@connections/')) return handleConnections(req, res, url, body);
-      if (req.headers['x-amz-target']) return handleSqs(req, res, body);
+      if (req.headers['x-amz-target']) return await handleSqs(req, res, body);
       for (const [prefix, endpoint] of Object.entries(opts.localEndpoints ?? {})) {
         if (url.pathname.startsWith(prefix)) return await endpoint(req, res, body);
       }

@@ -144,3 +144,97 @@ export class LocalQueue {
     this.timers.clear();
   }
 }
+
+interface Lease {
+  record: SQSRecord;
+  receiptHandle: string;
+  settle: (error?: string) => void;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * The consumer side of a queue polled by an external process (the session runner) through the
+ * SQS API: a LocalQueue delivers each message to `consumer`, which parks it until a
+ * `ReceiveMessage` hands it out; `DeleteMessage` completes it, and a visibility timeout that runs
+ * out fails it so the LocalQueue retries it (same FIFO, dedup and dead-letter rules as Lambda
+ * consumers).
+ */
+export class ExternalConsumer {
+  private available: Lease[] = [];
+  private leased = new Map<string, Lease>();
+  private receivers: (() => void)[] = [];
+
+  constructor(private visibilitySeconds = 30) {}
+
+  readonly consumer: Consumer = (event) =>
+    new Promise((done, fail) => {
+      const record = event.Records[0]!;
+      const lease: Lease = {
+        record,
+        receiptHandle: '',
+        settle: (error) => (error ? fail(new Error(error)) : done()),
+      };
+      this.available.push(lease);
+      for (const wake of this.receivers.splice(0)) wake();
+    });
+
+  /** `ReceiveMessage`: up to `max` messages, waiting up to `waitSeconds` for the first one. */
+  async receive(max: number, waitSeconds: number, visibilitySeconds = this.visibilitySeconds) {
+    if (!this.available.length && waitSeconds > 0) {
+      await new Promise<void>((wake) => {
+        const timer = setTimeout(() => {
+          this.receivers = this.receivers.filter((r) => r !== onMessage);
+          wake();
+        }, waitSeconds * 1000);
+        const onMessage = () => {
+          clearTimeout(timer);
+          wake();
+        };
+        this.receivers.push(onMessage);
+      });
+    }
+    const taken = this.available.splice(0, Math.max(1, max));
+    for (const lease of taken) {
+      lease.receiptHandle = `${lease.record.messageId}#${randomUUID()}`;
+      this.leased.set(lease.receiptHandle, lease);
+      this.arm(lease, visibilitySeconds);
+    }
+    return taken.map((l) => ({ record: l.record, receiptHandle: l.receiptHandle }));
+  }
+
+  private arm(lease: Lease, seconds: number) {
+    if (lease.timer) clearTimeout(lease.timer);
+    lease.timer = setTimeout(() => {
+      this.leased.delete(lease.receiptHandle);
+      lease.settle('visibility timeout expired');
+    }, seconds * 1000);
+  }
+
+  /** `DeleteMessage`: the message was processed. */
+  delete(receiptHandle: string) {
+    const lease = this.leased.get(receiptHandle);
+    if (!lease) return false;
+    clearTimeout(lease.timer);
+    this.leased.delete(receiptHandle);
+    lease.settle();
+    return true;
+  }
+
+  /** `ChangeMessageVisibility`: 0 gives the message back at once (as a failed attempt). */
+  changeVisibility(receiptHandle: string, seconds: number) {
+    const lease = this.leased.get(receiptHandle);
+    if (!lease) return false;
+    if (seconds <= 0) {
+      clearTimeout(lease.timer);
+      this.leased.delete(receiptHandle);
+      lease.settle('visibility set to 0');
+    } else this.arm(lease, seconds);
+    return true;
+  }
+
+  /** Stops waiting receivers and parks nothing more (stack shutdown). */
+  stop() {
+    for (const wake of this.receivers.splice(0)) wake();
+    for (const lease of this.leased.values()) clearTimeout(lease.timer);
+  }
+}

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { manifest, type RouteKey } from '../manifest';
+import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
 import { startDynamo } from './dynamo';
 import { startS3 } from './s3';
 import { startGateway, type GatewayRoute, type LocalEndpoint } from './gateway';
-import { LocalQueue } from './queues';
+import { ExternalConsumer, LocalQueue } from './queues';
+import { startSessionRunner, proxyTo, type SessionRunnerChild } from './session-runner';
 import { freePort } from './ports';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -26,6 +27,10 @@ export interface StackOptions {
   /** run timers on their schedule (tests drive them through /@timers instead) */
   timers?: boolean;
   host?: string;
+  /** run the WhatsApp session runner as a child process (default true) */
+  sessionRunner?: boolean;
+  /** its provider: `simulator` (default locally) or `baileys` */
+  whatsappProvider?: string;
 }
 
 export interface LocalStack {
@@ -82,6 +87,12 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     ...Object.fromEntries(manifest.queues.map((q) => [`QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}`])),
   });
 
+  // The runner starts while the rest of the stack loads; its queue polls retry until the gateway listens.
+  const runner: SessionRunnerChild | undefined =
+    opts.sessionRunner === false
+      ? undefined
+      : await startSessionRunner({ root: ROOT, provider: opts.whatsappProvider ?? process.env.WHATSAPP_PROVIDER ?? 'simulator' });
+
   const routes: GatewayRoute[] = [];
   for (const mod of manifest.http) {
     const handler = await importHandler(`http/${mod.name}`);
@@ -94,8 +105,14 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   };
 
   const queues = new Map<string, LocalQueue>();
+  const external = new Map<string, ExternalConsumer>();
   for (const def of manifest.queues) {
-    const consumer = await importHandler(def.consumer);
+    let consumer: (...args: any[]) => Promise<any>;
+    if (def.consumer === SESSION_RUNNER_CONSUMER) {
+      const polled = new ExternalConsumer(def.visibilityTimeoutSeconds ?? 30);
+      external.set(def.name, polled);
+      consumer = polled.consumer;
+    } else consumer = await importHandler(def.consumer);
     queues.set(
       def.name,
       new LocalQueue(
@@ -143,6 +160,13 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(localOutbox));
     },
+    '/@simulator/': (req, res, body) => {
+      if (!runner) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return Promise.resolve(void res.end(JSON.stringify({ error: 'the session runner is not running' })));
+      }
+      return proxyTo(runner.simulatorUrl, req, res, body);
+    },
     '/@queues/idle': async (_req, res) => {
       await idle();
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -164,10 +188,30 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       if (!queue) throw new Error(`unknown queue ${input.QueueUrl}`);
       return queue.send(input.MessageBody, { groupId: input.MessageGroupId, dedupId: input.MessageDeduplicationId, delaySeconds: input.DelaySeconds });
     },
+    onSqsAction: async (action, input) => {
+      const polled = external.get(String(input.QueueUrl ?? '').split('/').pop()!);
+      if (!polled) throw new Error(`queue ${input.QueueUrl} is not polled externally`);
+      if (action === 'ReceiveMessage') {
+        const got = await polled.receive(input.MaxNumberOfMessages ?? 1, input.WaitTimeSeconds ?? 0, input.VisibilityTimeout);
+        return {
+          Messages: got.map(({ record, receiptHandle }) => ({
+            MessageId: record.messageId,
+            ReceiptHandle: receiptHandle,
+            MD5OfBody: record.md5OfBody,
+            Body: record.body,
+            Attributes: record.attributes,
+          })),
+        };
+      }
+      if (action === 'DeleteMessage') return void polled.delete(input.ReceiptHandle);
+      if (action === 'ChangeMessageVisibility') return void polled.changeVisibility(input.ReceiptHandle, input.VisibilityTimeout);
+      throw new Error(`unsupported action ${action}`);
+    },
   });
 
   const seed = await importHandler('jobs/seed');
   await seed({ adminEmail: opts.adminEmail ?? 'admin@admin.com', adminPassword: opts.adminPassword ?? 'admin123' });
+  await runner?.ready;
 
   return {
     url: gateway.url,
@@ -176,7 +220,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     idle,
     async stop() {
       intervals.forEach(clearInterval);
+      await runner?.stop();
       for (const q of queues.values()) q.stop();
+      for (const e of external.values()) e.stop();
       await gateway.close();
       await s3.stop();
       await dynamo.stop();

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { httpModule, route, reply } from '#lib/http';
+import { idParam } from '#shared/schemas/common';
+import { WhatsappBody, WhatsappQuery, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
+import { can } from '#shared/permissions';
+import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
+import { createWhatsapp, deleteWhatsapp, presentWhatsapp, updateWhatsapp } from '#lib/whatsapp/service';
+
+const params = z.object({ id: idParam });
+const withQr = (session: unknown) => !(session === '0' || session === false);
+
+/** Connections (management.md "Connections" and section 7). */
+export const handler = httpModule({
+  'GET /whatsapp': route({ query: WhatsappQuery }, async ({ auth, query }) => {
+    const list = await listWhatsapps(auth.companyId);
+    const withToken = can(auth.profile, 'connections-page:editOrDeleteConnection');
+    return list.map((w) => presentWhatsapp(w, { withQr: withQr(query.session), withToken }));
+  }),
+
+  'GET /whatsapp/{id}': route({ params, query: WhatsappQuery }, async ({ auth, params, query }) => {
+    const w = await requireWhatsapp(auth.companyId, params.id);
+    return presentWhatsapp(w, { withQr: withQr(query.session), withToken: can(auth.profile, 'connections-page:editOrDeleteConnection') });
+  }),
+
+  'POST /whatsapp': route({ permission: 'connections-page:addConnection', body: WhatsappBody }, async ({ auth, body }) =>
+    reply(presentWhatsapp(await createWhatsapp(auth.companyId, body), { withToken: true }), 201),
+  ),
+
+  'PUT /whatsapp/{id}': route({ permission: 'connections-page:editOrDeleteConnection', params, body: WhatsappUpdateBody }, async ({ auth, params, body }) =>
+    presentWhatsapp(await updateWhatsapp(auth.companyId, params.id, body), { withToken: true }),
+  ),
+
+  'DELETE /whatsapp/{id}': route({ permission: 'connections-page:editOrDeleteConnection', params }, async ({ auth, params }) => {
+    await deleteWhatsapp(auth.companyId, params.id);
+    return { message: 'Whatsapp deleted.' };
+  }),
+});

@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { CONNECTION_DEFAULTS, type ConnectionStatus } from '#shared/constants';
+import type { Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
+import { AppError } from '../errors';
+import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
+import { nextId, counterTx, companyScope } from '../ids';
+import { nowIso } from '../keys';
+import { publish } from '../realtime';
+import { companyPlan } from '../accounts/companies';
+import {
+  CONNECTIONS_USAGE,
+  defaultGuardKeys,
+  defaultWhatsappId,
+  listWhatsapps,
+  requireWhatsapp,
+  tokenGuardKeys,
+  whatsappKeys,
+  toWhatsapp,
+} from './repo';
+import { sendSessionCommand } from './commands';
+
+const newToken = () => randomBytes(24).toString('base64url');
+
+/** More than one queue needs a greeting: it carries the queue menu (ERR_WAPP_GREETING_REQUIRED). */
+function assertGreeting(queueIds: number[], greetingMessage: string) {
+  if (queueIds.length > 1 && !greetingMessage.trim()) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
+}
+
+/** The public shape: `session=0` drops the QR code; only admins see the API token. */
+export function presentWhatsapp(w: Whatsapp, opts: { withQr?: boolean; withToken?: boolean } = {}): Whatsapp {
+  const out: Whatsapp = { ...w, queues: w.queues ?? w.queueIds.map((id) => ({ id, name: '' })) };
+  if (opts.withQr === false) delete out.qrcode;
+  if (!opts.withToken) delete out.token;
+  return out;
+}
+
+export async function publishWhatsapp(w: Whatsapp) {
+  await publish(w.companyId, 'whatsapp', { action: 'update', whatsapp: presentWhatsapp(w, { withQr: false }) });
+}
+
+async function publishSession(w: Whatsapp) {
+  await publish(w.companyId, 'whatsappSession', {
+    action: 'update',
+    session: { id: w.id, status: w.status, qrcode: w.qrcode ?? '', retries: w.retries, updatedAt: w.updatedAt },
+  });
+}
+
+/** Moves the default flag to `id` (guard item and both connection items in one transaction). */
+function moveDefaultTx(companyId: number, id: number, previous: number | undefined): TransactItem[] {
+  if (previous === undefined) return [putTx({ ...defaultGuardKeys(companyId), companyId, whatsappId: id }, true)];
+  if (previous === id) return [];
+  return [
+    updateTx(defaultGuardKeys(companyId), {
+      set: { whatsappId: id },
+      condition: '#w = :prev',
+      conditionNames: { '#w': 'whatsappId' },
+      conditionValues: { ':prev': previous },
+    }),
+    updateTx(whatsappKeys(companyId, previous), { set: { isDefault: false, updatedAt: nowIso() }, condition: 'attribute_exists(pk)' }),
+  ];
+}
+
+export async function createWhatsapp(companyId: number, body: WhatsappBody): Promise<Whatsapp> {
+  const queueIds = [...new Set(body.queueIds ?? [])];
+  assertGreeting(queueIds, body.greetingMessage ?? '');
+  const plan = await companyPlan(companyId);
+  const id = await nextId(companyScope(companyId), 'whatsapp');
+  const previousDefault = await defaultWhatsappId(companyId);
+  // The first connection is the default whatever the form says; later ones only when asked.
+  const isDefault = previousDefault === undefined || body.isDefault === true;
+  const now = nowIso();
+  const token = body.token || newToken();
+  const whatsapp: Whatsapp = {
+    id,
+    companyId,
+    name: body.name,
+    status: 'OPENING',
+    isDefault,
+    qrcode: '',
+    retries: 0,
+    createdAt: now,
+    updatedAt: now,
+    greetingMessage: body.greetingMessage ?? '',
+    complationMessage: body.complationMessage ?? '',
+    outOfHoursMessage: body.outOfHoursMessage ?? '',
+    ratingMessage: body.ratingMessage ?? '',
+    token,
+    provider: body.provider || CONNECTION_DEFAULTS.provider,
+    expiresInactiveMessage: body.expiresInactiveMessage ?? '',
+    expiresTicket: body.expiresTicket ?? CONNECTION_DEFAULTS.expiresTicket,
+    timeUseBotQueues: body.timeUseBotQueues ?? CONNECTION_DEFAULTS.timeUseBotQueues,
+    maxUseBotQueues: body.maxUseBotQueues ?? CONNECTION_DEFAULTS.maxUseBotQueues,
+    timeToTransfer: body.timeToTransfer ?? null,
+    transferQueueId: body.transferQueueId ?? null,
+    promptId: body.promptId ?? null,
+    queueIds,
+  };
+  const items: TransactItem[] = [
+    putTx({ ...whatsappKeys(companyId, id), ...whatsapp }, true),
+    counterTx(companyScope(companyId), CONNECTIONS_USAGE, 1, plan?.connections),
+    putTx({ ...tokenGuardKeys(token), companyId, whatsappId: id }, true),
+    ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []),
+  ];
+  await transact(items, (index) =>
+    index === 1 ? new AppError('ERR_PLAN_LIMIT_REACHED') : index === 2 ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }]) : new AppError('ERR_CONFLICT'),
+  );
+  // A new connection starts its session at once: the QR code follows on the whatsappSession event.
+  await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
+  await publishWhatsapp(whatsapp);
+  return whatsapp;
+}
+
+export async function updateWhatsapp(companyId: number, id: number, body: WhatsappUpdateBody): Promise<Whatsapp> {
+  const current = await requireWhatsapp(companyId, id);
+  const queueIds = body.queueIds ? [...new Set(body.queueIds)] : current.queueIds;
+  assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
+  const previousDefault = await defaultWhatsappId(companyId);
+  const items: TransactItem[] = [];
+  let isDefault = current.isDefault;
+  if (body.isDefault === true && !current.isDefault) {
+    isDefault = true;
+    items.push(...moveDefaultTx(companyId, id, previousDefault));
+  } else if (body.isDefault === false && current.isDefault) {
+    // Exactly one default per company: the default moves by making another connection default.
+    throw new AppError('ERR_NO_OTHER_WHATSAPP');
+  }
+  const token = body.token === undefined ? current.token : body.token;
+  if (token !== current.token) {
+    if (current.token) items.push(deleteTx(tokenGuardKeys(current.token)));
+    if (token) items.push(putTx({ ...tokenGuardKeys(token), companyId, whatsappId: id }, true));
+  }
+  const set: Record<string, unknown> = { ...body, queueIds, isDefault, token: token ?? '', updatedAt: nowIso() };
+  items.unshift(updateTx(whatsappKeys(companyId, id), { set, condition: 'attribute_exists(pk)' }));
+  await transact(items, (index) => {
+    if (index === 0) return new AppError('ERR_NO_WAPP_FOUND');
+    const failed = items[index]!;
+    return 'Put' in failed && failed.Put && String(failed.Put.Item?.pk).startsWith('WTOKEN#')
+      ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }])
+      : new AppError('ERR_CONFLICT');
+  });
+  const updated = await requireWhatsapp(companyId, id);
+  await publishWhatsapp(updated);
+  if (previousDefault !== undefined && previousDefault !== id && isDefault) {
+    const old = await requireWhatsapp(companyId, previousDefault).catch(() => undefined);
+    if (old) await publishWhatsapp(old);
+  }
+  return updated;
+}
+
+export async function deleteWhatsapp(companyId: number, id: number) {
+  const current = await requireWhatsapp(companyId, id);
+  const all = await listWhatsapps(companyId);
+  if (current.isDefault && all.some((w) => w.id !== id)) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+  const items: TransactItem[] = [
+    deleteTx(whatsappKeys(companyId, id), 'attribute_exists(pk)'),
+    counterTx(companyScope(companyId), CONNECTIONS_USAGE, -1),
+  ];
+  if (current.token) items.push(deleteTx(tokenGuardKeys(current.token)));
+  if (current.isDefault) items.push(deleteTx(defaultGuardKeys(companyId)));
+  await transact(items, () => new AppError('ERR_NO_WAPP_FOUND'));
+  // Log the phone out and drop its keys: a deleted connection must not keep receiving messages.
+  await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
+  await publish(companyId, 'whatsapp', { action: 'delete', whatsappId: id });
+}
+
+async function setStatus(companyId: number, id: number, status: ConnectionStatus, extra: Record<string, unknown> = {}) {
+  const item = await updateItem(whatsappKeys(companyId, id), {
+    set: { status, updatedAt: nowIso(), ...extra },
+    condition: 'attribute_exists(pk)',
+  });
+  if (!item) return undefined;
+  const w = toWhatsapp(item);
+  await publishSession(w);
+  await publishWhatsapp(w);
+  return w;
+}
+
+/** `POST /whatsappsession/{id}`: start or retry the session. */
+export async function startSession(companyId: number, id: number) {
+  await requireWhatsapp(companyId, id);
+  const w = await setStatus(companyId, id, 'OPENING', { qrcode: '' });
+  await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
+  return w;
+}
+
+/** `PUT /whatsappsession/{id}`: drop the stored keys and pair again with a new QR code. */
+export async function requestNewQr(companyId: number, id: number) {
+  await requireWhatsapp(companyId, id);
+  const w = await setStatus(companyId, id, 'OPENING', { qrcode: '', retries: 0 });
+  await sendSessionCommand({ type: 'newQr', companyId, whatsappId: id });
+  return w;
+}
+
+/** `DELETE /whatsappsession/{id}`: disconnect and log the phone out. */
+export async function disconnectSession(companyId: number, id: number) {
+  await requireWhatsapp(companyId, id);
+  await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
+}
+
+/** A `session` event from the runner: store the status and tell the browsers. */
+export async function applySessionEvent(ev: { companyId: number; whatsappId: number; status: ConnectionStatus; qrcode?: string; retries?: number; number?: string }) {
+  return setStatus(ev.companyId, ev.whatsappId, ev.status, {
+    qrcode: ev.qrcode ?? '',
+    ...(ev.retries !== undefined ? { retries: ev.retries } : {}),
+    ...(ev.number ? { number: ev.number } : {}),
+  });
+}

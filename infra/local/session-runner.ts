@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { freePort } from './ports';
+
+export interface SessionRunnerChild {
+  /** where the runner's local-only simulator endpoints listen */
+  simulatorUrl: string;
+  /** resolves when the runner answers on its simulator port */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `session-runner/src/main.ts` as a child process with the stack's environment (same
+ * table, bucket, queue URLs and SQS endpoint as the functions), as on AWS the Fargate task does.
+ * tsx's CLI is started with this Node binary directly (what `npx tsx` runs) to save npx's start-up.
+ */
+export async function startSessionRunner(opts: { root: string; provider: string }): Promise<SessionRunnerChild> {
+  const port = await freePort();
+  const tsxCli = createRequire(join(opts.root, 'package.json')).resolve('tsx/cli');
+  const child = spawn(process.execPath, [tsxCli, join(opts.root, 'session-runner/src/main.ts')], {
+    cwd: opts.root,
+    env: { ...process.env, WHATSAPP_PROVIDER: opts.provider, SIMULATOR_PORT: String(port), RUNNER_ID: `local-${process.pid}` },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  let exited = false;
+  const exit = new Promise<void>((done) => child.once('exit', () => ((exited = true), done())));
+  const kill = () => {
+    if (!exited) child.kill('SIGTERM');
+  };
+  process.once('exit', kill);
+  const simulatorUrl = `http://127.0.0.1:${port}`;
+
+  const ready = (async () => {
+    for (let i = 0; i < 300 && !exited; i++) {
+      const ok = await fetch(`${simulatorUrl}/@simulator/health`).then((r) => r.ok, () => false);
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(exited ? 'the session runner exited at start' : 'the session runner did not start');
+  })();
+  ready.catch(() => undefined);
+
+  return {
+    simulatorUrl,
+    ready,
+    async stop() {
+      process.removeListener('exit', kill);
+      kill();
+      const timer = setTimeout(() => !exited && child.kill('SIGKILL'), 5000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Forwards a request (already read into `body`) to the runner's local endpoint. */
+export function proxyTo(target: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+  return new Promise((done) => {
+    const url = new URL(req.url ?? '/', target);
+    const upstream = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host, 'content-length': String(body.length) } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+      answer.on('end', () => done());
+    });
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'session runner unreachable', message: err.message }));
+      done();
+    });
+    upstream.end(body);
+  });
+}

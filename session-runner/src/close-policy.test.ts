@@ -1,0 +1,49 @@
+import { describe, it, expect } from 'vitest';
+import { backoff, decideClose, BACKOFF_CAP_MS, MAX_REPLACED, REPLACED_BASE_MS } from './close-policy';
+
+const base = { attempt: 0, replaced: 0 };
+
+describe('close-code policy', () => {
+  it('401 (logged out) and 403 are final: clear the state, DISCONNECTED', () => {
+    expect(decideClose({ ...base, code: 401 })).toEqual({ action: 'logout', status: 'DISCONNECTED' });
+    expect(decideClose({ ...base, code: 403 })).toEqual({ action: 'logout', status: 'DISCONNECTED' });
+  });
+
+  it('515 right after a scan is a normal restart: reconnect at once', () => {
+    expect(decideClose({ ...base, code: 515, attempt: 4 })).toEqual({ action: 'reconnect', delayMs: 0, status: 'OPENING' });
+  });
+
+  it('428/408/500/503 reconnect with exponential back-off and jitter', () => {
+    for (const code of [428, 408, 500, 503]) {
+      const low = decideClose({ ...base, code, attempt: 3 }, () => 0);
+      const high = decideClose({ ...base, code, attempt: 3 }, () => 1);
+      expect(low).toEqual({ action: 'reconnect', delayMs: 4000, status: 'OPENING' });
+      expect(high).toEqual({ action: 'reconnect', delayMs: 8000, status: 'OPENING' });
+    }
+    const first = decideClose({ ...base, code: 428, attempt: 0 }, () => 0.5);
+    const later = decideClose({ ...base, code: 428, attempt: 5 }, () => 0.5);
+    expect(first.action === 'reconnect' && later.action === 'reconnect' && later.delayMs > first.delayMs).toBe(true);
+  });
+
+  it('back-off is capped and jitter stays within half to all of the window', () => {
+    expect(backoff(50, 1000, BACKOFF_CAP_MS, () => 1)).toBe(BACKOFF_CAP_MS);
+    for (let i = 0; i < 20; i++) {
+      const d = backoff(2, 1000);
+      expect(d).toBeGreaterThanOrEqual(2000);
+      expect(d).toBeLessThanOrEqual(4000);
+    }
+  });
+
+  it('repeated 440 (replaced) backs off long, never loops, and stops after a few', () => {
+    const first = decideClose({ ...base, code: 440, replaced: 0 }, () => 0);
+    expect(first).toEqual({ action: 'reconnect', delayMs: REPLACED_BASE_MS / 2, status: 'OPENING' });
+    const second = decideClose({ ...base, code: 440, replaced: 1 }, () => 0);
+    expect(second.action === 'reconnect' && second.delayMs).toBe(REPLACED_BASE_MS);
+    expect(decideClose({ ...base, code: 440, replaced: MAX_REPLACED - 1 })).toEqual({ action: 'stop', status: 'DISCONNECTED' });
+  });
+
+  it('QR retries exhausted -> TIMEOUT; a deliberate close -> DISCONNECTED without reconnecting', () => {
+    expect(decideClose({ ...base, code: 408, qrExhausted: true })).toEqual({ action: 'stop', status: 'TIMEOUT' });
+    expect(decideClose({ ...base, code: 428, intentional: true })).toEqual({ action: 'stop', status: 'DISCONNECTED' });
+  });
+});

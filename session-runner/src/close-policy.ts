@@ -1,0 +1,54 @@
+/**
+ * What to do when a WhatsApp socket closes (issue 5, "Close codes"). Pure: the session manager
+ * keeps the counters and applies the decision.
+ * - 401 (logged out) and 403 (forbidden) are final: clear the stored state, DISCONNECTED.
+ * - 515 (restart required, right after a scan) reconnects at once.
+ * - 440 (replaced: another socket holds the session) backs off, longer each time, never loops fast;
+ *   after a few in a row the session stops as DISCONNECTED.
+ * - 428/408/500/503 and anything else reconnect with exponential back-off and jitter.
+ * - QR codes exhausted (nobody scanned) stops as TIMEOUT.
+ */
+export type CloseDecision =
+  | { action: 'logout'; status: 'DISCONNECTED' }
+  | { action: 'reconnect'; delayMs: number; status: 'OPENING' }
+  | { action: 'stop'; status: 'DISCONNECTED' | 'TIMEOUT' };
+
+export interface CloseState {
+  code: number | undefined;
+  /** consecutive failed reconnects so far (reset when a session reaches CONNECTED) */
+  attempt: number;
+  /** consecutive 440 closes so far, this one excluded */
+  replaced: number;
+  /** the session closed because its QR codes ran out */
+  qrExhausted?: boolean;
+  /** deliberate close (disconnect command, lease lost) */
+  intentional?: boolean;
+}
+
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_CAP_MS = 5 * 60_000;
+export const REPLACED_BASE_MS = 30_000;
+export const MAX_REPLACED = 3;
+
+/** Exponential back-off with "equal jitter": between half and all of base * 2^attempt, capped. */
+export function backoff(attempt: number, base = BACKOFF_BASE_MS, cap = BACKOFF_CAP_MS, random = Math.random) {
+  const full = Math.min(cap, base * 2 ** Math.max(0, attempt));
+  return Math.round(full / 2 + random() * (full / 2));
+}
+
+export function decideClose(state: CloseState, random: () => number = Math.random): CloseDecision {
+  if (state.qrExhausted) return { action: 'stop', status: 'TIMEOUT' };
+  if (state.intentional) return { action: 'stop', status: 'DISCONNECTED' };
+  switch (state.code) {
+    case 401:
+    case 403:
+      return { action: 'logout', status: 'DISCONNECTED' };
+    case 515:
+      return { action: 'reconnect', delayMs: 0, status: 'OPENING' };
+    case 440:
+      if (state.replaced + 1 >= MAX_REPLACED) return { action: 'stop', status: 'DISCONNECTED' };
+      return { action: 'reconnect', delayMs: backoff(state.replaced, REPLACED_BASE_MS, BACKOFF_CAP_MS, random), status: 'OPENING' };
+    default:
+      return { action: 'reconnect', delayMs: backoff(state.attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, random), status: 'OPENING' };
+  }
+}

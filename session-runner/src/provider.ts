@@ -1,0 +1,60 @@
+import type { Readable } from 'node:stream';
+import type { ConnectionStatus } from '#shared/constants';
+import type { InboundMessage, SessionCommand } from '#shared/whatsapp-protocol';
+import type { AuthStore } from './auth-store';
+
+export type SendCommand = Extract<SessionCommand, { type: 'send' }>;
+
+/** A message as a provider reports it: media not yet stored, only a way to fetch it. */
+export interface ProviderMessage extends Omit<InboundMessage, 'media' | 'mediaError'> {
+  media?: {
+    download: () => Promise<Buffer | Readable>;
+    mimetype: string;
+    fileName?: string;
+    size?: number;
+  };
+}
+
+/** What a provider tells the session manager. */
+export interface ProviderEvents {
+  /** QR code shown, pairing, connected (with the phone's number) */
+  status(update: { status: Extract<ConnectionStatus, 'qrcode' | 'PAIRING' | 'CONNECTED' | 'OPENING'>; qrcode?: string; number?: string }): void;
+  message(message: ProviderMessage): Promise<void>;
+  ack(ev: { wid: string; chatJid: string; ack: number }): Promise<void>;
+  edit(ev: { wid: string; chatJid: string; body: string }): Promise<void>;
+  revoke(ev: { wid: string; chatJid: string }): Promise<void>;
+  call(ev: { callId: string; from: string; timestamp: number }): Promise<void>;
+  lidMapping(ev: { lid: string; pn: string }): Promise<void>;
+  /** the socket closed; `code` is WhatsApp's status code (401 logged out, 515 restart ...) */
+  closed(code: number | undefined): void;
+}
+
+export interface SessionContext {
+  companyId: number;
+  whatsappId: number;
+  auth: AuthStore;
+  events: ProviderEvents;
+  /** content of a message we sent, for the provider's retry requests (from our store, not memory) */
+  getMessage(wid: string): Promise<unknown | undefined>;
+  /** stores what was sent so getMessage can answer later */
+  rememberSent(wid: string, content: unknown): Promise<void>;
+}
+
+/** One WhatsApp session of one connection. */
+export interface ProviderSession {
+  /** opens the socket with the stored credentials (a QR code follows when there are none) */
+  connect(): Promise<void>;
+  /** closes the socket, keeping the credentials */
+  close(): Promise<void>;
+  /** logs the phone out; the caller clears the credentials */
+  logout(): Promise<void>;
+  send(command: SendCommand, media?: Buffer): Promise<{ wid: string }>;
+  deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
+  checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
+  rejectCall(callId: string, from: string): Promise<void>;
+}
+
+export interface Provider {
+  name: 'baileys' | 'simulator';
+  create(ctx: SessionContext): ProviderSession;
+}

@@ -1,0 +1,216 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Provider, ProviderSession, SendCommand, SessionContext } from '../provider';
+
+/**
+ * A fake phone per connection, for tests and demos (local runtime only). It shows QR codes until a
+ * test "scans" one, then behaves like WhatsApp after a scan (a 515 restart, then CONNECTED with the
+ * stored credentials). Tests inject inbound messages, read what was sent, and move acks 1 -> 2 -> 3.
+ */
+export interface OutboundRecord {
+  wid: string;
+  to: string;
+  body: string;
+  media?: { key: string; mimetype: string; fileName: string; kind: string; size: number };
+  quotedWid?: string;
+  ack: number;
+  deleted?: boolean;
+  at: string;
+}
+
+export interface InjectedMessage {
+  from: string;
+  body?: string;
+  wid?: string;
+  fromMe?: boolean;
+  pushName?: string;
+  /** the contact's `@lid` id, sent as the chat id with the number as the alternate id */
+  lid?: string;
+  group?: { jid: string; name?: string };
+  media?: { data: string; mimetype: string; fileName?: string };
+  /** simulate a media download failure */
+  failMedia?: boolean;
+  quotedWid?: string;
+  mediaType?: 'locationMessage' | 'vcard';
+  timestamp?: number;
+}
+
+const jidOf = (number: string) => (number.includes('@') ? number : `${number.replace(/\D/g, '')}@s.whatsapp.net`);
+
+export class SimulatedPhone implements ProviderSession {
+  status = 'DISCONNECTED';
+  qrcode = '';
+  number?: string;
+  readonly outbound: OutboundRecord[];
+  private qrTimer?: NodeJS.Timeout;
+  private qrCount = 0;
+  private open = false;
+
+  constructor(
+    readonly ctx: SessionContext,
+    private registry: SimulatorRegistry,
+    private qrIntervalMs: number,
+  ) {
+    // what was sent survives the socket restarts of one connection
+    this.outbound = registry.outboundOf(ctx.companyId, ctx.whatsappId);
+  }
+
+  async connect() {
+    this.open = true;
+    this.registry.attach(this);
+    const creds = await this.ctx.auth.readCreds<{ me: string }>();
+    if (creds?.me) {
+      this.number = creds.me;
+      this.status = 'CONNECTED';
+      this.ctx.events.status({ status: 'CONNECTED', number: creds.me });
+      return;
+    }
+    this.showQr();
+  }
+
+  private showQr() {
+    if (!this.open) return;
+    this.qrCount++;
+    this.status = 'qrcode';
+    this.qrcode = `sim:${this.ctx.companyId}:${this.ctx.whatsappId}:${this.qrCount}:${randomBytes(8).toString('hex')}`;
+    this.ctx.events.status({ status: 'qrcode', qrcode: this.qrcode });
+    clearTimeout(this.qrTimer);
+    this.qrTimer = setTimeout(() => this.showQr(), this.qrIntervalMs);
+  }
+
+  /** The test scanned the QR code: store credentials, then WhatsApp's usual restart (515). */
+  async scan(number: string) {
+    if (this.status !== 'qrcode') throw new Error(`no QR code to scan (status ${this.status})`);
+    clearTimeout(this.qrTimer);
+    await this.ctx.auth.writeCreds({ me: number.replace(/\D/g, '') });
+    this.status = 'PAIRING';
+    this.ctx.events.status({ status: 'PAIRING' });
+    this.open = false;
+    this.ctx.events.closed(515);
+  }
+
+  async close() {
+    this.open = false;
+    clearTimeout(this.qrTimer);
+    this.status = 'DISCONNECTED';
+  }
+
+  async logout() {
+    await this.close();
+  }
+
+  /** A socket drop with a WhatsApp status code (tests of the close policy). */
+  drop(code: number) {
+    this.open = false;
+    clearTimeout(this.qrTimer);
+    this.status = 'DISCONNECTED';
+    this.ctx.events.closed(code);
+  }
+
+  async send(command: SendCommand, media?: Buffer) {
+    if (this.status !== 'CONNECTED') throw new Error('not connected');
+    if (this.registry.failSends.has(command.to)) throw new Error('simulated send failure');
+    const wid = `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+    this.outbound.push({
+      wid,
+      to: command.to,
+      body: command.body,
+      media: command.media && media ? { ...command.media, size: media.length } : undefined,
+      quotedWid: command.quotedWid,
+      ack: 1,
+      at: new Date().toISOString(),
+    });
+    await this.ctx.rememberSent(wid, { conversation: command.body });
+    return { wid };
+  }
+
+  async deleteMessage(ev: { wid: string }) {
+    const found = this.outbound.find((o) => o.wid === ev.wid);
+    if (found) found.deleted = true;
+  }
+
+  async checkNumber(number: string) {
+    const digits = number.replace(/\D/g, '');
+    if (this.registry.absent.has(digits)) return { exists: false };
+    return { exists: true, jid: jidOf(digits) };
+  }
+
+  async rejectCall(callId: string) {
+    this.registry.rejectedCalls.push(callId);
+  }
+
+  /** Moves an outbound message's ack one step (1 sent -> 2 delivered -> 3 read) or to `ack`. */
+  async advanceAck(wid: string, ack?: number) {
+    const found = this.outbound.find((o) => o.wid === wid);
+    if (!found) throw new Error(`no outbound message ${wid}`);
+    found.ack = ack ?? Math.min(found.ack + 1, 3);
+    await this.ctx.events.ack({ wid, chatJid: found.to, ack: found.ack });
+    return found.ack;
+  }
+
+  async inject(m: InjectedMessage) {
+    if (this.status !== 'CONNECTED') throw new Error('not connected');
+    const wid = m.wid ?? `SIMIN${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
+    const number = jidOf(m.from);
+    const chatJid = m.group ? m.group.jid : m.lid ? m.lid : number;
+    const media = m.media
+      ? {
+          mimetype: m.media.mimetype,
+          fileName: m.media.fileName,
+          size: Buffer.from(m.media.data, 'base64').length,
+          download: async () => {
+            if (m.failMedia) throw new Error('simulated download failure');
+            return Buffer.from(m.media!.data, 'base64');
+          },
+        }
+      : undefined;
+    const kind = m.media?.mimetype.split('/')[0];
+    const mediaType = m.mediaType ?? (!m.media ? 'chat' : kind === 'image' || kind === 'audio' || kind === 'video' ? kind : 'document');
+    await this.ctx.events.message({
+      wid,
+      chatJid,
+      chatAltJid: !m.group && m.lid ? number : undefined,
+      fromMe: m.fromMe ?? false,
+      isGroup: Boolean(m.group),
+      participantJid: m.group ? number : undefined,
+      participantName: m.group ? m.pushName : undefined,
+      pushName: m.group ? m.group.name : m.pushName,
+      body: m.body ?? m.media?.fileName ?? '',
+      mediaType,
+      media,
+      quotedWid: m.quotedWid,
+      timestamp: m.timestamp ?? Math.floor(Date.now() / 1000),
+    });
+    return { wid, chatJid };
+  }
+
+  snapshot() {
+    return { status: this.status, qrcode: this.qrcode, number: this.number, outbound: this.outbound };
+  }
+}
+
+/** The phones of this runner, found by connection for the simulator endpoints. */
+export class SimulatorRegistry {
+  private phones = new Map<string, SimulatedPhone>();
+  private sent = new Map<string, OutboundRecord[]>();
+  readonly absent = new Set<string>();
+  readonly failSends = new Set<string>();
+  readonly rejectedCalls: string[] = [];
+
+  attach(phone: SimulatedPhone) {
+    this.phones.set(`${phone.ctx.companyId}#${phone.ctx.whatsappId}`, phone);
+  }
+
+  outboundOf(companyId: number, whatsappId: number) {
+    const key = `${companyId}#${whatsappId}`;
+    if (!this.sent.has(key)) this.sent.set(key, []);
+    return this.sent.get(key)!;
+  }
+
+  get(companyId: number, whatsappId: number) {
+    return this.phones.get(`${companyId}#${whatsappId}`);
+  }
+}
+
+export function simulatorProvider(registry: SimulatorRegistry, qrIntervalMs: number): Provider {
+  return { name: 'simulator', create: (ctx) => new SimulatedPhone(ctx, registry, qrIntervalMs) };
+}

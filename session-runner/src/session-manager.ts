@@ -1,0 +1,325 @@
+import { getItem, putItem } from '#lib/db';
+import { ttlIn } from '#lib/keys';
+import { getObject } from '#lib/storage';
+import { log } from '#lib/log';
+import type { ConnectionStatus } from '#shared/constants';
+import { ACK, type SessionCommand } from '#shared/whatsapp-protocol';
+import { AuthStore } from './auth-store';
+import { decideClose } from './close-policy';
+import { emit } from './emit';
+import { acquireLease, markWanted, releaseLease, unmarkWanted, wantedSessions } from './lease';
+import { storeMedia } from './media';
+import type { Provider, ProviderEvents, ProviderSession } from './provider';
+
+/** QR codes shown before a session gives up waiting for a scan (TIMEOUT). */
+export const MAX_QR_CODES = 5;
+/** How long a send waits for a reconnecting session before it fails. */
+const SEND_WAIT_MS = 15_000;
+/** Sent message contents kept for the provider's retry requests. */
+const SENT_TTL_SECONDS = 7 * 24 * 3600;
+
+const sentKeys = (companyId: number, wid: string) => ({ pk: `C#${companyId}#WSENT`, sk: wid });
+
+/** Whether the command was handled here, or must go back to the queue for the runner that holds the session. */
+export type CommandOutcome = 'done' | 'elsewhere';
+
+class ManagedSession {
+  status: ConnectionStatus = 'DISCONNECTED';
+  private socket?: ProviderSession;
+  private attempt = 0;
+  private replaced = 0;
+  private qrCodes = 0;
+  private qrExhausted = false;
+  private intentional = false;
+  private reconnectTimer?: NodeJS.Timeout;
+  private waiters: (() => void)[] = [];
+  readonly auth: AuthStore;
+
+  constructor(
+    readonly companyId: number,
+    readonly whatsappId: number,
+    private provider: Provider,
+    private onGone: (s: ManagedSession) => void,
+  ) {
+    this.auth = new AuthStore(companyId, whatsappId);
+  }
+
+  private async report(status: ConnectionStatus, extra: { qrcode?: string; retries?: number; number?: string } = {}) {
+    this.status = status;
+    if (status === 'CONNECTED') for (const w of this.waiters.splice(0)) w();
+    await emit({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
+  }
+
+  private events(): ProviderEvents {
+    const base = { companyId: this.companyId, whatsappId: this.whatsappId };
+    return {
+      status: (u) => {
+        if (u.status === 'qrcode') {
+          this.qrCodes++;
+          if (this.qrCodes > MAX_QR_CODES) {
+            this.qrExhausted = true;
+            void this.socket?.close();
+            return;
+          }
+          void this.report('qrcode', { qrcode: u.qrcode, retries: this.qrCodes });
+          return;
+        }
+        if (u.status === 'CONNECTED') {
+          this.attempt = 0;
+          this.replaced = 0;
+          this.qrCodes = 0;
+        }
+        void this.report(u.status, { number: u.number, retries: this.qrCodes });
+      },
+      message: async (m) => emit({ type: 'message', ...base, message: await storeMedia(this.companyId, m) }),
+      ack: async (e) => emit({ type: 'ack', ...base, ...e }),
+      edit: async (e) => emit({ type: 'edit', ...base, ...e }),
+      revoke: async (e) => emit({ type: 'revoke', ...base, ...e }),
+      call: async (e) => emit({ type: 'call', ...base, ...e }),
+      lidMapping: async (e) => emit({ type: 'lidMapping', ...base, ...e }),
+      closed: (code) => void this.onClosed(code),
+    };
+  }
+
+  private async onClosed(code: number | undefined) {
+    this.socket = undefined;
+    // Deliberate closes (disconnect, new QR, shutdown, lease lost) are handled by whoever closed.
+    if (this.intentional) return;
+    const decision = decideClose({ code, attempt: this.attempt, replaced: this.replaced, qrExhausted: this.qrExhausted, intentional: this.intentional });
+    log.info('session closed', { companyId: this.companyId, whatsappId: this.whatsappId, code, decision: decision.action });
+    if (code === 440) this.replaced++;
+    if (decision.action === 'reconnect') {
+      this.attempt++;
+      await this.report('OPENING');
+      this.reconnectTimer = setTimeout(() => void this.connect(), decision.delayMs);
+      return;
+    }
+    if (decision.action === 'logout') {
+      await this.auth.clear();
+      await unmarkWanted(this.companyId, this.whatsappId);
+    }
+    if (decision.status === 'TIMEOUT') await unmarkWanted(this.companyId, this.whatsappId);
+    await this.report(decision.status);
+    this.onGone(this);
+  }
+
+  async connect() {
+    clearTimeout(this.reconnectTimer);
+    if (this.socket) return;
+    this.intentional = false;
+    this.qrExhausted = false;
+    this.socket = this.provider.create({
+      companyId: this.companyId,
+      whatsappId: this.whatsappId,
+      auth: this.auth,
+      events: this.events(),
+      getMessage: async (wid) => {
+        const item = await getItem<{ content: string }>(sentKeys(this.companyId, wid));
+        return item ? JSON.parse(item.content) : undefined;
+      },
+      rememberSent: async (wid, content) => {
+        await putItem({ ...sentKeys(this.companyId, wid), content: JSON.stringify(content), ttl: ttlIn(SENT_TTL_SECONDS) });
+      },
+    });
+    this.status = 'OPENING';
+    await this.socket.connect();
+  }
+
+  /** Closes the socket without logging out (runner shutdown, lease lost). */
+  async close() {
+    clearTimeout(this.reconnectTimer);
+    this.intentional = true;
+    const socket = this.socket;
+    this.socket = undefined;
+    await socket?.close();
+  }
+
+  /** Logs the phone out and drops every stored key. */
+  async logout() {
+    clearTimeout(this.reconnectTimer);
+    this.intentional = true;
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket && this.status === 'CONNECTED') await socket.logout().catch(() => undefined);
+    else await socket?.close();
+    await this.auth.clear();
+    await this.report('DISCONNECTED', { qrcode: '', retries: 0 });
+  }
+
+  async connected(waitMs: number): Promise<ProviderSession | undefined> {
+    if (this.status === 'CONNECTED' && this.socket) return this.socket;
+    if (!this.socket && !this.reconnectTimer) return undefined;
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, waitMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+    return this.status === 'CONNECTED' ? this.socket : undefined;
+  }
+}
+
+/** The sessions this runner holds, and how commands act on them. */
+export class SessionManager {
+  private sessions = new Map<string, ManagedSession>();
+  private renewTimer?: NodeJS.Timeout;
+
+  constructor(
+    private provider: Provider,
+    readonly runnerId: string,
+  ) {}
+
+  private key = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
+
+  get(companyId: number, whatsappId: number) {
+    return this.sessions.get(this.key(companyId, whatsappId));
+  }
+
+  private ensure(companyId: number, whatsappId: number) {
+    const key = this.key(companyId, whatsappId);
+    let s = this.sessions.get(key);
+    if (!s) {
+      s = new ManagedSession(companyId, whatsappId, this.provider, (gone) => {
+        if (this.sessions.get(key) === gone) this.sessions.delete(key);
+        void releaseLease(companyId, whatsappId, this.runnerId).catch(() => undefined);
+      });
+      this.sessions.set(key, s);
+    }
+    return s;
+  }
+
+  private own(companyId: number, whatsappId: number) {
+    return acquireLease(companyId, whatsappId, this.runnerId);
+  }
+
+  async handle(command: SessionCommand): Promise<CommandOutcome> {
+    const { companyId, whatsappId } = command;
+    const base = { companyId, whatsappId };
+    switch (command.type) {
+      case 'start': {
+        await markWanted(companyId, whatsappId);
+        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
+        await this.ensure(companyId, whatsappId).connect();
+        return 'done';
+      }
+      case 'newQr': {
+        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
+        const current = this.get(companyId, whatsappId);
+        this.sessions.delete(this.key(companyId, whatsappId));
+        if (current) await current.close();
+        const fresh = this.ensure(companyId, whatsappId);
+        await fresh.auth.clear();
+        await markWanted(companyId, whatsappId);
+        await fresh.connect();
+        return 'done';
+      }
+      case 'disconnect': {
+        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
+        const session = this.ensure(companyId, whatsappId);
+        await unmarkWanted(companyId, whatsappId);
+        await session.logout();
+        this.sessions.delete(this.key(companyId, whatsappId));
+        await releaseLease(companyId, whatsappId, this.runnerId);
+        return 'done';
+      }
+      case 'send': {
+        const socket = await this.socketFor(companyId, whatsappId);
+        if (socket === 'elsewhere') return 'elsewhere';
+        const result = { type: 'sendResult' as const, ...base, messageId: command.messageId, ticketId: command.ticketId };
+        try {
+          if (!socket) throw new Error('session not connected');
+          const media = command.media ? await getObject(command.media.key) : undefined;
+          const { wid } = await socket.send(command, media);
+          await emit({ ...result, wid, ack: ACK.sent });
+        } catch (err) {
+          log.warn('send failed', { companyId, whatsappId, messageId: command.messageId, error: (err as Error).message });
+          await emit({ ...result, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
+        }
+        return 'done';
+      }
+      case 'delete': {
+        const socket = await this.socketFor(companyId, whatsappId);
+        if (socket === 'elsewhere') return 'elsewhere';
+        await socket?.deleteMessage({ wid: command.wid, to: command.to, fromMe: command.fromMe }).catch((err) =>
+          log.warn('delete failed', { companyId, whatsappId, error: (err as Error).message }),
+        );
+        return 'done';
+      }
+      case 'checkNumber': {
+        const socket = await this.socketFor(companyId, whatsappId, 5_000);
+        if (socket === 'elsewhere') return 'elsewhere';
+        const reply = { type: 'checkNumberResult' as const, ...base, number: command.number, replyTo: command.replyTo };
+        if (!socket) {
+          await emit({ ...reply, exists: false, error: 'ERR_WAPP_NOT_INITIALIZED' });
+          return 'done';
+        }
+        try {
+          const found = await socket.checkNumber(command.number);
+          await emit({ ...reply, exists: found.exists, jid: found.jid });
+        } catch {
+          await emit({ ...reply, exists: false, error: 'ERR_WAPP_CHECK_CONTACT' });
+        }
+        return 'done';
+      }
+      case 'rejectCall': {
+        const socket = await this.socketFor(companyId, whatsappId, 0);
+        if (socket === 'elsewhere') return 'elsewhere';
+        await socket?.rejectCall(command.callId, command.from).catch(() => undefined);
+        return 'done';
+      }
+    }
+  }
+
+  /** The connected socket of a session this runner holds (starting it if nobody does). */
+  private async socketFor(companyId: number, whatsappId: number, waitMs = SEND_WAIT_MS): Promise<ProviderSession | undefined | 'elsewhere'> {
+    let session = this.get(companyId, whatsappId);
+    if (!session) {
+      if (!(await acquireLease(companyId, whatsappId, this.runnerId))) return 'elsewhere';
+      const wanted = (await wantedSessions()).some((w) => w.companyId === companyId && w.whatsappId === whatsappId);
+      if (!wanted) {
+        await releaseLease(companyId, whatsappId, this.runnerId);
+        return undefined;
+      }
+      session = this.ensure(companyId, whatsappId);
+      await session.connect();
+    }
+    return session.connected(waitMs);
+  }
+
+  /** Starts the sessions that should run and that no live runner holds (start-up, crashed runners). */
+  async resume() {
+    for (const { companyId, whatsappId } of await wantedSessions()) {
+      if (this.get(companyId, whatsappId)) continue;
+      if (!(await acquireLease(companyId, whatsappId, this.runnerId))) continue;
+      await this.ensure(companyId, whatsappId)
+        .connect()
+        .catch((err) => log.error('resume failed', { companyId, whatsappId, error: (err as Error).message }));
+    }
+  }
+
+  /** Renews the leases every `everyMs`; a lease taken by another runner closes the local socket. */
+  startLeaseLoop(everyMs: number) {
+    this.renewTimer = setInterval(() => {
+      void (async () => {
+        for (const s of [...this.sessions.values()]) {
+          const held = await acquireLease(s.companyId, s.whatsappId, this.runnerId).catch(() => true);
+          if (!held) {
+            this.sessions.delete(this.key(s.companyId, s.whatsappId));
+            await s.close();
+          }
+        }
+        await this.resume();
+      })().catch((err) => log.error('lease loop failed', { error: (err as Error).message }));
+    }, everyMs);
+  }
+
+  async stopAll() {
+    clearInterval(this.renewTimer);
+    for (const s of this.sessions.values()) {
+      await s.close().catch(() => undefined);
+      await releaseLease(s.companyId, s.whatsappId, this.runnerId).catch(() => undefined);
+    }
+    this.sessions.clear();
+  }
+}

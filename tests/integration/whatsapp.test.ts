@@ -1,0 +1,140 @@
+import { describe, it, expect } from 'vitest';
+import { api, newCompany, realtimeClient, table } from './helpers';
+import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+
+describe('connections API', () => {
+  it('the first connection gets the defaults of section 9, becomes the default one and starts with a QR code', async () => {
+    const co = await newCompany('wapp');
+    const rt = await realtimeClient(co.adminToken);
+    const res = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Sales', isDefault: false } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: 'Sales',
+      companyId: co.companyId,
+      isDefault: true,
+      provider: 'beta',
+      maxUseBotQueues: 3,
+      expiresTicket: 0,
+      timeUseBotQueues: 0,
+      token: expect.any(String),
+    });
+    const qr = await rt.waitFor((e) => e.event === `company-${co.companyId}-whatsappSession` && e.data.session.status === 'qrcode' && e.data.session.id === res.body.id);
+    expect(qr.data.session.qrcode).toMatch(/^sim:/);
+    expect(qr.data.session).toHaveProperty('retries');
+    expect(qr.data.session).toHaveProperty('updatedAt');
+    const withQr = await api('GET', `/whatsapp/${res.body.id}`, { token: co.adminToken });
+    expect(withQr.body.qrcode).toBe(qr.data.session.qrcode);
+    const withoutQr = await api('GET', `/whatsapp/${res.body.id}?session=0`, { token: co.adminToken });
+    expect(withoutQr.body.status).toBe('qrcode');
+    expect(withoutQr.body.qrcode).toBeUndefined();
+    rt.close();
+  });
+
+  it('scanning the QR code connects the session: PAIRING, then CONNECTED with an empty qrcode on whatsappSession', async () => {
+    const co = await newCompany('scan');
+    const rt = await realtimeClient(co.adminToken);
+    const created = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Support' } });
+    await phone(co.companyId, created.body.id).scan('5511988887777');
+    const connected = await rt.waitFor((e) => e.event === `company-${co.companyId}-whatsappSession` && e.data.session.status === 'CONNECTED', 8000);
+    expect(connected.data.session).toMatchObject({ id: created.body.id, qrcode: '' });
+    await rt.waitFor((e) => e.event === `company-${co.companyId}-whatsapp` && e.data.whatsapp?.status === 'CONNECTED');
+    const list = await api('GET', '/whatsapp?session=0', { token: co.adminToken });
+    expect(list.body).toEqual([expect.objectContaining({ id: created.body.id, status: 'CONNECTED', number: '5511988887777' })]);
+    rt.close();
+  });
+
+  it('name must have 2 to 50 characters (ERR_VALIDATION)', async () => {
+    const co = await newCompany('wname');
+    for (const name of ['a', 'x'.repeat(51)]) {
+      const res = await api('POST', '/whatsapp', { token: co.adminToken, body: { name } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+  });
+
+  it('more than one queue without a greeting is ERR_WAPP_GREETING_REQUIRED', async () => {
+    const co = await newCompany('greet');
+    const res = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [1, 2] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
+    const ok = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [1, 2], greetingMessage: 'Hi! Choose:' } });
+    expect(ok.status).toBe(201);
+    const put = await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { greetingMessage: '' } });
+    expect(put.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
+  });
+
+  it('exactly one default per company: a new default moves the flag; un-defaulting or deleting the default is ERR_NO_OTHER_WHATSAPP', async () => {
+    const co = await newCompany('def');
+    const a = (await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line A' } })).body;
+    const b = (await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line B' } })).body;
+    expect(a.isDefault).toBe(true);
+    expect(b.isDefault).toBe(false);
+    const moved = await api('PUT', `/whatsapp/${b.id}`, { token: co.adminToken, body: { isDefault: true } });
+    expect(moved.body.isDefault).toBe(true);
+    expect((await api('GET', `/whatsapp/${a.id}`, { token: co.adminToken })).body.isDefault).toBe(false);
+    const undefault = await api('PUT', `/whatsapp/${b.id}`, { token: co.adminToken, body: { isDefault: false } });
+    expect(undefault.status).toBe(400);
+    expect(undefault.body.error).toBe('ERR_NO_OTHER_WHATSAPP');
+    const del = await api('DELETE', `/whatsapp/${b.id}`, { token: co.adminToken });
+    expect(del.body.error).toBe('ERR_NO_OTHER_WHATSAPP');
+    expect((await api('DELETE', `/whatsapp/${a.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('DELETE', `/whatsapp/${b.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('GET', '/whatsapp', { token: co.adminToken })).body).toEqual([]);
+  });
+
+  it('the plan connection limit is ERR_PLAN_LIMIT_REACHED, and deleting frees a slot', async () => {
+    const co = await newCompany('limit');
+    // the plan allows 10; start this company at 9 used
+    await table().set(`C#${co.companyId}`, 'COUNTER#usage#connections', { value: 9 });
+    const tenth = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Tenth' } });
+    expect(tenth.status).toBe(201);
+    const eleventh = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Eleventh' } });
+    expect(eleventh.status).toBe(403);
+    expect(eleventh.body.error).toBe('ERR_PLAN_LIMIT_REACHED');
+    // the tenth is the default and the only one this company sees: it may be deleted
+    expect((await api('DELETE', `/whatsapp/${tenth.body.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Again' } })).status).toBe(201);
+  });
+
+  it('another company cannot see, change or delete a connection (ERR_NO_WAPP_FOUND)', async () => {
+    const a = await newCompany('own');
+    const b = await newCompany('other');
+    const w = (await api('POST', '/whatsapp', { token: a.adminToken, body: { name: 'Mine' } })).body;
+    expect((await api('GET', `/whatsapp/${w.id}`, { token: b.adminToken })).status).toBe(404);
+    expect((await api('PUT', `/whatsapp/${w.id}`, { token: b.adminToken, body: { name: 'Stolen' } })).body.error).toBe('ERR_NO_WAPP_FOUND');
+    expect((await api('DELETE', `/whatsapp/${w.id}`, { token: b.adminToken })).status).toBe(404);
+    expect((await api('POST', `/whatsappsession/${w.id}`, { token: b.adminToken })).status).toBe(404);
+    expect((await api('GET', '/whatsapp', { token: b.adminToken })).body).toEqual([]);
+    expect((await api('GET', '/whatsapp')).status).toBe(401);
+  });
+
+  it('disconnect logs the phone out (DISCONNECTED) and retry shows a new QR code; new QR pairs again', async () => {
+    const co = await newCompany('disc');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    expect((await api('DELETE', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
+    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED');
+    expect((await api('POST', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
+    const qr = await eventually(async () => {
+      const cur = (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body;
+      return cur.status === 'qrcode' && cur.qrcode;
+    });
+    expect(qr).toMatch(/^sim:/);
+    expect((await api('PUT', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
+    await eventually(async () => {
+      const cur = (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body;
+      return cur.status === 'qrcode' && cur.qrcode !== qr;
+    });
+    await phone(co.companyId, w.id).scan();
+    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED');
+  });
+
+  it('a 401 close (logged out on the phone) is final: state cleared, DISCONNECTED; a 428 reconnects by itself', async () => {
+    const co = await newCompany('close');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    await phone(co.companyId, w.id).drop(428);
+    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED');
+    await phone(co.companyId, w.id).drop(401);
+    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED');
+    expect(await table().get(`C#${co.companyId}#WAUTH#${w.id}`, 'creds')).toBeUndefined();
+  });
+});
