@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
+import { BufferJSON, proto } from '@whiskeysockets/baileys';
+import { startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
+import { freePort } from '../../../../infra/local/ports';
+import { resetConfig } from '#lib/config';
+import { resetDb, queryAll } from '#lib/db';
+import { AuthStore } from '../../auth-store';
+import { useDynamoAuthState } from './auth-state';
+
+let dynamo: LocalDynamo;
+
+beforeAll(async () => {
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test' });
+  Object.assign(process.env, { TABLE_NAME: 'auth-test', MEDIA_BUCKET: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1', LOG_LEVEL: 'error' });
+  resetConfig();
+  resetDb();
+}, 60_000);
+
+afterAll(async () => {
+  await dynamo?.stop();
+});
+
+const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) % 256));
+
+describe('Baileys auth state in DynamoDB', () => {
+  it('creds and every key type (incl. lid-mapping, device-list, tctoken) survive a restart, one item per key', async () => {
+    const first = await useDynamoAuthState(new AuthStore(7, 3));
+    first.state.creds.me = { id: '5511999990000:4@s.whatsapp.net', name: 'Shop' };
+    await first.saveCreds();
+    const keys = {
+      'pre-key': { '1': { public: bytes(32, 1), private: bytes(32, 2) } },
+      session: { '5511888@s.whatsapp.net.0': bytes(64, 3) },
+      'sender-key': { 'group@g.us::5511::0': bytes(48, 4) },
+      'sender-key-memory': { 'group@g.us': { '5511@s.whatsapp.net': true } },
+      'app-state-sync-key': { AAAA: proto.Message.AppStateSyncKeyData.fromObject({ keyData: bytes(32, 5), timestamp: 1700000000 }) },
+      'app-state-sync-version': { regular: { version: 3, hash: bytes(128, 6), indexValueMap: {} } },
+      'lid-mapping': { '5511888': '123456789@lid', '123456789_reverse': '5511888' },
+      'device-list': { '5511888': ['0', '12'] },
+      tctoken: { '5511888@s.whatsapp.net': { token: bytes(16, 7), timestamp: '1700000001' } },
+      'identity-key': { '5511888.0': bytes(33, 8) },
+    };
+    // keys.set resolves only once DynamoDB has them
+    await first.state.keys.set(keys as any);
+
+    // a fresh process: nothing cached
+    const restarted = await useDynamoAuthState(new AuthStore(7, 3));
+    expect(restarted.state.creds.me?.id).toBe('5511999990000:4@s.whatsapp.net');
+    expect(Buffer.from(restarted.state.creds.noiseKey.private)).toEqual(Buffer.from(first.state.creds.noiseKey.private));
+    for (const [type, entries] of Object.entries(keys)) {
+      const got = await restarted.state.keys.get(type as any, Object.keys(entries));
+      expect(JSON.stringify(got, BufferJSON.replacer), type).toBe(JSON.stringify(entries, BufferJSON.replacer));
+    }
+    const appKey = (await restarted.state.keys.get('app-state-sync-key', ['AAAA'])).AAAA!;
+    expect(appKey).toBeInstanceOf(proto.Message.AppStateSyncKeyData);
+    const items = await queryAll({ pk: 'C#7#WAUTH#3' });
+    // creds + one item per key
+    expect(items.length).toBe(1 + Object.values(keys).reduce((n, e) => n + Object.keys(e).length, 0));
+  });
+
+  it('a null value deletes the key; clear() (logout) removes every item of the session', async () => {
+    const store = new AuthStore(7, 4);
+    const auth = await useDynamoAuthState(store);
+    await auth.saveCreds();
+    await auth.state.keys.set({ session: { a: bytes(8, 1), b: bytes(8, 2) } });
+    await auth.state.keys.set({ session: { a: null } });
+    const fresh = await useDynamoAuthState(new AuthStore(7, 4));
+    expect(Object.keys(await fresh.state.keys.get('session', ['a', 'b']))).toEqual(['b']);
+    await store.clear();
+    expect(await queryAll({ pk: 'C#7#WAUTH#4' })).toEqual([]);
+    const afterLogout = await useDynamoAuthState(new AuthStore(7, 4));
+    expect(afterLogout.state.creds.me).toBeUndefined();
+    // fresh credentials: pairing starts over with a new identity
+    expect(Buffer.from(afterLogout.state.creds.noiseKey.private)).not.toEqual(Buffer.from(auth.state.creds.noiseKey.private));
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, it, expect } from 'vitest';
+import { proto } from '@whiskeysockets/baileys';
+import { numberFromJid, statusToAck, translateConnection, translateUpdates, translateUpsert } from './translate';
+
+// Event objects as Baileys 7 emits them (recorded shapes, ids shortened).
+const textFromLid = {
+  key: { remoteJid: '201512345678901@lid', remoteJidAlt: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0A1B2C3D4', addressingMode: 'lid' },
+  messageTimestamp: 1732262400,
+  pushName: 'Maria',
+  message: { conversation: 'Olá, preciso de ajuda', messageContextInfo: { deviceListMetadataVersion: 2 } },
+};
+const quotedReply = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0FFEE' },
+  messageTimestamp: { low: 1732262500, high: 0, unsigned: true, toNumber: () => 1732262500 },
+  pushName: 'Maria',
+  message: { extendedTextMessage: { text: 'this one', contextInfo: { stanzaId: '3EB0A1B2C3D4', participant: '5511988887777@s.whatsapp.net' } } },
+};
+const image = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'IMG1' },
+  messageTimestamp: 1732262600,
+  message: { imageMessage: { url: 'https://mmg.whatsapp.net/x', mimetype: 'image/jpeg', caption: 'the receipt', fileLength: 20480, mediaKey: new Uint8Array(32) } },
+};
+const document = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'DOC1' },
+  messageTimestamp: 1732262601,
+  message: { documentWithCaptionMessage: { message: { documentMessage: { mimetype: 'application/pdf', fileName: 'invoice.pdf', fileLength: 1000 } } } },
+};
+const groupMessage = {
+  key: { remoteJid: '120363000000000000@g.us', fromMe: false, id: 'GRP1', participant: '201512345678901@lid', participantAlt: '5511977776666@s.whatsapp.net' },
+  messageTimestamp: 1732262700,
+  pushName: 'João',
+  message: { conversation: 'bom dia grupo' },
+};
+const fromPhone = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: true, id: 'PHONE1' },
+  messageTimestamp: 1732262800,
+  message: { conversation: 'typed on the phone' },
+};
+const location = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'LOC1' },
+  messageTimestamp: 1732262900,
+  message: { locationMessage: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: 'Office' } },
+};
+const revoke = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'PROTO1' },
+  messageTimestamp: 1732263000,
+  message: { protocolMessage: { key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0A1B2C3D4' }, type: proto.Message.ProtocolMessage.Type.REVOKE } },
+};
+const edit = {
+  key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'PROTO2' },
+  messageTimestamp: 1732263100,
+  message: {
+    protocolMessage: {
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0FFEE' },
+      type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+      editedMessage: { conversation: 'this one, edited' },
+    },
+  },
+};
+
+describe('Baileys translation: messages.upsert', () => {
+  it('a text from an @lid chat carries the number jid as chatAltJid (one contact whichever id)', () => {
+    const t = translateUpsert(textFromLid as any);
+    expect(t).toMatchObject({
+      kind: 'message',
+      message: { wid: '3EB0A1B2C3D4', chatJid: '201512345678901@lid', chatAltJid: '5511988887777@s.whatsapp.net', fromMe: false, isGroup: false, pushName: 'Maria', body: 'Olá, preciso de ajuda', mediaType: 'chat', timestamp: 1732262400 },
+    });
+  });
+
+  it('a quoted reply names the quoted message; Long timestamps become numbers', () => {
+    const t = translateUpsert(quotedReply as any);
+    expect(t?.kind === 'message' && t.message).toMatchObject({ body: 'this one', quotedWid: '3EB0A1B2C3D4', timestamp: 1732262500 });
+  });
+
+  it('image and document (with caption wrapper) become media messages with mimetype, name and size', () => {
+    const img = translateUpsert(image as any);
+    expect(img).toMatchObject({ kind: 'message', message: { mediaType: 'image', body: 'the receipt' }, media: { mimetype: 'image/jpeg', size: 20480 } });
+    const doc = translateUpsert(document as any);
+    expect(doc).toMatchObject({ kind: 'message', message: { mediaType: 'document', body: 'invoice.pdf' }, media: { mimetype: 'application/pdf', fileName: 'invoice.pdf' } });
+  });
+
+  it('a group message keeps the group as chat and the author (number jid preferred) as participant', () => {
+    const t = translateUpsert(groupMessage as any);
+    expect(t?.kind === 'message' && t.message).toMatchObject({ chatJid: '120363000000000000@g.us', isGroup: true, participantJid: '5511977776666@s.whatsapp.net', participantName: 'João' });
+  });
+
+  it('a message typed on the phone itself is fromMe', () => {
+    expect(translateUpsert(fromPhone as any)).toMatchObject({ kind: 'message', message: { fromMe: true, body: 'typed on the phone' } });
+  });
+
+  it('a location becomes locationMessage with a maps link in the pipe-separated body', () => {
+    const t = translateUpsert(location as any);
+    expect(t?.kind === 'message' && t.message.mediaType).toBe('locationMessage');
+    expect(t?.kind === 'message' && t.message.body).toContain('https://maps.google.com/maps?q=-23.5%2C-46.6');
+    expect(t?.kind === 'message' && t.message.body.split('|')).toHaveLength(3);
+  });
+
+  it('protocol messages: a revoke is a deletion by the contact, an edit carries the new text', () => {
+    expect(translateUpsert(revoke as any)).toEqual({ kind: 'revoke', wid: '3EB0A1B2C3D4', chatJid: '5511988887777@s.whatsapp.net' });
+    expect(translateUpsert(edit as any)).toEqual({ kind: 'edit', wid: '3EB0FFEE', chatJid: '5511988887777@s.whatsapp.net', body: 'this one, edited' });
+  });
+
+  it('status broadcasts and reactions are not messages', () => {
+    expect(translateUpsert({ key: { remoteJid: 'status@broadcast', id: 'S1' }, message: { conversation: 'story' } } as any)).toBeUndefined();
+    expect(translateUpsert({ key: { remoteJid: '5511@s.whatsapp.net', id: 'R1' }, message: { reactionMessage: { text: '👍' } } } as any)).toBeUndefined();
+  });
+});
+
+describe('Baileys translation: messages.update', () => {
+  it('status updates of our messages become acks (2 server ack -> 1 sent, 3 -> 2 delivered, 4 -> 3 read)', () => {
+    const out = translateUpdates([
+      { key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'OUT1', fromMe: true }, update: { status: 2 } },
+      { key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'OUT1', fromMe: true }, update: { status: 3 } },
+      { key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'OUT1', fromMe: true }, update: { status: 4 } },
+    ] as any);
+    expect(out.map((o) => o.kind === 'ack' && o.ack)).toEqual([1, 2, 3]);
+    expect(statusToAck(5)).toBe(4);
+  });
+
+  it('an edit delivered as an update carries the new text', () => {
+    const out = translateUpdates([
+      { key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'IN1', fromMe: false }, update: { message: { editedMessage: { message: { conversation: 'fixed typo' } } } } },
+    ] as any);
+    expect(out).toEqual([{ kind: 'edit', wid: 'IN1', chatJid: '5511988887777@s.whatsapp.net', body: 'fixed typo' }]);
+  });
+});
+
+describe('Baileys translation: connection.update and creds', () => {
+  it('a qr update shows the QR code; open is CONNECTED; close carries the status code', () => {
+    expect(translateConnection({ qr: '2@abc,def,ghi', connection: 'connecting' } as any)).toEqual({ qrcode: '2@abc,def,ghi' });
+    expect(translateConnection({ connection: 'open' } as any)).toEqual({ open: true });
+    const closed = translateConnection({ connection: 'close', lastDisconnect: { error: { output: { statusCode: 515 } }, date: new Date() } } as any);
+    expect(closed).toEqual({ closed: true, closedCode: 515 });
+  });
+
+  it('the phone number comes from creds.me.id without the device suffix', () => {
+    expect(numberFromJid('5511999990000:12@s.whatsapp.net')).toBe('5511999990000');
+  });
+});

@@ -1,0 +1,161 @@
+import { getContentType, normalizeMessageContent, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
+import type { ConnectionState } from '@whiskeysockets/baileys';
+import type { NormalizedMediaType } from '#shared/whatsapp-protocol';
+import type { ProviderMessage } from '../../provider';
+
+/**
+ * Pure translation of Baileys events into the provider-neutral shapes (no socket, no I/O), so it
+ * can be tested with recorded event objects.
+ */
+export type Translated =
+  | { kind: 'message'; message: Omit<ProviderMessage, 'media'>; media?: { mimetype: string; fileName?: string; size?: number }; raw: WAMessage }
+  | { kind: 'ack'; wid: string; chatJid: string; ack: number }
+  | { kind: 'edit'; wid: string; chatJid: string; body: string }
+  | { kind: 'revoke'; wid: string; chatJid: string };
+
+const MEDIA_TYPES: Record<string, NormalizedMediaType> = {
+  imageMessage: 'image',
+  videoMessage: 'video',
+  audioMessage: 'audio',
+  documentMessage: 'document',
+  stickerMessage: 'sticker',
+};
+
+const toNumber = (v: unknown) => (typeof v === 'number' ? v : v && typeof (v as any).toNumber === 'function' ? (v as any).toNumber() : Number(v ?? 0));
+
+/** WhatsApp status (0 error, 1 pending, 2 server ack, 3 delivered, 4 read, 5 played) -> our ack (1 sent ... 4 played). */
+export const statusToAck = (status: number | null | undefined) => Math.max(0, Math.min(4, (status ?? 1) - 1));
+
+function locationBody(loc: proto.Message.ILocationMessage) {
+  const thumb = loc.jpegThumbnail ? `data:image/jpeg;base64,${Buffer.from(loc.jpegThumbnail).toString('base64')}` : '';
+  const link = `https://maps.google.com/maps?q=${loc.degreesLatitude}%2C${loc.degreesLongitude}&z=17`;
+  const description = [loc.name, loc.address].filter(Boolean).join(' - ');
+  return [thumb, link, description].filter((p, i) => i < 2 || p).join('|');
+}
+
+/** One upserted message -> a message, an edit or a deletion (protocol messages), or nothing. */
+export function translateUpsert(raw: WAMessage): Translated | undefined {
+  const key = raw.key;
+  const chatJid = key.remoteJid ?? '';
+  if (!chatJid || chatJid === 'status@broadcast' || chatJid.endsWith('@newsletter') || !key.id) return undefined;
+  const content = normalizeMessageContent(raw.message);
+  if (!content) return undefined;
+  const type = getContentType(content);
+  if (!type) return undefined;
+
+  if (type === 'protocolMessage') {
+    const p = content.protocolMessage!;
+    const target = p.key?.id;
+    if (!target) return undefined;
+    if (p.type === proto.Message.ProtocolMessage.Type.REVOKE) return { kind: 'revoke', wid: target, chatJid };
+    if (p.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT) {
+      const edited = normalizeMessageContent(p.editedMessage);
+      const body = edited?.conversation ?? edited?.extendedTextMessage?.text ?? edited?.imageMessage?.caption ?? edited?.videoMessage?.caption ?? '';
+      return { kind: 'edit', wid: target, chatJid, body };
+    }
+    return undefined;
+  }
+  if (type === 'reactionMessage' || type === 'senderKeyDistributionMessage' || type === 'messageContextInfo') return undefined;
+
+  let body = '';
+  let mediaType: NormalizedMediaType = 'chat';
+  let media: { mimetype: string; fileName?: string; size?: number } | undefined;
+  let contextInfo: proto.IContextInfo | null | undefined;
+
+  switch (type) {
+    case 'conversation':
+      body = content.conversation ?? '';
+      break;
+    case 'extendedTextMessage':
+      body = content.extendedTextMessage?.text ?? '';
+      contextInfo = content.extendedTextMessage?.contextInfo;
+      break;
+    case 'locationMessage':
+    case 'liveLocationMessage': {
+      const loc = (content.locationMessage ?? content.liveLocationMessage) as proto.Message.ILocationMessage;
+      body = locationBody(loc);
+      mediaType = 'locationMessage';
+      contextInfo = loc.contextInfo;
+      break;
+    }
+    case 'contactMessage':
+      body = content.contactMessage?.vcard ?? '';
+      mediaType = 'vcard';
+      break;
+    case 'contactsArrayMessage':
+      body = (content.contactsArrayMessage?.contacts ?? []).map((c) => c.vcard ?? '').join('\n');
+      mediaType = 'vcard';
+      break;
+    case 'buttonsResponseMessage':
+      body = content.buttonsResponseMessage?.selectedDisplayText ?? content.buttonsResponseMessage?.selectedButtonId ?? '';
+      break;
+    case 'listResponseMessage':
+      body = content.listResponseMessage?.title ?? content.listResponseMessage?.singleSelectReply?.selectedRowId ?? '';
+      break;
+    case 'templateButtonReplyMessage':
+      body = content.templateButtonReplyMessage?.selectedDisplayText ?? '';
+      break;
+    default: {
+      const kind = MEDIA_TYPES[type];
+      if (!kind) return undefined;
+      const m = (content as any)[type] as proto.Message.IImageMessage & proto.Message.IDocumentMessage;
+      mediaType = kind;
+      body = m.caption ?? m.fileName ?? '';
+      media = { mimetype: m.mimetype ?? 'application/octet-stream', fileName: m.fileName ?? undefined, size: m.fileLength ? toNumber(m.fileLength) : undefined };
+      contextInfo = m.contextInfo;
+    }
+  }
+
+  const isGroup = chatJid.endsWith('@g.us');
+  const message: Omit<ProviderMessage, 'media'> = {
+    wid: key.id,
+    chatJid,
+    chatAltJid: isGroup ? undefined : (key.remoteJidAlt ?? undefined),
+    fromMe: Boolean(key.fromMe),
+    isGroup,
+    participantJid: isGroup ? (key.participantAlt?.endsWith('@s.whatsapp.net') ? key.participantAlt : (key.participant ?? undefined)) : undefined,
+    participantName: isGroup ? (raw.pushName ?? undefined) : undefined,
+    pushName: isGroup ? undefined : (raw.pushName ?? undefined),
+    body,
+    mediaType,
+    quotedWid: contextInfo?.stanzaId ?? undefined,
+    timestamp: toNumber(raw.messageTimestamp) || Math.floor(Date.now() / 1000),
+  };
+  return { kind: 'message', message, media, raw };
+}
+
+/** `messages.update`: status changes become acks; edits and deletions carried as updates too. */
+export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
+  const out: Translated[] = [];
+  for (const { key, update } of updates) {
+    const wid = key.id;
+    const chatJid = key.remoteJid ?? '';
+    if (!wid || !chatJid) continue;
+    if (update.status !== undefined && update.status !== null && key.fromMe) out.push({ kind: 'ack', wid, chatJid, ack: statusToAck(update.status) });
+    if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE || (update.message === null && update.messageStubType !== undefined)) {
+      out.push({ kind: 'revoke', wid, chatJid });
+    }
+    const edited = normalizeMessageContent(update.message?.editedMessage?.message ?? undefined);
+    const editedProto = normalizeMessageContent(update.message)?.protocolMessage?.editedMessage;
+    const text =
+      edited?.conversation ?? edited?.extendedTextMessage?.text ?? editedProto?.conversation ?? editedProto?.extendedTextMessage?.text;
+    if (text !== undefined && text !== null) out.push({ kind: 'edit', wid, chatJid, body: text });
+  }
+  return out;
+}
+
+/** `connection.update` -> what the session manager needs to know. */
+export function translateConnection(update: Partial<ConnectionState>): { qrcode?: string; open?: boolean; closedCode?: number; closed?: boolean } {
+  const out: { qrcode?: string; open?: boolean; closedCode?: number; closed?: boolean } = {};
+  if (update.qr) out.qrcode = update.qr;
+  if (update.connection === 'open') out.open = true;
+  if (update.connection === 'close') {
+    out.closed = true;
+    const error = update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
+    out.closedCode = error?.output?.statusCode;
+  }
+  return out;
+}
+
+/** The phone's own number from `creds.me.id` (`5511999999999:12@s.whatsapp.net`). */
+export const numberFromJid = (jid: string | undefined) => (jid ? jid.split('@')[0]!.split(':')[0]! : undefined);
