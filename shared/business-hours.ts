@@ -1,0 +1,58 @@
+/**
+ * Business hours (attendance.md section 9; management.md "Queues" and section 9). A schedule is one
+ * row per weekday with start and end times `HH:MM`; the week starts Monday. Pure: the chatbot
+ * (out-of-hours message) and the web app's schedule tab share it.
+ */
+export interface DaySchedule {
+  weekday: string;
+  weekdayEn: string;
+  startTime: string;
+  endTime: string;
+}
+
+/** The product is Brazilian: a company without its own zone works on São Paulo time. */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
+export const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** Weekday (`monday` ...) and minutes since midnight of `date` in `timeZone`. */
+export function localClock(date: Date, timeZone = DEFAULT_TIME_ZONE) {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return { weekdayEn: get('weekday').toLowerCase(), minutes: Number(get('hour')) * 60 + Number(get('minute')) };
+}
+
+/**
+ * Whether `date` falls inside the day's window [startTime, endTime). A day without a row, with
+ * empty or invalid times, or with equal start and end (`00:00`-`00:00`, the default Sunday) is
+ * closed. An end before the start is a window that runs past midnight (22:00-02:00): the part
+ * after midnight belongs to the row of the day it started on.
+ */
+export function isWithinHours(schedules: readonly DaySchedule[] | undefined, date: Date, timeZone = DEFAULT_TIME_ZONE): boolean {
+  if (!schedules?.length) return false;
+  const now = localClock(date, timeZone);
+  const open = (row: DaySchedule | undefined) => row && HHMM.test(row.startTime) && HHMM.test(row.endTime) && row.startTime !== row.endTime;
+  const today = schedules.find((s) => s.weekdayEn.toLowerCase() === now.weekdayEn);
+  if (open(today)) {
+    const start = toMinutes(today!.startTime);
+    const end = toMinutes(today!.endTime);
+    if (start < end ? now.minutes >= start && now.minutes < end : now.minutes >= start) return true;
+  }
+  const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+  const yesterdayEn = days[(days.indexOf(now.weekdayEn) + 6) % 7];
+  const yesterday = schedules.find((s) => s.weekdayEn.toLowerCase() === yesterdayEn);
+  if (open(yesterday)) {
+    const start = toMinutes(yesterday!.startTime);
+    const end = toMinutes(yesterday!.endTime);
+    if (end < start && now.minutes < end) return true;
+  }
+  return false;
+}

@@ -1,0 +1,50 @@
+import { DEFAULT_TIME_ZONE } from './business-hours';
+
+/**
+ * Message variables (attendance.md section 9; management.md "Schedule message variables"):
+ * `{{name}}`, `{{firstName}}`, `{{ms}}` (greeting by the hour), `{{protocol}}`, `{{date}}`
+ * (DD/MM/YYYY) and `{{hora}}` (HH:mm). Pure: schedules, campaigns and the chatbot share it.
+ */
+export interface VariableContext {
+  contactName?: string | null;
+  now: Date;
+  protocol?: string | number | null;
+  timeZone?: string;
+}
+
+/** Greeting by the local hour, as the product words it. */
+export function greetingFor(hour: number): string {
+  if (hour >= 6 && hour < 12) return 'Bom dia';
+  if (hour >= 12 && hour < 18) return 'Boa tarde';
+  if (hour >= 18) return 'Boa noite';
+  return 'Boa madrugada';
+}
+
+function localParts(date: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return { day: get('day'), month: get('month'), year: get('year'), hour: get('hour'), minute: get('minute') };
+}
+
+export function fillVariables(text: string, ctx: VariableContext): string {
+  const name = (ctx.contactName ?? '').trim();
+  const p = localParts(ctx.now, ctx.timeZone ?? DEFAULT_TIME_ZONE);
+  const values: Record<string, string> = {
+    name,
+    firstname: name.split(/\s+/)[0] ?? '',
+    ms: greetingFor(Number(p.hour)),
+    protocol: ctx.protocol === undefined || ctx.protocol === null ? '' : String(ctx.protocol),
+    date: `${p.day}/${p.month}/${p.year}`,
+    hora: `${p.hour}:${p.minute}`,
+  };
+  // Unknown variables stay as written: they may belong to campaign variables filled elsewhere.
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values[key.toLowerCase()] ?? whole);
+}
