@@ -7,13 +7,14 @@ import errors from './errors';
 import tickets from './tickets';
 import dashboard from './dashboard';
 import todo from './todo';
+import contacts from './contacts';
 import type { Locales } from './types';
 
 /**
  * One i18n setup. Each area has ONE namespace file holding pt, en and es side by side (so a missing
  * translation shows in review); add an area by adding its file to this table.
  */
-export const namespaces: Record<string, Locales> = { common, auth, errors, tickets, dashboard, todo };
+export const namespaces: Record<string, Locales> = { common, auth, errors, tickets, contacts, dashboard, todo };
 
 const STORAGE_KEY = 'language';
 

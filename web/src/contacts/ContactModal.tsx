@@ -1,0 +1,105 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField, Typography } from '@mui/material';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import AddIcon from '@mui/icons-material/Add';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { email, name2to50 } from '#shared/schemas/common';
+import { api } from '../api/client';
+import { toastError } from '../api/toast-error';
+import { notify } from '../components/toast';
+import { useFieldError } from '../components/useFieldError';
+import { fieldErrors } from '../lib/zod-errors';
+import type { Contact } from '../tickets/types';
+
+/** Section 5: name required 2-50; number 8-50; email valid if given; extra info name/value pairs. */
+export const ContactForm = z.object({
+  name: name2to50,
+  number: z.string({ error: 'required' }).trim().min(8, 'short').max(50, 'long'),
+  email: z.union([z.literal(''), email]).optional(),
+  extraInfo: z.array(z.object({ name: z.string().trim().min(1, 'required'), value: z.string().trim() })),
+});
+export type ContactFormValues = z.infer<typeof ContactForm>;
+
+interface Props {
+  open: boolean;
+  contactId?: number;
+  initialName?: string;
+  onClose(): void;
+  onSaved?(contact: Contact): void;
+}
+
+export function ContactModal({ open, contactId, initialName, onClose, onSaved }: Props) {
+  const { t } = useTranslation(['contacts', 'common']);
+  const [values, setValues] = useState<ContactFormValues>({ name: '', number: '', email: '', extraInfo: [] });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const fieldError = useFieldError(errors);
+
+  useEffect(() => {
+    if (!open) return;
+    setErrors({});
+    if (!contactId) return setValues({ name: initialName ?? '', number: '', email: '', extraInfo: [] });
+    api
+      .get<Contact>(`/contacts/${contactId}`)
+      .then((c) => setValues({ name: c.name, number: c.number, email: c.email ?? '', extraInfo: (c.extraInfo ?? []).map(({ name, value }) => ({ name, value })) }))
+      .catch(toastError);
+  }, [open, contactId, initialName]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = ContactForm.safeParse(values);
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
+    setBusy(true);
+    try {
+      const body = { ...parsed.data, number: parsed.data.number.replace(/\D/g, '') || parsed.data.number };
+      const saved = contactId ? await api.put<Contact>(`/contacts/${contactId}`, body) : await api.post<Contact>('/contacts', body);
+      notify.success(t('modal.saved'));
+      onSaved?.(saved);
+      onClose();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const setExtra = (i: number, key: 'name' | 'value', v: string) =>
+    setValues((s) => ({ ...s, extraInfo: s.extraInfo.map((x, j) => (j === i ? { ...x, [key]: v } : x)) }));
+
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="contact-modal-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="contact-modal-title">{contactId ? t('modal.titleEdit') : t('modal.titleAdd')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <TextField label={t('modal.name')} value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} {...fieldError('name')} required fullWidth autoFocus />
+              <TextField label={t('modal.number')} value={values.number} onChange={(e) => setValues({ ...values, number: e.target.value })} {...fieldError('number')} required fullWidth placeholder="5511999998888" />
+            </Stack>
+            <TextField label={t('modal.email')} type="email" value={values.email} onChange={(e) => setValues({ ...values, email: e.target.value })} {...fieldError('email')} fullWidth />
+            <Typography variant="subtitle2">{t('modal.extraInfo')}</Typography>
+            {values.extraInfo.map((info, i) => (
+              <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <TextField size="small" label={t('modal.extraName')} value={info.name} onChange={(e) => setExtra(i, 'name', e.target.value)} fullWidth />
+                <TextField size="small" label={t('modal.extraValue')} value={info.value} onChange={(e) => setExtra(i, 'value', e.target.value)} fullWidth />
+                <IconButton aria-label={t('modal.removeExtra')} onClick={() => setValues((s) => ({ ...s, extraInfo: s.extraInfo.filter((_, j) => j !== i) }))}>
+                  <DeleteIcon />
+                </IconButton>
+              </Stack>
+            ))}
+            <Button startIcon={<AddIcon />} onClick={() => setValues((s) => ({ ...s, extraInfo: [...s.extraInfo, { name: '', value: '' }] }))} sx={{ alignSelf: 'flex-start' }}>
+              {t('modal.addExtra')}
+            </Button>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common:buttons.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {t('common:buttons.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

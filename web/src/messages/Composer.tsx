@@ -1,0 +1,215 @@
+import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Box, CircularProgress, FormControlLabel, IconButton, List, ListItemButton, ListItemText, Paper, Popover, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import SendIcon from '@mui/icons-material/Send';
+import MoodIcon from '@mui/icons-material/Mood';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import MicIcon from '@mui/icons-material/Mic';
+import StopIcon from '@mui/icons-material/CheckCircleOutlined';
+import CancelIcon from '@mui/icons-material/HighlightOff';
+import CloseIcon from '@mui/icons-material/Close';
+import { useTranslation } from 'react-i18next';
+import { COMPOSER_MAX_ROWS } from '#shared/constants';
+import { useAuth } from '../auth/AuthProvider';
+import { useApi } from '../api/swr';
+import { toastError } from '../api/toast-error';
+import { notify } from '../components/toast';
+import { prefs } from '../lib/preferences';
+import { asList } from '../realtime/cache';
+import type { Message, Ticket } from '../tickets/types';
+import { canRecord, canSendText, matchQuickReplies, quickReplyLabel, quickReplyQuery, signBody, type QuickReply } from './composer-rules';
+import { sendMedia, sendText } from './send';
+import { useRecorder } from './useRecorder';
+
+// The emoji picker is big: loaded on first use only.
+const EmojiPicker = lazy(() => import('emoji-picker-react'));
+
+interface Props {
+  ticket: Ticket;
+  replyTo: Message | null;
+  onCancelReply(): void;
+}
+
+/** The composer of 2.6: text (up to 5 rows), emoji, media, audio, quick replies, signature, quoting. */
+export function Composer({ ticket, replyTo, onCancelReply }: Props) {
+  const { t } = useTranslation('tickets');
+  const { user } = useAuth();
+  const [text, setText] = useState('');
+  const [sign, setSign] = useState(prefs.signMessage);
+  const [busy, setBusy] = useState(false);
+  const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const recorder = useRecorder();
+  const open = ticket.status === 'open';
+  const query = quickReplyQuery(text);
+  const { data: quickData } = useApi<unknown>(query !== null ? '/quick-messages/list' : null, { userId: user?.id });
+  const suggestions = useMemo(() => (query === null ? [] : matchQuickReplies(asList<QuickReply>(quickData, 'records', 'quickMessages'), query)), [quickData, query]);
+
+  const send = async () => {
+    if (!canSendText(text) || busy || !user) return;
+    const body = signBody(text.trim(), user.name, sign);
+    setBusy(true);
+    try {
+      await sendText(ticket.id, body, replyTo);
+      setText('');
+      onCancelReply();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+      input.current?.focus();
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const upload = async (files: FileList | null) => {
+    if (!files?.length) return;
+    setBusy(true);
+    try {
+      for (const file of Array.from(files)) await sendMedia(ticket.id, file, file.name, replyTo);
+      onCancelReply();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  const startRecording = async () => {
+    try {
+      await recorder.start();
+    } catch {
+      notify.error(t('composer.micDenied'));
+    }
+  };
+  const stopRecording = async () => {
+    const result = await recorder.stop();
+    if (result === 'tooShort') return notify.warning(t('composer.tooShort'));
+    if (!result) return;
+    setBusy(true);
+    try {
+      await sendMedia(ticket.id, result.blob, result.fileName, replyTo);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const chooseQuick = (q: QuickReply) => {
+    setText(q.message);
+    input.current?.focus();
+  };
+
+  return (
+    <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', px: 1, py: 0.75, position: 'relative' }}>
+      {replyTo && (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 0.75, px: 1, py: 0.5, borderLeft: 4, borderColor: 'primary.main', bgcolor: 'action.hover', borderRadius: 1 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="caption" color="primary" sx={{ fontWeight: 600 }}>
+              {t('composer.replyingTo', { name: replyTo.fromMe ? t('composer.you') : (replyTo.contact?.name ?? ticket.contact?.name ?? '') })}
+            </Typography>
+            <Typography variant="body2" noWrap color="text.secondary">
+              {replyTo.body}
+            </Typography>
+          </Box>
+          <IconButton size="small" aria-label={t('composer.cancelReply')} onClick={onCancelReply}>
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </Stack>
+      )}
+      {suggestions.length > 0 && (
+        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
+          <List dense aria-label={t('composer.quickReplies')}>
+            {suggestions.map((q) => (
+              <ListItemButton key={q.id ?? q.shortcode} onClick={() => chooseQuick(q)}>
+                <ListItemText primary={quickReplyLabel(q)} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      <Stack direction="row" sx={{ alignItems: 'flex-end', gap: 0.5 }}>
+        {recorder.state === 'recording' ? (
+          <Stack direction="row" sx={{ flex: 1, alignItems: 'center', gap: 1, py: 1 }}>
+            <Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: 'error.main', animation: 'pulse 1s infinite', '@keyframes pulse': { '50%': { opacity: 0.3 } } }} />
+            <Typography sx={{ flex: 1 }}>{t('composer.recording')}</Typography>
+            <IconButton aria-label={t('composer.cancelRecording')} color="error" onClick={() => void recorder.cancel()}>
+              <CancelIcon />
+            </IconButton>
+            <IconButton aria-label={t('composer.stopRecording')} color="success" onClick={() => void stopRecording()}>
+              <StopIcon />
+            </IconButton>
+          </Stack>
+        ) : (
+          <>
+            <Tooltip title={t('composer.emoji')}>
+              <span>
+                <IconButton aria-label={t('composer.emoji')} disabled={!open} onClick={(e) => setEmojiAnchor(e.currentTarget)}>
+                  <MoodIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Tooltip title={t('composer.attach')}>
+              <span>
+                <IconButton aria-label={t('composer.attach')} disabled={!open || busy} onClick={() => fileInput.current?.click()}>
+                  <AttachFileIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <input ref={fileInput} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="composer-file" />
+            <TextField
+              inputRef={input}
+              multiline
+              maxRows={COMPOSER_MAX_ROWS}
+              fullWidth
+              size="small"
+              disabled={!open}
+              placeholder={open ? t('composer.placeholder') : t('composer.placeholderClosed')}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={onKeyDown}
+              slotProps={{ htmlInput: { 'aria-label': t('composer.placeholder') } }}
+              sx={{ '& .MuiInputBase-root': { borderRadius: 3 } }}
+            />
+            {canSendText(text) || !canRecord(ticket.status) ? (
+              <IconButton aria-label={t('composer.send')} color="primary" disabled={!open || busy || !canSendText(text)} onClick={() => void send()}>
+                {busy ? <CircularProgress size={22} /> : <SendIcon />}
+              </IconButton>
+            ) : (
+              <IconButton aria-label={t('composer.record')} disabled={busy} onClick={() => void startRecording()}>
+                {busy ? <CircularProgress size={22} /> : <MicIcon />}
+              </IconButton>
+            )}
+          </>
+        )}
+      </Stack>
+      <FormControlLabel
+        sx={{ ml: 0.5, '& .MuiFormControlLabel-label': { fontSize: 13 } }}
+        control={
+          <Switch
+            size="small"
+            checked={sign}
+            onChange={(e) => {
+              setSign(e.target.checked);
+              prefs.setSignMessage(e.target.checked);
+            }}
+          />
+        }
+        label={t('composer.sign')}
+      />
+      <Popover open={Boolean(emojiAnchor)} anchorEl={emojiAnchor} onClose={() => setEmojiAnchor(null)} anchorOrigin={{ vertical: 'top', horizontal: 'left' }} transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+        <Suspense fallback={<CircularProgress sx={{ m: 2 }} />}>
+          <EmojiPicker onEmojiClick={(e) => setText((v) => v + e.emoji)} lazyLoadEmojis />
+        </Suspense>
+      </Popover>
+    </Paper>
+  );
+}

@@ -1,0 +1,74 @@
+import { Box, Button, Link, Stack, Typography } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/Download';
+import PhoneMissedIcon from '@mui/icons-material/PhoneMissed';
+import PersonIcon from '@mui/icons-material/Person';
+import PlaceIcon from '@mui/icons-material/Place';
+import { useTranslation } from 'react-i18next';
+import { formatTime } from '../lib/format';
+import type { Message } from '../tickets/types';
+import { parseLocation, parseVcard } from './timeline';
+
+/** Media renderers of 2.5: image, audio, video, application (documents), location, vcard, call log. */
+export function MediaContent({ message }: { message: Message }) {
+  const { t } = useTranslation('tickets');
+  const url = message.mediaUrl ?? undefined;
+  switch (message.mediaType) {
+    case 'image':
+      return (
+        <Link href={url} target="_blank" rel="noreferrer">
+          <Box component="img" src={url} alt={message.body || 'image'} loading="lazy" sx={{ display: 'block', maxWidth: '100%', width: 250, maxHeight: 300, objectFit: 'cover', borderRadius: 1 }} />
+        </Link>
+      );
+    case 'audio':
+      return <audio controls src={url} preload="metadata" style={{ maxWidth: 260 }} aria-label={message.body || 'audio'} />;
+    case 'video':
+      return <Box component="video" controls src={url} preload="metadata" sx={{ maxWidth: '100%', width: 250, maxHeight: 300, borderRadius: 1 }} />;
+    case 'locationMessage': {
+      const loc = parseLocation(message.body);
+      return (
+        <Stack spacing={0.5}>
+          {loc.image && <Box component="img" src={loc.image} alt="" sx={{ width: 200, borderRadius: 1 }} />}
+          {loc.link && (
+            <Button size="small" startIcon={<PlaceIcon />} href={loc.link} target="_blank" rel="noreferrer">
+              {t('messages.location')}
+            </Button>
+          )}
+          {loc.description && <Typography variant="body2">{loc.description}</Typography>}
+        </Stack>
+      );
+    }
+    case 'vcard':
+    case 'contactMessage': {
+      const card = parseVcard(message.body);
+      return (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+          <PersonIcon />
+          <Box>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {card.name || t('messages.vcard')}
+            </Typography>
+            <Typography variant="caption">{card.number}</Typography>
+          </Box>
+        </Stack>
+      );
+    }
+    case 'call_log':
+      return (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, color: 'error.main' }}>
+          <PhoneMissedIcon fontSize="small" />
+          <Typography variant="body2">{t('messages.lostCall', { time: formatTime(message.createdAt) })}</Typography>
+        </Stack>
+      );
+    default:
+      if (!url) return null;
+      return (
+        <Button size="small" variant="outlined" startIcon={<DownloadIcon />} href={url} target="_blank" rel="noreferrer" sx={{ textTransform: 'none' }}>
+          {message.body || t('messages.download')}
+        </Button>
+      );
+  }
+}
+
+/** Media types whose body is the file name or structured data rather than a caption. */
+export const bodyIsMediaData = (m: Message) =>
+  ['locationMessage', 'vcard', 'contactMessage', 'call_log'].includes(m.mediaType ?? '') || (Boolean(m.mediaUrl) && !['image', 'video'].includes(m.mediaType ?? ''));

@@ -1,0 +1,141 @@
+import { memo, useState } from 'react';
+import { Box, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import DoneIcon from '@mui/icons-material/Done';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import ScheduleIcon from '@mui/icons-material/AccessTime';
+import BlockIcon from '@mui/icons-material/Block';
+import { useTranslation } from 'react-i18next';
+import { formatTime } from '../lib/format';
+import type { Message } from '../tickets/types';
+import { ackMark, canDeleteMessage } from './timeline';
+import { bodyIsMediaData, MediaContent } from './MediaContent';
+
+const AckIcon = ({ ack }: { ack?: number }) => {
+  const { t } = useTranslation('tickets');
+  const mark = ackMark(ack);
+  const label = t(`messages.ack.${ack ?? 0}`);
+  const sx = { fontSize: 16, color: mark.coloured ? 'info.main' : 'text.secondary' };
+  const Icon = mark.icon === 'clock' ? ScheduleIcon : mark.icon === 'done' ? DoneIcon : DoneAllIcon;
+  return <Icon sx={sx} aria-label={label} titleAccess={label} />;
+};
+
+/** WhatsApp-style *bold*, _italic_, ~strike~ rendered safely (no HTML injection). */
+function formatted(text: string) {
+  const parts = text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~)/g);
+  return parts.map((part, i) => {
+    if (/^\*[^*]+\*$/.test(part)) return <strong key={i}>{part.slice(1, -1)}</strong>;
+    if (/^_[^_]+_$/.test(part)) return <em key={i}>{part.slice(1, -1)}</em>;
+    if (/^~[^~]+~$/.test(part)) return <s key={i}>{part.slice(1, -1)}</s>;
+    return part;
+  });
+}
+
+interface Props {
+  message: Message;
+  onReply?(m: Message): void;
+  onDelete?(m: Message): void;
+  readOnly?: boolean;
+}
+
+export const MessageBubble = memo(function MessageBubble({ message, onReply, onDelete, readOnly }: Props) {
+  const { t } = useTranslation('tickets');
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const mine = message.fromMe;
+  const quoted = message.quotedMsg;
+  return (
+    <Stack sx={{ alignItems: mine ? 'flex-end' : 'flex-start', px: 2, py: 0.5 }}>
+      <Box
+        data-testid="message"
+        data-from-me={mine ? 'true' : 'false'}
+        sx={{
+          position: 'relative',
+          maxWidth: { xs: '85%', md: 600 },
+          minWidth: 90,
+          px: 1.25,
+          pt: 0.75,
+          pb: 2.5,
+          borderRadius: 2,
+          boxShadow: 1,
+          bgcolor: (th) => (mine ? (th.palette.mode === 'dark' ? '#005c4b' : '#dcf8c6') : 'background.paper'),
+          '&:hover .msg-menu': { opacity: 1 },
+        }}
+      >
+        {!readOnly && !message.isDeleted && (
+          <IconButton className="msg-menu" size="small" aria-label={t('messages.options')} onClick={(e) => setAnchor(e.currentTarget)} sx={{ position: 'absolute', top: 0, right: 0, opacity: { xs: 1, md: 0 }, p: 0.25 }}>
+            <ExpandMoreIcon fontSize="small" />
+          </IconButton>
+        )}
+        {!mine && message.contact?.name && message.ticket && (message as { isGroup?: boolean }).isGroup && (
+          <Typography variant="caption" color="primary" sx={{ fontWeight: 600, display: 'block' }}>
+            {message.contact.name}
+          </Typography>
+        )}
+        {quoted && (
+          <Box sx={{ maxWidth: 300, borderLeft: 4, borderColor: quoted.fromMe ? 'success.main' : 'primary.main', bgcolor: 'action.hover', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, overflow: 'hidden' }}>
+            {!quoted.fromMe && (
+              <Typography variant="caption" color="primary" sx={{ fontWeight: 600, display: 'block' }}>
+                {quoted.contact?.name}
+              </Typography>
+            )}
+            <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+              {quoted.body}
+            </Typography>
+          </Box>
+        )}
+        {message.isDeleted ? (
+          <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic', display: 'flex', alignItems: 'center', gap: 0.5, pr: 2 }}>
+            <BlockIcon fontSize="inherit" />
+            {t(mine ? 'messages.deleted' : 'messages.deletedByContact')}
+          </Typography>
+        ) : (
+          <>
+            {(message.mediaUrl || message.mediaType === 'locationMessage' || message.mediaType === 'vcard' || message.mediaType === 'call_log') && <MediaContent message={message} />}
+            {!bodyIsMediaData(message) && message.body && (
+              <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }}>
+                {formatted(message.body)}
+              </Typography>
+            )}
+          </>
+        )}
+        <Stack direction="row" sx={{ position: 'absolute', right: 8, bottom: 2, alignItems: 'center', gap: 0.5 }}>
+          {message.isEdited && (
+            <Typography variant="caption" color="text.secondary">
+              {t('messages.edited')}
+            </Typography>
+          )}
+          <Typography variant="caption" color="text.secondary">
+            {formatTime(message.createdAt)}
+          </Typography>
+          {mine && !message.isDeleted && (
+            <Tooltip title={t(`messages.ack.${message.ack ?? 0}`)}>
+              <span style={{ display: 'inline-flex' }}>
+                <AckIcon ack={message.ack} />
+              </span>
+            </Tooltip>
+          )}
+        </Stack>
+      </Box>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            onReply?.(message);
+          }}
+        >
+          {t('messages.reply')}
+        </MenuItem>
+        {canDeleteMessage(message) && (
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
+              onDelete?.(message);
+            }}
+          >
+            {t('messages.delete')}
+          </MenuItem>
+        )}
+      </Menu>
+    </Stack>
+  );
+});

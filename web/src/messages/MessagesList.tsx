@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Box, Chip, CircularProgress, Divider, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { NEXT_PAGE_TOP_PX } from '#shared/constants';
+import { api } from '../api/client';
+import { toastError } from '../api/toast-error';
+import { useConfirm } from '../components/ConfirmProvider';
+import { formatDate, formatDateTime } from '../lib/format';
+import type { Message } from '../tickets/types';
+import { buildTimeline } from './timeline';
+import { MessageBubble } from './MessageBubble';
+import { useMessages } from './useMessages';
+
+interface Props {
+  ticketId: number;
+  onReply?(m: Message): void;
+  readOnly?: boolean;
+}
+
+/**
+ * The message list of 2.5: older pages load within 50 px of the top (keeping the reading
+ * position); new messages scroll to the newest; day separators and ticket-change banners.
+ */
+export function MessagesList({ ticketId, onReply, readOnly }: Props) {
+  const { t } = useTranslation('tickets');
+  const confirm = useConfirm();
+  const { messages, hasMore, loadOlder, isLoading, isValidating } = useMessages(ticketId, { live: !readOnly });
+  const rows = useMemo(() => buildTimeline(messages), [messages]);
+  const box = useRef<HTMLDivElement>(null);
+  const lastId = messages.at(-1)?.id;
+  const firstId = messages[0]?.id;
+  const anchor = useRef<{ firstId: unknown; height: number } | null>(null);
+
+  // Newest message (first load or a live one): scroll to the bottom.
+  useEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lastId]);
+
+  // Older page prepended: keep the message the user was reading in place.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || !anchor.current || anchor.current.firstId === firstId) return;
+    el.scrollTop += el.scrollHeight - anchor.current.height;
+    anchor.current = null;
+  }, [firstId]);
+
+  const onScroll = useCallback(() => {
+    const el = box.current;
+    if (!el || !hasMore || isValidating) return;
+    if (el.scrollTop <= NEXT_PAGE_TOP_PX) {
+      anchor.current = { firstId, height: el.scrollHeight };
+      loadOlder();
+    }
+  }, [hasMore, isValidating, loadOlder, firstId]);
+
+  const onDelete = useCallback(
+    async (m: Message) => {
+      if (!(await confirm({ message: t('messages.deleteConfirm'), confirmLabel: t('messages.delete') }))) return;
+      try {
+        await api.delete(`/messages/${m.id}`);
+      } catch (err) {
+        toastError(err);
+      }
+    },
+    [confirm, t],
+  );
+
+  return (
+    <Box
+      ref={box}
+      onScroll={onScroll}
+      role="log"
+      aria-live="polite"
+      aria-label={t('tabs.attendance')}
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', py: 1, bgcolor: (th) => (th.palette.mode === 'dark' ? '#0b141a' : '#efeae2') }}
+    >
+      {(isLoading || (hasMore && isValidating)) && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
+          <CircularProgress size={20} aria-label={t('messages.loadMore')} />
+        </Box>
+      )}
+      {!isLoading && rows.length === 0 && (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', p: 3 }}>
+          {t('messages.empty')}
+        </Typography>
+      )}
+      {rows.map((row) => {
+        if (row.kind === 'day')
+          return (
+            <Box key={row.key} sx={{ display: 'flex', justifyContent: 'center', my: 1 }}>
+              <Chip size="small" label={formatDate(row.date)} />
+            </Box>
+          );
+        if (row.kind === 'ticketChange')
+          return (
+            <Box key={row.key} role="separator" sx={{ my: 2, px: 2 }}>
+              <Divider>
+                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                  {t('messages.conversationEnded', { date: formatDateTime(row.closedAt) })}
+                </Typography>
+                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                  {t('messages.conversationStarted', { date: formatDateTime(row.startedAt) })}
+                </Typography>
+              </Divider>
+            </Box>
+          );
+        return <MessageBubble key={row.key} message={row.message} onReply={onReply} onDelete={onDelete} readOnly={readOnly} />;
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,52 @@
+import { useCallback, useMemo } from 'react';
+import useSWRInfinite from 'swr/infinite';
+import { api } from '../api/client';
+import { useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
+import { toPage, type Message, type Page } from '../tickets/types';
+import { mergeMessages } from './timeline';
+
+/**
+ * A ticket's messages: newest page first, older pages by cursor (attendance.md 2.5); create/update
+ * events for the ticket's chat box add or replace messages.
+ */
+export function useMessages(ticketId: number | null | undefined, opts: { live?: boolean } = { live: true }) {
+  const { data, size, setSize, mutate, isLoading, isValidating } = useSWRInfinite<Page<Message>>(
+    (index, previous: Page<Message> | null) => {
+      if (!ticketId) return null;
+      if (previous && !previous.hasMore) return null;
+      return [`/messages/${ticketId}`, { cursor: index === 0 ? undefined : (previous?.cursor ?? undefined) }] as const;
+    },
+    async ([path, q]: readonly [string, Record<string, unknown>]) => toPage<Message>(await api.get(path, q as never), 'messages'),
+    { revalidateOnFocus: false, revalidateFirstPage: false },
+  );
+  useRoom('joinChatBox', opts.live && ticketId ? ticketId : null);
+
+  const upsert = useCallback(
+    (message: Message) =>
+      mutate(
+        (pages) => {
+          if (!pages?.length) return [{ items: [message], hasMore: false, cursor: null }];
+          const exists = pages.some((p) => p.items.some((m) => String(m.id) === String(message.id)));
+          if (exists) return pages.map((p) => ({ ...p, items: p.items.map((m) => (String(m.id) === String(message.id) ? { ...m, ...message } : m)) }));
+          const [first, ...rest] = pages;
+          return [{ ...first, items: [...first.items, message] }, ...rest];
+        },
+        { revalidate: false },
+      ),
+    [mutate],
+  );
+
+  useRealtimeEvent<{ action: string; message?: Message; ticket?: { id: number } }>('appMessage', (ev) => {
+    if (!opts.live || !ev.message || (ev.action !== 'create' && ev.action !== 'update')) return;
+    // Messages of the contact's earlier tickets share this chat box, so match by the open ticket too.
+    if (Number(ev.message.ticketId) !== Number(ticketId) && Number(ev.ticket?.id) !== Number(ticketId)) return;
+    void upsert(ev.message);
+  });
+
+  const messages = useMemo(() => mergeMessages((data ?? []).map((p) => p.items)), [data]);
+  const hasMore = Boolean(data?.[data.length - 1]?.hasMore);
+  const loadOlder = useCallback(() => {
+    if (hasMore && !isValidating) void setSize(size + 1);
+  }, [hasMore, isValidating, setSize, size]);
+  return { messages, hasMore, loadOlder, isLoading, isValidating, upsert, mutate };
+}

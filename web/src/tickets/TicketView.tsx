@@ -1,0 +1,197 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Avatar, Box, Button, CircularProgress, IconButton, Menu, MenuItem, Paper, Stack, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import UndoIcon from '@mui/icons-material/Undo';
+import CheckIcon from '@mui/icons-material/Check';
+import ReplayIcon from '@mui/icons-material/Replay';
+import { useTranslation } from 'react-i18next';
+import { can } from '#shared/permissions';
+import { DEBOUNCE_MS } from '#shared/constants';
+import { api } from '../api/client';
+import { ApiError } from '../api/errors';
+import { toastError } from '../api/toast-error';
+import { notify } from '../components/toast';
+import { useConfirm } from '../components/ConfirmProvider';
+import { useAuth } from '../auth/AuthProvider';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { ContactDrawer } from '../contacts/ContactDrawer';
+import { MessagesList } from '../messages/MessagesList';
+import { Composer } from '../messages/Composer';
+import { mayOpenTicket, viewerOf } from './membership';
+import { ticketActions } from './api';
+import { TagPicker } from './TagPicker';
+import { TransferModal } from './TransferModal';
+import { ScheduleModal } from './ScheduleModal';
+import type { Message, Ticket } from './types';
+
+/** The open ticket (2.4): header with actions and tags, messages, composer, contact drawer. */
+export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) {
+  const { t } = useTranslation('tickets');
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('md'));
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const { user } = useAuth();
+  const [ticket, setTicket] = useState<Ticket | null>(null);
+  const [drawer, setDrawer] = useState(false);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [modal, setModal] = useState<'transfer' | 'schedule' | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Loaded by uuid after 500 ms, so fast clicking through the list does not fire a load per row.
+  useEffect(() => {
+    setTicket(null);
+    setReplyTo(null);
+    let cancelled = false;
+    const timer = setTimeout(async () => {
+      try {
+        const loaded = await api.get<Ticket>(`/tickets/u/${uuid}`);
+        if (cancelled) return;
+        if (user && !mayOpenTicket(loaded, viewerOf(user))) {
+          notify.error(t('access.unauthorized'));
+          return navigate('/tickets', { replace: true });
+        }
+        setTicket(loaded);
+      } catch (err) {
+        if (cancelled) return;
+        if (err instanceof ApiError && (err.code === 'ERR_NO_PERMISSION' || err.status === 403)) notify.error(t('access.unauthorized'));
+        else toastError(err);
+        navigate('/tickets', { replace: true });
+      }
+    }, DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [uuid, user, navigate, t]);
+
+  useRealtimeEvent<{ action: string; ticket?: Ticket; ticketId?: number }>('ticket', (ev) => {
+    if (!ticket) return;
+    if (ev.action === 'update' && ev.ticket?.id === ticket.id) setTicket((cur) => (cur ? { ...cur, ...ev.ticket } : cur));
+    if (ev.action === 'delete' && Number(ev.ticketId) === ticket.id) navigate('/tickets', { replace: true });
+  });
+
+  if (!ticket || !user) {
+    return (
+      <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>
+        <CircularProgress aria-label={t('manager.loadMore')} />
+      </Box>
+    );
+  }
+
+  const act = async (fn: () => Promise<Ticket | undefined>, after: 'stay' | 'list') => {
+    setBusy(true);
+    try {
+      const saved = await fn();
+      if (saved) setTicket((cur) => (cur ? { ...cur, ...saved } : cur));
+      if (after === 'list') navigate('/tickets');
+      else navigate(`/tickets/${ticket.uuid}`);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    setMenu(null);
+    if (!(await confirm({ message: t('header.deleteConfirm', { name: ticket.contact?.name ?? '' }), confirmLabel: t('header.delete') }))) return;
+    try {
+      await ticketActions.remove(ticket);
+      navigate('/tickets');
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  return (
+    <Box sx={{ display: 'flex', flex: 1, minHeight: 0, minWidth: 0 }}>
+      <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minWidth: 0 }}>
+        <Paper square elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+          <Stack direction="row" sx={{ alignItems: 'center', gap: 1, px: 1, py: 0.75 }}>
+            {onBack && (
+              <IconButton aria-label={t('header.back')} onClick={onBack}>
+                <ArrowBackIcon />
+              </IconButton>
+            )}
+            <Box
+              component="button"
+              onClick={() => setDrawer((v) => !v)}
+              aria-label={t('header.contactInfo')}
+              sx={{ display: 'flex', alignItems: 'center', gap: 1, flex: 1, minWidth: 0, border: 0, bgcolor: 'transparent', color: 'inherit', cursor: 'pointer', textAlign: 'left', p: 0, font: 'inherit' }}
+            >
+              <Avatar src={ticket.contact?.profilePicUrl ?? undefined} alt={ticket.contact?.name}>
+                {ticket.contact?.name?.slice(0, 1)}
+              </Avatar>
+              <Box sx={{ minWidth: 0 }}>
+                <Typography noWrap sx={{ fontWeight: 600 }}>
+                  {ticket.contact?.name} <Typography component="span" variant="caption" color="text.secondary">#{ticket.id}</Typography>
+                </Typography>
+                {ticket.user?.name && (
+                  <Typography variant="caption" color="text.secondary" noWrap component="p">
+                    {t('header.assignedTo', { name: ticket.user.name })}
+                  </Typography>
+                )}
+              </Box>
+            </Box>
+            <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+              {ticket.status === 'pending' && (
+                <Button variant="contained" color="success" size="small" disabled={busy} onClick={() => void act(() => ticketActions.accept(ticket, user.id), 'stay')}>
+                  {t('header.accept')}
+                </Button>
+              )}
+              {ticket.status === 'open' && (
+                <>
+                  {narrow ? (
+                    <Tooltip title={t('header.return')}>
+                      <IconButton aria-label={t('header.return')} disabled={busy} onClick={() => void act(() => ticketActions.return(ticket), 'list')}>
+                        <UndoIcon />
+                      </IconButton>
+                    </Tooltip>
+                  ) : (
+                    <Button size="small" startIcon={<UndoIcon />} disabled={busy} onClick={() => void act(() => ticketActions.return(ticket), 'list')}>
+                      {t('header.return')}
+                    </Button>
+                  )}
+                  {narrow ? (
+                    <Tooltip title={t('header.resolve')}>
+                      <IconButton aria-label={t('header.resolve')} color="success" disabled={busy} onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}>
+                        <CheckIcon />
+                      </IconButton>
+                    </Tooltip>
+                  ) : (
+                    <Button size="small" variant="contained" color="success" startIcon={<CheckIcon />} disabled={busy} onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}>
+                      {t('header.resolve')}
+                    </Button>
+                  )}
+                </>
+              )}
+              {ticket.status === 'closed' && (
+                <Button size="small" variant="outlined" startIcon={<ReplayIcon />} disabled={busy} onClick={() => void act(() => ticketActions.reopen(ticket, user.id), 'stay')}>
+                  {t('header.reopen')}
+                </Button>
+              )}
+              <IconButton aria-label={t('header.options')} onClick={(e) => setMenu(e.currentTarget)}>
+                <MoreVertIcon />
+              </IconButton>
+              <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+                <MenuItem onClick={() => { setMenu(null); setModal('schedule'); }}>{t('header.schedule')}</MenuItem>
+                <MenuItem onClick={() => { setMenu(null); setModal('transfer'); }}>{t('header.transfer')}</MenuItem>
+                {can(user.profile, 'ticket-options:deleteTicket') && <MenuItem onClick={() => void remove()}>{t('header.delete')}</MenuItem>}
+              </Menu>
+            </Stack>
+          </Stack>
+          <TagPicker ticket={ticket} onChange={(tags) => setTicket((cur) => (cur ? { ...cur, tags } : cur))} />
+        </Paper>
+        <MessagesList ticketId={ticket.id} onReply={setReplyTo} />
+        <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+      </Box>
+      <ContactDrawer ticket={ticket} open={drawer} onClose={() => setDrawer(false)} />
+      <TransferModal ticket={ticket} open={modal === 'transfer'} onClose={() => setModal(null)} onDone={() => navigate('/tickets')} />
+      <ScheduleModal ticket={ticket} open={modal === 'schedule'} onClose={() => setModal(null)} />
+    </Box>
+  );
+}

@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { Box, CircularProgress, Typography } from '@mui/material';
+import { Virtuoso } from 'react-virtuoso';
+import { useTranslation } from 'react-i18next';
+import { NEXT_PAGE_BOTTOM_PX } from '#shared/constants';
+import type { ListFilter } from './membership';
+import { useTicketList } from './useTicketList';
+import { TicketListItem } from './TicketListItem';
+import type { Ticket } from './types';
+
+interface Props {
+  filter: ListFilter;
+  visible: boolean;
+  selectedUuid?: string;
+  canPeek: boolean;
+  onCount?(count: number): void;
+  onOpen(ticket: Ticket): void;
+  onAccept(ticket: Ticket): void;
+  onPeek(ticket: Ticket): void;
+}
+
+/** A virtualized ticket list (thousands of rows scroll smoothly); next page 100 px from the bottom. */
+export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, onOpen, onAccept, onPeek }: Props) {
+  const { t } = useTranslation('tickets');
+  const { tickets, hasMore, loadMore, isLoading } = useTicketList(filter);
+  useEffect(() => onCount?.(tickets.length), [tickets.length, onCount]);
+  if (!visible) return null;
+  if (isLoading) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', p: 3 }}>
+        <CircularProgress size={28} aria-label={t('manager.loadMore')} />
+      </Box>
+    );
+  }
+  if (tickets.length === 0) {
+    return (
+      <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+        {t('manager.empty')}
+      </Typography>
+    );
+  }
+  return (
+    <Box role="list" aria-label={t(`tabs.${filter.tab === 'open' ? 'assigned' : filter.tab}`)} sx={{ flex: 1, minHeight: 0 }}>
+      <Virtuoso
+        style={{ height: '100%' }}
+        data={tickets}
+        computeItemKey={(_, tk) => tk.id}
+        endReached={() => hasMore && loadMore()}
+        increaseViewportBy={NEXT_PAGE_BOTTOM_PX}
+        itemContent={(_, tk) => (
+          <div role="listitem">
+            <TicketListItem ticket={tk} selected={tk.uuid === selectedUuid} canPeek={canPeek} onOpen={onOpen} onAccept={onAccept} onPeek={onPeek} />
+          </div>
+        )}
+      />
+    </Box>
+  );
+}
