@@ -122,10 +122,11 @@ export function decide(input: BotInput): BotAction[] {
 
   // Company hours come first: outside them nobody is routed, the contact is told and waits.
   if (input.settings.scheduleType === 'company' && !input.isOpen()) {
-    if (state?.stage === 'done' || spent) return [];
+    if (spent) return [];
     return speak(
       [{ type: 'outOfHours' }, ...(connection.outOfHoursMessage ? [{ type: 'send' as const, body: connection.outOfHoursMessage }] : [])],
-      { stage: 'done', queueId: ticket.queueId },
+      // the conversation resumes where it was once the company opens
+      { stage: state?.stage ?? 'queues', queueId: state?.queueId ?? ticket.queueId, optionId: state?.optionId ?? null },
     );
   }
 
