@@ -45,3 +45,39 @@ export async function apiCall<T = any>(method: string, path: string, opts: { tok
 }
 
 export const unique = () => Math.random().toString(36).slice(2, 8);
+
+/** A fresh company (public signup, plan 1) whose admin logs in through the UI in the tests. */
+export async function newCompany(label = 'co') {
+  const email = `${label}-${unique()}@e2e.dev`;
+  const password = 'secret123';
+  const name = `Admin ${label}`;
+  const res = await apiCall('POST', '/companies/cadastro', { body: { companyName: `Company ${label} ${unique()}`, name, email, password, phone: '11999998888', planId: 1 } });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const login = await apiCall('POST', '/auth/login', { body: { email, password } });
+  return { email, password, name, companyId: res.body.company.id as number, token: login.body.token as string, userId: login.body.user.id as number };
+}
+
+export async function loginUI(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL('**/tickets');
+}
+
+/** The WhatsApp simulator's local endpoints (a fake phone per connection). */
+export async function simulator(path: string, body?: unknown) {
+  const res = await fetch(`${baseUrl()}/@simulator/${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

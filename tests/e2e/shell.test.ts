@@ -80,6 +80,9 @@ describe('shell: sign up, log in, language, theme', () => {
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL('**/tickets');
     await page.getByText(`Olá ${account.name}, seja bem-vindo a ${account.company}!`).waitFor();
+    // after login the user stays on /tickets (the public-route guard must not bounce to /)
+    await page.getByRole('tab', { name: 'Abertos' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/tickets');
     // trial of 3 days: the expiry warning (fewer than 5 days) shows
     await page.getByText(/Sua assinatura vence em \d dias?/).waitFor();
     await shot(page, '03-tickets-pt');

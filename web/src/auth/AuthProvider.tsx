@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { api } from '../api/client';
 import { sessionStore } from './storage';
 import { formatDate } from '../lib/format';
+import { AFTER_LOGIN } from './guard';
 import type { Plan, SessionCompany, SessionPayload, SessionUser } from './types';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
@@ -11,6 +12,8 @@ interface AuthState {
   user: SessionUser | null;
   company: SessionCompany | null;
   plan: Plan | null;
+  /** set by a successful login: where the public-route guard sends the user (/tickets) */
+  landing: string | null;
   login(email: string, password: string): Promise<SessionPayload>;
   logout(): Promise<void>;
   /** replace the signed-in user (after the profile modal saves, or a `user` event) */
@@ -34,6 +37,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SessionUser | null>(null);
   const [company, setCompany] = useState<SessionCompany | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
+  const [landing, setLanding] = useState<string | null>(null);
 
   const accept = useCallback((data: SessionPayload) => {
     sessionStore.save({ token: data.token, companyId: data.user.companyId, userId: data.user.id, dueDate: formatDate(data.company?.dueDate ?? data.user.company?.dueDate) });
@@ -47,6 +51,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setUser(null);
       setCompany(null);
       setPlan(null);
+      setLanding(null);
       setStatus('anonymous');
     };
     api.onRefreshed = (data) => {
@@ -71,6 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const login = useCallback(
     async (email: string, password: string) => {
       const data = await api.post<SessionPayload>('/auth/login', { email, password }, { public: true });
+      setLanding(AFTER_LOGIN);
       accept(data);
       return data;
     },
@@ -86,6 +92,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const value = useMemo(() => ({ status, user, company, plan, login, logout, setUser }), [status, user, company, plan, login, logout]);
+  const value = useMemo(() => ({ status, user, company, plan, landing, login, logout, setUser }), [status, user, company, plan, landing, login, logout]);
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -13,8 +13,8 @@ export function FullPageSpinner() {
 }
 
 export function Guard({ kind, children }: { kind: RouteKind; children: ReactNode }) {
-  const { status } = useAuth();
-  const to = guardRedirect(kind, status);
+  const { status, landing } = useAuth();
+  const to = guardRedirect(kind, status, landing);
   if (to) return <Navigate to={to} replace />;
   if (status === 'loading') return <FullPageSpinner />;
   return <>{children}</>;

@@ -29,8 +29,9 @@ describe('route guard (attendance.md 2.1)', () => {
     expect(guardRedirect('private', 'anonymous')).toBe('/login');
     expect(guardRedirect('private', 'authenticated')).toBeNull();
   });
-  test('public routes send signed-in users to /', () => {
+  test('public routes send signed-in users to /, and right after login to /tickets', () => {
     expect(guardRedirect('public', 'authenticated')).toBe('/');
+    expect(guardRedirect('public', 'authenticated', '/tickets')).toBe('/tickets');
     expect(guardRedirect('public', 'anonymous')).toBeNull();
   });
   test('nothing is decided while the session loads', () => {

@@ -21,10 +21,10 @@ function ChartCard({ title, path, xKey, yKey, errorKey }: { title: string; path:
   const total = rows.reduce((s, r) => s + r.value, 0);
   return (
     <Paper sx={{ p: 2 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1, alignItems: { sm: 'center' }, mb: 1 }}>
-        <Typography variant="h6" sx={{ flex: 1 }}>
-          {title} <Typography component="span" variant="body2" color="text.secondary">({t('charts.total', { count: total })})</Typography>
-        </Typography>
+      <Typography variant="h6" component="h2">
+        {title} <Typography component="span" variant="body2" color="text.secondary">({t('charts.total', { count: total })})</Typography>
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1, alignItems: { sm: 'center' }, my: 1.5 }}>
         <TextField size="small" type="date" label={t('filters.dateFrom')} value={range.dateFrom} onChange={(e) => setRange({ ...range, dateFrom: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
         <TextField size="small" type="date" label={t('filters.dateTo')} value={range.dateTo} onChange={(e) => setRange({ ...range, dateTo: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
         <Button variant="outlined" onClick={() => setApplied(range)}>

@@ -14,7 +14,7 @@ interface Connection {
 /** Connections badge: evaluated 2 s after the connection list changes (attendance.md 2.2). */
 export function useConnectionWarning(profile: string | undefined) {
   const enabled = can(profile, 'drawer-admin-items:view');
-  const { data, mutate } = useApi<unknown>(enabled ? '/whatsapp' : null);
+  const { data, mutate } = useApi<unknown>(enabled ? '/whatsapp' : null, { session: 0 });
   const [warning, setWarning] = useState(false);
   const list = asList<Connection>(data, 'whatsapps');
 

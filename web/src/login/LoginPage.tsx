@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LoginBody } from '#shared/schemas/accounts';
 import { useAuth } from '../auth/AuthProvider';
 import { expiryWarningDays } from '../auth/session';
+import { AFTER_LOGIN } from '../auth/guard';
 import { ApiError } from '../api/errors';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
@@ -35,7 +36,7 @@ export default function LoginPage() {
       const data = await login(parsed.data.email, parsed.data.password);
       const days = expiryWarningDays(data.company?.dueDate);
       if (days !== null) notify.warning(t('common:session.expiresSoon', { count: days }));
-      navigate('/tickets', { replace: true });
+      navigate(AFTER_LOGIN, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'ERR_COMPANY_EXPIRED') {
         const due = (err.details as { dueDate?: string } | undefined)?.dueDate;
