@@ -1,0 +1,126 @@
+import { describe, it, expect } from 'vitest';
+import type { InboundMessage } from '#shared/whatsapp-protocol';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { runInboundMessage, type Ports, type PipelineTicket, type AwaitedRating } from './pipeline';
+import type { StoredBotState } from '../chatbot/state';
+
+const whatsapp = {
+  id: 1,
+  companyId: 1,
+  queueIds: [11, 12],
+  greetingMessage: 'Hello {{firstName}}! Choose:',
+  outOfHoursMessage: 'Closed',
+  maxUseBotQueues: 3,
+  timeUseBotQueues: 0,
+  timeToTransfer: 10,
+  transferQueueId: 12,
+} as unknown as Whatsapp;
+
+function msg(body: string, over: Partial<InboundMessage> = {}): InboundMessage {
+  return { wid: `W${Math.random()}`, chatJid: '5511988887777@s.whatsapp.net', fromMe: false, isGroup: false, body, mediaType: 'chat', timestamp: 1, pushName: 'Maria Silva', ...over };
+}
+
+/** In-memory ports: one contact, tickets, messages by wid, bot state, sent bot messages. */
+function fakes(settings: Record<string, string> = {}) {
+  const tickets: PipelineTicket[] = [];
+  const stored = new Map<string, number>();
+  const bot = new Map<number, StoredBotState>();
+  const sent: { ticketId: number; body: string }[] = [];
+  const transfers: number[] = [];
+  const ratings: { rating: AwaitedRating; value: number | null }[] = [];
+  let awaited: AwaitedRating | undefined;
+  const ports: Ports = {
+    settings: async () => ({ CheckMsgIsGroup: 'enabled', scheduleType: 'disabled', sendGreetingMessageOneQueues: 'disabled', ...settings }),
+    upsertContact: async () => ({ id: 7, name: 'Maria Silva' }),
+    findOrCreateTicket: async (contact, m) => {
+      const open = tickets.find((t) => t.contactId === contact.id && t.status !== 'closed');
+      if (open) return { ticket: open, created: false };
+      const ticket = { id: tickets.length + 1, status: m.fromMe ? 'open' : 'pending', queueId: null, userId: null, isGroup: m.isGroup, contactId: contact.id, whatsappId: 1 };
+      tickets.push(ticket);
+      return { ticket, created: true };
+    },
+    storeMessage: async (ticket, _c, m) => {
+      if (stored.has(m.wid)) return { created: false };
+      stored.set(m.wid, ticket.id);
+      return { created: true };
+    },
+    awaitedRating: async () => awaited,
+    ticketById: async (id) => tickets.find((t) => t.id === id),
+    finishRating: async (rating, _c, value) => {
+      ratings.push({ rating, value });
+      awaited = undefined;
+    },
+    botState: async (t) => bot.get(t.id),
+    saveBotState: async (t, s) => void bot.set(t.id, s),
+    queues: async (ids) => ids.map((id) => ({ id, name: id === 11 ? 'Sales' : 'Support', greetingMessage: id === 12 ? 'Support here' : '' })),
+    optionTree: async () => [],
+    isOpen: async () => true,
+    sendBot: async (t, body) => void sent.push({ ticketId: t.id, body }),
+    setQueue: async (t, queueId) => Object.assign(t, { queueId }),
+    scheduleTransfer: async (t) => void transfers.push(t.id),
+    now: () => new Date('2026-11-20T15:00:00Z'),
+  };
+  return { ports, tickets, stored, sent, transfers, ratings, setAwaited: (a: AwaitedRating) => (awaited = a) };
+}
+
+describe('inbound pipeline rules', () => {
+  it('a first message opens a pending ticket and gets the greeting with the queue menu, variables filled', async () => {
+    const f = fakes();
+    await runInboundMessage(f.ports, whatsapp, msg('hi'));
+    expect(f.tickets).toHaveLength(1);
+    expect(f.tickets[0]!.status).toBe('pending');
+    expect(f.sent).toEqual([{ ticketId: 1, body: 'Hello Maria! Choose:\n\n*[ 1 ]* - Sales\n*[ 2 ]* - Support' }]);
+    expect(f.transfers).toEqual([1]);
+  });
+
+  it('a redelivered message is stored once and the bot does not answer twice', async () => {
+    const f = fakes();
+    const m = msg('hi');
+    await runInboundMessage(f.ports, whatsapp, m);
+    const again = await runInboundMessage(f.ports, whatsapp, m);
+    expect(again).toEqual({ duplicate: true });
+    expect(f.stored.size).toBe(1);
+    expect(f.sent).toHaveLength(1);
+  });
+
+  it('reply "2" puts the ticket in the second queue', async () => {
+    const f = fakes();
+    await runInboundMessage(f.ports, whatsapp, msg('hi'));
+    await runInboundMessage(f.ports, whatsapp, msg('2'));
+    expect(f.tickets[0]!.queueId).toBe(12);
+    expect(f.sent.at(-1)!.body).toBe('Support here');
+  });
+
+  it('messages typed on the phone (fromMe) are stored but never answered', async () => {
+    const f = fakes();
+    await runInboundMessage(f.ports, whatsapp, msg('we will call you', { fromMe: true }));
+    expect(f.stored.size).toBe(1);
+    expect(f.sent).toEqual([]);
+  });
+
+  it('groups are ignored with CheckMsgIsGroup enabled, and handled (without bot) when disabled', async () => {
+    const ignoring = fakes();
+    await runInboundMessage(ignoring.ports, whatsapp, msg('hello group', { isGroup: true, chatJid: '123@g.us' }));
+    expect(ignoring.stored.size).toBe(0);
+    const handling = fakes({ CheckMsgIsGroup: 'disabled' });
+    await runInboundMessage(handling.ports, whatsapp, msg('hello group', { isGroup: true, chatJid: '123@g.us' }));
+    expect(handling.stored.size).toBe(1);
+    expect(handling.sent).toEqual([]);
+  });
+
+  it('a 1-3 answer to a rating goes to the rated ticket and is recorded; anything else ends the wait', async () => {
+    const f = fakes();
+    f.tickets.push({ id: 1, status: 'closed', queueId: 11, userId: 4, isGroup: false, contactId: 7, whatsappId: 1 });
+    f.setAwaited({ ticketId: 1, userId: 4, askedAt: 0 });
+    const out = await runInboundMessage(f.ports, whatsapp, msg(' 3 '));
+    expect(out).toEqual({ rated: 3 });
+    expect(f.ratings).toEqual([{ rating: { ticketId: 1, userId: 4, askedAt: 0 }, value: 3 }]);
+    expect([...f.stored.values()]).toEqual([1]);
+    expect(f.tickets).toHaveLength(1);
+
+    f.setAwaited({ ticketId: 1, userId: 4, askedAt: 0 });
+    await runInboundMessage(f.ports, whatsapp, msg('I have another question'));
+    expect(f.ratings.at(-1)!.value).toBeNull();
+    expect(f.tickets).toHaveLength(2);
+  });
+});

@@ -1,0 +1,124 @@
+import type { InboundMessage } from '#shared/whatsapp-protocol';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { fillVariables } from '#shared/message-variables';
+import { decide, type BotOption, type BotQueue } from '../chatbot/engine';
+import type { StoredBotState } from '../chatbot/state';
+
+/**
+ * The inbound message rules, written against small ports (contacts, tickets, messages, queues,
+ * clock) so they are tested without a table; `functions/lib/inbound/wiring.ts` binds the ports to
+ * the real services.
+ */
+export interface PipelineTicket {
+  id: number;
+  status: string;
+  queueId: number | null;
+  userId: number | null;
+  isGroup: boolean;
+  contactId: number;
+  whatsappId: number;
+}
+
+export interface PipelineContact {
+  id: number;
+  name: string;
+}
+
+export interface AwaitedRating {
+  ticketId: number;
+  userId: number | null;
+  askedAt: number;
+}
+
+export interface Ports<T extends PipelineTicket = PipelineTicket> {
+  settings(): Promise<Record<string, string>>;
+  upsertContact(message: InboundMessage): Promise<PipelineContact>;
+  findOrCreateTicket(contact: PipelineContact, message: InboundMessage): Promise<{ ticket: T; created: boolean }>;
+  /** stores idempotently; `created` false for a redelivery or the echo of a message sent from the app */
+  storeMessage(ticket: T, contact: PipelineContact, message: InboundMessage): Promise<{ created: boolean; ticket?: T }>;
+  /** a rating asked on close that this contact has not answered yet */
+  awaitedRating(contact: PipelineContact): Promise<AwaitedRating | undefined>;
+  ticketById(id: number): Promise<T | undefined>;
+  finishRating(rating: AwaitedRating, contact: PipelineContact, value: number | null): Promise<void>;
+  botState(ticket: T): Promise<StoredBotState | undefined>;
+  saveBotState(ticket: T, state: StoredBotState): Promise<void>;
+  queues(ids: number[]): Promise<(BotQueue & { schedules?: unknown })[]>;
+  optionTree(queueId: number): Promise<BotOption[]>;
+  isOpen(queueId?: number): Promise<boolean>;
+  sendBot(ticket: T, body: string): Promise<void>;
+  setQueue(ticket: T, queueId: number): Promise<T>;
+  scheduleTransfer(ticket: T, minutes: number): Promise<void>;
+  now(): Date;
+}
+
+const RATING_ANSWER = /^\s*([1-3])\s*$/;
+
+export async function runInboundMessage<T extends PipelineTicket>(ports: Ports<T>, whatsapp: Whatsapp, message: InboundMessage) {
+  const settings = await ports.settings();
+  // "group-message ignore" (attendance.md section 9)
+  if (message.isGroup && settings.CheckMsgIsGroup === 'enabled') return { ignored: true as const };
+
+  const contact = await ports.upsertContact(message);
+
+  // A rating answer belongs to the closed ticket that asked for it, not to a new conversation.
+  if (!message.fromMe && !message.isGroup) {
+    const awaited = await ports.awaitedRating(contact);
+    if (awaited) {
+      const rated = await ports.ticketById(awaited.ticketId);
+      const match = RATING_ANSWER.exec(message.body);
+      if (rated && match) {
+        await ports.storeMessage(rated, contact, message);
+        await ports.finishRating(awaited, contact, Number(match[1]));
+        return { rated: Number(match[1]) };
+      }
+      // anything else ends the wait and starts a conversation as usual
+      await ports.finishRating(awaited, contact, null);
+    }
+  }
+
+  const { ticket, created } = await ports.findOrCreateTicket(contact, message);
+  const stored = await ports.storeMessage(ticket, contact, message);
+  if (!stored.created) return { duplicate: true as const };
+  const current = stored.ticket ?? ticket;
+  if (message.fromMe || current.isGroup) return { ticket: current };
+
+  const state = await ports.botState(current);
+  const queues = await ports.queues(whatsapp.queueIds);
+  const byId = new Map(queues.map((q) => [q.id, q]));
+  const ordered = whatsapp.queueIds.map((id) => byId.get(id)).filter((q): q is NonNullable<typeof q> => Boolean(q));
+  const options: Record<number, BotOption[]> = {};
+  for (const q of ordered) options[q.id] = await ports.optionTree(q.id);
+  const openQueues = new Map<number | undefined, boolean>();
+  for (const key of [undefined, ...ordered.map((q) => q.id)]) openQueues.set(key, await ports.isOpen(key));
+  const now = ports.now();
+
+  const actions = decide({
+    message: { body: message.body, fromMe: message.fromMe },
+    ticket: { status: current.status, queueId: current.queueId, userId: current.userId, isGroup: current.isGroup },
+    isNewTicket: created,
+    state,
+    connection: {
+      greetingMessage: whatsapp.greetingMessage,
+      outOfHoursMessage: whatsapp.outOfHoursMessage,
+      maxUseBotQueues: whatsapp.maxUseBotQueues,
+      timeUseBotQueues: whatsapp.timeUseBotQueues,
+    },
+    queues: ordered,
+    options,
+    settings: { sendGreetingMessageOneQueues: settings.sendGreetingMessageOneQueues ?? 'disabled', scheduleType: settings.scheduleType ?? 'disabled' },
+    isOpen: (queueId) => openQueues.get(queueId) ?? true,
+    now: now.getTime(),
+  });
+
+  let target = current;
+  for (const action of actions) {
+    if (action.type === 'setQueue') target = await ports.setQueue(target, action.queueId);
+    else if (action.type === 'send') await ports.sendBot(target, fillVariables(action.body, { contactName: contact.name, now, protocol: target.id }));
+    else if (action.type === 'saveState') await ports.saveBotState(target, action.state);
+  }
+  // A pending ticket the bot could not route moves to transferQueueId after timeToTransfer minutes.
+  if (created && target.queueId === null && whatsapp.timeToTransfer && whatsapp.transferQueueId) {
+    await ports.scheduleTransfer(target, whatsapp.timeToTransfer);
+  }
+  return { ticket: target, actions };
+}
