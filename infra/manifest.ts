@@ -67,6 +67,13 @@ export const http: HttpModule[] = [
       'GET /companies/listPlan/{companyId}',
     ],
   },
+  {
+    name: 'users',
+    routes: ['GET /users', 'GET /users/list', 'GET /users/{id}', 'POST /users', 'PUT /users/{id}', 'DELETE /users/{id}', 'POST /users/set-language/{lang}'],
+  },
+  { name: 'queues', routes: ['GET /queue', 'GET /queue/{id}', 'POST /queue', 'PUT /queue/{id}', 'DELETE /queue/{id}'] },
+  { name: 'queue-options', routes: ['GET /queue-options', 'POST /queue-options', 'PUT /queue-options/{id}', 'DELETE /queue-options/{id}'] },
+  { name: 'settings', routes: ['GET /settings', 'PUT /settings/{key}', 'GET /companies/{id}/schedules', 'PUT /companies/{id}/schedules'] },
 ];
 
 export const ws = {

@@ -1,6 +1,11 @@
-import { SETTING_DEFAULTS, type SettingKey } from '#shared/constants';
+import { DEFAULT_SCHEDULES, SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
 import type { Setting } from '#shared/schemas/accounts';
-import { query } from './db';
+import type { DaySchedule } from '#shared/schemas/queues';
+import { getItem, putItem, query, updateItem } from './db';
+import { AppError } from './errors';
+import { nowIso } from './keys';
+import { publish } from './realtime';
+import { companyKeys } from './accounts/companies';
 
 /** A company setting: pk `C#<companyId>`, sk `SETTING#<key>`; unset keys read as their defaults. */
 export const settingKeys = (companyId: number, key: string) => ({ pk: `C#${companyId}`, sk: `SETTING#${key}` });
@@ -15,4 +20,31 @@ export async function listSettings(companyId: number): Promise<Setting[]> {
 export async function settingValue(companyId: number, key: SettingKey): Promise<string> {
   const all = await listSettings(companyId);
   return all.find((s) => s.key === key)?.value ?? SETTING_DEFAULTS[key];
+}
+
+/**
+ * Changes one setting (management.md "Settings page"). Unknown keys are ERR_NO_SETTING_FOUND; a
+ * value outside the key's options is ERR_VALIDATION. Every open browser of the company hears it.
+ */
+export async function updateSetting(companyId: number, key: string, value: string): Promise<Setting> {
+  if (!Object.hasOwn(SETTING_DEFAULTS, key)) throw new AppError('ERR_NO_SETTING_FOUND');
+  const allowed = SETTING_VALUES[key as SettingKey];
+  if (allowed && !allowed.includes(value)) throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
+  const setting: Setting = { key, value };
+  await putItem({ ...settingKeys(companyId, key), ...setting, updatedAt: nowIso() });
+  await publish(companyId, 'setting', { action: 'update', setting });
+  return setting;
+}
+
+/** The company's business hours (scheduleType 'company'), kept on the company item; defaults until set. */
+export async function getCompanySchedules(companyId: number): Promise<DaySchedule[]> {
+  const company = (await getItem(companyKeys(companyId))) as { schedules?: DaySchedule[] } | undefined;
+  if (!company) throw new AppError('ERR_NOT_FOUND');
+  return company.schedules?.length ? company.schedules : DEFAULT_SCHEDULES.map((d) => ({ ...d }));
+}
+
+export async function setCompanySchedules(companyId: number, schedules: DaySchedule[]): Promise<DaySchedule[]> {
+  const updated = await updateItem(companyKeys(companyId), { set: { schedules, updatedAt: nowIso() }, condition: 'attribute_exists(pk)' });
+  if (!updated) throw new AppError('ERR_NOT_FOUND');
+  return schedules;
 }

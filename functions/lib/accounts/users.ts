@@ -16,14 +16,19 @@ export const USERS_USAGE = 'usage#users';
 
 export type StoredUser = User & { passwordHash: string };
 
+/** Lower-cased name and e-mail kept on the item so the users page can search with one Query. */
+export const userSearchText = (name: string, email: string) => `${name} ${email}`.toLowerCase();
+
 export const toUser = (item: Record<string, any>): User => {
-  const { passwordHash: _hash, ...rest } = stripKeys(item) as StoredUser;
+  const { passwordHash: _hash, searchText: _search, ...rest } = stripKeys(item) as StoredUser & { searchText?: string };
   return rest;
 };
 
 export async function getStoredUser(companyId: number, id: number): Promise<StoredUser | undefined> {
   const item = await getItem(userKeys(companyId, id));
-  return item ? (stripKeys(item) as StoredUser) : undefined;
+  if (!item) return undefined;
+  const { searchText: _search, ...stored } = stripKeys(item) as StoredUser & { searchText?: string };
+  return stored;
 }
 
 export async function getUser(companyId: number, id: number): Promise<User | undefined> {
@@ -86,7 +91,7 @@ export async function createUser(data: NewUser, opts: { maxUsers?: number; extra
   const items: TransactItem[] = [
     ...(opts.extra ?? []),
     putTx({ ...emailKeys(stored.email), companyId: data.companyId, userId: id }, true),
-    putTx({ ...userKeys(data.companyId, id), ...stored }, true),
+    putTx({ ...userKeys(data.companyId, id), ...stored, searchText: userSearchText(stored.name, stored.email) }, true),
     counterTx(companyScope(data.companyId), USERS_USAGE, 1, opts.maxUsers),
   ];
   const extraCount = opts.extra?.length ?? 0;

@@ -1,0 +1,210 @@
+import { can, type Permission } from '#shared/permissions';
+import { PAGE_SIZE, type Language } from '#shared/constants';
+import type { User } from '#shared/schemas/accounts';
+import type { UserCreateBody, UserUpdateBody } from '#shared/schemas/users';
+import type { AuthContext } from '../auth';
+import { hashPassword } from '../auth';
+import { AppError } from '../errors';
+import { deleteTx, putTx, query, transact, updateItem, updateTx, type TransactItem } from '../db';
+import { counterTx, companyScope } from '../ids';
+import { nowIso } from '../keys';
+import { decodeCursor, page } from '../cursor';
+import { companyConnections, disconnect, publish, removeConnection, saveConnection } from '../realtime';
+import { settingValue } from '../settings';
+import { companyPlan } from '../accounts/companies';
+import { USERS_USAGE, createUser, emailKeys, getStoredUser, getUser, listUsers, toUser, userKeys, userSearchText } from '../accounts/users';
+import { getQueues } from '../queues/repo';
+import { getWhatsapp } from '../whatsapp/repo';
+
+/** The admin part of the menu (users, queues, settings ...): only admins create, delete or edit others. */
+export const ADMIN_AREA: Permission = 'drawer-admin-items:view';
+export const isAdmin = (auth: AuthContext) => auth.super || can(auth.profile, ADMIN_AREA);
+
+export type UserWithQueues = User & { queues: { id: number; name: string; color: string }[] };
+
+export async function withQueues(user: User): Promise<UserWithQueues> {
+  const queues = await getQueues(user.companyId, user.queueIds ?? []);
+  return { ...user, queues: queues.map((q) => ({ id: q.id, name: q.name, color: q.color })) };
+}
+
+export async function requireUser(companyId: number, id: number): Promise<User> {
+  const user = await getUser(companyId, id);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return user;
+}
+
+/** The users page: one Query per page, searched by name or e-mail. */
+export async function listUsersPage(companyId: number, opts: { searchParam?: string; cursor?: string; limit?: number }) {
+  const search = opts.searchParam?.trim().toLowerCase();
+  const out = await query({
+    pk: `C#${companyId}`,
+    sk: { beginsWith: 'USER#' },
+    limit: opts.limit ?? PAGE_SIZE,
+    startKey: await decodeCursor(companyId, opts.cursor),
+    ...(search ? { filter: 'contains(#search, :search)', filterNames: { '#search': 'searchText' }, filterValues: { ':search': search } } : {}),
+  });
+  const result = await page(companyId, out.items.map(toUser), out.lastKey);
+  return { users: result.items, hasMore: result.hasMore, cursor: result.cursor };
+}
+
+/** Queue ids must name queues of the company; a connection must be one of its connections. */
+async function assertReferences(companyId: number, body: { queueIds?: number[]; whatsappId?: number | null }) {
+  if (body.queueIds?.length) {
+    const wanted = [...new Set(body.queueIds)];
+    const found = await getQueues(companyId, wanted);
+    if (found.length !== wanted.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueIds'], message: 'invalid' }]);
+  }
+  if (body.whatsappId) {
+    if (!(await getWhatsapp(companyId, body.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
+  }
+}
+
+const sameIds = (a: number[] = [], b: number[] = []) => {
+  const x = [...new Set(a)].sort();
+  const y = [...new Set(b)].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/**
+ * Fields guarded by the user modal's permissions (attendance.md 2.14): profile, connection and
+ * view-all-tickets need user-modal:editProfile, queues need user-modal:editQueues. Sending the
+ * current value back (as the form does) is not a change and is allowed.
+ */
+function assertModalPermissions(auth: AuthContext, current: Partial<User>, body: UserUpdateBody) {
+  const changes = (field: 'profile' | 'allTicket' | 'whatsappId' | 'showNoQueue') =>
+    body[field] !== undefined && body[field] !== (current[field] ?? (field === 'whatsappId' ? null : field === 'showNoQueue' ? false : undefined));
+  if ((changes('profile') || changes('allTicket') || changes('whatsappId') || changes('showNoQueue')) && !can(auth.profile, 'user-modal:editProfile') && !auth.super) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+  if (body.queueIds !== undefined && !sameIds(body.queueIds, current.queueIds) && !can(auth.profile, 'user-modal:editQueues') && !auth.super) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+}
+
+/**
+ * Creates a user of the caller's company. The setting `userCreation` = 'disabled' stops creation
+ * by everyone but platform super users (company admins included): it is the platform's switch for
+ * companies that must not add seats themselves. The plan's user limit holds through the usage counter.
+ */
+export async function createCompanyUser(auth: AuthContext, body: UserCreateBody): Promise<UserWithQueues> {
+  const companyId = auth.companyId;
+  if (!auth.super && (await settingValue(companyId, 'userCreation')) === 'disabled') throw new AppError('ERR_USER_CREATION_DISABLED');
+  assertModalPermissions(auth, { profile: 'user', allTicket: 'desabled', whatsappId: null, queueIds: [], showNoQueue: false }, body);
+  await assertReferences(companyId, body);
+  const plan = await companyPlan(companyId);
+  const user = await createUser(
+    {
+      companyId,
+      name: body.name,
+      email: body.email,
+      passwordHash: await hashPassword(body.password),
+      profile: body.profile ?? 'user',
+      allTicket: body.allTicket,
+      whatsappId: body.whatsappId ?? null,
+      queueIds: [...new Set(body.queueIds ?? [])],
+      showNoQueue: body.showNoQueue,
+    },
+    { maxUsers: plan?.users },
+  );
+  const out = await withQueues(user);
+  await publish(companyId, 'user', { action: 'create', user: out });
+  return out;
+}
+
+/** Keeps the visibility data of the user's open sockets in step with the user (realtime filtering). */
+async function syncConnections(user: User) {
+  const mine = (await companyConnections(user.companyId)).filter((c) => c.userId === user.id);
+  await Promise.all(
+    mine.map(({ pk: _pk, sk: _sk, ttl: _ttl, ...conn }: any) =>
+      saveConnection({ ...conn, profile: user.profile, queueIds: user.queueIds, allTicket: user.allTicket, showNoQueue: Boolean(user.showNoQueue) }),
+    ),
+  );
+}
+
+export async function updateCompanyUser(auth: AuthContext, id: number, body: UserUpdateBody): Promise<UserWithQueues> {
+  const companyId = auth.companyId;
+  // A non-admin may edit only themselves (name, e-mail, password).
+  if (id !== auth.userId && !isAdmin(auth)) throw new AppError('ERR_NO_PERMISSION');
+  const current = await getStoredUser(companyId, id);
+  if (!current) throw new AppError('ERR_NO_USER_FOUND');
+  assertModalPermissions(auth, current, body);
+  await assertReferences(companyId, body);
+  const name = body.name ?? current.name;
+  const email = body.email ?? current.email;
+  const set: Record<string, unknown> = {
+    name,
+    email,
+    searchText: userSearchText(name, email),
+    profile: body.profile,
+    allTicket: body.allTicket,
+    whatsappId: body.whatsappId,
+    queueIds: body.queueIds ? [...new Set(body.queueIds)] : undefined,
+    showNoQueue: body.showNoQueue,
+    passwordHash: body.password ? await hashPassword(body.password) : undefined,
+    updatedAt: nowIso(),
+  };
+  const userUpdate = updateTx(userKeys(companyId, id), { set, condition: 'attribute_exists(pk)' });
+  if (email !== current.email) {
+    // The e-mail guard moves with the e-mail: new guard (must be free), old guard gone, user updated.
+    await transact(
+      [putTx({ ...emailKeys(email), companyId, userId: id }, true), deleteTx(emailKeys(current.email)), userUpdate],
+      (index) => (index === 0 ? new AppError('ERR_EMAIL_ALREADY_EXISTS') : new AppError('ERR_NO_USER_FOUND')),
+    );
+  } else {
+    await transact([userUpdate], () => new AppError('ERR_NO_USER_FOUND'));
+  }
+  const user = await requireUser(companyId, id);
+  const visibilityChanged =
+    user.profile !== current.profile ||
+    user.allTicket !== current.allTicket ||
+    Boolean(user.showNoQueue) !== Boolean(current.showNoQueue) ||
+    !sameIds(user.queueIds, current.queueIds);
+  if (visibilityChanged) await syncConnections(user);
+  const out = await withQueues(user);
+  await publish(companyId, 'user', { action: 'update', user: out });
+  return out;
+}
+
+/** Deletes a user: its e-mail is freed, the seat is returned to the plan and its sockets are closed. */
+export async function deleteCompanyUser(auth: AuthContext, id: number) {
+  const companyId = auth.companyId;
+  // The last admin deleting themselves would lock the company out; another admin may do it.
+  if (id === auth.userId) throw new AppError('ERR_NO_PERMISSION');
+  const current = await getStoredUser(companyId, id);
+  if (!current) throw new AppError('ERR_NO_USER_FOUND');
+  const items: TransactItem[] = [
+    deleteTx(userKeys(companyId, id), 'attribute_exists(pk)'),
+    deleteTx(emailKeys(current.email)),
+    counterTx(companyScope(companyId), USERS_USAGE, -1),
+  ];
+  await transact(items, () => new AppError('ERR_NO_USER_FOUND'));
+  const sockets = (await companyConnections(companyId)).filter((c) => c.userId === id);
+  await Promise.all(sockets.map(async (c) => {
+    await removeConnection(c.connectionId, companyId);
+    await disconnect(c.connectionId);
+  }));
+  await publish(companyId, 'user', { action: 'delete', userId: id });
+}
+
+export async function setLanguage(auth: AuthContext, language: Language): Promise<User> {
+  const updated = await updateItem(userKeys(auth.companyId, auth.userId), {
+    set: { language, updatedAt: nowIso() },
+    condition: 'attribute_exists(pk)',
+  });
+  if (!updated) throw new AppError('ERR_NO_USER_FOUND');
+  return toUser(updated);
+}
+
+/** A deleted queue leaves the queue lists of the users (and their sockets) that had it. */
+export async function removeQueueFromUsers(companyId: number, queueId: number) {
+  const users = (await listUsers(companyId)).filter((u) => u.queueIds?.includes(queueId));
+  for (const user of users) {
+    const queueIds = user.queueIds.filter((q) => q !== queueId);
+    const updated = await updateItem(userKeys(companyId, user.id), { set: { queueIds, updatedAt: nowIso() }, condition: 'attribute_exists(pk)' });
+    if (updated) {
+      await syncConnections(toUser(updated));
+      await publish(companyId, 'user', { action: 'update', user: await withQueues(toUser(updated)) });
+    }
+  }
+}
+

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { HHMM } from '../business-hours';
+import { MSG, name2to50 } from './common';
+
+/** One weekday row of business hours; an empty time means closed. */
+export const DaySchedule = z.object({
+  weekday: z.string().max(30),
+  weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  startTime: z.union([z.string().regex(HHMM, MSG.invalid), z.literal('')]),
+  endTime: z.union([z.string().regex(HHMM, MSG.invalid), z.literal('')]),
+});
+export type DaySchedule = z.infer<typeof DaySchedule>;
+export const Schedules = z.array(DaySchedule).max(7);
+
+const nullableId = z
+  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
+  .transform((v) => (v === '' ? null : v));
+const text = z.string().max(4096, MSG.long);
+
+/** The queue modal (management.md "Queues", sections 3 and 5). */
+export const QueueBody = z.object({
+  name: name2to50,
+  color: z.string({ error: MSG.required }).trim().min(3, MSG.short).max(9, MSG.long),
+  greetingMessage: text.optional(),
+  outOfHoursMessage: text.optional(),
+  orderQueue: z.union([z.coerce.number().int().min(0).max(100000), z.literal(''), z.null()]).transform((v) => (v === '' ? null : v)).optional(),
+  schedules: Schedules.optional(),
+  integrationId: nullableId.optional(),
+  promptId: nullableId.optional(),
+});
+export type QueueBody = z.infer<typeof QueueBody>;
+export const QueueUpdateBody = QueueBody.partial();
+export type QueueUpdateBody = z.infer<typeof QueueUpdateBody>;
+
+export interface Queue {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  orderQueue: number | null;
+  schedules: DaySchedule[];
+  integrationId: number | null;
+  promptId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A chatbot option of a queue (management.md "Queue option"); parentId null is the top level. */
+export interface QueueOption {
+  id: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: string;
+  option: string;
+  createdAt: string;
+  updatedAt: string;
+  children?: QueueOption[];
+}
+
+const parentId = z
+  .union([z.coerce.number().int(), z.literal(''), z.null()])
+  .transform((v) => (v === '' || v === null || v === -1 ? null : v))
+  .pipe(z.number().int().positive().nullable());
+
+export const QueueOptionBody = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: parentId.optional(),
+  title: z.string().trim().max(200, MSG.long).optional(),
+  message: text.optional(),
+  option: z.union([z.string().trim().max(20, MSG.long), z.number()]).transform(String).optional(),
+});
+export const QueueOptionUpdateBody = QueueOptionBody.omit({ queueId: true, parentId: true }).partial();
+
+/** `GET /queue-options?queueId&parentId`: parentId -1 (or absent) is the top level. */
+export const QueueOptionsQuery = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: parentId.optional(),
+});
