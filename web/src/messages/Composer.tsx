@@ -95,7 +95,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
     if (!result) return;
     setBusy(true);
     try {
-      await sendMedia(ticket.id, result.blob, result.fileName, replyTo);
+      await sendMedia(ticket.id, result.blob, result.fileName, replyTo, { ptt: true });
     } catch (err) {
       toastError(err);
     } finally {

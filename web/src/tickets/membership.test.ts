@@ -112,5 +112,7 @@ describe('new ticket rules (2.7, section 8)', () => {
     expect(otherTicketOutcome({ ticket: theirs }, 1)).toEqual({ kind: 'notice', user: 'Bruno', queue: 'Vendas' });
     expect(otherTicketOutcome({ ticket: ticket(2, { userId: 1 }) }, 1)).toMatchObject({ kind: 'open' });
     expect(otherTicketOutcome(undefined, 1)).toEqual({ kind: 'toast' });
+    // the API's shape: { ticket: { id, uuid, user, queue } } without userId
+    expect(otherTicketOutcome({ ticket: { id: 3, uuid: 'x', user: { id: 5, name: 'Bruno' }, queue: { id: 1, name: 'Suporte' } } }, 1)).toEqual({ kind: 'notice', user: 'Bruno', queue: 'Suporte' });
   });
 });

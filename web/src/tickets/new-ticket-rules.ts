@@ -13,6 +13,8 @@ export const needsQueue = (queueId: number | '' | null, profile: string | undefi
 export function otherTicketOutcome(details: unknown, myUserId: number): { kind: 'notice'; user: string; queue: string } | { kind: 'open'; ticket: Ticket } | { kind: 'toast' } {
   const ticket = (details as { ticket?: Ticket } | undefined)?.ticket;
   if (!ticket) return { kind: 'toast' };
-  if (ticket.userId !== null && ticket.userId !== myUserId) return { kind: 'notice', user: ticket.user?.name ?? '', queue: ticket.queue?.name ?? '' };
+  // The API names the holder as `user` ({ id, name }); older shapes carry only userId.
+  const holder = ticket.user?.id ?? ticket.userId ?? null;
+  if (holder !== null && holder !== myUserId) return { kind: 'notice', user: ticket.user?.name ?? '', queue: ticket.queue?.name ?? '' };
   return { kind: 'open', ticket };
 }
