@@ -81,3 +81,21 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** Set-up no API offers (an expired company): one attribute update on the table. */
+export async function setItemFields(pk: string, sk: string, fields: Record<string, unknown>) {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBDocumentClient, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const names = Object.keys(fields);
+  await doc.send(
+    new UpdateCommand({
+      TableName: inject('tableName'),
+      Key: { pk, sk },
+      UpdateExpression: 'SET ' + names.map((_, i) => `#f${i} = :v${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
+    }),
+  );
+  doc.destroy();
+}

@@ -14,6 +14,8 @@ export async function setup(project: TestProject) {
   if (!existsSync(resolve(webDir, 'index.html'))) throw new Error('web/dist is missing: run `npm run build:web` (npm run test:e2e does)');
   stack = await startStack({ adminEmail: 'admin@admin.com', adminPassword: 'admin123', timers: false, retryBaseMs: 50, logLevel: 'error', webDir });
   project.provide('baseUrl', stack.url);
+  project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
+  project.provide('tableName', process.env.TABLE_NAME!);
 }
 
 export async function teardown() {
@@ -23,5 +25,8 @@ export async function teardown() {
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** set-up no API offers (expiring a company) */
+    dynamoEndpoint: string;
+    tableName: string;
   }
 }

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launch, loginUI, newCompany, newPage, setItemFields, shot } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('session (attendance.md 4.1)', () => {
+  test('an account used elsewhere: the first browser shows the message, clears storage and reloads to /login', async () => {
+    const co = await newCompany('elsewhere');
+    const first = await newPage(browser);
+    await loginUI(first.page, co.email, co.password);
+    await first.page.getByRole('tab', { name: 'Abertos' }).waitFor();
+    // give the socket a moment to be connected before the second login publishes the event
+    await first.page.waitForTimeout(1500);
+
+    const second = await newPage(browser);
+    await loginUI(second.page, co.email, co.password);
+
+    await first.page.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 15_000 });
+    await shot(first.page, '09-used-elsewhere');
+    await first.page.waitForURL('**/login', { timeout: 15_000 });
+    await second.page.getByRole('tab', { name: 'Abertos' }).waitFor();
+    await first.context.close();
+    await second.context.close();
+  });
+
+  test('an expired company cannot log in: "subscription expired on <date>, contact support"', async () => {
+    const co = await newCompany('expired');
+    await setItemFields(`C#${co.companyId}`, 'COMPANY', { dueDate: '2026-01-15T12:00:00.000Z' });
+    const { context, page } = await newPage(browser);
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill(co.email);
+    await page.getByLabel('Senha').fill(co.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Sua assinatura expirou em 15/01/2026. Entre em contato com o suporte.').waitFor();
+    await shot(page, '10-expired');
+    await context.close();
+  });
+});
