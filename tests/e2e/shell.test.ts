@@ -162,3 +162,26 @@ describe('shell: sign up, log in, language, theme', () => {
     await context.close();
   });
 });
+
+describe('shell: profile', () => {
+  test('edit profile from the profile menu: the user modal validates (section 5) and the greeting shows the new name', async () => {
+    const { newCompany, loginUI } = await import('./browser');
+    const co = await newCompany('profile');
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+    await page.getByRole('button', { name: 'Perfil' }).click();
+    await page.getByRole('menuitem', { name: 'Editar perfil' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Editar usuário' });
+    await dialog.waitFor();
+    await expect(dialog.getByLabel(/^Nome/).inputValue()).resolves.toBe(co.name);
+    await dialog.getByLabel(/^Nome/).fill('A');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByText('Muito curto!').waitFor();
+    await dialog.getByLabel(/^Nome/).fill('Beatriz Lima');
+    await shot(page, '11-profile-modal');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Usuário salvo com sucesso.').waitFor();
+    await page.getByText(/Olá Beatriz Lima, seja bem-vindo/).waitFor();
+    await context.close();
+  });
+});

@@ -74,10 +74,10 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField label={t('modal.name')} value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} {...fieldError('name')} required fullWidth autoFocus />
-              <TextField label={t('modal.number')} value={values.number} onChange={(e) => setValues({ ...values, number: e.target.value })} {...fieldError('number')} required fullWidth placeholder="5511999998888" />
+              <TextField label={t('modal.name')} value={values.name} onChange={(e) => { setValues({ ...values, name: e.target.value }); setErrors(({ name: _gone, ...rest }) => rest); }} {...fieldError('name')} required fullWidth autoFocus />
+              <TextField label={t('modal.number')} value={values.number} onChange={(e) => { setValues({ ...values, number: e.target.value }); setErrors(({ number: _gone, ...rest }) => rest); }} {...fieldError('number')} required fullWidth placeholder="5511999998888" />
             </Stack>
-            <TextField label={t('modal.email')} type="email" value={values.email} onChange={(e) => setValues({ ...values, email: e.target.value })} {...fieldError('email')} fullWidth />
+            <TextField label={t('modal.email')} type="email" value={values.email} onChange={(e) => { setValues({ ...values, email: e.target.value }); setErrors(({ email: _gone, ...rest }) => rest); }} {...fieldError('email')} fullWidth />
             <Typography variant="subtitle2">{t('modal.extraInfo')}</Typography>
             {values.extraInfo.map((info, i) => (
               <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>

@@ -75,7 +75,10 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
       .catch(toastError);
   }, [open, userId]);
 
-  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors(({ [key]: _gone, ...rest }) => rest);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
