@@ -4,7 +4,7 @@ import { idParam } from '#shared/schemas/common';
 import { WhatsappBody, WhatsappQuery, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { can } from '#shared/permissions';
 import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
-import { createWhatsapp, deleteWhatsapp, presentWhatsapp, updateWhatsapp } from '#lib/whatsapp/service';
+import { createWhatsapp, deleteWhatsapp, presentWhatsapp, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
 
 const params = z.object({ id: idParam });
 const withQr = (session: unknown) => !(session === '0' || session === false);
@@ -12,14 +12,14 @@ const withQr = (session: unknown) => !(session === '0' || session === false);
 /** Connections (management.md "Connections" and section 7). */
 export const handler = httpModule({
   'GET /whatsapp': route({ query: WhatsappQuery }, async ({ auth, query }) => {
-    const list = await listWhatsapps(auth.companyId);
+    const list = await withQueues(auth.companyId, await listWhatsapps(auth.companyId));
     const withToken = can(auth.profile, 'connections-page:editOrDeleteConnection');
     return list.map((w) => presentWhatsapp(w, { withQr: withQr(query.session), withToken }));
   }),
 
   'GET /whatsapp/{id}': route({ params, query: WhatsappQuery }, async ({ auth, params, query }) => {
-    const w = await requireWhatsapp(auth.companyId, params.id);
-    return presentWhatsapp(w, { withQr: withQr(query.session), withToken: can(auth.profile, 'connections-page:editOrDeleteConnection') });
+    const [w] = await withQueues(auth.companyId, [await requireWhatsapp(auth.companyId, params.id)]);
+    return presentWhatsapp(w!, { withQr: withQr(query.session), withToken: can(auth.profile, 'connections-page:editOrDeleteConnection') });
   }),
 
   'POST /whatsapp': route({ permission: 'connections-page:addConnection', body: WhatsappBody }, async ({ auth, body }) =>
@@ -27,7 +27,7 @@ export const handler = httpModule({
   ),
 
   'PUT /whatsapp/{id}': route({ permission: 'connections-page:editOrDeleteConnection', params, body: WhatsappUpdateBody }, async ({ auth, params, body }) =>
-    presentWhatsapp(await updateWhatsapp(auth.companyId, params.id, body), { withToken: true }),
+    presentWhatsapp((await withQueues(auth.companyId, [await updateWhatsapp(auth.companyId, params.id, body)]))[0]!, { withToken: true }),
   ),
 
   'DELETE /whatsapp/{id}': route({ permission: 'connections-page:editOrDeleteConnection', params }, async ({ auth, params }) => {

@@ -7,6 +7,7 @@ import { nextId, counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
 import { companyPlan } from '../accounts/companies';
+import { getQueues } from '../queues/repo';
 import {
   CONNECTIONS_USAGE,
   defaultGuardKeys,
@@ -32,6 +33,16 @@ export function presentWhatsapp(w: Whatsapp, opts: { withQr?: boolean; withToken
   if (opts.withQr === false) delete out.qrcode;
   if (!opts.withToken) delete out.token;
   return out;
+}
+
+/** Fills `queues` (id, name, color) from the connection's queueIds, in the company's queue order. */
+export async function withQueues(companyId: number, list: Whatsapp[]): Promise<Whatsapp[]> {
+  const ids = [...new Set(list.flatMap((w) => w.queueIds ?? []))];
+  const queues = await getQueues(companyId, ids);
+  return list.map((w) => ({
+    ...w,
+    queues: queues.filter((q) => w.queueIds.includes(q.id)).map((q) => ({ id: q.id, name: q.name, color: q.color })),
+  }));
 }
 
 export async function publishWhatsapp(w: Whatsapp) {

@@ -1,0 +1,95 @@
+/**
+ * Inbound throughput: 10,000 messages from 1,000 contacts injected through the simulator, end to
+ * end (runner -> inbound queue -> pipeline -> table -> realtime). Prints messages per second and the
+ * p50/p99 latency from the provider event (injection) to the `appMessage` event on a WebSocket client.
+ *   npx tsx tests/bench/inbound.ts [messages] [contacts] [concurrency]
+ */
+import WebSocket from 'ws';
+import { startStack } from '../../infra/local/stack';
+
+const TOTAL = Number(process.argv[2] ?? 10_000);
+const CONTACTS = Number(process.argv[3] ?? 1_000);
+const CONCURRENCY = Number(process.argv[4] ?? 32);
+
+const stack = await startStack({ timers: false, logLevel: 'error', retryBaseMs: 50 });
+const base = stack.url;
+try {
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const email = `bench-${Date.now()}@test.dev`;
+  const signup = await call('POST', '/api/companies/cadastro', { companyName: 'Bench', name: 'Owner', email, password: 'secret123', phone: '11999998888', planId: 1 });
+  const companyId = signup.company.id as number;
+  const { token } = await call('POST', '/api/auth/login', { email, password: 'secret123' });
+  const whatsapp = await call('POST', '/api/whatsapp', { name: 'Bench line' }, token);
+  await call('POST', `/@simulator/sessions/${companyId}/${whatsapp.id}/scan`, { number: '5511900000001' });
+  for (let i = 0; (await call('GET', `/api/whatsapp/${whatsapp.id}`, undefined, token)).status !== 'CONNECTED'; i++) {
+    if (i > 200) throw new Error('connection did not connect');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  const { ticket } = await call('POST', '/api/auth/ws-ticket', undefined, token);
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?ticket=${encodeURIComponent(ticket)}`);
+  await new Promise((done, fail) => (ws.once('open', done), ws.once('error', fail)));
+  ws.send(JSON.stringify({ action: 'joinNotification' }));
+  ws.send(JSON.stringify({ action: 'joinTickets', value: 'pending' }));
+
+  const injectedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let lastArrival = 0;
+  let arrived!: () => void;
+  const allArrived = new Promise<void>((r) => (arrived = r));
+  ws.on('message', (raw) => {
+    const e = JSON.parse(raw.toString());
+    if (e.event !== `company-${companyId}-appMessage` || e.data.action !== 'create') return;
+    const wid = e.data.message?.wid;
+    const at = injectedAt.get(wid);
+    if (at === undefined) return;
+    injectedAt.delete(wid);
+    lastArrival = Date.now();
+    latencies.push(lastArrival - at);
+    if (latencies.length === TOTAL) arrived();
+  });
+
+  const started = Date.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < TOTAL) {
+      const i = next++;
+      const wid = `BENCH${i.toString().padStart(6, '0')}`;
+      const from = `55119${(10_000_000 + (i % CONTACTS)).toString()}`;
+      injectedAt.set(wid, Date.now());
+      await call('POST', `/@simulator/sessions/${companyId}/${whatsapp.id}/messages`, { from, wid, pushName: `Contact ${i % CONTACTS}`, body: `message ${i}` });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const injectedMs = Date.now() - started;
+  await Promise.race([allArrived, new Promise((r) => setTimeout(r, 600_000))]);
+  ws.close();
+
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  const seconds = ((lastArrival || Date.now()) - started) / 1000;
+  console.log('\ninbound benchmark (simulator -> runner -> inbound queue -> pipeline -> WebSocket)');
+  console.table({
+    messages: TOTAL,
+    contacts: CONTACTS,
+    delivered: latencies.length,
+    'injection s': (injectedMs / 1000).toFixed(1),
+    'end-to-end s': seconds.toFixed(1),
+    'messages/s': (latencies.length / seconds).toFixed(1),
+    'p50 ms': pct(50),
+    'p99 ms': pct(99),
+    'max ms': latencies.at(-1),
+  });
+} finally {
+  await stack.stop();
+}
+process.exit(0);
