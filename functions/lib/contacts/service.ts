@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import type { Contact, ContactBody, ContactUpdateBody, ContactUploadResult } from '#shared/schemas/contacts';
+import { contactName, contactNumber } from '#shared/schemas/contacts';
+import { AppError } from '../errors';
+import { deleteTx, putTx, transact, updateItem, type TransactItem } from '../db';
+import { companyScope, counterTx, nextId } from '../ids';
+import { nowIso } from '../keys';
+import { publish } from '../realtime';
+import { bumpDay, dayOf } from '../dashboard/aggregates';
+import {
+  CONTACTS_USAGE,
+  contactItem,
+  contactKeys,
+  digitsOnly,
+  findContactByLid,
+  findContactByNumber,
+  jidUser,
+  lidGuardKeys,
+  numberGuardKeys,
+  requireContact,
+} from './repo';
+import { refreshTicketContact } from '../tickets/service';
+
+export type { Contact };
+
+function newContact(companyId: number, id: number, fields: Partial<Contact> & { name: string; number: string }): Contact {
+  const now = nowIso();
+  return {
+    id,
+    uuid: randomUUID(),
+    companyId,
+    name: fields.name,
+    number: fields.number,
+    ...(fields.lid ? { lid: fields.lid } : {}),
+    email: fields.email ?? '',
+    profilePicUrl: fields.profilePicUrl ?? '',
+    isGroup: fields.isGroup ?? false,
+    extraInfo: fields.extraInfo ?? [],
+    whatsappId: fields.whatsappId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Inserts a contact with its guards (number, lid) and the usage counter in one transaction.
+ * `onDuplicate` names the error when a guard exists (the caller may instead re-read the winner).
+ */
+async function insertContact(contact: Contact) {
+  const items: TransactItem[] = [];
+  if (contact.number) items.push(putTx({ ...numberGuardKeys(contact.companyId, contact.number), contactId: contact.id }, true));
+  if (contact.lid) items.push(putTx({ ...lidGuardKeys(contact.companyId, contact.lid), contactId: contact.id }, true));
+  items.push(putTx(contactItem(contact), true), counterTx(companyScope(contact.companyId), CONTACTS_USAGE, 1));
+  await transact(items, () => new AppError('ERR_DUPLICATED_CONTACT'));
+  await bumpDay(contact.companyId, dayOf(contact.createdAt), { newContacts: 1 });
+  await publish(contact.companyId, 'contact', { action: 'create', contact });
+}
+
+/** POST /contacts: a second contact with the same number in a company is ERR_DUPLICATED_CONTACT. */
+export async function createContact(companyId: number, body: ContactBody): Promise<Contact> {
+  const id = await nextId(companyScope(companyId), 'contact');
+  const contact = newContact(companyId, id, { ...body, email: body.email ?? '' });
+  await insertContact(contact);
+  return contact;
+}
+
+/** PUT /contacts/{id}: a number change moves the guard in the same transaction. */
+export async function updateContact(companyId: number, id: number, changes: ContactUpdateBody & { profilePicUrl?: string; lid?: string }): Promise<Contact> {
+  const before = await requireContact(companyId, id);
+  const after: Contact = {
+    ...before,
+    ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+    updatedAt: nowIso(),
+  } as Contact;
+  const items: TransactItem[] = [putTx(contactItem(after))];
+  if (after.number !== before.number) {
+    if (after.number) items.push(putTx({ ...numberGuardKeys(companyId, after.number), contactId: id }, true));
+    if (before.number) items.push(deleteTx(numberGuardKeys(companyId, before.number)));
+  }
+  if (after.lid && after.lid !== before.lid) {
+    items.push(putTx({ ...lidGuardKeys(companyId, after.lid), contactId: id }, true));
+    if (before.lid) items.push(deleteTx(lidGuardKeys(companyId, before.lid)));
+  }
+  await transact(items, () => new AppError('ERR_DUPLICATED_CONTACT'));
+  if (after.name !== before.name || after.number !== before.number || after.profilePicUrl !== before.profilePicUrl) {
+    await refreshTicketContact(companyId, after);
+  }
+  await publish(companyId, 'contact', { action: 'update', contact: after });
+  return after;
+}
+
+export async function deleteContact(companyId: number, id: number) {
+  const contact = await requireContact(companyId, id);
+  const items: TransactItem[] = [deleteTx(contactKeys(companyId, id)), counterTx(companyScope(companyId), CONTACTS_USAGE, -1)];
+  if (contact.number) items.push(deleteTx(numberGuardKeys(companyId, contact.number)));
+  if (contact.lid) items.push(deleteTx(lidGuardKeys(companyId, contact.lid)));
+  await transact(items);
+  await publish(companyId, 'contact', { action: 'delete', contactId: id });
+}
+
+/**
+ * The contact behind a WhatsApp chat. One customer is one contact whichever id a message carries:
+ * it is found by its number guard or its `@lid` guard; a newly seen lid is linked to it. Two
+ * messages of a new contact arriving at once race on the guards: the loser re-reads the winner.
+ */
+export async function upsertContactFromWhatsApp(
+  companyId: number,
+  input: { number: string; lid?: string; name?: string; profilePicUrl?: string; isGroup: boolean },
+): Promise<Contact> {
+  const number = input.isGroup ? jidUser(input.number) : digitsOnly(jidUser(input.number ?? ''));
+  const lid = input.lid ? jidUser(input.lid) : undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = (await findContactByNumber(companyId, number)) ?? (lid ? await findContactByLid(companyId, lid) : undefined);
+    if (found) return refreshFromWhatsApp(companyId, found, { number, lid, name: input.name, profilePicUrl: input.profilePicUrl });
+    const id = await nextId(companyScope(companyId), 'contact');
+    const contact = newContact(companyId, id, {
+      name: input.name?.trim() || number || lid || 'contact',
+      number,
+      lid,
+      profilePicUrl: input.profilePicUrl,
+      isGroup: input.isGroup,
+    });
+    try {
+      await insertContact(contact);
+      return contact;
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'ERR_DUPLICATED_CONTACT') throw err;
+      // another message of the same contact created it first: read it on the next turn
+    }
+  }
+  throw new AppError('ERR_CONFLICT');
+}
+
+/** Fills what a message taught us (a lid, a number for a lid-only contact, a picture, a real name). */
+async function refreshFromWhatsApp(
+  companyId: number,
+  contact: Contact,
+  seen: { number: string; lid?: string; name?: string; profilePicUrl?: string },
+): Promise<Contact> {
+  const changes: Partial<Contact> = {};
+  if (seen.lid && !contact.lid) changes.lid = seen.lid;
+  if (seen.number && !contact.number) changes.number = seen.number;
+  if (seen.profilePicUrl && seen.profilePicUrl !== contact.profilePicUrl) changes.profilePicUrl = seen.profilePicUrl;
+  // a contact first named after its number takes the push name once we learn it
+  const name = seen.name?.trim();
+  if (name && name.length >= 1 && (contact.name === contact.number || contact.name === contact.lid) && name !== contact.name) changes.name = name;
+  if (!Object.keys(changes).length) return contact;
+  try {
+    return await updateContact(companyId, contact.id, changes);
+  } catch (err) {
+    // the lid or number already belongs to another contact: keep this one as it is
+    if (err instanceof AppError && err.code === 'ERR_DUPLICATED_CONTACT') return contact;
+    throw err;
+  }
+}
+
+/**
+ * Records that `lid` and `number` are the same customer (a `lidMapping` event). The number's
+ * contact keeps the lid; a lid-only contact made earlier is given the number when it is free,
+ * otherwise the lid guard moves to the number's contact.
+ */
+export async function linkContactLid(companyId: number, number: string, lid: string): Promise<Contact | undefined> {
+  const digits = digitsOnly(jidUser(number));
+  const lidId = jidUser(lid);
+  const byNumber = await findContactByNumber(companyId, digits);
+  const byLid = await findContactByLid(companyId, lidId);
+  if (byNumber && byLid && byNumber.id === byLid.id) return byNumber;
+  if (byNumber && !byLid) return refreshFromWhatsApp(companyId, byNumber, { number: digits, lid: lidId });
+  if (!byNumber && byLid) return refreshFromWhatsApp(companyId, byLid, { number: digits, lid: lidId });
+  if (byNumber && byLid) {
+    await transact([
+      putTx({ ...lidGuardKeys(companyId, lidId), contactId: byNumber.id }),
+      putTx(contactItem({ ...byNumber, lid: lidId, updatedAt: nowIso() })),
+    ]);
+    await updateItem(contactKeys(companyId, byLid.id), { remove: ['lid'] });
+    return { ...byNumber, lid: lidId };
+  }
+  return undefined;
+}
+
+/** POST /contacts/upload: each spreadsheet row becomes a contact or an entry in the error list. */
+export async function importContacts(companyId: number, rows: Record<string, unknown>[]): Promise<ContactUploadResult> {
+  const result: ContactUploadResult = { newContacts: [], errorBag: [] };
+  for (const row of rows) {
+    const get = (...names: string[]) => {
+      const key = Object.keys(row).find((k) => names.includes(k.trim().toLowerCase()));
+      return key !== undefined && row[key] !== null && row[key] !== undefined ? String(row[key]) : '';
+    };
+    const rawName = get('name', 'nome');
+    const name = contactName.safeParse(rawName);
+    const number = contactNumber.safeParse(get('number', 'numero', 'número', 'phone', 'telefone'));
+    if (!name.success || !number.success) {
+      const issue = !name.success ? `name: ${name.error.issues[0]?.message}` : `number: ${number.error!.issues[0]?.message}`;
+      result.errorBag.push({ contactName: rawName, error: { message: issue } });
+      continue;
+    }
+    try {
+      const email = get('email', 'e-mail');
+      const contact = await createContact(companyId, { name: name.data, number: number.data, email: /.+@.+\..+/.test(email) ? email.toLowerCase() : '' });
+      result.newContacts.push({ contactId: contact.id, contactName: contact.name });
+    } catch (err) {
+      result.errorBag.push({ contactName: name.data, error: { message: err instanceof AppError ? err.code : 'ERR_INTERNAL_SERVER_ERROR' } });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import type { Message } from '#shared/schemas/messages';
+import { getItem, query, stripKeys, type Item } from '../db';
+import { presignGet } from '../storage';
+
+/**
+ * A message: pk `C#<cid>#MSG#<contactId>#<whatsappId>`, sk `M#<id>`. One partition holds a
+ * contact's conversation on one connection across all its tickets, so a page of a ticket's
+ * history (with the earlier tickets for the ticket-change banner) is one Query, newest first.
+ * - `id` is time-ordered: 9 base36 chars of epoch milliseconds + 6 random chars, so the sort key
+ *   is the creation order and ids never collide between concurrent writers;
+ * - gsi1 `C#<cid>#MID#<id>` / `M` finds a message by id alone (DELETE /messages/{id}, send results);
+ * - the guard `C#<cid>#WID#<wid>` / `WID` {msgPk, msgSk, messageId} makes a WhatsApp id stored
+ *   once (redelivery, the echo of our own send) and finds a message by wid (acks, edits, revokes).
+ */
+export const conversationPk = (companyId: number, contactId: number, whatsappId: number) => `C#${companyId}#MSG#${contactId}#${whatsappId}`;
+export const messageKeys = (companyId: number, contactId: number, whatsappId: number, id: string) => ({
+  pk: conversationPk(companyId, contactId, whatsappId),
+  sk: `M#${id}`,
+});
+export const widGuardKeys = (companyId: number, wid: string) => ({ pk: `C#${companyId}#WID#${wid}`, sk: 'WID' });
+const idIndexPk = (companyId: number, id: string) => `C#${companyId}#MID#${id}`;
+
+export function newMessageId(atMs = Date.now()): string {
+  return atMs.toString(36).padStart(9, '0') + BigInt('0x' + randomBytes(4).toString('hex')).toString(36).padStart(7, '0').slice(-6);
+}
+
+export function messageItem(m: Message): Item {
+  return { ...messageKeys(m.companyId, m.contactId, m.whatsappId, m.id), ...m, gsi1pk: idIndexPk(m.companyId, m.id), gsi1sk: 'M' };
+}
+
+export const toMessage = (item: Item) => stripKeys(item) as Message & { pk?: never };
+
+export async function getMessageById(companyId: number, id: string): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
+  const { items } = await query({ index: 'gsi1', pk: idIndexPk(companyId, id), limit: 1 });
+  const item = items[0];
+  return item ? { ...(toMessage(item) as Message), key: { pk: item.pk, sk: item.sk } } : undefined;
+}
+
+export async function getMessageByWid(companyId: number, wid: string): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
+  const guard = await getItem<{ msgPk: string; msgSk: string }>(widGuardKeys(companyId, wid));
+  if (!guard) return undefined;
+  const item = await getItem({ pk: guard.msgPk, sk: guard.msgSk });
+  return item ? { ...(toMessage(item) as Message), key: { pk: guard.msgPk, sk: guard.msgSk } } : undefined;
+}
+
+/** The message as the API returns it: media as a short-lived presigned URL. */
+export async function presentMessage(m: Message): Promise<Message> {
+  const { mediaKey, ...rest } = m;
+  return { ...rest, mediaUrl: mediaKey ? await presignGet(m.companyId, mediaKey) : (m.mediaUrl ?? null) };
+}

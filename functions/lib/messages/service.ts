@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import type { Message, QuotedMessage } from '#shared/schemas/messages';
+import { mediaTypeOf } from '#shared/schemas/messages';
+import type { Ticket } from '#shared/schemas/tickets';
+import { COMMAND_QUEUE, commandGroupId, type InboundMessage, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
+import { AppError } from '../errors';
+import { deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem } from '../db';
+import { decodeCursor, page } from '../cursor';
+import { nowIso } from '../keys';
+import { log } from '../log';
+import { enqueue } from '../queue';
+import { assertTenantKey } from '../storage';
+import { contactJid, requireContact } from '../contacts/repo';
+import { toTicket } from '../tickets/repo';
+import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
+import { publishTicketChange, publishToTicket } from '../tickets/events';
+import { requireStoredTicket } from '../tickets/repo';
+import { conversationPk, getMessageById, getMessageByWid, messageItem, newMessageId, presentMessage, widGuardKeys } from './repo';
+
+export type { Message, InboundMessage };
+
+const PAGE = 20;
+
+function quoteOf(m: Message | undefined): QuotedMessage | null {
+  if (!m) return null;
+  return { id: m.id, body: m.body, fromMe: m.fromMe, mediaType: m.mediaType, contact: m.fromMe ? null : m.contact };
+}
+
+const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) => (m.body || m.mediaName || m.mediaType || '').slice(0, 255);
+
+/** Stores a message and bumps its ticket (lastMessage, updatedAt, unread) in one transaction. */
+async function insertWithTicket(companyId: number, ticketId: number, message: Message, opts: { wid?: string; unread: boolean }) {
+  return mutateTicket(
+    companyId,
+    ticketId,
+    (t) => ({
+      ...t,
+      lastMessage: lastMessageText(message),
+      updatedAt: message.createdAt > t.updatedAt ? message.createdAt : nowIso(),
+      unreadMessages: t.unreadMessages + (opts.unread ? 1 : 0),
+    }),
+    {
+      extra: (_b, a) => [
+        ...(opts.wid ? [putTx({ ...widGuardKeys(companyId, opts.wid), msgPk: conversationPk(companyId, a.contactId, a.whatsappId), msgSk: `M#${message.id}`, messageId: message.id, ticketId }, true)] : []),
+        putTx(messageItem({ ...message, contactId: a.contactId, whatsappId: a.whatsappId }), true),
+      ],
+      mapConflict: () => new AppError('ERR_DUPLICATED'),
+    },
+  );
+}
+
+async function announce(companyId: number, before: Parameters<typeof publishTicketChange>[1], ticket: Ticket, message: Message, action: 'create' | 'update') {
+  const shown = await presentMessage(message);
+  await publishToTicket(companyId, ticket, 'appMessage', { action, message: shown, ticket, contact: ticket.contact });
+  if (action === 'create') await publishTicketChange(companyId, before, ticket);
+}
+
+/**
+ * Stores a message from WhatsApp, idempotently by its WhatsApp id: a redelivery, or the echo of
+ * a message we sent (fromMe, wid already recorded by a send result), returns the stored message
+ * with `duplicate: true`. A new message from the contact counts as unread.
+ */
+export async function storeInboundMessage(
+  companyId: number,
+  ticket: Ticket,
+  message: InboundMessage,
+): Promise<{ message: Message; duplicate: boolean; ticket: Ticket }> {
+  const existing = await getMessageByWid(companyId, message.wid);
+  if (existing) return { message: stripKey(existing), duplicate: true, ticket };
+  const quoted = message.quotedWid ? await getMessageByWid(companyId, message.quotedWid) : undefined;
+  const createdAtMs = message.timestamp ? Math.min(message.timestamp * 1000, Date.now()) : Date.now();
+  const createdAt = new Date(createdAtMs).toISOString();
+  const stored: Message = {
+    id: newMessageId(createdAtMs),
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    wid: message.wid,
+    body: message.body ?? '',
+    fromMe: message.fromMe,
+    read: message.fromMe,
+    ack: message.fromMe ? 1 : 0,
+    mediaType: message.mediaType,
+    mediaUrl: null,
+    mediaKey: message.media?.key ?? null,
+    mediaName: message.media?.fileName ?? null,
+    isDeleted: false,
+    isEdited: false,
+    quotedMsgId: quoted?.id ?? null,
+    quotedMsg: quoteOf(quoted),
+    contact: message.fromMe ? null : { name: message.isGroup ? (message.participantName ?? message.participantJid ?? '') : (message.pushName ?? ticket.contact.name) },
+    participant: message.participantJid ?? null,
+    userId: null,
+    automatic: false,
+    error: message.mediaError ?? null,
+    createdAt,
+    updatedAt: nowIso(),
+  };
+  try {
+    const { before, after } = await insertWithTicket(companyId, ticket.id, stored, { wid: message.wid, unread: !message.fromMe });
+    const current = toTicket(after);
+    await announce(companyId, before, current, stored, 'create');
+    return { message: { ...stored, contactId: after.contactId, whatsappId: after.whatsappId }, duplicate: false, ticket: current };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'ERR_DUPLICATED') {
+      const winner = await getMessageByWid(companyId, message.wid);
+      if (winner) return { message: stripKey(winner), duplicate: true, ticket };
+    }
+    throw err;
+  }
+}
+
+const stripKey = <T extends { key?: unknown }>(m: T): Omit<T, 'key'> => {
+  const { key: _key, ...rest } = m;
+  return rest;
+};
+
+/**
+ * The outbound path: stores the message (fromMe, ack 0), bumps the ticket, publishes, and asks
+ * the session runner to send it (FIFO group per connection, deduplicated by command id). A
+ * failure to enqueue is recorded on the message (ERR_SENDING_WAPP_MSG), never silent.
+ */
+export async function sendMessage(
+  companyId: number,
+  ticket: Ticket,
+  input: {
+    body: string;
+    media?: { key: string; mimetype: string; fileName: string; kind: MediaKind; ptt?: boolean };
+    quotedMsgId?: string;
+    userId?: number | null;
+    automatic?: boolean;
+  },
+): Promise<Message> {
+  if (!input.media && !input.body.trim()) throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
+  if (input.media) assertTenantKey(companyId, input.media.key);
+  const contact = await requireContact(companyId, ticket.contactId);
+  const quoted = input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined;
+  const now = Date.now();
+  const message: Message = {
+    id: newMessageId(now),
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    wid: null,
+    body: input.body,
+    fromMe: true,
+    read: true,
+    ack: 0,
+    mediaType: input.media ? mediaTypeOf(input.media.mimetype) : 'chat',
+    mediaUrl: null,
+    mediaKey: input.media?.key ?? null,
+    mediaName: input.media?.fileName ?? null,
+    isDeleted: false,
+    isEdited: false,
+    quotedMsgId: quoted && quoted.companyId === companyId ? quoted.id : null,
+    quotedMsg: quoted && quoted.companyId === companyId ? quoteOf(quoted) : null,
+    contact: null,
+    userId: input.userId ?? null,
+    automatic: Boolean(input.automatic),
+    error: null,
+    createdAt: new Date(now).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+  };
+  const { before, after } = await insertWithTicket(companyId, ticket.id, message, { unread: false });
+  const current = toTicket(after);
+  const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
+  await announce(companyId, before, current, saved, 'create');
+  const command: SessionCommand = {
+    type: 'send',
+    commandId: randomUUID(),
+    companyId,
+    whatsappId: after.whatsappId,
+    messageId: saved.id,
+    ticketId: ticket.id,
+    to: contactJid(contact),
+    body: saved.body,
+    ...(input.media ? { media: input.media } : {}),
+    ...(quoted?.wid ? { quotedWid: quoted.wid } : {}),
+  };
+  try {
+    await enqueue(COMMAND_QUEUE, command, { groupId: commandGroupId(companyId, after.whatsappId), dedupId: command.commandId });
+  } catch (err) {
+    log.error('send command not enqueued', { messageId: saved.id, error: (err as Error).message });
+    return (await patchMessage(companyId, current, saved.id, { error: 'ERR_SENDING_WAPP_MSG' })) ?? saved;
+  }
+  return saved;
+}
+
+/** Sets fields on a stored message and publishes `appMessage` update. */
+async function patchMessage(companyId: number, ticket: Ticket | undefined, id: string, set: Partial<Message>, condition?: { expr: string; values: Record<string, unknown> }) {
+  const found = await getMessageById(companyId, id);
+  if (!found) return undefined;
+  return patchFound(companyId, ticket, found, set, condition);
+}
+
+async function patchFound(
+  companyId: number,
+  ticket: Ticket | undefined,
+  found: Message & { key: { pk: string; sk: string } },
+  set: Partial<Message>,
+  condition?: { expr: string; values: Record<string, unknown> },
+) {
+  const updated = await updateItem<Message>(found.key, {
+    set: { ...set, updatedAt: nowIso() },
+    condition: condition ? `attribute_exists(pk) AND (${condition.expr})` : 'attribute_exists(pk)',
+    conditionValues: condition?.values,
+  });
+  if (!updated) return undefined;
+  const message = stripKeys(updated as any) as Message;
+  const t = ticket ?? toTicket(await requireStoredTicket(companyId, message.ticketId));
+  await announce(companyId, null, t, message, 'update');
+  return message;
+}
+
+/**
+ * The runner's outcome of a send: records the WhatsApp id (so the echo is recognised) and the
+ * ack, or the error. An echo stored before this result arrived is folded into our message.
+ */
+export async function applySendResult(
+  companyId: number,
+  result: { messageId: string; ticketId: number; wid?: string; ack: number; error?: string },
+): Promise<Message | undefined> {
+  const found = await getMessageById(companyId, result.messageId);
+  if (!found) return undefined;
+  if (result.wid) {
+    const guard = await getItem<{ messageId: string; msgPk: string; msgSk: string }>(widGuardKeys(companyId, result.wid));
+    if (guard && guard.messageId !== found.id) {
+      // the echo arrived first and was stored as a message of its own: drop it, keep ours
+      await deleteItem({ pk: guard.msgPk, sk: guard.msgSk });
+    }
+    await putItem({ ...widGuardKeys(companyId, result.wid), msgPk: found.key.pk, msgSk: found.key.sk, messageId: found.id, ticketId: found.ticketId });
+  }
+  return patchFound(
+    companyId,
+    undefined,
+    found,
+    { ...(result.wid ? { wid: result.wid } : {}), ack: Math.max(found.ack, result.ack), error: result.error ?? null },
+  );
+}
+
+/** An ack from WhatsApp; acks only move forward (a late "delivered" never undoes "read"). */
+export async function updateAckByWid(companyId: number, wid: string, ack: number): Promise<Message | undefined> {
+  const found = await getMessageByWid(companyId, wid);
+  if (!found || found.ack >= ack) return undefined;
+  return patchFound(companyId, undefined, found, { ack }, { expr: 'ack < :ack', values: { ':ack': ack } });
+}
+
+export async function markEdited(companyId: number, wid: string, body: string): Promise<Message | undefined> {
+  const found = await getMessageByWid(companyId, wid);
+  if (!found) return undefined;
+  return patchFound(companyId, undefined, found, { body, isEdited: true });
+}
+
+export async function markDeletedByContact(companyId: number, wid: string): Promise<Message | undefined> {
+  const found = await getMessageByWid(companyId, wid);
+  if (!found) return undefined;
+  return patchFound(companyId, undefined, found, { isDeleted: true });
+}
+
+/** DELETE /messages/{id}: only the sender's own messages (fromMe); WhatsApp is asked to revoke it. */
+export async function deleteMessageByUser(companyId: number, actor: Actor, id: string): Promise<Message> {
+  const found = await getMessageById(companyId, id);
+  if (!found) throw new AppError('ERR_NOT_FOUND');
+  const ticket = await requireStoredTicket(companyId, found.ticketId);
+  await assertCanSee(companyId, actor, ticket);
+  if (!found.fromMe) throw new AppError('ERR_NO_PERMISSION');
+  const updated = await patchFound(companyId, toTicket(ticket), found, { isDeleted: true });
+  if (found.wid) {
+    const contact = await requireContact(companyId, ticket.contactId);
+    const command: SessionCommand = { type: 'delete', commandId: randomUUID(), companyId, whatsappId: found.whatsappId, messageId: found.id, wid: found.wid, to: contactJid(contact), fromMe: true };
+    await enqueue(COMMAND_QUEUE, command, { groupId: commandGroupId(companyId, found.whatsappId), dedupId: command.commandId }).catch((err) =>
+      log.error('delete command not enqueued', { messageId: id, error: (err as Error).message }),
+    );
+  }
+  return updated ?? stripKey(found);
+}
+
+/**
+ * GET /messages/{ticketId}: the newest page of the contact's conversation on the ticket's
+ * connection (earlier tickets included, for the ticket-change banner), older pages by cursor.
+ * Messages come oldest first within a page. Reading resets the ticket's unread count.
+ */
+export async function listMessages(companyId: number, actor: Actor, ticketId: number, cursor?: string, limit = PAGE) {
+  const stored = await requireStoredTicket(companyId, ticketId);
+  await assertCanSee(companyId, actor, stored);
+  const startKey = await decodeCursor(companyId, cursor);
+  const [result, ticket] = await Promise.all([
+    query<Message>({ pk: conversationPk(companyId, stored.contactId, stored.whatsappId), sk: { beginsWith: 'M#' }, forward: false, limit, startKey }),
+    stored.unreadMessages > 0 ? resetUnread(companyId, ticketId) : Promise.resolve(toTicket(stored)),
+  ]);
+  const messages = await Promise.all(result.items.reverse().map((item) => presentMessage(stripMessageKeys(item))));
+  const paged = await page(companyId, messages, result.lastKey);
+  return { messages: paged.items, ticket, hasMore: paged.hasMore, cursor: paged.cursor };
+}
+
+function stripMessageKeys(item: Record<string, any>): Message {
+  const { pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
+  return rest as Message;
+}

@@ -1,0 +1,105 @@
+import type { Ticket } from '#shared/schemas/tickets';
+import { config } from '../config';
+import { getItem, stripKeys, type Item, type TransactItem } from '../db';
+import { AppError } from '../errors';
+import { pad } from '../keys';
+import { normalizeText } from '../contacts/repo';
+
+/**
+ * A ticket: pk `C#<cid>`, sk `TICKET#<pad(id)>`, with five index entries (all sort keys of the
+ * lists begin with `updatedAt`, so newest first is `ScanIndexForward=false` and the `updatedAt`
+ * day filter is a key condition):
+ * - gsi1 `C#<cid>#TS#<status>` / `<updatedAt>#<pad(id)>`: a status list of the whole company (admins)
+ * - gsi2 `C#<cid>#TQ#<queueId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one queue
+ * - gsi3 `C#<cid>#TU#<userId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one attendant
+ * - gsi4 `C#<cid>#TN` / `<normalized contact name>#<pad(id)>`: search by contact-name prefix
+ * - gsi5 `C#<cid>#TC#<contactId>` / `<pad(whatsappId)>#<createdAt>#<pad(id)>`: a contact's tickets
+ *   (per connection by prefix): message history banner, contact renames, number search.
+ * Companion items:
+ * - `C#<cid>` / `TOPEN#<contactId>#<whatsappId>` {ticketId}: the guard that allows ONE open or
+ *   pending ticket per contact and connection (written/deleted in the ticket's transactions);
+ * - `C#<cid>#TUUID#<uuid>` / `T` {ticketId}: the uuid lookup of /tickets/u/{uuid};
+ * - `C#<cid>#T#<pad(id)>` / `ROUND#<pad(n)>`: each finished service round (queued, started,
+ *   finished, user, rating).
+ * `version` is bumped by every write (optimistic locking: index keys are derived from the whole item).
+ */
+export const ticketKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `TICKET#${pad(id)}` });
+export const openGuardKeys = (companyId: number, contactId: number, whatsappId: number) => ({
+  pk: `C#${companyId}`,
+  sk: `TOPEN#${contactId}#${whatsappId}`,
+});
+export const uuidKeys = (companyId: number, uuid: string) => ({ pk: `C#${companyId}#TUUID#${uuid}`, sk: 'T' });
+export const roundKeys = (companyId: number, ticketId: number, round: number) => ({ pk: `C#${companyId}#T#${pad(ticketId)}`, sk: `ROUND#${pad(round, 5)}` });
+
+export const ticketIndex = {
+  status: (companyId: number, status: string) => `C#${companyId}#TS#${status}`,
+  queue: (companyId: number, queueId: number | null, status: string) => `C#${companyId}#TQ#${queueId ?? 0}#${status}`,
+  user: (companyId: number, userId: number | null, status: string) => `C#${companyId}#TU#${userId ?? 0}#${status}`,
+  name: (companyId: number) => `C#${companyId}#TN`,
+  contact: (companyId: number, contactId: number) => `C#${companyId}#TC#${contactId}`,
+};
+
+/** The stored ticket: the API shape plus bookkeeping that never leaves the data layer. */
+export type StoredTicket = Ticket & { version: number; round: number; tagIds: number[]; createdDay: string };
+
+export function ticketItem(t: StoredTicket): Item {
+  const order = `${t.updatedAt}#${pad(t.id)}`;
+  return {
+    ...ticketKeys(t.companyId, t.id),
+    ...t,
+    gsi1pk: ticketIndex.status(t.companyId, t.status),
+    gsi1sk: order,
+    gsi2pk: ticketIndex.queue(t.companyId, t.queueId, t.status),
+    gsi2sk: order,
+    gsi3pk: ticketIndex.user(t.companyId, t.userId, t.status),
+    gsi3sk: order,
+    gsi4pk: ticketIndex.name(t.companyId),
+    gsi4sk: `${normalizeText(t.contact.name)}#${pad(t.id)}`,
+    gsi5pk: ticketIndex.contact(t.companyId, t.contactId),
+    gsi5sk: `${pad(t.whatsappId)}#${t.createdAt}#${pad(t.id)}`,
+  };
+}
+
+/** Start key of a query that resumes right after this item on the given index. */
+export function indexKeyOf(item: Item, index?: string): Item {
+  const key: Item = { pk: item.pk, sk: item.sk };
+  if (index) {
+    key[`${index}pk`] = item[`${index}pk`];
+    key[`${index}sk`] = item[`${index}sk`];
+  }
+  return key;
+}
+
+const PRIVATE = ['version', 'round', 'tagIds', 'createdDay'] as const;
+export function toTicket(item: Item): Ticket {
+  const out = stripKeys(item) as Item;
+  for (const field of PRIVATE) delete out[field];
+  return out as Ticket;
+}
+export const toStored = (item: Item) => stripKeys(item) as StoredTicket;
+
+export async function getStoredTicket(companyId: number, id: number): Promise<StoredTicket | undefined> {
+  const item = await getItem(ticketKeys(companyId, id));
+  return item ? toStored(item) : undefined;
+}
+
+export async function requireStoredTicket(companyId: number, id: number): Promise<StoredTicket> {
+  const found = await getStoredTicket(companyId, id);
+  if (!found) throw new AppError('ERR_NO_TICKET_FOUND');
+  return found;
+}
+
+/** A versioned put for a transaction: fails when someone else wrote the ticket in between. */
+export function ticketPutTx(after: StoredTicket, expectedVersion: number | null): TransactItem {
+  return {
+    Put: {
+      TableName: config().tableName,
+      Item: ticketItem(after),
+      ...(expectedVersion === null
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': expectedVersion } }),
+    },
+  } as TransactItem;
+}
+
+export const isActive = (status: string) => status === 'open' || status === 'pending';

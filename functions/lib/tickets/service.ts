@@ -1,0 +1,403 @@
+import { randomUUID } from 'node:crypto';
+import type { Ticket, OtherOpenTicket, Rating } from '#shared/schemas/tickets';
+import type { Contact } from '#shared/schemas/contacts';
+import { can } from '#shared/permissions';
+import { canSeeTicket } from '#shared/visibility';
+import { AppError } from '../errors';
+import { deleteTx, getItem, putTx, query, transact, updateItem, type TransactItem } from '../db';
+import { companyScope, nextId } from '../ids';
+import { nowIso } from '../keys';
+import { log } from '../log';
+import { settingValue } from '../settings';
+import { getUser } from '../accounts/users';
+import { getQueue } from '../queues/repo';
+import { getWhatsapp, getDefaultWhatsapp } from '../whatsapp/repo';
+import { requireContact } from '../contacts/repo';
+import { bumpDay, bumpUserDay, dayOf, hourOf } from '../dashboard/aggregates';
+import {
+  getStoredTicket,
+  isActive,
+  openGuardKeys,
+  requireStoredTicket,
+  roundKeys,
+  ticketIndex,
+  ticketKeys,
+  ticketPutTx,
+  toStored,
+  toTicket,
+  uuidKeys,
+  type StoredTicket,
+} from './repo';
+import { applyTransition, type TicketChanges, type TransitionKind } from './transitions';
+import { publishTicketChange, publishToTicket } from './events';
+import { sendMessage } from '../messages/service';
+
+export type { Ticket, TicketChanges };
+
+/** Who asks for a change: drives visibility checks and who an accept assigns. */
+export interface Actor {
+  userId: number;
+  profile: string;
+}
+
+const isAdmin = (actor: Actor) => can(actor.profile, 'tickets-manager:showall');
+
+export async function getTicket(companyId: number, id: number): Promise<Ticket | undefined> {
+  const stored = await getStoredTicket(companyId, id);
+  return stored ? toTicket(stored) : undefined;
+}
+
+export async function getTicketByUuid(companyId: number, uuid: string): Promise<Ticket | undefined> {
+  const pointer = await getItem<{ ticketId: number }>(uuidKeys(companyId, uuid));
+  return pointer ? getTicket(companyId, pointer.ticketId) : undefined;
+}
+
+/**
+ * Refuses a non-admin a ticket outside what they may see (attendance.md 2.4, 6): ERR_NO_PERMISSION.
+ * Admins see every ticket.
+ */
+export async function assertCanSee(companyId: number, actor: Actor, ticket: Pick<Ticket, 'status' | 'queueId' | 'userId'>) {
+  if (isAdmin(actor)) return;
+  const user = await getUser(companyId, actor.userId);
+  if (!user || !canSeeTicket({ ...user, userId: user.id }, ticket)) throw new AppError('ERR_NO_PERMISSION');
+}
+
+async function userSnap(companyId: number, userId: number | null) {
+  if (userId === null) return null;
+  const user = await getUser(companyId, userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return { id: user.id, name: user.name };
+}
+async function queueSnap(companyId: number, queueId: number | null) {
+  if (queueId === null) return null;
+  const queue = await getQueue(companyId, queueId);
+  if (!queue) throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueId'], message: 'invalid' }]);
+  return { id: queue.id, name: queue.name, color: queue.color };
+}
+async function whatsappSnap(companyId: number, whatsappId: number) {
+  const w = await getWhatsapp(companyId, whatsappId);
+  if (!w) throw new AppError('ERR_NO_WAPP_FOUND');
+  return { id: w.id, name: w.name };
+}
+const contactSnap = (c: Contact) => ({ id: c.id, name: c.name, number: c.number, profilePicUrl: c.profilePicUrl, isGroup: c.isGroup });
+
+/** ERR_OTHER_OPEN_TICKET with the holding ticket's user and queue (attendance.md 8). */
+async function otherOpenTicket(companyId: number, contactId: number, whatsappId: number): Promise<AppError> {
+  const guard = await getItem<{ ticketId: number }>(openGuardKeys(companyId, contactId, whatsappId));
+  const holder = guard ? await getStoredTicket(companyId, guard.ticketId) : undefined;
+  const details: OtherOpenTicket | undefined = holder
+    ? { ticket: { id: holder.id, uuid: holder.uuid, user: holder.user, queue: holder.queue ? { id: holder.queue.id, name: holder.queue.name } : null } }
+    : undefined;
+  return new AppError('ERR_OTHER_OPEN_TICKET', undefined, details);
+}
+
+function newTicket(
+  companyId: number,
+  id: number,
+  fields: Pick<StoredTicket, 'status' | 'userId' | 'user' | 'queueId' | 'queue' | 'whatsappId' | 'whatsapp' | 'contactId' | 'contact' | 'isGroup'>,
+): StoredTicket {
+  const now = nowIso();
+  return {
+    id,
+    uuid: randomUUID(),
+    companyId,
+    ...fields,
+    lastMessage: '',
+    unreadMessages: 0,
+    chatbot: false,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    tags: [],
+    tagIds: [],
+    queuedAt: now,
+    startedAt: fields.status === 'open' ? now : null,
+    finishedAt: null,
+    rating: null,
+    ratingAt: null,
+    createdAt: now,
+    updatedAt: now,
+    createdDay: dayOf(now),
+    round: 1,
+    version: 1,
+  };
+}
+
+/** Writes a new ticket with its open guard and uuid pointer; the guard makes a second one fail. */
+async function insertTicket(ticket: StoredTicket) {
+  await transact(
+    [
+      putTx({ ...openGuardKeys(ticket.companyId, ticket.contactId, ticket.whatsappId), ticketId: ticket.id }, true),
+      ticketPutTx(ticket, null),
+      putTx({ ...uuidKeys(ticket.companyId, ticket.uuid), ticketId: ticket.id }),
+    ],
+    () => new AppError('ERR_OTHER_OPEN_TICKET'),
+  );
+  await Promise.all([
+    bumpDay(ticket.companyId, ticket.createdDay, { tickets: 1, [hourOf(ticket.createdAt)]: 1, [ticket.status]: 1 }),
+    ticket.userId !== null ? bumpUserDay(ticket.companyId, ticket.createdDay, ticket.userId, { tickets: 1 }) : undefined,
+  ]);
+  await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
+}
+
+/**
+ * The open or pending ticket of a contact on a connection, or a new pending one. Safe under
+ * concurrency: the guard item lets one creator win; the others read the winner's ticket.
+ */
+export async function findOrCreateTicket(
+  companyId: number,
+  input: { contactId: number; whatsappId: number; isGroup: boolean; fromMe: boolean; queueId?: number | null },
+): Promise<{ ticket: Ticket; created: boolean }> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const guard = await getItem<{ ticketId: number }>(openGuardKeys(companyId, input.contactId, input.whatsappId));
+    if (guard) {
+      const held = await getStoredTicket(companyId, guard.ticketId);
+      if (held && isActive(held.status)) return { ticket: toTicket(held), created: false };
+    }
+    const [contact, whatsapp, queue] = await Promise.all([
+      requireContact(companyId, input.contactId),
+      whatsappSnap(companyId, input.whatsappId),
+      queueSnap(companyId, input.queueId ?? null),
+    ]);
+    const id = await nextId(companyScope(companyId), 'ticket');
+    const ticket = newTicket(companyId, id, {
+      status: 'pending',
+      userId: null,
+      user: null,
+      queueId: queue?.id ?? null,
+      queue,
+      whatsappId: input.whatsappId,
+      whatsapp,
+      contactId: contact.id,
+      contact: contactSnap(contact),
+      isGroup: input.isGroup || contact.isGroup,
+    });
+    try {
+      await insertTicket(ticket);
+      return { ticket: toTicket(ticket), created: true };
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'ERR_OTHER_OPEN_TICKET') throw err;
+      // a concurrent message created it: the next turn reads that one
+    }
+  }
+  throw new AppError('ERR_CREATING_TICKET');
+}
+
+/**
+ * POST /tickets (new ticket modal, attendance.md 2.7): created open for the chosen user; a queue
+ * is required unless admin; one open-or-pending ticket per contact and connection.
+ */
+export async function createTicketByUser(
+  companyId: number,
+  actor: Actor,
+  body: { contactId: number; queueId?: number | null; whatsappId?: number | null; userId?: number | null },
+): Promise<Ticket> {
+  const admin = isAdmin(actor);
+  const me = await getUser(companyId, actor.userId);
+  if (!admin && !body.queueId) throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueId'], message: 'required' }]);
+  if (!admin && body.queueId && !me?.queueIds.includes(body.queueId)) throw new AppError('ERR_NO_PERMISSION');
+  const contact = await requireContact(companyId, body.contactId);
+  const whatsappId = body.whatsappId ?? me?.whatsappId ?? (await getDefaultWhatsapp(companyId)).id;
+  const userId = body.userId ?? actor.userId;
+  const [whatsapp, queue, user] = await Promise.all([
+    whatsappSnap(companyId, whatsappId),
+    queueSnap(companyId, body.queueId ?? null),
+    userSnap(companyId, userId),
+  ]);
+  const id = await nextId(companyScope(companyId), 'ticket');
+  const ticket = newTicket(companyId, id, {
+    status: 'open',
+    userId,
+    user,
+    queueId: queue?.id ?? null,
+    queue,
+    whatsappId,
+    whatsapp,
+    contactId: contact.id,
+    contact: contactSnap(contact),
+    isGroup: contact.isGroup,
+  });
+  try {
+    await insertTicket(ticket);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'ERR_OTHER_OPEN_TICKET') throw await otherOpenTicket(companyId, contact.id, whatsappId);
+    throw err;
+  }
+  return toTicket(ticket);
+}
+
+/**
+ * Read-modify-write of one ticket with optimistic locking (`version`), retried on a concurrent
+ * write. `extra` adds items to the same transaction; `mapConflict` names the error of a failed
+ * extra item (index within `extra`).
+ */
+export async function mutateTicket(
+  companyId: number,
+  id: number,
+  change: (before: StoredTicket) => StoredTicket | null | Promise<StoredTicket | null>,
+  opts: { extra?: (before: StoredTicket, after: StoredTicket) => TransactItem[]; mapConflict?: (index: number, before: StoredTicket, after: StoredTicket) => Promise<AppError> | AppError } = {},
+): Promise<{ before: StoredTicket; after: StoredTicket; changed: boolean }> {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const before = await requireStoredTicket(companyId, id);
+    const next = await change({ ...before, tags: [...before.tags], tagIds: [...(before.tagIds ?? [])] });
+    if (!next) return { before, after: before, changed: false };
+    const after: StoredTicket = { ...next, version: before.version + 1 };
+    const extra = opts.extra?.(before, after) ?? [];
+    let conflict: number | undefined;
+    try {
+      await transact([ticketPutTx(after, before.version), ...extra], (index) => {
+        conflict = index;
+        return new AppError('ERR_CONFLICT');
+      });
+      return { before, after, changed: true };
+    } catch (err) {
+      if (conflict === undefined || !(err instanceof AppError)) {
+        if (err instanceof AppError && err.code === 'ERR_CONFLICT') continue; // transaction conflict: retry
+        throw err;
+      }
+      if (conflict === 0) continue; // someone wrote the ticket in between: read it again
+      throw opts.mapConflict ? await opts.mapConflict(conflict - 1, before, after) : err;
+    }
+  }
+  throw new AppError('ERR_CONFLICT');
+}
+
+/** Guard moves that keep "one open or pending ticket per contact and connection" true. */
+function guardItems(before: StoredTicket, after: StoredTicket): TransactItem[] {
+  const wasActive = isActive(before.status);
+  const active = isActive(after.status);
+  const moved = before.whatsappId !== after.whatsappId || before.contactId !== after.contactId;
+  const items: TransactItem[] = [];
+  if (active && (!wasActive || moved)) items.push(putTx({ ...openGuardKeys(after.companyId, after.contactId, after.whatsappId), ticketId: after.id }, true));
+  if (wasActive && (!active || moved)) items.push(deleteTx(openGuardKeys(before.companyId, before.contactId, before.whatsappId)));
+  return items;
+}
+
+/** Dashboard counters that a transition changes (see dashboard/aggregates.ts). */
+async function recordAggregates(before: StoredTicket, after: StoredTicket, now: string) {
+  const day = dayOf(now);
+  const jobs: Promise<unknown>[] = [];
+  if (before.status !== after.status) jobs.push(bumpDay(after.companyId, after.createdDay, { [before.status]: -1, [after.status]: 1 }));
+  if (!before.startedAt && after.startedAt && after.queuedAt && after.round === before.round) {
+    jobs.push(bumpDay(after.companyId, day, { waitSum: Date.parse(after.startedAt) - Date.parse(after.queuedAt), waitCount: 1 }));
+  }
+  const taken = after.status === 'open' && after.userId !== null && (after.userId !== before.userId || before.status !== 'open');
+  if (taken) jobs.push(bumpUserDay(after.companyId, day, after.userId!, { tickets: 1 }));
+  if (!before.finishedAt && after.finishedAt && after.startedAt) {
+    const support = Date.parse(after.finishedAt) - Date.parse(after.startedAt);
+    jobs.push(bumpDay(after.companyId, day, { supportSum: support, supportCount: 1 }));
+    if (after.userId !== null) jobs.push(bumpUserDay(after.companyId, day, after.userId, { supportSum: support, supportCount: 1 }));
+  }
+  await Promise.all(jobs);
+}
+
+/**
+ * Changes a ticket: status transitions (attendance.md 4.2), queue routing, transfers. Keeps the
+ * open guard, the service round and the dashboard counters, publishes the change, and posts the
+ * greeting on accept (setting sendGreetingAccepted) or the transfer notice (sendMsgTransfTicket).
+ */
+export async function updateTicket(companyId: number, ticketId: number, changes: TicketChanges, actor?: Actor | null): Promise<Ticket> {
+  const now = nowIso();
+  let kind: TransitionKind = 'edit';
+  const { before, after, changed } = await mutateTicket(
+    companyId,
+    ticketId,
+    async (current) => {
+      const out = applyTransition(current, changes, actor?.userId ?? null, now);
+      kind = out.kind;
+      const next = out.after;
+      if (next.userId !== current.userId) next.user = await userSnap(companyId, next.userId);
+      if (next.queueId !== current.queueId) next.queue = await queueSnap(companyId, next.queueId);
+      if (next.whatsappId !== current.whatsappId) next.whatsapp = await whatsappSnap(companyId, next.whatsappId);
+      if (JSON.stringify(next) === JSON.stringify(current)) return null;
+      next.updatedAt = now;
+      return next;
+    },
+    {
+      extra: (b, a) => [
+        ...guardItems(b, a),
+        ...(kind === 'close' ? [putTx({ ...roundKeys(companyId, a.id, a.round), ticketId: a.id, userId: a.userId, queueId: a.queueId, queuedAt: a.queuedAt, startedAt: a.startedAt, finishedAt: a.finishedAt, rating: null })] : []),
+      ],
+      mapConflict: (_index, _b, a) => otherOpenTicket(companyId, a.contactId, a.whatsappId),
+    },
+  );
+  const ticket = toTicket(after);
+  if (!changed) return ticket;
+  await recordAggregates(before, after, now);
+  await publishTicketChange(companyId, before, ticket);
+  await automaticMessages(companyId, before, after, kind);
+  return ticket;
+}
+
+/** PUT /tickets/{id}: the caller must be able to see the ticket (non-admins: their queues). */
+export async function updateTicketByUser(companyId: number, actor: Actor, ticketId: number, changes: TicketChanges): Promise<Ticket> {
+  const current = await requireStoredTicket(companyId, ticketId);
+  await assertCanSee(companyId, actor, current);
+  return updateTicket(companyId, ticketId, changes, actor);
+}
+
+/** Greeting on accept and the transfer notice, sent through the outbound path as automatic messages. */
+async function automaticMessages(companyId: number, before: StoredTicket, after: StoredTicket, kind: TransitionKind) {
+  if (after.isGroup) return;
+  let body: string | undefined;
+  if (kind === 'accept' && after.user && (await settingValue(companyId, 'sendGreetingAccepted')) === 'enabled') {
+    body = `Olá *${after.contact.name}*, meu nome é *${after.user.name}* e agora vou prosseguir com seu atendimento!`;
+  } else if ((kind === 'transferQueue' || kind === 'transferUser') && (await settingValue(companyId, 'sendMsgTransfTicket')) === 'enabled') {
+    // the first routing of a new ticket into a queue is not a transfer
+    const wasRouted = before.queueId !== null || before.userId !== null;
+    if (wasRouted) {
+      body =
+        kind === 'transferUser' && after.user
+          ? `*Mensagem automática*:\nVocê foi transferido para o atendente *${after.user.name}*\naguarde, já vamos te atender!`
+          : `*Mensagem automática*:\nVocê foi transferido para o departamento *${after.queue?.name ?? ''}*\naguarde, já vamos te atender!`;
+    }
+  }
+  if (!body) return;
+  try {
+    await sendMessage(companyId, toTicket(after), { body, automatic: true, userId: after.userId });
+  } catch (err) {
+    log.error('automatic message failed', { ticketId: after.id, error: (err as Error).message });
+  }
+}
+
+/** The contact's answer to the rating question (1-3): feeds the attendant's rating on the dashboard. */
+export async function recordRating(companyId: number, ticketId: number, rating: Rating): Promise<void> {
+  const now = nowIso();
+  const { after, changed } = await mutateTicket(companyId, ticketId, (t) => (t.rating !== null && t.rating !== undefined ? null : { ...t, rating, ratingAt: now }));
+  if (!changed) return;
+  await updateItem(roundKeys(companyId, ticketId, after.round), { set: { rating, ratingAt: now, ticketId, userId: after.userId } });
+  if (after.userId !== null) await bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 });
+}
+
+/** DELETE /tickets/{id}: the ticket, its guard and uuid pointer go; viewers get `ticket` delete. */
+export async function deleteTicket(companyId: number, ticketId: number) {
+  const t = await requireStoredTicket(companyId, ticketId);
+  const items: TransactItem[] = [deleteTx(ticketKeys(companyId, ticketId)), deleteTx(uuidKeys(companyId, t.uuid))];
+  if (isActive(t.status)) items.push(deleteTx(openGuardKeys(companyId, t.contactId, t.whatsappId)));
+  await transact(items);
+  await bumpDay(companyId, t.createdDay, { tickets: -1, [hourOf(t.createdAt)]: -1, [t.status]: -1 });
+  await publishToTicket(companyId, t, 'ticket', { action: 'delete', ticketId });
+}
+
+/** Reading a ticket's messages: unreadMessages back to 0 and `ticket` updateUnread to its viewers. */
+export async function resetUnread(companyId: number, ticketId: number): Promise<Ticket> {
+  const { after, changed } = await mutateTicket(companyId, ticketId, (t) => (t.unreadMessages > 0 ? { ...t, unreadMessages: 0 } : null));
+  const ticket = toTicket(after);
+  if (changed) await publishToTicket(companyId, ticket, 'ticket', { action: 'updateUnread', ticketId, ticket });
+  return ticket;
+}
+
+/** A contact's name, number or picture changed: every ticket of the contact shows the new one. */
+export async function refreshTicketContact(companyId: number, contact: Contact) {
+  let startKey: Record<string, any> | undefined;
+  do {
+    const page = await query({ index: 'gsi5', pk: ticketIndex.contact(companyId, contact.id), startKey, projection: ['id'] });
+    for (const item of page.items) {
+      const { after, changed } = await mutateTicket(companyId, item.id, (t) => ({ ...t, contact: contactSnap(contact) }));
+      if (changed) await publishTicketChange(companyId, null, toTicket(after));
+    }
+    startKey = page.lastKey;
+  } while (startKey);
+}
+
+export { toStored };

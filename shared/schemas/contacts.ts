@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { MSG, cursorQuery, isoDate } from './common';
+
+/** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
+export const ExtraInfo = z.object({ name: z.string().trim().min(1, MSG.required).max(100, MSG.long), value: z.string().max(1000, MSG.long) });
+
+export const Contact = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  companyId: z.number(),
+  name: z.string(),
+  number: z.string(),
+  /** the contact's `@lid` id when WhatsApp gave one (one customer, two ids) */
+  lid: z.string().optional(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+  extraInfo: z.array(ExtraInfo),
+  whatsappId: z.number().nullable().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Contact = z.infer<typeof Contact>;
+
+/** Contact form (attendance.md 5): name 2-50, number 8-50 digits, e-mail valid when given. */
+export const contactName = z.string({ error: MSG.required }).trim().min(2, MSG.short).max(50, MSG.long);
+export const contactNumber = z
+  .string({ error: MSG.required })
+  .transform((v) => v.replace(/\D/g, ''))
+  .pipe(z.string().min(8, MSG.short).max(50, MSG.long));
+const optionalEmail = z
+  .union([z.literal(''), z.string().trim().toLowerCase().email(MSG.email).max(254, MSG.long)])
+  .optional()
+  .nullable()
+  .transform((v) => v ?? '');
+
+export const ContactBody = z.object({
+  name: contactName,
+  number: contactNumber,
+  email: optionalEmail,
+  extraInfo: z.array(ExtraInfo).max(50).optional(),
+  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+});
+export type ContactBody = z.infer<typeof ContactBody>;
+
+export const ContactUpdateBody = ContactBody.partial();
+export type ContactUpdateBody = z.infer<typeof ContactUpdateBody>;
+
+/** A day `YYYY-MM-DD` or a full ISO date-time. */
+export const dayOrIso = z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), isoDate]);
+
+export const ContactsQuery = cursorQuery.extend({
+  searchParam: z.string().max(100).optional(),
+  /** contacts created on this day */
+  date: dayOrIso.optional(),
+  dateStart: dayOrIso.optional(),
+  dateEnd: dayOrIso.optional(),
+});
+
+/** One spreadsheet row of the import screen; validated row by row so one bad row never fails the batch. */
+export const ContactUploadBody = z
+  .array(z.record(z.string(), z.unknown()))
+  .max(5000);
+
+export interface ContactUploadResult {
+  newContacts: { contactId: number; contactName: string }[];
+  errorBag: { contactName: string; error: { message: string } }[];
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { MSG, cursorQuery } from './common';
+import type { NormalizedMediaType } from '../whatsapp-protocol';
+
+/**
+ * Message (attendance.md 3). `id` is a time-ordered string (sortable by creation time), so a page
+ * is one Query in id order; `wid` is the WhatsApp id once known.
+ */
+export interface QuotedMessage {
+  id: string;
+  body: string;
+  fromMe: boolean;
+  mediaType: string;
+  contact: { name: string } | null;
+}
+
+export interface Message {
+  id: string;
+  companyId: number;
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  wid: string | null;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  mediaType: NormalizedMediaType | string;
+  mediaUrl: string | null;
+  /** object key of the media in the bucket (the URL is presigned at read time) */
+  mediaKey?: string | null;
+  mediaName?: string | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  quotedMsgId: string | null;
+  quotedMsg: QuotedMessage | null;
+  /** in groups, the participant who wrote it; otherwise the ticket's contact */
+  contact: { name: string } | null;
+  participant?: string | null;
+  userId: number | null;
+  automatic: boolean;
+  /** ERR_SENDING_WAPP_MSG when the runner could not send it */
+  error?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as const;
+
+/** The JSON composer body: text (never blank unless media), a quoted message and media already uploaded. */
+export const SendMessageBody = z
+  .object({
+    body: z.string().max(65_536, MSG.long).optional().default(''),
+    quotedMsg: z.object({ id: z.string().min(1) }).passthrough().nullable().optional(),
+    /** media uploaded through POST /uploads */
+    media: z
+      .object({
+        key: z.string().min(1),
+        mimetype: z.string().min(1).max(200),
+        fileName: z.string().min(1).max(255),
+        kind: z.enum(MEDIA_KINDS).optional(),
+        ptt: z.boolean().optional(),
+      })
+      .optional(),
+    /** older clients send these; the server decides both */
+    read: z.unknown().optional(),
+    fromMe: z.unknown().optional(),
+    mediaUrl: z.unknown().optional(),
+  })
+  .refine((v) => v.media || v.body.trim().length > 0, { message: MSG.required, path: ['body'] });
+export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+export const MessagesQuery = cursorQuery;
+
+export const UploadBody = z.object({
+  fileName: z.string().trim().min(1, MSG.required).max(255, MSG.long),
+  contentType: z.string().trim().min(1, MSG.required).max(200),
+});
+
+/** Ticket note (attendance.md 5): at least 2 characters. */
+export const TicketNoteBody = z.object({
+  note: z.string({ error: MSG.required }).trim().min(2, MSG.short).max(5000, MSG.long),
+  ticketId: z.coerce.number({ error: MSG.required }).int().positive(),
+  contactId: z.coerce.number({ error: MSG.required }).int().positive(),
+});
+export const TicketNotesQuery = z.object({
+  ticketId: z.coerce.number().int().positive().optional(),
+  contactId: z.coerce.number().int().positive(),
+});
+
+export interface TicketNote {
+  id: number;
+  companyId: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  userId: number;
+  user: { id: number; name: string };
+  createdAt: string;
+}
+
+/** mimetype -> the kind the session runner sends it as */
+export function mediaKindOf(mimetype: string): (typeof MEDIA_KINDS)[number] {
+  if (mimetype.startsWith('image/')) return mimetype === 'image/webp' ? 'sticker' : 'image';
+  if (mimetype.startsWith('audio/')) return 'audio';
+  if (mimetype.startsWith('video/')) return 'video';
+  return 'document';
+}
+
+/** stored mediaType of a sent message, as the web renders it (image, audio, video, application) */
+export function mediaTypeOf(mimetype: string): string {
+  const top = mimetype.split('/')[0] ?? 'application';
+  return ['image', 'audio', 'video'].includes(top) ? top : 'application';
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { TICKET_STATUSES } from '../constants';
+import { MSG, cursorQuery, idList, queryBool } from './common';
+import { TicketTag } from './tags';
+
+export const TicketStatus = z.enum(TICKET_STATUSES);
+
+/** Ticket (attendance.md 3). Contact, queue, user and connection are small snapshots kept on the ticket. */
+export const Ticket = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  companyId: z.number(),
+  status: TicketStatus,
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  queueId: z.number().nullable(),
+  queue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+  whatsappId: z.number(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  contactId: z.number(),
+  contact: z.object({
+    id: z.number(),
+    name: z.string(),
+    number: z.string(),
+    profilePicUrl: z.string(),
+    isGroup: z.boolean().optional(),
+  }),
+  lastMessage: z.string(),
+  unreadMessages: z.number(),
+  isGroup: z.boolean(),
+  chatbot: z.boolean(),
+  useIntegration: z.boolean(),
+  promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
+  tags: z.array(TicketTag),
+  /** the current service round (queued -> started -> finished, then rated) */
+  queuedAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  rating: z.number().nullable(),
+  ratingAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Ticket = z.infer<typeof Ticket>;
+
+const nullableId = z
+  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
+  .transform((v) => (v === '' ? null : v));
+
+/** New ticket modal (attendance.md 2.7): created open; the queue is required unless admin (checked by the service). */
+export const TicketCreateBody = z.object({
+  contactId: z.coerce.number({ error: MSG.required }).int().positive(),
+  queueId: nullableId.optional(),
+  whatsappId: nullableId.optional(),
+  userId: nullableId.optional(),
+  status: z.literal('open').optional(),
+});
+
+/** PUT /tickets/{id} (attendance.md 7): the transition is derived from these fields (4.2). */
+export const TicketUpdateBody = z.object({
+  status: TicketStatus.optional(),
+  userId: nullableId.optional(),
+  queueId: nullableId.optional(),
+  whatsappId: nullableId.optional(),
+  useIntegration: z.boolean().optional(),
+  promptId: nullableId.optional(),
+  integrationId: nullableId.optional(),
+  chatbot: z.boolean().optional(),
+});
+export type TicketUpdateBody = z.infer<typeof TicketUpdateBody>;
+
+export const TicketsQuery = cursorQuery.extend({
+  searchParam: z.string().max(100).optional(),
+  tags: idList.optional(),
+  users: idList.optional(),
+  queueIds: idList.optional(),
+  status: TicketStatus.optional(),
+  /** tickets created on this day (YYYY-MM-DD) */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}/).optional(),
+  /** tickets updated on this day (YYYY-MM-DD) */
+  updatedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}/).optional(),
+  showAll: queryBool.optional(),
+  withUnreadMessages: queryBool.optional(),
+});
+export type TicketsQuery = z.infer<typeof TicketsQuery>;
+
+/** The details of ERR_OTHER_OPEN_TICKET: who holds the contact's open ticket. */
+export interface OtherOpenTicket {
+  ticket: { id: number; uuid: string; user: { id: number; name: string } | null; queue: { id: number; name: string } | null };
+}
+
+export const RATINGS = [1, 2, 3] as const;
+export type Rating = (typeof RATINGS)[number];
