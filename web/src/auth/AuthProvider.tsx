@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import i18n from 'i18next';
 import { api } from '../api/client';
 import { sessionStore } from './storage';
 import { formatDate } from '../lib/format';
@@ -44,6 +45,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(data.user);
     setCompany(data.company);
     setStatus('authenticated');
+    // The language saved on the account applies when this browser has no choice of its own.
+    if (!localStorage.getItem('language') && data.user.language && data.user.language !== i18n.language) void i18n.changeLanguage(data.user.language);
   }, []);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Avatar, Badge, Box, Button, Chip, IconButton, ListItemAvatar, ListItemButton, Stack, Tooltip, Typography } from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,21 @@ interface Props {
   onPeek(ticket: Ticket): void;
 }
 
+/** Pending rows are plain (accepted, never opened by click); the others are buttons that open the ticket. */
+function Row({ pending, selected, onOpen, label, title, sx, children }: { pending: boolean; selected: boolean; onOpen(): void; label: string; title?: string; sx: object; children: ReactNode }) {
+  if (pending)
+    return (
+      <Box title={title} sx={{ ...sx, cursor: 'default' }}>
+        {children}
+      </Box>
+    );
+  return (
+    <ListItemButton selected={selected} onClick={onOpen} aria-label={label} sx={sx}>
+      {children}
+    </ListItemButton>
+  );
+}
+
 /** One row of a ticket list: pending rows are not opened by clicking; they are accepted. */
 export const TicketListItem = memo(function TicketListItem({ ticket, selected, canPeek, onOpen, onAccept, onPeek }: Props) {
   const { t } = useTranslation('tickets');
@@ -21,14 +36,13 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, c
   const unread = ticket.unreadMessages ?? 0;
   const name = ticket.contact?.name ?? '';
   return (
-    <ListItemButton
+    <Row
+      pending={pending}
       selected={selected}
-      onClick={() => !pending && onOpen(ticket)}
-      aria-disabled={pending || undefined}
+      onOpen={() => onOpen(ticket)}
+      label={name}
       title={pending ? t('list.pendingHint') : undefined}
-      aria-label={name}
-      sx={{ borderLeft: 6, borderColor: ticket.queue?.color ?? 'grey.400', cursor: pending ? 'default' : 'pointer', py: 1, alignItems: 'flex-start', gap: 0 }}
-      disableRipple={pending}
+      sx={{ display: 'flex', borderLeft: '6px solid', borderLeftColor: ticket.queue?.color ?? 'grey.400', borderBottom: '1px solid', borderBottomColor: 'divider', py: 1, px: 2, alignItems: 'flex-start', gap: 0 }}
     >
       <ListItemAvatar sx={{ mt: 0.5 }}>
         <Avatar src={ticket.contact?.profilePicUrl ?? undefined} alt={name}>
@@ -87,6 +101,6 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, c
           )}
         </Stack>
       </Box>
-    </ListItemButton>
+    </Row>
   );
 });

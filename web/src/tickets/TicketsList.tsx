@@ -22,8 +22,8 @@ interface Props {
 /** A virtualized ticket list (thousands of rows scroll smoothly); next page 100 px from the bottom. */
 export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, onOpen, onAccept, onPeek }: Props) {
   const { t } = useTranslation('tickets');
-  const { tickets, hasMore, loadMore, isLoading } = useTicketList(filter);
-  useEffect(() => onCount?.(tickets.length), [tickets.length, onCount]);
+  const { tickets, count, hasMore, loadMore, isLoading } = useTicketList(filter);
+  useEffect(() => onCount?.(count), [count, onCount]);
   if (!visible) return null;
   if (isLoading) {
     return (

@@ -63,11 +63,13 @@ export interface Page<T> {
   items: T[];
   hasMore: boolean;
   cursor?: string | null;
+  /** total matching, when the API counts (badges) */
+  count?: number;
 }
 
 /** The API pages lists as `{ tickets, hasMore, cursor }` (or `{ items, ... }`); normalise once. */
 export function toPage<T>(data: unknown, key: string): Page<T> {
   const d = (data ?? {}) as Record<string, unknown>;
   const items = (Array.isArray(data) ? data : (d[key] ?? d.items ?? d.records ?? [])) as T[];
-  return { items, hasMore: Boolean(d.hasMore), cursor: (d.cursor as string | null | undefined) ?? null };
+  return { items, hasMore: Boolean(d.hasMore), cursor: (d.cursor as string | null | undefined) ?? null, ...(typeof d.count === 'number' ? { count: d.count } : {}) };
 }

@@ -52,9 +52,11 @@ export function useTicketList(filter: ListFilter, enabled = true) {
     return (data ?? []).flatMap((p) => p.items).filter((t) => (seen.has(t.id) ? false : (seen.add(t.id), true)));
   }, [data]);
   const hasMore = Boolean(data?.[data.length - 1]?.hasMore);
+  // The badge: every row is loaded -> their number; otherwise the server's count when it gives one.
+  const count = hasMore && typeof data?.[0]?.count === 'number' ? Math.max(data[0].count, tickets.length) : tickets.length;
   const loadMore = useCallback(() => {
     if (hasMore && !isValidating) void setSize(size + 1);
   }, [hasMore, isValidating, setSize, size]);
 
-  return { tickets, hasMore, loadMore, isLoading, mutate };
+  return { tickets, count, hasMore, loadMore, isLoading, mutate };
 }
