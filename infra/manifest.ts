@@ -74,6 +74,19 @@ export const http: HttpModule[] = [
   { name: 'queues', routes: ['GET /queue', 'GET /queue/{id}', 'POST /queue', 'PUT /queue/{id}', 'DELETE /queue/{id}'] },
   { name: 'queue-options', routes: ['GET /queue-options', 'POST /queue-options', 'PUT /queue-options/{id}', 'DELETE /queue-options/{id}'] },
   { name: 'settings', routes: ['GET /settings', 'PUT /settings/{key}', 'GET /companies/{id}/schedules', 'PUT /companies/{id}/schedules'] },
+  {
+    name: 'quick-messages',
+    routes: [
+      'GET /quick-messages',
+      'GET /quick-messages/list',
+      'GET /quick-messages/{id}',
+      'POST /quick-messages',
+      'PUT /quick-messages/{id}',
+      'DELETE /quick-messages/{id}',
+      'POST /quick-messages/{id}/media-upload',
+      'DELETE /quick-messages/{id}/media-upload',
+    ],
+  },
 ];
 
 export const ws = {
