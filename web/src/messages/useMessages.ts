@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
-import { useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
+import { useOnReconnect, useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
 import { toPage, type Message, type Page } from '../tickets/types';
 import { mergeMessages } from './timeline';
 
@@ -36,6 +36,7 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
     [mutate],
   );
 
+  useOnReconnect(() => void mutate());
   useRealtimeEvent<{ action: string; message?: Message; ticket?: { id: number } }>('appMessage', (ev) => {
     if (!opts.live || !ev.message || (ev.action !== 'create' && ev.action !== 'update')) return;
     // Messages of the contact's earlier tickets share this chat box, so match by the open ticket too.

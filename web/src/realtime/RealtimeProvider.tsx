@@ -24,6 +24,22 @@ export function useRealtimeEvent<T = any>(name: EventName, handler: (data: T) =>
   useEffect(() => client?.on<T>(name, (d) => ref.current(d)), [client, name]);
 }
 
+const reconnectListeners = new Set<() => void>();
+
+/**
+ * Refetch after a reconnect (events may have been missed). Plain SWR keys are revalidated by the
+ * provider; paged (infinite) lists register here, since SWR's global mutate skips them.
+ */
+export function useOnReconnect(callback: () => void) {
+  const ref = useRef(callback);
+  ref.current = callback;
+  useEffect(() => {
+    const listener = () => ref.current();
+    reconnectListeners.add(listener);
+    return () => void reconnectListeners.delete(listener);
+  }, []);
+}
+
 /** Stay in a room (ticket chat box, ticket list by status, notifications) while mounted. */
 export function useRoom(action: 'joinChatBox' | 'joinTickets' | 'joinNotification', value?: string | number | null) {
   const client = useRealtimeClient();
@@ -52,7 +68,10 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         return `${wsUrl(config().wsUrl)}?ticket=${encodeURIComponent(ticket)}`;
       },
       createSocket: (url) => new WebSocket(url) as never,
-      onReconnect: () => void mutate(() => true),
+      onReconnect: () => {
+        void mutate(() => true);
+        reconnectListeners.forEach((l) => l());
+      },
       onStatus: setConnected,
     });
     const offAuth = rt.on<{ user?: { id?: number }; sessionId?: string }>('auth', (data) => {

@@ -55,16 +55,17 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const tagOptions = asList<Tag>(tagData, 'tags');
   const userOptions = asList<{ id: number; name: string }>(userData, 'users');
 
-  const base = { queueIds: selectedQueues ?? [], showAll };
   const filters = useMemo(
-    () => ({
+    () => {
+      const base = { queueIds: selectedQueues ?? [], showAll };
+      return {
       open: { ...base, tab: 'open' } as ListFilter,
       pending: { ...base, tab: 'pending' } as ListFilter,
       closed: { ...base, tab: 'closed', showAll: true } as ListFilter,
       search: { ...base, tab: 'search', searchParam: searchQuery(debounced).searchParam, tags, users } as ListFilter,
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [JSON.stringify(base), debounced, tags, users],
+      };
+    },
+    [selectedQueues, showAll, debounced, tags, users],
   );
 
   const onOpen = useCallback((tk: Ticket) => navigate(`/tickets/${tk.uuid}`), [navigate]);

@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import { useAuth } from '../auth/AuthProvider';
-import { useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
+import { useOnReconnect, useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
 import { applyTicketEventToPages, viewerOf, type ListFilter, type TicketEvent } from './membership';
 import { toPage, type Contact, type Message, type Page, type Ticket } from './types';
 import { listQuery } from './list-query';
@@ -34,6 +34,7 @@ export function useTicketList(filter: ListFilter, enabled = true) {
     [mutate, filter, viewer],
   );
 
+  useOnReconnect(() => void mutate());
   useRealtimeEvent<{ action: string; ticket?: Ticket; ticketId?: number }>('ticket', (ev) => {
     if (ev.action === 'update' && ev.ticket) apply({ action: 'update', ticket: ev.ticket });
     else if ((ev.action === 'delete' || ev.action === 'updateUnread') && ev.ticketId !== undefined) apply({ action: ev.action, ticketId: Number(ev.ticketId) });
