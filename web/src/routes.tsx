@@ -28,6 +28,13 @@ export const routes: AppRoute[] = [
   page('/', 'private', () => import('./dashboard/DashboardPage')),
   page('/tickets/:ticketId?', 'private', () => import('./tickets/TicketsPage')),
   page('/todolist', 'private', () => import('./todolist/TodoListPage')),
+  page('/connections', 'private', () => import('./connections/ConnectionsPage')),
+  page('/queues', 'private', () => import('./queues/QueuesPage')),
+  page('/users', 'private', () => import('./users/UsersPage')),
+  page('/contacts', 'private', () => import('./contacts/ContactsPage')),
+  page('/tags', 'private', () => import('./tags/TagsPage')),
+  page('/quick-messages', 'private', () => import('./quick-messages/QuickMessagesPage')),
+  page('/settings', 'private', () => import('./settings/SettingsPage')),
 ];
 
 /** Routes present for this browser (the campaign routes need the `cshow` storage flag). */

@@ -8,13 +8,20 @@ import tickets from './tickets';
 import dashboard from './dashboard';
 import todo from './todo';
 import contacts from './contacts';
+import connections from './connections';
+import queues from './queues';
+import users from './users';
+import contactsPage from './contactsPage';
+import tags from './tags';
+import quickMessages from './quickMessages';
+import settings from './settings';
 import type { Locales } from './types';
 
 /**
  * One i18n setup. Each area has ONE namespace file holding pt, en and es side by side (so a missing
  * translation shows in review); add an area by adding its file to this table.
  */
-export const namespaces: Record<string, Locales> = { common, auth, errors, tickets, contacts, dashboard, todo };
+export const namespaces: Record<string, Locales> = { common, auth, errors, tickets, contacts, dashboard, todo, connections, queues, users, contactsPage, tags, quickMessages, settings };
 
 const STORAGE_KEY = 'language';
 

@@ -1,3 +1,5 @@
+import type { Theme } from '@mui/material';
+
 /**
  * The fixed queue colour palette (management.md "Queues" and section 9: 50 colours), light to dark
  * rows of the same hues so neighbouring swatches are easy to tell apart.
@@ -14,4 +16,13 @@ export const QUEUE_PALETTE = [
 export const firstFreeColor = (used: readonly string[]) => {
   const taken = new Set(used.map((c) => c.toUpperCase()));
   return QUEUE_PALETTE.find((c) => !taken.has(c)) ?? QUEUE_PALETTE[0];
+};
+
+/** Readable text on a user-chosen colour (MUI throws on colour names it cannot parse). */
+export const textOn = (th: Theme, color: string) => {
+  try {
+    return th.palette.getContrastText(color);
+  } catch {
+    return th.palette.text.primary;
+  }
 };

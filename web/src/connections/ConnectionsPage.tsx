@@ -1,0 +1,171 @@
+import { useState, type ReactElement } from 'react';
+import { Box, Button, Chip, CircularProgress, IconButton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import CropFreeIcon from '@mui/icons-material/CropFree';
+import SignalOffIcon from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
+import SignalIcon from '@mui/icons-material/SignalCellular4Bar';
+import { useTranslation } from 'react-i18next';
+import { can } from '#shared/permissions';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { api } from '../api/client';
+import { useApi } from '../api/swr';
+import { toastError } from '../api/toast-error';
+import { useAuth } from '../auth/AuthProvider';
+import { useConfirm } from '../components/ConfirmProvider';
+import { PageFrame } from '../components/PageFrame';
+import { notify } from '../components/toast';
+import { formatShortDateTime } from '../lib/format';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { asList, removeById, upsertById } from '../realtime/cache';
+import { ConnectionModal } from './ConnectionModal';
+import { QrCodeModal } from './QrCodeModal';
+import { SESSION_CALLS, sessionButtons, type SessionButton } from './session-buttons';
+
+type Row = Pick<Whatsapp, 'id' | 'name' | 'status' | 'isDefault' | 'updatedAt'>;
+
+const STATUS_ICON: Record<string, ReactElement> = {
+  CONNECTED: <CheckCircleIcon color="success" />,
+  DISCONNECTED: <SignalOffIcon color="error" />,
+  qrcode: <CropFreeIcon color="warning" />,
+  OPENING: <CircularProgress size={20} />,
+  PAIRING: <SignalIcon color="info" />,
+  TIMEOUT: <SignalOffIcon color="warning" />,
+};
+
+/** Connections (management.md "Connections page"): list, session buttons by status, live status. */
+export default function ConnectionsPage() {
+  const { t } = useTranslation(['connections', 'common']);
+  const { user } = useAuth();
+  const confirm = useConfirm();
+  // The same key as the menu's warning badge: one cached list for both, kept live by events.
+  const { data, mutate, isLoading } = useApi<unknown>('/whatsapp', { session: 0 });
+  const list = asList<Row>(data, 'whatsapps');
+  const [modal, setModal] = useState<{ id?: number } | null>(null);
+  const [qr, setQr] = useState<{ id: number; name: string } | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const mayAdd = can(user?.profile, 'connections-page:addConnection');
+  const mayAct = can(user?.profile, 'connections-page:actionButtons');
+  const mayEdit = can(user?.profile, 'connections-page:editOrDeleteConnection');
+
+  useRealtimeEvent<{ action: string; whatsapp?: Row; whatsappId?: number }>('whatsapp', (ev) => {
+    if (ev.action === 'delete' && ev.whatsappId !== undefined) void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), ev.whatsappId!), { revalidate: false });
+    else if (ev.whatsapp) void mutate((d: unknown) => upsertById(asList<Row>(d, 'whatsapps'), ev.whatsapp!, 'end'), { revalidate: false });
+  });
+  useRealtimeEvent<{ action: string; session?: Partial<Row> & { id: number } }>('whatsappSession', (ev) => {
+    if (!ev.session) return;
+    const { id, status, updatedAt } = ev.session;
+    void mutate((d: unknown) => asList<Row>(d, 'whatsapps').map((c) => (c.id === id ? { ...c, ...(status && { status }), ...(updatedAt && { updatedAt }) } : c)), { revalidate: false });
+  });
+
+  const session = async (w: Row, button: Exclude<SessionButton, 'qrcode' | 'connecting'>) => {
+    if (button === 'disconnect' && !(await confirm({ message: t('confirmDisconnect', { name: w.name }) }))) return;
+    setBusy(w.id);
+    try {
+      await api.request(SESSION_CALLS[button], `/whatsappsession/${w.id}`);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = async (w: Row) => {
+    if (!(await confirm({ message: t('confirmDelete', { name: w.name }) }))) return;
+    try {
+      await api.delete(`/whatsapp/${w.id}`);
+      void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), w.id), { revalidate: false });
+      notify.success(t('deleted'));
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  const renderButton = (w: Row, b: SessionButton) => {
+    if (b === 'qrcode')
+      return (
+        <Button key={b} size="small" variant="contained" onClick={() => setQr({ id: w.id, name: w.name })}>
+          {t('buttons.qrcode')}
+        </Button>
+      );
+    if (b === 'connecting')
+      return (
+        <Button key={b} size="small" variant="outlined" disabled startIcon={<CircularProgress size={14} />}>
+          {t('buttons.connecting')}
+        </Button>
+      );
+    return (
+      <Button key={b} size="small" variant={b === 'disconnect' ? 'outlined' : 'contained'} color={b === 'disconnect' ? 'error' : 'primary'} disabled={busy === w.id} onClick={() => void session(w, b)}>
+        {t(`buttons.${b}`)}
+      </Button>
+    );
+  };
+
+  return (
+    <PageFrame
+      title={t('title')}
+      actions={
+        mayAdd && (
+          <Button variant="contained" onClick={() => setModal({})}>
+            {t('add')}
+          </Button>
+        )
+      }
+    >
+      <Table size="small" stickyHeader aria-label={t('title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('columns.name')}</TableCell>
+            <TableCell align="center">{t('columns.status')}</TableCell>
+            {mayAct && <TableCell align="center">{t('columns.session')}</TableCell>}
+            <TableCell align="center">{t('columns.lastUpdate')}</TableCell>
+            <TableCell align="center">{t('columns.default')}</TableCell>
+            {mayEdit && <TableCell align="center">{t('columns.actions')}</TableCell>}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {list.map((w) => (
+            <TableRow key={w.id} hover data-status={w.status}>
+              <TableCell>{w.name}</TableCell>
+              <TableCell align="center">
+                <Tooltip title={t(`status.${w.status}`, { defaultValue: w.status })}>
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center' }}>
+                    {STATUS_ICON[w.status]}
+                    <Typography variant="body2">{t(`status.${w.status}`, { defaultValue: w.status })}</Typography>
+                  </Stack>
+                </Tooltip>
+              </TableCell>
+              {mayAct && (
+                <TableCell align="center">
+                  <Stack direction="row" spacing={1} sx={{ justifyContent: 'center' }}>
+                    {sessionButtons(w.status).map((b) => renderButton(w, b))}
+                  </Stack>
+                </TableCell>
+              )}
+              <TableCell align="center">{formatShortDateTime(w.updatedAt)}</TableCell>
+              <TableCell align="center">{w.isDefault && <Chip size="small" color="success" icon={<CheckCircleIcon />} label={t('isDefault')} />}</TableCell>
+              {mayEdit && (
+                <TableCell align="center">
+                  <IconButton size="small" aria-label={t('buttons.edit', { name: w.name })} onClick={() => setModal({ id: w.id })}>
+                    <EditIcon />
+                  </IconButton>
+                  <IconButton size="small" aria-label={t('buttons.delete', { name: w.name })} onClick={() => void remove(w)}>
+                    <DeleteIcon />
+                  </IconButton>
+                </TableCell>
+              )}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {!isLoading && list.length === 0 && (
+        <Box sx={{ p: 3, textAlign: 'center' }}>
+          <Typography color="text.secondary">{t('empty')}</Typography>
+        </Box>
+      )}
+      <ConnectionModal open={modal !== null} whatsappId={modal?.id} onClose={() => setModal(null)} />
+      <QrCodeModal whatsapp={qr} onClose={() => setQr(null)} />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,238 @@
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import UploadIcon from '@mui/icons-material/UploadFile';
+import DownloadIcon from '@mui/icons-material/Download';
+import { useTranslation } from 'react-i18next';
+import { DEBOUNCE_MS } from '#shared/constants';
+import { can } from '#shared/permissions';
+import { api } from '../api/client';
+import { ApiError } from '../api/errors';
+import { toastError } from '../api/toast-error';
+import { useAuth } from '../auth/AuthProvider';
+import { useConfirm } from '../components/ConfirmProvider';
+import { PageFrame } from '../components/PageFrame';
+import { SearchField, searchParam } from '../components/SearchField';
+import { notify } from '../components/toast';
+import { useDebouncedValue } from '../lib/debounce';
+import { readPage } from '../lib/paged';
+import { usePagedList } from '../lib/usePagedList';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { needsQueue, otherTicketOutcome } from '../tickets/new-ticket-rules';
+import type { Contact, Ticket } from '../tickets/types';
+import { ContactModal } from './ContactModal';
+import { contactsCsv, downloadCsv } from './contacts-export';
+import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
+
+/** Every contact, page after page, for the export (the list on screen holds only the pages scrolled so far). */
+async function allContacts() {
+  const out: Contact[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = readPage<Contact>(await api.get('/contacts', { cursor, limit: 100 }), 'contacts');
+    out.push(...page.items);
+    if (!page.hasMore || !page.cursor) return out;
+    cursor = page.cursor;
+  }
+}
+
+/**
+ * Contacts (management.md "Contacts"): search (500 ms, lower-cased), infinite scroll, add/edit,
+ * start a ticket, delete (contacts-page:deleteContact), import .xlsx and export CSV; live.
+ */
+export default function ContactsPage() {
+  const { t, i18n } = useTranslation(['contactsPage', 'common']);
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [text, setText] = useState('');
+  const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
+  const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
+  const [modal, setModal] = useState<{ id?: number } | null>(null);
+  const [busy, setBusy] = useState<'import' | 'export' | null>(null);
+  const [result, setResult] = useState<{ created: number; errors: { contactName: string; message: string }[] } | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
+  // The server names row errors by catalogue code or validation key; show them as text.
+  const importMessage = (m: string) => (i18n.exists(`errors:${m}`) ? t(`errors:${m}`) : i18n.exists(`common:validation.${m}`) ? t(`common:validation.${m}`) : m);
+
+  useRealtimeEvent<{ action: string; contact?: Contact; contactId?: number }>('contact', (ev) => {
+    if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
+    else if (ev.contact && (!search || ev.contact.name.toLowerCase().includes(search) || ev.contact.number.includes(search))) contacts.upsert(ev.contact);
+  });
+
+  const startTicket = async (contact: Contact) => {
+    if (!user) return;
+    const queueId = user.profile === 'admin' ? null : (user.queueIds?.[0] ?? null);
+    if (needsQueue(queueId, user.profile)) return notify.error(t('needsQueue'));
+    try {
+      const ticket = await api.post<Ticket>('/tickets', { contactId: contact.id, queueId, userId: user.id, status: 'open' });
+      navigate(`/tickets/${ticket.uuid}`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'ERR_OTHER_OPEN_TICKET')) return toastError(err);
+      const outcome = otherTicketOutcome(err.details, user.id);
+      if (outcome.kind === 'open') navigate(`/tickets/${outcome.ticket.uuid}`);
+      else if (outcome.kind === 'notice') notify.warning(t('otherUser', { user: outcome.user, queue: outcome.queue }));
+      else toastError(err);
+    }
+  };
+
+  const remove = async (contact: Contact) => {
+    if (!(await confirm({ message: t('confirmDelete', { name: contact.name }) }))) return;
+    try {
+      await api.delete(`/contacts/${contact.id}`);
+      contacts.remove(contact.id);
+      notify.success(t('deleted'));
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  const importFile = async (file: File | undefined) => {
+    if (fileInput.current) fileInput.current.value = '';
+    if (!file) return;
+    setBusy('import');
+    try {
+      const rows = await readContactsFile(await file.arrayBuffer());
+      if (!rows.length) return notify.error(t('importEmpty'));
+      notify.info(t('importing', { count: rows.length }));
+      const res = await api.post<ImportResult>('/contacts/upload', rows);
+      setResult({ created: res.newContacts?.length ?? 0, errors: importErrors(res) });
+      void contacts.reload();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const exportCsv = async () => {
+    setBusy('export');
+    try {
+      downloadCsv(contactsCsv(await allContacts()));
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <PageFrame
+      title={t('title')}
+      onScroll={contacts.onScroll}
+      actions={
+        <>
+          <SearchField label={t('search')} value={text} onChange={setText} />
+          <input ref={fileInput} type="file" hidden accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-label={t('import')} onChange={(e) => void importFile(e.target.files?.[0])} />
+          <Button variant="outlined" startIcon={busy === 'import' ? <CircularProgress size={16} /> : <UploadIcon />} disabled={busy !== null} onClick={() => fileInput.current?.click()}>
+            {t('import')}
+          </Button>
+          <Button variant="outlined" startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />} disabled={busy !== null} onClick={() => void exportCsv()}>
+            {t('export')}
+          </Button>
+          <Button variant="contained" onClick={() => setModal({})}>
+            {t('add')}
+          </Button>
+        </>
+      }
+    >
+      <Table size="small" stickyHeader aria-label={t('title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell sx={{ width: 56 }} />
+            <TableCell>{t('columns.name')}</TableCell>
+            <TableCell>{t('columns.number')}</TableCell>
+            <TableCell>{t('columns.email')}</TableCell>
+            <TableCell align="center">{t('columns.actions')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {contacts.items.map((c) => (
+            <TableRow key={c.id} hover>
+              <TableCell>
+                <Avatar src={c.profilePicUrl ?? undefined} alt="" sx={{ width: 32, height: 32 }}>
+                  {c.name?.[0]?.toUpperCase()}
+                </Avatar>
+              </TableCell>
+              <TableCell>{c.name}</TableCell>
+              <TableCell>{c.number}</TableCell>
+              <TableCell>{c.email}</TableCell>
+              <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+                <IconButton size="small" aria-label={t('startTicket', { name: c.name })} onClick={() => void startTicket(c)}>
+                  <WhatsAppIcon />
+                </IconButton>
+                <IconButton size="small" aria-label={t('edit', { name: c.name })} onClick={() => setModal({ id: c.id })}>
+                  <EditIcon />
+                </IconButton>
+                {mayDelete && (
+                  <IconButton size="small" aria-label={t('delete', { name: c.name })} onClick={() => void remove(c)}>
+                    <DeleteIcon />
+                  </IconButton>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {contacts.hasMore && (
+        <Stack sx={{ alignItems: 'center', py: 1 }}>
+          <CircularProgress size={20} />
+        </Stack>
+      )}
+      {!contacts.isLoading && contacts.items.length === 0 && (
+        <Box sx={{ p: 3, textAlign: 'center' }}>
+          <Typography color="text.secondary">{t('empty')}</Typography>
+        </Box>
+      )}
+      <ContactModal open={modal !== null} contactId={modal?.id} onClose={() => setModal(null)} onSaved={(c) => contacts.upsert(c)} />
+      <Dialog open={result !== null} onClose={() => setResult(null)} fullWidth maxWidth="sm" aria-labelledby="import-result-title">
+        <DialogTitle id="import-result-title">{t('importTitle')}</DialogTitle>
+        <DialogContent>
+          <Alert severity="success" sx={{ mb: 1 }}>
+            {t('importCreated', { count: result?.created ?? 0 })}
+          </Alert>
+          {result && result.errors.length > 0 && (
+            <>
+              <Alert severity="warning">{t('importFailed', { count: result.errors.length })}</Alert>
+              <List dense aria-label={t('importErrors')}>
+                {result.errors.map((e, i) => (
+                  <ListItem key={i} divider>
+                    <ListItemText primary={e.contactName || t('noName')} secondary={importMessage(e.message)} />
+                  </ListItem>
+                ))}
+              </List>
+            </>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setResult(null)}>{t('common:buttons.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </PageFrame>
+  );
+}

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Grid, MenuItem, Paper, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
+import type { Setting } from '#shared/schemas/accounts';
+import { api } from '../api/client';
+import { toastError } from '../api/toast-error';
+import { useAuth } from '../auth/AuthProvider';
+import { notify } from '../components/toast';
+import { HoursEditor } from '../queues/HoursEditor';
+import { invalidHours, weekOf, type DayHours } from '../queues/hours';
+import { useSettings } from './useSettings';
+
+const KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
+
+/**
+ * Settings (management.md "Settings page" and section 9): every option with its values, each saved
+ * on change with `PUT /settings/{key}` and a toast; the company business-hours tab only while
+ * scheduleType is 'company'.
+ */
+export default function SettingsPage() {
+  const { t } = useTranslation(['settings', 'common']);
+  const { user } = useAuth();
+  const { value, mutate, isLoading } = useSettings();
+  const [tab, setTab] = useState<'options' | 'schedules'>('options');
+  const [asaas, setAsaas] = useState<string | null>(null);
+  const [week, setWeek] = useState<DayHours[] | null>(null);
+  const companyHours = value('scheduleType') === 'company';
+
+  useEffect(() => {
+    if (!companyHours && tab === 'schedules') setTab('options');
+  }, [companyHours, tab]);
+
+  useEffect(() => {
+    if (!companyHours || !user?.companyId) return;
+    api
+      .get<{ schedules: DayHours[] }>(`/companies/${user.companyId}/schedules`)
+      .then((r) => setWeek(weekOf(r.schedules)))
+      .catch(toastError);
+  }, [companyHours, user?.companyId]);
+
+  const save = async (key: SettingKey, next: string) => {
+    try {
+      const setting = await api.put<Setting>(`/settings/${key}`, { value: next });
+      void mutate((list) => [...(list ?? []).filter((s) => s.key !== key), setting ?? { key, value: next }], { revalidate: false });
+      notify.success(t('saved'));
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  const saveSchedules = async () => {
+    if (!week || !user) return;
+    if (invalidHours(week).length) return notify.error(t('hoursInvalid'));
+    try {
+      await api.put(`/companies/${user.companyId}/schedules`, { schedules: week });
+      notify.success(t('schedulesSaved'));
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  return (
+    <Box sx={{ p: 2, overflowY: 'auto', height: '100%' }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('title')}
+      </Typography>
+      <Paper variant="outlined">
+        <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ borderBottom: 1, borderColor: 'divider', px: 2 }}>
+          <Tab value="options" label={t('tabs.options')} />
+          {companyHours && <Tab value="schedules" label={t('tabs.schedules')} />}
+        </Tabs>
+        {tab === 'options' && (
+          <Grid container spacing={2} sx={{ p: 2 }}>
+            {KEYS.map((key) => {
+              const options = SETTING_VALUES[key];
+              return (
+                <Grid key={key} size={{ xs: 12, sm: 6, md: 4 }}>
+                  {options ? (
+                    <TextField select fullWidth size="small" label={t(`keys.${key}`)} value={value(key)} disabled={isLoading} onChange={(e) => void save(key, e.target.value)}>
+                      {options.map((v) => (
+                        <MenuItem key={v} value={v}>
+                          {t(`values.${v}`)}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  ) : (
+                    <TextField
+                      fullWidth
+                      size="small"
+                      label={t(`keys.${key}`)}
+                      value={asaas ?? value(key)}
+                      onChange={(e) => setAsaas(e.target.value)}
+                      onBlur={() => asaas !== null && asaas !== value(key) && void save(key, asaas)}
+                    />
+                  )}
+                </Grid>
+              );
+            })}
+          </Grid>
+        )}
+        {tab === 'schedules' && companyHours && (
+          <Box sx={{ p: 2, maxWidth: 640 }}>
+            <Alert severity="info" sx={{ mb: 1 }}>
+              {t('schedulesHint')}
+            </Alert>
+            {week && <HoursEditor week={week} onChange={setWeek} />}
+            <Button variant="contained" sx={{ mt: 2 }} onClick={() => void saveSchedules()}>
+              {t('saveSchedules')}
+            </Button>
+          </Box>
+        )}
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { Box, Button, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import { useTranslation } from 'react-i18next';
+import { DEBOUNCE_MS } from '#shared/constants';
+import { api } from '../api/client';
+import { toastError } from '../api/toast-error';
+import { useAuth } from '../auth/AuthProvider';
+import type { SessionUser } from '../auth/types';
+import { useConfirm } from '../components/ConfirmProvider';
+import { PageFrame } from '../components/PageFrame';
+import { SearchField, searchParam } from '../components/SearchField';
+import { notify } from '../components/toast';
+import { useDebouncedValue } from '../lib/debounce';
+import { usePagedList } from '../lib/usePagedList';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { UserModal } from './UserModal';
+
+/** Users (attendance.md 2.14): searchable, paged, live list with the user modal and its permission rules. */
+export default function UsersPage() {
+  const { t } = useTranslation(['users', 'common']);
+  const { user: me } = useAuth();
+  const confirm = useConfirm();
+  const [text, setText] = useState('');
+  const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
+  const users = usePagedList<SessionUser>('/users', 'users', { searchParam: search });
+  const [modal, setModal] = useState<{ id?: number } | null>(null);
+
+  useRealtimeEvent<{ action: string; user?: SessionUser; userId?: number }>('user', (ev) => {
+    if (ev.action === 'delete' && ev.userId !== undefined) users.remove(Number(ev.userId));
+    else if (ev.user && (!search || ev.user.name.toLowerCase().includes(search) || ev.user.email.toLowerCase().includes(search))) users.upsert(ev.user);
+  });
+
+  const remove = async (u: SessionUser) => {
+    if (!(await confirm({ message: t('confirmDelete', { name: u.name }) }))) return;
+    try {
+      await api.delete(`/users/${u.id}`);
+      users.remove(u.id);
+      notify.success(t('deleted'));
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  return (
+    <PageFrame
+      title={t('title')}
+      onScroll={users.onScroll}
+      actions={
+        <>
+          <SearchField label={t('search')} value={text} onChange={setText} />
+          <Button variant="contained" onClick={() => setModal({})}>
+            {t('add')}
+          </Button>
+        </>
+      }
+    >
+      <Table size="small" stickyHeader aria-label={t('title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('columns.id')}</TableCell>
+            <TableCell>{t('columns.name')}</TableCell>
+            <TableCell>{t('columns.email')}</TableCell>
+            <TableCell align="center">{t('columns.profile')}</TableCell>
+            <TableCell align="center">{t('columns.actions')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {users.items.map((u) => (
+            <TableRow key={u.id} hover>
+              <TableCell>{u.id}</TableCell>
+              <TableCell>{u.name}</TableCell>
+              <TableCell>{u.email}</TableCell>
+              <TableCell align="center">
+                <Chip size="small" variant={u.profile === 'admin' ? 'filled' : 'outlined'} color={u.profile === 'admin' ? 'primary' : 'default'} label={t(`common:userModal.profiles.${u.profile}`)} />
+              </TableCell>
+              <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+                <IconButton size="small" aria-label={t('edit', { name: u.name })} onClick={() => setModal({ id: u.id })}>
+                  <EditIcon />
+                </IconButton>
+                <IconButton size="small" aria-label={t('delete', { name: u.name })} onClick={() => void remove(u)} disabled={u.id === me?.id}>
+                  <DeleteIcon />
+                </IconButton>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {!users.isLoading && users.items.length === 0 && (
+        <Box sx={{ p: 3, textAlign: 'center' }}>
+          <Typography color="text.secondary">{t('empty')}</Typography>
+        </Box>
+      )}
+      <UserModal open={modal !== null} userId={modal?.id} onClose={() => setModal(null)} onSaved={(u) => users.upsert(u)} />
+    </PageFrame>
+  );
+}
