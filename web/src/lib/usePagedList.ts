@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import type { QueryParams } from '../api/swr';
+import { useOnReconnect } from '../realtime/RealtimeProvider';
 import { flattenPages, nearBottom, readPage, removeFromPages, upsertInPages, type ListPage } from './paged';
 
 type Id = number | string;
@@ -21,6 +22,8 @@ export function usePagedList<T extends { id: Id }>(path: string | null, key: str
     async ([p, q]: readonly [string, QueryParams]) => readPage<T>(await api.get(p, q), key),
     { revalidateOnFocus: false, revalidateFirstPage: false },
   );
+  // Events missed while the socket was down: refetch the pages.
+  useOnReconnect(() => void mutate());
   const items = useMemo(() => flattenPages(data), [data]);
   const hasMore = Boolean(data?.[data.length - 1]?.hasMore);
   const loadMore = useCallback(() => {
