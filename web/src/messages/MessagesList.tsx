@@ -31,11 +31,27 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
   const firstId = messages[0]?.id;
   const anchor = useRef<{ firstId: unknown; height: number } | null>(null);
 
+  const content = useRef<HTMLDivElement>(null);
+  // Stuck to the newest message unless the user scrolled up to read.
+  const stick = useRef(true);
+
   // Newest message (first load or a live one): scroll to the bottom.
   useEffect(() => {
     const el = box.current;
+    stick.current = true;
     if (el) el.scrollTop = el.scrollHeight;
   }, [lastId]);
+
+  // Media load late and grow the list: stay at the bottom while stuck there.
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !content.current || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(content.current);
+    return () => observer.disconnect();
+  }, []);
 
   // Older page prepended: keep the message the user was reading in place.
   useLayoutEffect(() => {
@@ -47,7 +63,9 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
 
   const onScroll = useCallback(() => {
     const el = box.current;
-    if (!el || !hasMore || isValidating) return;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    if (!hasMore || isValidating) return;
     if (el.scrollTop <= NEXT_PAGE_TOP_PX) {
       anchor.current = { firstId, height: el.scrollHeight };
       loadOlder();
@@ -75,6 +93,7 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
       aria-label={t('tabs.attendance')}
       sx={{ flex: 1, minHeight: 0, overflowY: 'auto', py: 1, bgcolor: (th) => (th.palette.mode === 'dark' ? '#0b141a' : '#efeae2') }}
     >
+      <div ref={content}>
       {(isLoading || (hasMore && isValidating)) && (
         <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
           <CircularProgress size={20} aria-label={t('messages.loadMore')} />
@@ -107,6 +126,7 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
           );
         return <MessageBubble key={row.key} message={row.message} onReply={onReply} onDelete={onDelete} readOnly={readOnly} />;
       })}
+      </div>
     </Box>
   );
 }
