@@ -3,8 +3,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, 
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import AddIcon from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { email, name2to50 } from '#shared/schemas/common';
+import { ContactBody } from '#shared/schemas/contacts';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
@@ -12,14 +11,14 @@ import { useFieldError } from '../components/useFieldError';
 import { fieldErrors } from '../lib/zod-errors';
 import type { Contact } from '../tickets/types';
 
-/** Section 5: name required 2-50; number 8-50; email valid if given; extra info name/value pairs. */
-export const ContactForm = z.object({
-  name: name2to50,
-  number: z.string({ error: 'required' }).trim().min(8, 'short').max(50, 'long'),
-  email: z.union([z.literal(''), email]).optional(),
-  extraInfo: z.array(z.object({ name: z.string().trim().min(1, 'required'), value: z.string().trim() })),
-});
-export type ContactFormValues = z.infer<typeof ContactForm>;
+/** Section 5 (the shared schema): name 2-50; number 8-50 digits; e-mail valid when given; extra info pairs. */
+export const ContactForm = ContactBody;
+export interface ContactFormValues {
+  name: string;
+  number: string;
+  email: string;
+  extraInfo: { name: string; value: string }[];
+}
 
 interface Props {
   open: boolean;
@@ -52,7 +51,7 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      const body = { ...parsed.data, number: parsed.data.number.replace(/\D/g, '') || parsed.data.number };
+      const body = parsed.data;
       const saved = contactId ? await api.put<Contact>(`/contacts/${contactId}`, body) : await api.post<Contact>('/contacts', body);
       notify.success(t('modal.saved'));
       onSaved?.(saved);

@@ -1,22 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { addHours, format } from 'date-fns';
 import { api } from '../api/client';
+import { defaultSendAt, validateSchedule } from './schedule-rules';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import type { Ticket } from './types';
-
-/** Section 5: body required, at least 5 characters; sendAt defaults to now + 1 hour. */
-export function validateSchedule(body: string, sendAt: string) {
-  const errors: Record<string, string> = {};
-  if (!body.trim()) errors.body = 'required';
-  else if (body.trim().length < 5) errors.body = 'short';
-  if (!sendAt) errors.sendAt = 'required';
-  return errors;
-}
-
-const defaultSendAt = () => format(addHours(new Date(), 1), "yyyy-MM-dd'T'HH:mm");
 
 /** Schedule a message to the ticket's contact (2.8; schedule entity in management.md). */
 export function ScheduleModal({ ticket, open, onClose }: { ticket: Ticket; open: boolean; onClose(): void }) {
@@ -37,11 +26,11 @@ export function ScheduleModal({ ticket, open, onClose }: { ticket: Ticket; open:
   }, [open]);
 
   const submit = async () => {
-    const errs = validateSchedule(body, sendAt);
-    if (Object.keys(errs).length) return setErrors(errs);
+    const { errors: errs, data } = validateSchedule(body, sendAt, ticket.contactId);
+    if (!data) return setErrors(errs);
     setBusy(true);
     try {
-      const saved = await api.post<{ id: number }>('/schedules', { body: body.trim(), contactId: ticket.contactId, ticketId: ticket.id, sendAt: new Date(sendAt).toISOString() });
+      const saved = await api.post<{ id: number }>('/schedules', { ...data, ticketId: ticket.id });
       if (file && saved?.id) {
         const form = new FormData();
         form.append('file', file);
@@ -56,7 +45,7 @@ export function ScheduleModal({ ticket, open, onClose }: { ticket: Ticket; open:
     }
   };
 
-  const helper = (key: string) => (errors[key] ? { error: true, helperText: errors[key] === 'short' ? t('schedule.tooShort') : t('common:validation.required') } : {});
+  const helper = (key: string) => (errors[key] ? { error: true, helperText: errors[key] === 'short' ? t('schedule.tooShort') : t(`common:validation.${errors[key] === 'invalid' ? 'invalid' : 'required'}`) } : {});
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="schedule-title">

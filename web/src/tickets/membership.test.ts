@@ -116,3 +116,13 @@ describe('new ticket rules (2.7, section 8)', () => {
     expect(otherTicketOutcome({ ticket: { id: 3, uuid: 'x', user: { id: 5, name: 'Bruno' }, queue: { id: 1, name: 'Suporte' } } }, 1)).toEqual({ kind: 'notice', user: 'Bruno', queue: 'Suporte' });
   });
 });
+
+describe('schedule modal rules (section 5)', () => {
+  test('body at least 5 characters, sendAt required; default sendAt is now plus 1 hour', async () => {
+    const { validateSchedule, defaultSendAt } = await import('./schedule-rules');
+    expect(validateSchedule('oi', '2026-12-01T10:00', 3).errors).toEqual({ body: 'short' });
+    expect(validateSchedule('Lembrete do pedido', '', 3).errors).toMatchObject({ sendAt: 'required' });
+    expect(validateSchedule('Lembrete do pedido', '2026-12-01T10:00', 3).data).toMatchObject({ body: 'Lembrete do pedido', contactId: 3 });
+    expect(defaultSendAt(new Date(2026, 0, 1, 23, 30))).toBe('2026-01-02T00:30');
+  });
+});
