@@ -87,6 +87,18 @@ export const http: HttpModule[] = [
       'DELETE /quick-messages/{id}/media-upload',
     ],
   },
+  {
+    name: 'schedules',
+    routes: [
+      'GET /schedules',
+      'GET /schedules/{id}',
+      'POST /schedules',
+      'PUT /schedules/{id}',
+      'DELETE /schedules/{id}',
+      'POST /schedules/{id}/media-upload',
+      'DELETE /schedules/{id}/media-upload',
+    ],
+  },
 ];
 
 export const ws = {
@@ -100,9 +112,14 @@ export const queues: QueueDef[] = [
   { name: 'session-commands', fifo: true, consumer: SESSION_RUNNER_CONSUMER, visibilityTimeoutSeconds: 120 },
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound' },
+  // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)
+  { name: 'schedules', fifo: false, consumer: 'jobs/schedules-send', maxReceiveCount: 4, visibilityTimeoutSeconds: 60 },
 ];
 
-export const timers: TimerDef[] = [];
+export const timers: TimerDef[] = [
+  // due scheduled messages, across every company (platform-wide due index)
+  { name: 'schedules', handler: 'jobs/schedules-due', everyMinutes: 1 },
+];
 
 export const manifest = { http, ws, queues, timers };
 

@@ -1,0 +1,113 @@
+import { fillVariables } from '#shared/message-variables';
+import { queues as queueDefs } from '../../../infra/manifest';
+import { query, updateItem } from '../db';
+import { nowIso } from '../keys';
+import { log } from '../log';
+import { enqueue } from '../queue';
+import { publish } from '../realtime';
+import { requireContact } from '../contacts/repo';
+import { getDefaultWhatsapp } from '../whatsapp/repo';
+import { findOrCreateTicket } from '../tickets/service';
+import { sendMessage } from '../messages/service';
+import { DUE_SHARDS, dueIndex, dueShardPk, dueUpperBound, getStoredSchedule, scheduleKeys, toStoredSchedule, type StoredSchedule } from './repo';
+import { presentOne } from './service';
+
+/**
+ * The way out for scheduled messages (ARCHITECTURE.md "Schedules and campaigns"): the table is the
+ * truth and the queue a wake-up signal. The timer claims every due schedule (PENDENTE -> AGENDADA,
+ * conditional, so two timer runs never both enqueue one) and enqueues it; the consumer sends it
+ * through the normal outbound path and records ENVIADA with sentAt, or ERRO once the queue's last
+ * retry has failed.
+ */
+export const SCHEDULE_QUEUE = 'schedules';
+/** At most this many schedules per shard and timer run; the rest wait for the next minute. */
+const MAX_PER_SHARD = 500;
+
+export interface ScheduleJob {
+  companyId: number;
+  scheduleId: number;
+}
+
+/** Claims and enqueues everything due at `now` (including what fell due while the system was down). */
+export async function dispatchDueSchedules(now = new Date()): Promise<{ enqueued: number }> {
+  const bound = dueUpperBound(now.toISOString());
+  let enqueued = 0;
+  for (let shard = 0; shard < DUE_SHARDS; shard++) {
+    let startKey: Record<string, any> | undefined;
+    let seen = 0;
+    do {
+      const out = await query({ index: 'gsi4', pk: dueShardPk(shard), sk: { lte: bound }, limit: 100, startKey });
+      for (const item of out.items) {
+        const s = toStoredSchedule(item);
+        if (await claim(s, item.gsi4sk)) enqueued++;
+      }
+      seen += out.items.length;
+      startKey = out.lastKey;
+    } while (startKey && seen < MAX_PER_SHARD);
+  }
+  return { enqueued };
+}
+
+async function claim(s: StoredSchedule, dueKey: string): Promise<boolean> {
+  const key = scheduleKeys(s.companyId, s.id);
+  // The due key in the condition makes an edit between the Query and the claim win (new sendAt).
+  const claimed = await updateItem(key, {
+    set: { status: 'AGENDADA', queuedAt: nowIso(), updatedAt: nowIso() },
+    remove: ['gsi4pk', 'gsi4sk'],
+    condition: '#status = :pending AND #due = :due',
+    conditionNames: { '#status': 'status', '#due': 'gsi4sk' },
+    conditionValues: { ':pending': 'PENDENTE', ':due': dueKey },
+  });
+  if (!claimed) return false;
+  try {
+    await enqueue(SCHEDULE_QUEUE, { companyId: s.companyId, scheduleId: s.id } satisfies ScheduleJob);
+    return true;
+  } catch (err) {
+    // Not handed over: back on the due index for the next run.
+    log.error('schedule not enqueued', { companyId: s.companyId, scheduleId: s.id, error: (err as Error).message });
+    await updateItem(key, { set: { status: 'PENDENTE', ...dueIndex(s.companyId, s.id, s.sendAt) }, condition: 'attribute_exists(pk)' });
+    return false;
+  }
+}
+
+const maxAttempts = () => queueDefs.find((q) => q.name === SCHEDULE_QUEUE)?.maxReceiveCount ?? 5;
+
+/** `{{protocol}}`: the date and the ticket id, as the product numbers its services. */
+const protocolOf = (now: Date, ticketId: number) => `${now.toISOString().slice(0, 10).replace(/-/g, '')}${ticketId}`;
+
+/**
+ * Sends one claimed schedule. `attempt` is the queue's receive count: a failure throws so the
+ * queue retries with back-off, and the last allowed attempt records ERRO instead of throwing.
+ */
+export async function sendSchedule(job: ScheduleJob, attempt: number) {
+  const s = await getStoredSchedule(job.companyId, job.scheduleId);
+  // Deleted, edited back to PENDENTE, or already done: nothing to send (redelivery is harmless).
+  if (!s || s.status !== 'AGENDADA') return;
+  try {
+    const whatsapp = await getDefaultWhatsapp(s.companyId);
+    const contact = await requireContact(s.companyId, s.contactId);
+    const { ticket } = await findOrCreateTicket(s.companyId, { contactId: contact.id, whatsappId: whatsapp.id, isGroup: contact.isGroup, fromMe: true });
+    const now = new Date();
+    const body = fillVariables(s.body, { contactName: contact.name, now, protocol: protocolOf(now, ticket.id) });
+    const media = s.mediaPath
+      ? { key: s.mediaPath, mimetype: s.mediaMimetype ?? 'image/jpeg', fileName: s.mediaName ?? 'image.jpg', kind: 'image' as const }
+      : undefined;
+    await sendMessage(s.companyId, ticket, { body, media, userId: s.userId, automatic: true });
+    await finish(s, { status: 'ENVIADA', sentAt: nowIso(), ticketId: ticket.id });
+  } catch (err) {
+    const error = (err as { code?: string }).code ?? (err as Error).message;
+    log.warn('schedule send failed', { companyId: s.companyId, scheduleId: s.id, attempt, error });
+    if (attempt < maxAttempts()) throw err;
+    await finish(s, { status: 'ERRO', error, attempts: attempt });
+  }
+}
+
+async function finish(s: StoredSchedule, set: Record<string, unknown>) {
+  const updated = await updateItem(scheduleKeys(s.companyId, s.id), {
+    set: { ...set, updatedAt: nowIso() },
+    condition: '#status = :queued',
+    conditionNames: { '#status': 'status' },
+    conditionValues: { ':queued': 'AGENDADA' },
+  });
+  if (updated) await publish(s.companyId, 'schedule', { action: 'update', schedule: await presentOne(updated) });
+}

@@ -1,0 +1,187 @@
+import { PAGE_SIZE } from '#shared/constants';
+import { SCHEDULE_MEDIA_EXTENSIONS, type Schedule } from '#shared/schemas/schedules';
+import type { Contact } from '#shared/schemas/contacts';
+import type { AuthContext } from '../auth';
+import { AppError } from '../errors';
+import { batchGet, deleteItem, putItem, query, updateItem, type Item } from '../db';
+import { companyScope, nextId } from '../ids';
+import { nowIso } from '../keys';
+import { decodeCursor, page } from '../cursor';
+import { publish } from '../realtime';
+import { deleteObject, newObjectKey, presignGet, putObject } from '../storage';
+import { contactKeys, normalizeText, requireContact, toContact } from '../contacts/repo';
+import type { UploadedFile } from '../quick-messages/multipart';
+import { dueIndex, getStoredSchedule, scheduleItem, scheduleKeys, toSchedule, toStoredSchedule, type StoredSchedule } from './repo';
+
+const contactSummary = (c: Contact) => ({ id: c.id, name: c.name, number: c.number, profilePicUrl: c.profilePicUrl });
+const searchText = (body: string, contactName: string) => normalizeText(`${body} ${contactName}`);
+
+/** Adds the contact (name, number) and a download URL for the media, as the calendar shows them. */
+async function present(items: Item[]): Promise<Schedule[]> {
+  const schedules = items.map(toSchedule);
+  if (!schedules.length) return [];
+  const contacts = new Map(
+    (await batchGet(schedules.map((s) => contactKeys(s.companyId, s.contactId)))).map((i) => {
+      const c = toContact(i);
+      return [c.id, contactSummary(c)];
+    }),
+  );
+  return Promise.all(
+    schedules.map(async (s) => ({
+      ...s,
+      contact: contacts.get(s.contactId) ?? null,
+      ...(s.mediaPath ? { mediaUrl: await presignGet(s.companyId, s.mediaPath) } : {}),
+    })),
+  );
+}
+export const presentOne = async (item: Item) => (await present([item]))[0]!;
+
+async function announce(companyId: number, schedule: Schedule, action: 'create' | 'update') {
+  await publish(companyId, 'schedule', { action, schedule });
+}
+
+export async function requireSchedule(companyId: number, id: number): Promise<StoredSchedule> {
+  const s = await getStoredSchedule(companyId, id);
+  if (!s) throw new AppError('ERR_NOT_FOUND');
+  return s;
+}
+
+export const getSchedule = async (companyId: number, id: number) => presentOne(scheduleItem(await requireSchedule(companyId, id)));
+
+/** The schedules list: one Query per page, filtered by text (body or contact name), contact or user. */
+export async function listSchedulesPage(
+  companyId: number,
+  opts: { searchParam?: string; contactId?: number; userId?: number; cursor?: string; limit?: number },
+) {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const search = opts.searchParam ? normalizeText(opts.searchParam) : '';
+  if (search) {
+    parts.push('contains(#search, :search)');
+    names['#search'] = 'searchText';
+    values[':search'] = search;
+  }
+  if (opts.contactId) {
+    parts.push('#contactId = :contactId');
+    names['#contactId'] = 'contactId';
+    values[':contactId'] = opts.contactId;
+  }
+  if (opts.userId) {
+    parts.push('#userId = :userId');
+    names['#userId'] = 'userId';
+    values[':userId'] = opts.userId;
+  }
+  const out = await query({
+    pk: `C#${companyId}`,
+    sk: { beginsWith: 'SCHEDULE#' },
+    limit: opts.limit ?? PAGE_SIZE,
+    startKey: await decodeCursor(companyId, opts.cursor),
+    ...(parts.length ? { filter: parts.join(' AND '), filterNames: names, filterValues: values } : {}),
+  });
+  const result = await page(companyId, await present(out.items), out.lastKey);
+  return { schedules: result.items, hasMore: result.hasMore, cursor: result.cursor };
+}
+
+export async function createSchedule(auth: AuthContext, body: { body: string; contactId: number; sendAt: string }) {
+  const contact = await requireContact(auth.companyId, body.contactId);
+  const id = await nextId(companyScope(auth.companyId), 'schedule');
+  const now = nowIso();
+  const stored: StoredSchedule = {
+    id,
+    companyId: auth.companyId,
+    body: body.body,
+    contactId: contact.id,
+    sendAt: body.sendAt,
+    sentAt: null,
+    status: 'PENDENTE',
+    mediaPath: null,
+    mediaName: null,
+    mediaMimetype: null,
+    userId: auth.userId,
+    ticketId: null,
+    createdAt: now,
+    updatedAt: now,
+    searchText: searchText(body.body, contact.name),
+  };
+  await putItem(scheduleItem(stored), { ifNotExists: true });
+  const out = await presentOne(scheduleItem(stored));
+  await announce(auth.companyId, out, 'create');
+  return out;
+}
+
+const alreadySent = () => new AppError('ERR_VALIDATION', 400, [{ path: ['sentAt'], message: 'already sent' }]);
+/** Editable while not sent and not being sent: waiting, or failed (an edit re-arms a failed one). */
+const EDITABLE = {
+  condition: 'attribute_exists(pk) AND attribute_type(#sentAt, :nullType) AND #status IN (:pending, :error)',
+  conditionNames: { '#sentAt': 'sentAt', '#status': 'status' },
+  conditionValues: { ':nullType': 'NULL', ':pending': 'PENDENTE', ':error': 'ERRO' },
+};
+
+async function updateUnsent(companyId: number, current: StoredSchedule, set: Record<string, unknown>, remove: string[] = []) {
+  const sendAt = (set.sendAt as string | undefined) ?? current.sendAt;
+  // Every edit puts the schedule back on the due index as PENDENTE (a failed one is tried again).
+  const updated = await updateItem(scheduleKeys(companyId, current.id), {
+    set: { ...set, status: 'PENDENTE', ...dueIndex(companyId, current.id, sendAt), updatedAt: nowIso() },
+    remove: [...remove, 'error'],
+    ...EDITABLE,
+  });
+  if (!updated) {
+    if (!(await getStoredSchedule(companyId, current.id))) throw new AppError('ERR_NOT_FOUND');
+    throw alreadySent();
+  }
+  const out = await presentOne(updated);
+  await announce(companyId, out, 'update');
+  return { out, stored: toStoredSchedule(updated) };
+}
+
+function assertEditable(s: StoredSchedule) {
+  if (s.sentAt || (s.status !== 'PENDENTE' && s.status !== 'ERRO')) throw alreadySent();
+}
+
+/** Editing is allowed only while sentAt is empty (attendance.md 5; management.md "Schedule"). */
+export async function updateSchedule(companyId: number, id: number, body: { body?: string; contactId?: number; sendAt?: string }) {
+  const current = await requireSchedule(companyId, id);
+  assertEditable(current);
+  const contact = await requireContact(companyId, body.contactId ?? current.contactId);
+  const text = body.body ?? current.body;
+  const { out } = await updateUnsent(companyId, current, { ...body, contactId: contact.id, searchText: searchText(text, contact.name) });
+  return out;
+}
+
+export async function deleteSchedule(companyId: number, id: number) {
+  const current = await requireSchedule(companyId, id);
+  await deleteItem(scheduleKeys(companyId, id));
+  if (current.mediaPath) await deleteObject(current.mediaPath);
+  await publish(companyId, 'schedule', { action: 'delete', scheduleId: id });
+}
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg' };
+
+/** Schedule media: png, jpg or jpeg only (attendance.md 5), while unsent. */
+export async function attachScheduleMedia(companyId: number, id: number, file: UploadedFile) {
+  const extension = file.filename.split('.').pop()?.toLowerCase() ?? '';
+  if (!(SCHEDULE_MEDIA_EXTENSIONS as readonly string[]).includes(extension)) {
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['file'], message: 'invalid', allowed: SCHEDULE_MEDIA_EXTENSIONS }]);
+  }
+  const current = await requireSchedule(companyId, id);
+  assertEditable(current);
+  const key = newObjectKey(companyId, 'schedules', file.filename);
+  await putObject(key, file.data, IMAGE_TYPES[extension]);
+  try {
+    const { out } = await updateUnsent(companyId, current, { mediaPath: key, mediaName: file.filename, mediaMimetype: IMAGE_TYPES[extension] });
+    if (current.mediaPath) await deleteObject(current.mediaPath);
+    return out;
+  } catch (err) {
+    await deleteObject(key);
+    throw err;
+  }
+}
+
+export async function removeScheduleMedia(companyId: number, id: number) {
+  const current = await requireSchedule(companyId, id);
+  assertEditable(current);
+  const { out } = await updateUnsent(companyId, current, { mediaPath: null, mediaName: null, mediaMimetype: null });
+  if (current.mediaPath) await deleteObject(current.mediaPath);
+  return out;
+}
