@@ -59,6 +59,7 @@ export const http: HttpModule[] = [
     routes: ['GET /whatsapp', 'GET /whatsapp/{id}', 'POST /whatsapp', 'PUT /whatsapp/{id}', 'DELETE /whatsapp/{id}'],
   },
   { name: 'whatsappsession', routes: ['POST /whatsappsession/{id}', 'PUT /whatsappsession/{id}', 'DELETE /whatsappsession/{id}'] },
+  { name: 'messages-api', routes: ['POST /messages/send'] },
   {
     name: 'companies',
     routes: [
@@ -117,6 +118,8 @@ export const queues: QueueDef[] = [
 ];
 
 export const timers: TimerDef[] = [
+  // chatbot wake-ups: timeToTransfer, expiresTicket, unanswered ratings
+  { name: 'whatsapp-timers', handler: 'jobs/whatsapp-timers', everyMinutes: 1 },
   // due scheduled messages, across every company (platform-wide due index)
   { name: 'schedules', handler: 'jobs/schedules-due', everyMinutes: 1 },
 ];

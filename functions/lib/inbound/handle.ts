@@ -1,9 +1,20 @@
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { applySessionEvent } from '../whatsapp/service';
 import { recordNumberCheck } from '../whatsapp/numbers';
+import { getWhatsapp } from '../whatsapp/repo';
+import { sendSessionCommand } from '../whatsapp/commands';
+import { linkContactLid } from '../contacts/service';
+import { applySendResult, markDeletedByContact, markEdited, updateAckByWid } from '../messages/service';
+import { getTicket } from '../tickets/service';
+import { scheduleDue } from '../chatbot/timers';
+import { portsFor, processMessage } from './wiring';
+
+export const CALL_REJECTED_MESSAGE =
+  '*Mensagem automática:*\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
 
 /** One provider event from the session runner, by type. */
 export async function handleInbound(event: InboundEvent) {
+  const { companyId } = event;
   switch (event.type) {
     case 'session':
       await applySessionEvent(event);
@@ -11,7 +22,68 @@ export async function handleInbound(event: InboundEvent) {
     case 'checkNumberResult':
       await recordNumberCheck(event);
       return;
-    default:
+    case 'message': {
+      const whatsapp = await getWhatsapp(companyId, event.whatsappId);
+      // a deleted connection's last messages have nowhere to go
+      if (whatsapp) await processMessage(whatsapp, event.message);
+      return;
+    }
+    case 'ack':
+      await updateAckByWid(companyId, event.wid, event.ack);
+      return;
+    case 'sendResult': {
+      const message = await applySendResult(companyId, event);
+      if (message && event.wid) await scheduleExpiry(companyId, event.whatsappId, event.ticketId);
+      return;
+    }
+    case 'edit':
+      await markEdited(companyId, event.wid, event.body);
+      return;
+    case 'revoke':
+      await markDeletedByContact(companyId, event.wid);
+      return;
+    case 'lidMapping':
+      await linkContactLid(companyId, event.pn, event.lid);
+      return;
+    case 'call':
+      await handleCall(event);
       return;
   }
+}
+
+/** `expiresTicket`: an open ticket idle that long after our last message closes (timer re-checks). */
+async function scheduleExpiry(companyId: number, whatsappId: number, ticketId: number) {
+  const whatsapp = await getWhatsapp(companyId, whatsappId);
+  if (!whatsapp?.expiresTicket) return;
+  const ticket = await getTicket(companyId, ticketId);
+  if (ticket?.status !== 'open') return;
+  await scheduleDue('expire', companyId, ticketId, whatsapp.expiresTicket, ticket.updatedAt);
+}
+
+/**
+ * An incoming call leaves a call_log message in the contact's ticket; with the `call` setting
+ * not enabled the call is rejected and the contact is asked to write instead.
+ */
+async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
+  const whatsapp = await getWhatsapp(event.companyId, event.whatsappId);
+  if (!whatsapp) return;
+  const ports = portsFor(event.companyId, whatsapp);
+  const settings = await ports.settings();
+  const accepted = settings.call === 'enabled';
+  const time = new Date(event.timestamp * 1000).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit', timeZone: 'America/Sao_Paulo' });
+  const message = {
+    wid: `call-${event.callId}`,
+    chatJid: event.from,
+    fromMe: false,
+    isGroup: false,
+    body: `Chamada de voz/vídeo ${accepted ? 'recebida' : 'perdida'} às ${time}`,
+    mediaType: 'call_log' as const,
+    timestamp: event.timestamp,
+  };
+  const contact = await ports.upsertContact(message);
+  const { ticket } = await ports.findOrCreateTicket(contact, message);
+  const stored = await ports.storeMessage(ticket, contact, message);
+  if (accepted || !stored.created) return;
+  await sendSessionCommand({ type: 'rejectCall', companyId: event.companyId, whatsappId: event.whatsappId, callId: event.callId, from: event.from });
+  await ports.sendBot(stored.ticket ?? ticket, CALL_REJECTED_MESSAGE);
 }

@@ -1,0 +1,29 @@
+import { httpModule, route } from '#lib/http';
+import { parseMultipart } from '#lib/whatsapp/multipart';
+import { authenticateApiToken, parseSendFields, sendExternal } from '#lib/whatsapp/external-api';
+
+/**
+ * External messages API (management.md "Messages API"): `POST /api/messages/send` with a
+ * connection's token as Bearer; JSON `{number, body}` or multipart `number`, `body`, `medias`.
+ * Authenticated by the token, not by a user session.
+ */
+export const handler = httpModule({
+  'POST /messages/send': route({ public: true }, async ({ headers, event }) => {
+    const whatsapp = await authenticateApiToken(headers.authorization);
+    const isMultipart = (headers['content-type'] ?? '').includes('multipart/form-data');
+    if (isMultipart) {
+      const { fields, files } = await parseMultipart(event);
+      const input = parseSendFields({ ...fields, body: fields.body || files[0]?.fileName || '' });
+      const media = files.filter((f) => f.field === 'medias' || f.field === 'medias[]');
+      return { message: 'Message sent', messages: await sendExternal(whatsapp, input, media) };
+    }
+    let json: unknown = {};
+    try {
+      json = event.body ? JSON.parse(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : {};
+    } catch {
+      json = {};
+    }
+    const input = parseSendFields(json as Record<string, unknown>);
+    return { message: 'Message sent', messages: await sendExternal(whatsapp, input) };
+  }),
+});

@@ -1,0 +1,55 @@
+import { ExternalSendBody, digitsOnly } from '#shared/schemas/whatsapp';
+import { mediaKindOf } from '#shared/schemas/messages';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { AppError } from '../errors';
+import { companyPlan, getCompany, isCompanyActive } from '../accounts/companies';
+import { newObjectKey, putObject } from '../storage';
+import { upsertContactFromWhatsApp } from '../contacts/service';
+import { findOrCreateTicket } from '../tickets/service';
+import { sendMessage } from '../messages/service';
+import { findWhatsappByToken } from './repo';
+import { checkNumber } from './numbers';
+import type { UploadedFile } from './multipart';
+
+/**
+ * The external messages API: a connection's token sends a message to a number from outside the
+ * app. The number is checked on WhatsApp through the session runner; the message goes out on the
+ * contact's open ticket of that connection, or a new one, like any other message.
+ */
+export async function authenticateApiToken(authorization: string | undefined): Promise<Whatsapp> {
+  const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+  const whatsapp = token ? await findWhatsappByToken(token) : undefined;
+  if (!whatsapp) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  const company = await getCompany(whatsapp.companyId);
+  if (!company || !isCompanyActive(company)) throw new AppError('ERR_COMPANY_EXPIRED');
+  if (!(await companyPlan(whatsapp.companyId))?.useExternalApi) throw new AppError('ERR_PLAN_FEATURE_DISABLED');
+  return whatsapp;
+}
+
+export function parseSendFields(fields: Record<string, unknown>) {
+  const parsed = ExternalSendBody.safeParse(fields);
+  if (!parsed.success) throw new AppError('ERR_VALIDATION', 400, parsed.error.issues.map((i) => ({ path: i.path, message: i.message })));
+  return parsed.data;
+}
+
+export async function sendExternal(whatsapp: Whatsapp, input: { number: string; body: string }, files: UploadedFile[] = []) {
+  const { companyId } = whatsapp;
+  if (whatsapp.status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  const jid = await checkNumber(companyId, whatsapp.id, digitsOnly(input.number));
+  const contact = await upsertContactFromWhatsApp(companyId, { number: jid, isGroup: false });
+  const { ticket } = await findOrCreateTicket(companyId, { contactId: contact.id, whatsappId: whatsapp.id, isGroup: false, fromMe: true });
+  if (!files.length) return [await sendMessage(companyId, ticket, { body: input.body, automatic: false })];
+  const sent = [];
+  for (const [i, file] of files.entries()) {
+    const key = newObjectKey(companyId, 'media', file.fileName);
+    await putObject(key, file.data, file.mimetype);
+    sent.push(
+      await sendMessage(companyId, ticket, {
+        // the text goes with the first file, as the caption
+        body: i === 0 ? input.body : file.fileName,
+        media: { key, mimetype: file.mimetype, fileName: file.fileName, kind: mediaKindOf(file.mimetype) },
+      }),
+    );
+  }
+  return sent;
+}

@@ -1,0 +1,110 @@
+import { describe, it, expect } from 'vitest';
+import { api, newCompany, realtimeClient, table, queuesIdle } from './helpers';
+import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+
+const pad = (n: number) => String(n).padStart(10, '0');
+const appMessages = (rt: Awaited<ReturnType<typeof realtimeClient>>, companyId: number, action = 'create') =>
+  rt.events.filter((e) => e.event === `company-${companyId}-appMessage` && e.data.action === action);
+
+describe('inbound pipeline (simulator)', () => {
+  it('an inbound text opens a pending ticket with unread 1 and publishes appMessage and ticket events', async () => {
+    const co = await newCompany('inb');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    await rt.join('joinTickets', 'pending');
+    const { wid } = await phone(co.companyId, w.id).send({ from: '5511988880001', pushName: 'Maria Silva', body: 'Olá, preciso de ajuda' });
+    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid, 8000);
+    expect(created.data.message).toMatchObject({ body: 'Olá, preciso de ajuda', fromMe: false, ack: 0, mediaType: 'chat' });
+    expect(created.data.ticket).toMatchObject({ status: 'pending', unreadMessages: 1, whatsappId: w.id, userId: null });
+    expect(created.data.ticket.contact).toMatchObject({ name: 'Maria Silva', number: '5511988880001' });
+    await rt.waitFor((e) => e.event === `company-${co.companyId}-ticket` && e.data.ticket?.id === created.data.ticket.id);
+    rt.close();
+  });
+
+  it('a redelivered message (same WhatsApp id) is stored once and counted unread once', async () => {
+    const co = await newCompany('redeliver');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511988880002', body: 'first', wid: 'DUPWID0001' });
+    await p.send({ from: '5511988880002', body: 'first', wid: 'DUPWID0001' });
+    await p.send({ from: '5511988880002', body: 'second', wid: 'DUPWID0002' });
+    const both = await eventually(async () => {
+      const list = appMessages(rt, co.companyId);
+      return list.length >= 2 && list;
+    });
+    await queuesIdle();
+    expect(appMessages(rt, co.companyId).map((e) => e.data.message.wid).sort()).toEqual(['DUPWID0001', 'DUPWID0002']);
+    const ticketId = both[1]!.data.ticket.id;
+    const ticket = await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`);
+    expect(ticket!.unreadMessages).toBe(2);
+    expect(both[0]!.data.ticket.id).toBe(ticketId);
+    rt.close();
+  });
+
+  it('the same customer writing as @lid and as number is one contact and one ticket', async () => {
+    const co = await newCompany('lid');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511988880003', body: 'by number' });
+    await p.send({ from: '5511988880003', lid: '99887766554433@lid', body: 'by lid' });
+    const list = await eventually(async () => appMessages(rt, co.companyId).length === 2 && appMessages(rt, co.companyId));
+    expect(new Set(list.map((e) => e.data.ticket.id)).size).toBe(1);
+    expect(new Set(list.map((e) => e.data.ticket.contactId)).size).toBe(1);
+    rt.close();
+  });
+
+  it('media lands in S3 under the company prefix; a failed download keeps the message with ERR_WAPP_DOWNLOAD_MEDIA', async () => {
+    const co = await newCompany('media');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    const bytes = Buffer.from('%PDF-1.4 fake invoice body');
+    const p = phone(co.companyId, w.id);
+    const ok = await p.send({ from: '5511988880004', body: 'invoice', media: { data: bytes.toString('base64'), mimetype: 'application/pdf', fileName: 'invoice.pdf' } });
+    const failed = await p.send({ from: '5511988880004', body: 'photo', media: { data: bytes.toString('base64'), mimetype: 'image/jpeg', fileName: 'p.jpg' }, failMedia: true });
+    const stored = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === ok.wid, 8000);
+    expect(stored.data.message.mediaType).toBe('document');
+    const url = stored.data.message.mediaUrl as string;
+    // a presigned URL of an object under the company's prefix
+    expect(decodeURIComponent(new URL(url).pathname)).toContain(`/company${co.companyId}/media/`);
+    const download = Buffer.from(await (await fetch(url)).arrayBuffer());
+    expect(download).toEqual(bytes);
+    const broken = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === failed.wid, 8000);
+    expect(broken.data.message).toMatchObject({ error: 'ERR_WAPP_DOWNLOAD_MEDIA', mediaType: 'image', body: 'photo' });
+    rt.close();
+  });
+
+  it('messages typed on the phone (fromMe) appear in the ticket and get no bot answer', async () => {
+    const co = await newCompany('fromme');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { greetingMessage: 'Hello!' });
+    const rt = await realtimeClient(co.adminToken);
+    const { wid } = await phone(co.companyId, w.id).send({ from: '5511988880005', body: 'sent from the phone', fromMe: true });
+    const e = await rt.waitFor((x) => x.event === `company-${co.companyId}-appMessage` && x.data.message?.wid === wid, 8000);
+    expect(e.data.message.fromMe).toBe(true);
+    await queuesIdle();
+    expect(await phone(co.companyId, w.id).outbound()).toEqual([]);
+    rt.close();
+  });
+
+  it('a reply from the API reaches the simulated phone and its ack moves 1 -> 2 -> 3 on the message', async () => {
+    const co = await newCompany('reply');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511988880006', body: 'hello?' });
+    const res = await api('POST', '/messages/send', { headers: { authorization: `Bearer ${w.token}` }, body: { number: '5511988880006', body: 'Hello from the company' } });
+    expect(res.status).toBe(200);
+    const out = await eventually(async () => (await p.outbound()).find((o) => o.body === 'Hello from the company'));
+    expect(out.to).toBe('5511988880006@s.whatsapp.net');
+    const sent = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'update' && e.data.message?.wid === out.wid, 8000);
+    expect(sent.data.message).toMatchObject({ ack: 1, fromMe: true, body: 'Hello from the company' });
+    expect((await p.ack(out.wid)).ack).toBe(2);
+    expect((await p.ack(out.wid)).ack).toBe(3);
+    await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === out.wid && e.data.message.ack === 3, 8000);
+    // the inbound message and the reply share one ticket
+    const tickets = new Set(appMessages(rt, co.companyId).map((e) => e.data.ticket.id));
+    expect(tickets.size).toBe(1);
+    rt.close();
+  });
+});
