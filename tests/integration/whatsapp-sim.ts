@@ -1,3 +1,6 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
 import { api, baseUrl, queuesIdle, sleep } from './helpers';
 
 /** The simulator's local-only endpoints (a fake phone per connection), through the gateway. */
@@ -46,4 +49,30 @@ export async function connectedWhatsapp(token: string, companyId: number, body: 
   await phone(companyId, id).scan(`55119${String(companyId).padStart(4, '0')}${String(id).padStart(4, '0')}`);
   await eventually(async () => (await api('GET', `/whatsapp/${id}`, { token })).body.status === 'CONNECTED');
   return created.body as { id: number; token: string };
+}
+
+let doc: DynamoDBDocumentClient | undefined;
+/** Reads and rewrites raw items (test set-up only: making a timer due now). */
+export function rawTable() {
+  doc ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const TableName = inject('tableName');
+  return {
+    query: async (pk: string) =>
+      (await doc!.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? [],
+    put: async (item: Record<string, unknown>) => void (await doc!.send(new PutCommand({ TableName, Item: item }))),
+    del: async (pk: string, sk: string) => void (await doc!.send(new DeleteCommand({ TableName, Key: { pk, sk } }))),
+  };
+}
+
+/** Makes the chatbot wake-ups of a company due now (instead of waiting minutes). */
+export async function makeDueNow(companyId: number, kind: string) {
+  const t = rawTable();
+  for (const item of await t.query('BOTDUE')) {
+    if (item.companyId !== companyId || item.kind !== kind) continue;
+    await t.del('BOTDUE', item.sk);
+    const dueAt = '2000-01-01T00:00:00.000Z';
+    await t.put({ ...item, dueAt, sk: `${dueAt}#${item.kind}#${item.companyId}#${item.ticketId}` });
+  }
 }

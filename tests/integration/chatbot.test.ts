@@ -1,0 +1,120 @@
+import { describe, it, expect } from 'vitest';
+import { api, newCompany, realtimeClient, table, runTimer, queuesIdle } from './helpers';
+import { connectedWhatsapp, eventually, makeDueNow, phone } from './whatsapp-sim';
+
+const pad = (n: number) => String(n).padStart(10, '0');
+let colour = 0;
+async function queue(token: string, name: string, extra: Record<string, unknown> = {}) {
+  const res = await api('POST', '/queue', { token, body: { name, color: `#${(0x100000 + colour++ * 7919).toString(16).slice(-6)}`, ...extra } });
+  if (res.status !== 201) throw new Error(`queue: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: number };
+}
+async function option(token: string, body: Record<string, unknown>) {
+  const res = await api('POST', '/queue-options', { token, body });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`option: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: number };
+}
+const closedAllWeek = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekdayEn) => ({ weekday: weekdayEn, weekdayEn, startTime: '00:00', endTime: '00:00' }));
+
+/** The texts the simulated phone received. */
+const received = async (companyId: number, whatsappId: number) => (await phone(companyId, whatsappId).outbound()).map((o) => o.body as string);
+
+describe('chatbot (simulator)', () => {
+  it('greeting with the numbered queue menu; reply "2" puts the ticket in queue 2; the connection lists its queues', async () => {
+    const co = await newCompany('bot');
+    const sales = await queue(co.adminToken, 'Sales', { greetingMessage: 'Sales here' });
+    const support = await queue(co.adminToken, 'Support', { greetingMessage: 'Support here, {{firstName}}' });
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { queueIds: [sales.id, support.id], greetingMessage: 'Hi {{name}}! Choose a department:' });
+    const listed = await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken });
+    expect(listed.body.queues.map((q: any) => q.name)).toEqual(['Sales', 'Support']);
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511977770001', pushName: 'Ana Souza', body: 'oi' });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 1);
+    expect(await received(co.companyId, w.id)).toEqual(['Hi Ana Souza! Choose a department:\n\n*[ 1 ]* - Sales\n*[ 2 ]* - Support']);
+    await p.send({ from: '5511977770001', body: '2' });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 2);
+    expect((await received(co.companyId, w.id))[1]).toBe('Support here, Ana');
+    const ticketEvent = rt.events.filter((e) => e.event === `company-${co.companyId}-appMessage`).at(-1)!;
+    const ticket = await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketEvent.data.ticket.id)}`);
+    expect(ticket).toMatchObject({ queueId: support.id, status: 'pending' });
+    rt.close();
+  });
+
+  it('an invalid reply repeats the menu, and maxUseBotQueues stops it (no loop with another bot)', async () => {
+    const co = await newCompany('botmax');
+    const a = await queue(co.adminToken, 'Alpha');
+    const b = await queue(co.adminToken, 'Beta');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { queueIds: [a.id, b.id], greetingMessage: 'Choose:', maxUseBotQueues: 2 });
+    const p = phone(co.companyId, w.id);
+    for (const body of ['hello', 'what?', 'banana', 'again']) {
+      await p.send({ from: '5511977770002', body });
+      await queuesIdle();
+    }
+    const texts = await received(co.companyId, w.id);
+    expect(texts).toHaveLength(2);
+    expect(texts[1]).toBe(texts[0]);
+  });
+
+  it('nested queue options: walk the tree by number, 0 goes up, # back to the start, a leaf answers', async () => {
+    const co = await newCompany('tree');
+    const sales = await queue(co.adminToken, 'Sales', { greetingMessage: 'Sales menu' });
+    const billing = await option(co.adminToken, { queueId: sales.id, title: 'Billing', message: 'Billing options', option: '1' });
+    await option(co.adminToken, { queueId: sales.id, parentId: billing.id, title: 'Second copy', message: 'Your second copy is on the way', option: '1' });
+    await option(co.adminToken, { queueId: sales.id, title: 'Prices', message: 'See our prices', option: '2' });
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { queueIds: [sales.id] });
+    const p = phone(co.companyId, w.id);
+    const say = async (body: string) => {
+      const before = (await received(co.companyId, w.id)).length;
+      await p.send({ from: '5511977770003', body });
+      return eventually(async () => {
+        const all = await received(co.companyId, w.id);
+        return all.length > before && all.at(-1)!;
+      });
+    };
+    // one queue: assigned at once, its options shown
+    const first = await say('hi');
+    expect(first).toContain('*[ 1 ]* - Billing');
+    expect(first).toContain('*[ 2 ]* - Prices');
+    expect(await say('1')).toContain('*[ 1 ]* - Second copy');
+    expect(await say('0')).toContain('*[ 2 ]* - Prices');
+    expect(await say('1')).toContain('Billing options');
+    expect(await say('#')).toContain('*[ 1 ]* - Billing');
+    expect(await say('1')).toContain('Second copy');
+    expect(await say('1')).toBe('Your second copy is on the way');
+  });
+
+  it('out of hours (scheduleType company): the out-of-hours message is sent and the ticket stays pending without a queue', async () => {
+    const co = await newCompany('ooh');
+    const a = await queue(co.adminToken, 'Alpha');
+    const b = await queue(co.adminToken, 'Beta');
+    expect((await api('PUT', '/settings/scheduleType', { token: co.adminToken, body: { value: 'company' } })).status).toBe(200);
+    expect((await api('PUT', `/companies/${co.companyId}/schedules`, { token: co.adminToken, body: { schedules: closedAllWeek } })).status).toBe(200);
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { queueIds: [a.id, b.id], greetingMessage: 'Choose:', outOfHoursMessage: 'We are closed now, {{firstName}}.' });
+    const rt = await realtimeClient(co.adminToken);
+    await phone(co.companyId, w.id).send({ from: '5511977770004', pushName: 'Caio Lima', body: 'anyone?' });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 1);
+    expect(await received(co.companyId, w.id)).toEqual(['We are closed now, Caio.']);
+    const ticketId = rt.events.find((e) => e.event === `company-${co.companyId}-appMessage`)!.data.ticket.id;
+    expect(await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`)).toMatchObject({ status: 'pending', queueId: null });
+    rt.close();
+  });
+
+  it('timeToTransfer moves a pending ticket left without a queue to transferQueueId', async () => {
+    const co = await newCompany('transfer');
+    const a = await queue(co.adminToken, 'Alpha');
+    const b = await queue(co.adminToken, 'Beta');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { queueIds: [a.id, b.id], greetingMessage: 'Choose:', timeToTransfer: 1, transferQueueId: b.id });
+    const rt = await realtimeClient(co.adminToken);
+    await phone(co.companyId, w.id).send({ from: '5511977770005', body: 'hello' });
+    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage`, 8000);
+    const key = [`C#${co.companyId}`, `TICKET#${pad(created.data.ticket.id)}`] as const;
+    await queuesIdle();
+    await runTimer('whatsapp-timers');
+    expect((await table().get(...key))!.queueId).toBeNull(); // not due yet
+    await makeDueNow(co.companyId, 'transfer');
+    await runTimer('whatsapp-timers');
+    expect((await table().get(...key))!.queueId).toBe(b.id);
+    rt.close();
+  });
+});
