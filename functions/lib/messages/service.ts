@@ -4,14 +4,14 @@ import { mediaTypeOf } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
 import { COMMAND_QUEUE, commandGroupId, type InboundMessage, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
-import { deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem } from '../db';
+import { batchGet, deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { assertTenantKey } from '../storage';
 import { contactJid, requireContact } from '../contacts/repo';
-import { toTicket } from '../tickets/repo';
+import { ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
 import { publishTicketChange, publishToTicket } from '../tickets/events';
 import { requireStoredTicket } from '../tickets/repo';
@@ -290,9 +290,24 @@ export async function listMessages(companyId: number, actor: Actor, ticketId: nu
     query<Message>({ pk: conversationPk(companyId, stored.contactId, stored.whatsappId), sk: { beginsWith: 'M#' }, forward: false, limit, startKey }),
     stored.unreadMessages > 0 ? resetUnread(companyId, ticketId) : Promise.resolve(toTicket(stored)),
   ]);
-  const messages = await Promise.all(result.items.reverse().map((item) => presentMessage(stripMessageKeys(item))));
+  const briefs = await ticketBriefs(companyId, stored, result.items.map((m) => m.ticketId));
+  const messages = await Promise.all(
+    result.items.reverse().map(async (item) => ({ ...(await presentMessage(stripMessageKeys(item))), ticket: briefs.get(item.ticketId) ?? null })),
+  );
   const paged = await page(companyId, messages, result.lastKey);
   return { messages: paged.items, ticket, hasMore: paged.hasMore, cursor: paged.cursor };
+}
+
+/**
+ * The ticket of each message, for the banner between conversations (started / closed times).
+ * A page usually holds one ticket (the open one, already read): earlier ones are one BatchGet.
+ */
+async function ticketBriefs(companyId: number, current: StoredTicket, ids: number[]) {
+  const brief = (t: StoredTicket) => ({ id: t.id, status: t.status, createdAt: t.createdAt, updatedAt: t.updatedAt, closedAt: t.finishedAt });
+  const out = new Map([[current.id, brief(current)]]);
+  const others = [...new Set(ids)].filter((id) => id !== current.id);
+  if (others.length) for (const item of await batchGet(others.map((id) => ticketKeys(companyId, id)))) out.set(item.id, brief(toStored(item)));
+  return out;
 }
 
 function stripMessageKeys(item: Record<string, any>): Message {

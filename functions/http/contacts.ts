@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { httpModule, reply, route } from '#lib/http';
+import { idParam } from '#shared/schemas/common';
+import { ContactBody, ContactsQuery, ContactUpdateBody, ContactUploadBody } from '#shared/schemas/contacts';
+import { requireContact } from '#lib/contacts/repo';
+import { contactOptions, listContacts } from '#lib/contacts/list';
+import { createContact, deleteContact, importContacts, updateContact } from '#lib/contacts/service';
+
+const params = z.object({ id: idParam });
+
+/** Contacts (attendance.md 2.9, 5, 7; management.md "Contacts"). */
+export const handler = httpModule({
+  'GET /contacts': route({ query: ContactsQuery }, async ({ auth, query }) => listContacts(auth.companyId, query)),
+
+  'GET /contacts/list': route({ query: z.object({ searchParam: z.string().max(100).optional(), companyId: z.unknown().optional() }) }, async ({ auth, query }) =>
+    contactOptions(auth.companyId, query.searchParam),
+  ),
+
+  'GET /contacts/{id}': route({ params }, async ({ auth, params }) => requireContact(auth.companyId, params.id)),
+
+  'POST /contacts': route({ body: ContactBody }, async ({ auth, body }) => reply(await createContact(auth.companyId, body), 201)),
+
+  'POST /contacts/upload': route({ body: ContactUploadBody }, async ({ auth, body }) => importContacts(auth.companyId, body)),
+
+  'PUT /contacts/{id}': route({ params, body: ContactUpdateBody }, async ({ auth, params, body }) => updateContact(auth.companyId, params.id, body)),
+
+  'DELETE /contacts/{id}': route({ permission: 'contacts-page:deleteContact', params }, async ({ auth, params }) => {
+    await deleteContact(auth.companyId, params.id);
+    return { message: 'Contact deleted' };
+  }),
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { httpModule, reply, route } from '#lib/http';
+import { idParam } from '#shared/schemas/common';
+import { MessagesQuery, SendMessageBody, mediaKindOf } from '#shared/schemas/messages';
+import { AppError } from '#lib/errors';
+import { newObjectKey, putObject } from '#lib/storage';
+import { parseMultipart } from '#lib/whatsapp/multipart';
+import { requireStoredTicket, toTicket } from '#lib/tickets/repo';
+import { assertCanSee } from '#lib/tickets/service';
+import { deleteMessageByUser, listMessages, sendMessage } from '#lib/messages/service';
+import type { AuthContext } from '#lib/auth';
+import type { HttpEvent } from '#lib/http';
+
+const ticketParams = z.object({ ticketId: idParam });
+const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });
+
+const isMultipart = (event: HttpEvent) => (event.headers?.['content-type'] ?? '').includes('multipart/form-data');
+
+function jsonBody(event: HttpEvent): unknown {
+  if (!event.body) return {};
+  try {
+    return JSON.parse(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
+  } catch {
+    throw new AppError('ERR_VALIDATION', 400, [{ path: [], message: 'invalid json' }]);
+  }
+}
+
+/** The ticket the caller may write to (ERR_NO_TICKET_FOUND / ERR_NO_PERMISSION). */
+async function writableTicket(auth: AuthContext, ticketId: number) {
+  const stored = await requireStoredTicket(auth.companyId, ticketId);
+  await assertCanSee(auth.companyId, actorOf(auth), stored);
+  return toTicket(stored);
+}
+
+/**
+ * Messages (attendance.md 2.5, 2.6, 7). Sending takes JSON (text, quote, media already uploaded
+ * through POST /uploads) or, for small files, multipart (`medias` files, `body`): each file is put
+ * under the company's prefix and sent as its own message with the file name as body.
+ */
+export const handler = httpModule({
+  'GET /messages/{ticketId}': route({ params: ticketParams, query: MessagesQuery }, async ({ auth, params, query }) =>
+    listMessages(auth.companyId, actorOf(auth), params.ticketId, query.cursor, query.limit),
+  ),
+
+  'POST /messages/{ticketId}': route({ params: ticketParams }, async ({ auth, params, event }) => {
+    const ticket = await writableTicket(auth, params.ticketId);
+    if (isMultipart(event)) {
+      const { fields, files } = await parseMultipart(event);
+      if (!files.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['medias'], message: 'required' }]);
+      const sent = [];
+      for (const file of files) {
+        const key = newObjectKey(auth.companyId, 'media', file.fileName);
+        await putObject(key, file.data, file.mimetype);
+        sent.push(
+          await sendMessage(auth.companyId, ticket, {
+            body: files.length === 1 && fields.body?.trim() ? fields.body : file.fileName,
+            media: { key, mimetype: file.mimetype, fileName: file.fileName, kind: mediaKindOf(file.mimetype) },
+            quotedMsgId: fields.quotedMsgId || undefined,
+            userId: auth.userId,
+          }),
+        );
+      }
+      return reply(sent.length === 1 ? sent[0] : sent, 201);
+    }
+    const parsed = SendMessageBody.safeParse(jsonBody(event));
+    if (!parsed.success) throw new AppError('ERR_VALIDATION', 400, parsed.error.issues.map((i) => ({ path: i.path, message: i.message })));
+    const body = parsed.data;
+    const message = await sendMessage(auth.companyId, ticket, {
+      body: body.body,
+      media: body.media ? { ...body.media, kind: body.media.kind ?? mediaKindOf(body.media.mimetype) } : undefined,
+      quotedMsgId: body.quotedMsg?.id,
+      userId: auth.userId,
+    });
+    return reply(message, 201);
+  }),
+
+  'DELETE /messages/{id}': route({ params: z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) }) }, async ({ auth, params }) =>
+    deleteMessageByUser(auth.companyId, actorOf(auth), params.id),
+  ),
+});

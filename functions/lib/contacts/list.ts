@@ -1,0 +1,100 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Contact } from '#shared/schemas/contacts';
+import { PAGE_SIZE } from '#shared/constants';
+import { config } from '../config';
+import { ddb, getItem, query, type QueryOptions } from '../db';
+import { decodeCursor, page } from '../cursor';
+import { metrics } from '../metrics';
+import { CONTACTS_USAGE, contactIndex, digitsOnly, normalizeText, toContact } from './repo';
+
+export interface ContactsFilter {
+  searchParam?: string;
+  date?: string;
+  dateStart?: string;
+  dateEnd?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+const dayStart = (d: string) => (d.length === 10 ? `${d}T00:00:00.000Z` : new Date(d).toISOString());
+const dayEnd = (d: string) => (d.length === 10 ? `${d}T23:59:59.999Z` : new Date(d).toISOString());
+
+/**
+ * The contacts page (one Query): name order on gsi1, a name-prefix search on gsi1, a number-prefix
+ * search on gsi2, or the creation-date range on gsi3. `count` is the company's contact counter
+ * (one GetItem) when unfiltered, or a COUNT query over the same key condition when filtered.
+ */
+function plan(companyId: number, f: ContactsFilter): QueryOptions {
+  const term = f.searchParam?.trim() ?? '';
+  const range = f.date ? [dayStart(f.date), dayEnd(f.date)] : f.dateStart || f.dateEnd ? [f.dateStart ? dayStart(f.dateStart) : '0', f.dateEnd ? dayEnd(f.dateEnd) : '9'] : undefined;
+  const rangeFilter = range
+    ? { filter: '#created BETWEEN :from AND :to', filterNames: { '#created': 'createdAt' }, filterValues: { ':from': range[0], ':to': range[1] } }
+    : {};
+  if (term && /^[\d\s()+-]+$/.test(term) && digitsOnly(term).length) {
+    return { index: 'gsi2', pk: contactIndex.byNumber(companyId), sk: { beginsWith: digitsOnly(term) }, ...rangeFilter };
+  }
+  if (term) return { index: 'gsi1', pk: contactIndex.byName(companyId), sk: { beginsWith: normalizeText(term) }, ...rangeFilter };
+  if (range) return { index: 'gsi3', pk: contactIndex.byDate(companyId), sk: { between: [range[0]!, `${range[1]}~`] }, forward: false };
+  return { index: 'gsi1', pk: contactIndex.byName(companyId) };
+}
+
+async function countMatching(opts: QueryOptions): Promise<number> {
+  let total = 0;
+  let startKey: Record<string, any> | undefined;
+  const names: Record<string, string> = { '#pk': `${opts.index}pk`, ...(opts.filterNames ?? {}) };
+  const values: Record<string, unknown> = { ':pk': opts.pk, ...(opts.filterValues ?? {}) };
+  let condition = '#pk = :pk';
+  if (opts.sk?.beginsWith !== undefined) {
+    names['#sk'] = `${opts.index}sk`;
+    values[':sk'] = opts.sk.beginsWith;
+    condition += ' AND begins_with(#sk, :sk)';
+  } else if (opts.sk?.between) {
+    names['#sk'] = `${opts.index}sk`;
+    values[':sk1'] = opts.sk.between[0];
+    values[':sk2'] = opts.sk.between[1];
+    condition += ' AND #sk BETWEEN :sk1 AND :sk2';
+  }
+  do {
+    const out: any = await ddb().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        IndexName: opts.index,
+        KeyConditionExpression: condition,
+        FilterExpression: opts.filter,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    metrics.record('QueryCommand', out.ConsumedCapacity);
+    total += out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return total;
+}
+
+export async function listContacts(companyId: number, f: ContactsFilter) {
+  const opts = plan(companyId, f);
+  const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd);
+  const [out, count] = await Promise.all([
+    query<Contact>({ ...opts, limit: f.limit ?? PAGE_SIZE, startKey: await decodeCursor(companyId, f.cursor) }),
+    filtered ? countMatching(opts) : getItem<{ value: number }>({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` }).then((c) => c?.value ?? 0),
+  ]);
+  const paged = await page(companyId, out.items.map(toContact), out.lastKey);
+  return { contacts: paged.items, hasMore: paged.hasMore, cursor: paged.cursor, count };
+}
+
+/** GET /contacts/list: id, name and number for pickers, name order (optionally by name prefix), one Query. */
+export async function contactOptions(companyId: number, searchParam?: string) {
+  const term = searchParam ? normalizeText(searchParam) : '';
+  const out = await query({
+    index: 'gsi1',
+    pk: contactIndex.byName(companyId),
+    ...(term ? { sk: { beginsWith: term } } : {}),
+    limit: 1000,
+    projection: ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup'],
+  });
+  return out.items;
+}

@@ -1,0 +1,91 @@
+import { queryAll } from '../db';
+import { listUsers } from '../accounts/users';
+import { onlineUserIds } from '../realtime';
+import { dashPk } from './aggregates';
+
+/**
+ * Dashboard reads (attendance.md 2.11, 3): sums over the per-day aggregate items of the range (one
+ * Query, at most one item per day) plus, for attendants and the user chart, the per-user-per-day
+ * items (one Query). Tickets are never read. Times are averages in minutes.
+ */
+export interface Range {
+  from: string;
+  to: string;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+export function resolveRange(q: { days?: number; date_from?: string; date_to?: string; initialDate?: string; finalDate?: string }, now = new Date()): Range {
+  const from = q.date_from ?? q.initialDate;
+  const to = q.date_to ?? q.finalDate;
+  if (q.days && q.days > 0) {
+    const start = new Date(now.getTime() - (q.days - 1) * 86_400_000);
+    return { from: day(start), to: day(now) };
+  }
+  if (from || to) return { from: (from ?? to)!.slice(0, 10), to: (to ?? day(now)).slice(0, 10) };
+  return { from: `${day(now).slice(0, 8)}01`, to: day(now) };
+}
+
+const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
+
+async function dayItems(companyId: number, r: Range) {
+  return queryAll<Record<string, any>>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
+}
+async function userDayItems(companyId: number, r: Range) {
+  return queryAll<Record<string, any>>({ pk: dashPk(companyId), sk: { between: [`U#${r.from}`, `U#${r.to}#~`] } });
+}
+
+const sum = (items: Record<string, any>[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
+
+export async function dashboard(companyId: number, r: Range) {
+  const [days, userDays, users, online] = await Promise.all([dayItems(companyId, r), userDayItems(companyId, r), listUsers(companyId), onlineUserIds(companyId)]);
+  const counters = {
+    supportHappening: sum(days, 'open'),
+    supportPending: sum(days, 'pending'),
+    supportFinished: sum(days, 'closed'),
+    newContacts: sum(days, 'newContacts'),
+    avgSupportTime: minutes(sum(days, 'supportSum'), sum(days, 'supportCount')),
+    avgWaitTime: minutes(sum(days, 'waitSum'), sum(days, 'waitCount')),
+  };
+  const attendants = users.map((u) => {
+    const mine = userDays.filter((d) => d.userId === u.id);
+    const ratingCount = sum(mine, 'ratingCount');
+    return {
+      id: u.id,
+      name: u.name,
+      rating: ratingCount ? Math.round((sum(mine, 'ratingSum') / ratingCount) * 100) / 100 : 0,
+      avgSupportTime: minutes(sum(mine, 'supportSum'), sum(mine, 'supportCount')),
+      tickets: sum(mine, 'tickets'),
+      online: online.has(u.id),
+    };
+  });
+  return { counters, attendants, range: r };
+}
+
+/** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */
+export async function ticketsUsers(companyId: number, r: Range) {
+  const [userDays, users] = await Promise.all([userDayItems(companyId, r), listUsers(companyId)]);
+  const names = new Map(users.map((u) => [u.id, u.name]));
+  const totals = new Map<number, number>();
+  for (const d of userDays) totals.set(d.userId, (totals.get(d.userId) ?? 0) + (Number(d.tickets) || 0));
+  const data = [...totals.entries()]
+    .filter(([id, n]) => n > 0 && names.has(id))
+    .map(([userId, quantidade]) => ({ userId, nome: names.get(userId)!, quantidade }))
+    .sort((a, b) => b.quantidade - a.quantidade);
+  return { data };
+}
+
+/** New tickets per day (`data`/`total`), or per hour (`horario`/`total`) when the range is one day. */
+export async function ticketsDay(companyId: number, r: Range) {
+  const days = await dayItems(companyId, r);
+  if (r.from === r.to) {
+    const item = days[0] ?? {};
+    const data = Array.from({ length: 24 }, (_, h) => {
+      const horario = String(h).padStart(2, '0');
+      return { horario, total: Number(item[`h${horario}`]) || 0 };
+    });
+    return { data, count: data.reduce((s, d) => s + d.total, 0) };
+  }
+  const data = days.map((d) => ({ data: d.day as string, total: Number(d.tickets) || 0 }));
+  return { data, count: data.reduce((s, d) => s + d.total, 0) };
+}

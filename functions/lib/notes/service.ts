@@ -1,0 +1,71 @@
+import type { TicketNote } from '#shared/schemas/messages';
+import { can } from '#shared/permissions';
+import { AppError } from '../errors';
+import { deleteItem, putItem, query, queryAll, stripKeys } from '../db';
+import { companyScope, nextId } from '../ids';
+import { nowIso, pad } from '../keys';
+import { getUser } from '../accounts/users';
+import { requireContact } from '../contacts/repo';
+import { requireStoredTicket } from '../tickets/repo';
+import { assertCanSee, type Actor } from '../tickets/service';
+import { publishToTicket } from '../tickets/events';
+
+/**
+ * A ticket note: pk `C#<cid>#NOTES#<contactId>`, sk `N#<pad(ticketId)>#<pad(id)>`, so the drawer's
+ * list (a contact's notes, optionally of one ticket) is one Query, newest first; gsi1
+ * `C#<cid>#NOTE#<id>` / `N` finds a note by id for DELETE.
+ */
+const notesPk = (companyId: number, contactId: number) => `C#${companyId}#NOTES#${contactId}`;
+const noteKeys = (n: Pick<TicketNote, 'companyId' | 'contactId' | 'ticketId' | 'id'>) => ({ pk: notesPk(n.companyId, n.contactId), sk: `N#${pad(n.ticketId)}#${pad(n.id)}` });
+const noteIndex = (companyId: number, id: number) => `C#${companyId}#NOTE#${id}`;
+
+export async function createNote(companyId: number, actor: Actor, body: { note: string; ticketId: number; contactId: number }): Promise<TicketNote> {
+  const ticket = await requireStoredTicket(companyId, body.ticketId);
+  await requireContact(companyId, body.contactId);
+  if (ticket.contactId !== body.contactId) throw new AppError('ERR_NO_CONTACT_FOUND');
+  await assertCanSee(companyId, actor, ticket);
+  const user = await getUser(companyId, actor.userId);
+  const note: TicketNote = {
+    id: await nextId(companyScope(companyId), 'ticketNote'),
+    companyId,
+    note: body.note,
+    ticketId: body.ticketId,
+    contactId: body.contactId,
+    userId: actor.userId,
+    user: { id: actor.userId, name: user?.name ?? '' },
+    createdAt: nowIso(),
+  };
+  await putItem({ ...noteKeys(note), ...note, gsi1pk: noteIndex(companyId, note.id), gsi1sk: 'N' }, { ifNotExists: true });
+  await publishToTicket(companyId, ticket, 'ticketNote', { action: 'create', note, ticketId: ticket.id });
+  return note;
+}
+
+/** The author or an admin may delete a note. */
+export async function deleteNote(companyId: number, actor: Actor, id: number) {
+  const { items } = await query({ index: 'gsi1', pk: noteIndex(companyId, id), limit: 1 });
+  const item = items[0];
+  if (!item) throw new AppError('ERR_NOT_FOUND');
+  const note = stripKeys(item) as TicketNote;
+  if (note.userId !== actor.userId && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
+  const ticket = await requireStoredTicket(companyId, note.ticketId).catch(() => undefined);
+  await deleteItem({ pk: item.pk, sk: item.sk });
+  if (ticket) await publishToTicket(companyId, ticket, 'ticketNote', { action: 'delete', noteId: id, ticketId: note.ticketId });
+}
+
+/** GET /ticket-notes/list: a contact's notes, or one ticket's notes of that contact; newest first. */
+export async function listNotes(companyId: number, actor: Actor, f: { contactId: number; ticketId?: number }): Promise<TicketNote[]> {
+  await requireContact(companyId, f.contactId);
+  if (f.ticketId) {
+    const ticket = await requireStoredTicket(companyId, f.ticketId);
+    await assertCanSee(companyId, actor, ticket);
+  } else if (!can(actor.profile, 'tickets-manager:showall')) {
+    // without a ticket to check visibility against, non-admins read notes of a ticket they can see
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['ticketId'], message: 'required' }]);
+  }
+  const items = await queryAll({
+    pk: notesPk(companyId, f.contactId),
+    sk: { beginsWith: f.ticketId ? `N#${pad(f.ticketId)}#` : 'N#' },
+    forward: false,
+  });
+  return items.map((i) => stripKeys(i) as TicketNote);
+}

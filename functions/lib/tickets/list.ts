@@ -1,0 +1,173 @@
+import type { Ticket, TicketsQuery } from '#shared/schemas/tickets';
+import type { User } from '#shared/schemas/accounts';
+import { can } from '#shared/permissions';
+import { canSeeTicket } from '#shared/visibility';
+import { PAGE_SIZE } from '#shared/constants';
+import { query, type Item } from '../db';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { AppError } from '../errors';
+import { contactIndex, digitsOnly, normalizeText } from '../contacts/repo';
+import { indexKeyOf, ticketIndex, toTicket } from './repo';
+
+/**
+ * GET /tickets. Each list reads the narrowest partition that holds exactly the visible tickets:
+ * - "Open/assigned" (status open, no showAll) and the users filter: the attendant's partition (gsi3);
+ * - a non-admin, or a queue filter: one partition per queue (gsi2), merged newest first;
+ * - an admin without queue filter: the company's status partition (gsi1).
+ * So the common screens are one Query; a non-admin with k queues costs k small Queries (each
+ * limited to a page), never a filter over the whole company. Search reads the contact-name
+ * prefix index (gsi4) - one Query - or, for digits, the contact-number index and those contacts'
+ * tickets; its cost does not depend on the number of tickets or messages.
+ */
+export interface Viewer {
+  user: User;
+  profile: string;
+}
+
+interface Stream {
+  /** key in the cursor */
+  id: string;
+  index: 'gsi1' | 'gsi2' | 'gsi3';
+  pk: string;
+}
+
+export interface ListOptions {
+  /** the kanban board: open and pending, open ones by queue rather than "assigned to me" */
+  kanban?: boolean;
+}
+
+function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, opts: ListOptions): Stream[] {
+  const admin = can(viewer.profile, 'tickets-manager:showall');
+  const showAll = Boolean(q.showAll) && admin;
+  const statuses = opts.kanban ? (['open', 'pending'] as const) : q.status ? [q.status] : (['open', 'pending', 'closed'] as const);
+  const out: Stream[] = [];
+  const users = q.users?.length ? (admin ? q.users : q.users.filter((u) => u === viewer.user.id)) : undefined;
+  if (users) {
+    for (const s of statuses) for (const u of users) out.push({ id: `u${u}${s}`, index: 'gsi3', pk: ticketIndex.user(companyId, u, s) });
+    return out;
+  }
+  for (const s of statuses) {
+    if (s === 'open' && !showAll && !opts.kanban) {
+      // "Assigned": the tickets the viewer is attending
+      out.push({ id: `u${viewer.user.id}${s}`, index: 'gsi3', pk: ticketIndex.user(companyId, viewer.user.id, s) });
+      continue;
+    }
+    if (admin && !q.queueIds?.length) {
+      out.push({ id: `s${s}`, index: 'gsi1', pk: ticketIndex.status(companyId, s) });
+      continue;
+    }
+    const own = admin ? (q.queueIds ?? []) : viewer.user.queueIds.filter((id) => !q.queueIds?.length || q.queueIds.includes(id));
+    const queues: (number | null)[] = [...new Set(own)];
+    const noQueue = admin || viewer.user.allTicket === 'enabled' || Boolean(viewer.user.showNoQueue);
+    if (noQueue) queues.push(null);
+    for (const queueId of queues) out.push({ id: `q${queueId ?? 0}${s}`, index: 'gsi2', pk: ticketIndex.queue(companyId, queueId, s) });
+  }
+  return out;
+}
+
+function filterFor(q: TicketsQuery) {
+  const parts: string[] = [];
+  const values: Record<string, unknown> = {};
+  const names: Record<string, string> = {};
+  if (q.tags?.length) {
+    names['#tagIds'] = 'tagIds';
+    parts.push('(' + q.tags.map((t, i) => ((values[`:t${i}`] = t), `contains(#tagIds, :t${i})`)).join(' OR ') + ')');
+  }
+  if (q.withUnreadMessages) {
+    names['#unread'] = 'unreadMessages';
+    values[':zero'] = 0;
+    parts.push('#unread > :zero');
+  }
+  if (q.date) {
+    names['#createdAt'] = 'createdAt';
+    values[':day'] = q.date.slice(0, 10);
+    parts.push('begins_with(#createdAt, :day)');
+  }
+  return parts.length ? { filter: parts.join(' AND '), filterValues: values, filterNames: names } : {};
+}
+
+/** Reads one stream until it has `need` matching items (a filter may drop some), at most 4 rounds. */
+async function readStream(stream: Stream, startKey: Item | undefined, need: number, q: TicketsQuery) {
+  const filter = filterFor(q);
+  const items: Item[] = [];
+  let key = startKey;
+  for (let round = 0; round < 4; round++) {
+    const out = await query({
+      index: stream.index,
+      pk: stream.pk,
+      ...(q.updatedAt ? { sk: { beginsWith: q.updatedAt.slice(0, 10) } } : {}),
+      forward: false,
+      limit: filter.filter ? Math.max(need * 3, 50) : need,
+      startKey: key,
+      ...filter,
+    });
+    items.push(...out.items);
+    key = out.lastKey;
+    if (!key || items.length >= need) break;
+  }
+  return { items, lastKey: key };
+}
+
+type CursorState = Record<string, Item | 'done'>;
+
+export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQuery, opts: ListOptions = {}) {
+  if (q.searchParam && q.searchParam.trim().length && !opts.kanban) return searchTickets(companyId, viewer, q);
+  const limit = q.limit ?? PAGE_SIZE;
+  const streams = streamsFor(viewer, q, companyId, opts);
+  const state: CursorState = ((await decodeCursor(companyId, q.cursor)) as CursorState | undefined) ?? {};
+  const live = streams.filter((s) => state[s.id] !== 'done');
+  const reads = await Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q)));
+  const tagged = reads.flatMap((r, i) => r.items.map((item) => ({ item, stream: live[i]! })));
+  // newest first across streams: the index sort keys are `<updatedAt>#<pad(id)>` on every stream
+  tagged.sort((a, b) => (a.item[`${a.stream.index}sk`] < b.item[`${b.stream.index}sk`] ? 1 : -1));
+  const pageItems = tagged.slice(0, limit);
+  const next: CursorState = { ...state };
+  live.forEach((s, i) => {
+    const read = reads[i]!;
+    const consumed = pageItems.filter((p) => p.stream === s);
+    if (consumed.length === read.items.length) next[s.id] = read.lastKey ?? 'done';
+    else if (consumed.length) next[s.id] = indexKeyOf(consumed[consumed.length - 1]!.item, s.index);
+  });
+  const hasMore = streams.some((s) => next[s.id] !== 'done');
+  const tickets = pageItems.map((p) => toTicket(p.item)).filter((t) => canSeeTicket({ ...viewer.user, userId: viewer.user.id, profile: viewer.profile }, t));
+  return { tickets, hasMore, cursor: hasMore ? await encodeCursor(companyId, next) : undefined };
+}
+
+const MAX_NUMBER_CONTACTS = 10;
+
+/**
+ * Search (attendance.md 2.4): by contact-name prefix (accents and case ignored), or by number
+ * prefix when the term is digits. Status, queue, tag and user filters apply to the results.
+ */
+async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery) {
+  const limit = q.limit ?? PAGE_SIZE;
+  const term = q.searchParam!.trim();
+  const digits = digitsOnly(term);
+  const visible = (t: Ticket) =>
+    canSeeTicket({ ...viewer.user, userId: viewer.user.id, profile: viewer.profile }, t) &&
+    (!q.status || t.status === q.status) &&
+    (!q.queueIds?.length || t.queueId === null || q.queueIds.includes(t.queueId)) &&
+    (!q.users?.length || (t.userId !== null && q.users.includes(t.userId))) &&
+    (!q.tags?.length || t.tags.some((tag) => q.tags!.includes(tag.id))) &&
+    (!q.withUnreadMessages || t.unreadMessages > 0);
+
+  if (digits.length >= 3 && digits.length === term.replace(/[\s()+-]/g, '').length) {
+    const contacts = await query({ index: 'gsi2', pk: contactIndex.byNumber(companyId), sk: { beginsWith: digits }, limit: MAX_NUMBER_CONTACTS, projection: ['id'] });
+    const lists = await Promise.all(
+      contacts.items.map((c) => query({ index: 'gsi5', pk: ticketIndex.contact(companyId, c.id), forward: false, limit })),
+    );
+    const tickets = lists
+      .flatMap((l) => l.items.map(toTicket))
+      .filter(visible)
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))
+      .slice(0, limit);
+    return { tickets, hasMore: false, cursor: undefined };
+  }
+
+  const prefix = normalizeText(term);
+  if (!prefix) throw new AppError('ERR_VALIDATION', 400, [{ path: ['searchParam'], message: 'short' }]);
+  const startKey = await decodeCursor(companyId, q.cursor);
+  const out = await query({ index: 'gsi4', pk: ticketIndex.name(companyId), sk: { beginsWith: prefix }, limit, startKey });
+  const tickets = out.items.map(toTicket).filter(visible);
+  return { tickets, hasMore: Boolean(out.lastKey), cursor: await encodeCursor(companyId, out.lastKey) };
+}

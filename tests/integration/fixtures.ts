@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { api, login, type TestCompany } from './helpers';
+
+/** Shared set-up through the API for the attendance tests (contacts, queues, users, tickets). */
+
+const unique = () => randomUUID().slice(0, 8);
+/** A fresh 12-digit number (digits only, as contacts store it). */
+export const randomNumber = () => `5511${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+function ok<T = any>(res: { status: number; body: any }, expected: number, what: string): T {
+  if (res.status !== expected) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as T;
+}
+
+export async function createContact(token: string, fields: Record<string, unknown> = {}) {
+  return ok(await api('POST', '/contacts', { token, body: { name: `Contact ${unique()}`, number: randomNumber(), ...fields } }), 201, 'create contact');
+}
+
+export async function createQueue(token: string, fields: Record<string, unknown> = {}) {
+  const color = `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
+  return ok(await api('POST', '/queue', { token, body: { name: `Queue ${unique()}`, color, ...fields } }), 201, 'create queue');
+}
+
+/** A connection (not paired: sends wait in the command queue, the runner answers with an error). */
+export async function createWhatsapp(token: string, fields: Record<string, unknown> = {}) {
+  return ok<{ id: number; name: string }>(await api('POST', '/whatsapp', { token, body: { name: `Line ${unique()}`, ...fields } }), 201, 'create connection');
+}
+
+/** A user of the company (POST /users), logged in. */
+export async function createUser(co: TestCompany, fields: Record<string, unknown> = {}) {
+  const body = { name: `Agent ${unique()}`, email: `agent-${unique()}@test.dev`, password: 'secret123', profile: 'user', ...fields };
+  const user = ok(await api('POST', '/users', { token: co.adminToken, body }), 201, 'create user');
+  const session = await login(body.email as string, body.password as string);
+  return { user, id: user.id as number, token: session.token, email: body.email as string };
+}
+
+/** A ticket opened by the token's user (POST /tickets). */
+export async function createTicket(token: string, fields: { contactId: number; whatsappId: number; queueId?: number | null; userId?: number | null }) {
+  return ok(await api('POST', '/tickets', { token, body: { status: 'open', ...fields } }), 201, 'create ticket');
+}
+
+/** A pending ticket in a queue: opened, then transferred to the queue without a user. */
+export async function createPendingTicket(token: string, fields: { contactId: number; whatsappId: number; queueId: number }) {
+  const opened = await createTicket(token, fields);
+  const other = fields.queueId;
+  return ok(await api('PUT', `/tickets/${opened.id}`, { token, body: { status: 'pending', userId: null, queueId: other } }), 200, 'return ticket');
+}
+
+/** A company with a connection, two queues, and an attendant in each queue. */
+export async function attendanceCompany(co: TestCompany) {
+  const whatsapp = await createWhatsapp(co.adminToken);
+  const queueA = await createQueue(co.adminToken);
+  const queueB = await createQueue(co.adminToken);
+  const agentA = await createUser(co, { queueIds: [queueA.id] });
+  const agentB = await createUser(co, { queueIds: [queueB.id] });
+  return { whatsapp, queueA, queueB, agentA, agentB };
+}
