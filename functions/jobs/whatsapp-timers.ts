@@ -1,6 +1,6 @@
 import { log } from '#lib/log';
 import { dueItems, removeDue, type DueItem } from '#lib/chatbot/timers';
-import { expireRatingWait } from '#lib/chatbot/rating';
+import { expireRatingWait, onTicketClosed } from '#lib/chatbot/rating';
 import { getTicket, updateTicket } from '#lib/tickets/service';
 import { sendMessage } from '#lib/messages/service';
 import { getWhatsapp } from '#lib/whatsapp/repo';
@@ -49,5 +49,6 @@ async function fire(item: DueItem) {
       automatic: true,
     });
   }
-  await updateTicket(companyId, ticketId, { status: 'closed' }, null);
+  const closed = await updateTicket(companyId, ticketId, { status: 'closed' }, null);
+  await onTicketClosed(companyId, closed);
 }

@@ -117,4 +117,59 @@ describe('chatbot (simulator)', () => {
     expect((await table().get(...key))!.queueId).toBe(b.id);
     rt.close();
   });
+
+  it('expiresTicket closes an idle open ticket with expiresInactiveMessage; with userRating the rating is asked, a "3" is recorded and the completion message follows', async () => {
+    const co = await newCompany('rating');
+    expect((await api('PUT', '/settings/userRating', { token: co.adminToken, body: { value: 'enabled' } })).status).toBe(200);
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, {
+      expiresTicket: 5,
+      expiresInactiveMessage: 'Closing for inactivity',
+      ratingMessage: 'How did we do, {{firstName}}?',
+      complationMessage: 'Thanks, {{firstName}}!',
+    });
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511977770006', pushName: 'Bia Reis', body: 'help' });
+    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage`, 8000);
+    const ticketId = created.data.ticket.id as number;
+    const key = [`C#${co.companyId}`, `TICKET#${pad(ticketId)}`] as const;
+    expect((await api('PUT', `/tickets/${ticketId}`, { token: co.adminToken, body: { status: 'open' } })).status).toBe(200);
+    await api('POST', '/messages/send', { headers: { authorization: `Bearer ${w.token}` }, body: { number: '5511977770006', body: 'We are on it' } });
+    await queuesIdle();
+    // a wake-up that is not due yet changes nothing
+    await runTimer('whatsapp-timers');
+    expect((await table().get(...key))!.status).toBe('open');
+    await makeDueNow(co.companyId, 'expire');
+    await runTimer('whatsapp-timers');
+    await queuesIdle();
+    expect((await table().get(...key))!.status).toBe('closed');
+    const texts = await received(co.companyId, w.id);
+    expect(texts).toContain('Closing for inactivity');
+    expect(texts.at(-1)).toMatch(/^How did we do, Bia\?/);
+    expect(texts.at(-1)).toContain('*[ 3 ]*');
+    await p.send({ from: '5511977770006', body: '3' });
+    await eventually(async () => (await received(co.companyId, w.id)).at(-1) === 'Thanks, Bia!');
+    expect(await table().get(...key)).toMatchObject({ status: 'closed', rating: 3 });
+    rt.close();
+  });
+
+  it('an open ticket with activity after our message is not expired (stale wake-up)', async () => {
+    const co = await newCompany('noexpire');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { expiresTicket: 5, expiresInactiveMessage: 'Closing for inactivity' });
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511977770007', body: 'help' });
+    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage`, 8000);
+    const ticketId = created.data.ticket.id as number;
+    await api('PUT', `/tickets/${ticketId}`, { token: co.adminToken, body: { status: 'open' } });
+    await api('POST', '/messages/send', { headers: { authorization: `Bearer ${w.token}` }, body: { number: '5511977770007', body: 'We are on it' } });
+    await queuesIdle();
+    await p.send({ from: '5511977770007', body: 'thanks, still here' });
+    await queuesIdle();
+    await makeDueNow(co.companyId, 'expire');
+    await runTimer('whatsapp-timers');
+    expect((await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`))!.status).toBe('open');
+    expect(await received(co.companyId, w.id)).not.toContain('Closing for inactivity');
+    rt.close();
+  });
 });

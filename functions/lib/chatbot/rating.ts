@@ -4,6 +4,7 @@ import { fillVariables } from '#shared/message-variables';
 import { deleteItem, getItem, putItem } from '../db';
 import { ttlIn } from '../keys';
 import { log } from '../log';
+import { AppError } from '../errors';
 import { settingValue } from '../settings';
 import { getWhatsapp } from '../whatsapp/repo';
 import { sendMessage } from '../messages/service';
@@ -31,13 +32,20 @@ export interface AwaitedRatingItem {
 const variables = (ticket: Ticket) => ({ contactName: ticket.contact.name, now: new Date(), protocol: ticket.id });
 
 /**
- * To be called by the ticket service after a ticket is closed (attendance.md 4.2 resolve): asks for
- * the rating, or sends the completion message when ratings are off.
+ * To be called after a ticket is closed (attendance.md 4.2 resolve; the expiry timer): asks for the
+ * rating, or sends the completion message when ratings are off. Once per close: a second call for
+ * the same close (same finishedAt) does nothing.
  */
 export async function onTicketClosed(companyId: number, ticket: Ticket) {
-  if (ticket.isGroup) return;
+  if (ticket.isGroup || ticket.status !== 'closed') return;
   const whatsapp = await getWhatsapp(companyId, ticket.whatsappId);
   if (!whatsapp) return;
+  try {
+    await putItem({ pk: `C#${companyId}`, sk: `CLOSENOTE#${ticket.id}#${ticket.finishedAt ?? ticket.updatedAt}`, ttl: ttlIn(2 * 24 * 3600) }, { ifNotExists: true });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'ERR_DUPLICATED') return;
+    throw err;
+  }
   try {
     if ((await settingValue(companyId, 'userRating')) === 'enabled' && whatsapp.ratingMessage.trim()) {
       await sendMessage(companyId, ticket, { body: fillVariables(whatsapp.ratingMessage, variables(ticket)) + RATING_SCALE, automatic: true });
