@@ -114,7 +114,7 @@ export default function MainLayout() {
           )}
           <TopBar />
         </Toolbar>
-        {!connected && <Box role="status" sx={{ height: 3, bgcolor: 'warning.main' }} title={t('session.reconnecting')} />}
+        {!connected && <Box role="status" aria-label={t("session.reconnecting")} title={t("session.reconnecting")} sx={{ height: 3, bgcolor: "warning.main" }} />}
       </AppBar>
       <Drawer
         variant={narrow ? 'temporary' : 'persistent'}

@@ -71,7 +71,7 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
             {message.contact.name}
           </Typography>
         )}
-        {quoted && (
+        {quoted && !message.isDeleted && (
           <Box sx={{ maxWidth: 300, borderLeft: 4, borderColor: quoted.fromMe ? 'success.main' : 'primary.main', bgcolor: 'action.hover', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, overflow: 'hidden' }}>
             {!quoted.fromMe && (
               <Typography variant="caption" color="primary" sx={{ fontWeight: 600, display: 'block' }}>

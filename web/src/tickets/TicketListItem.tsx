@@ -14,6 +14,9 @@ interface Props {
   onPeek(ticket: Ticket): void;
 }
 
+/** The row preview without WhatsApp's *bold* / _italic_ / ~strike~ markers. */
+export const plainPreview = (text: string | null | undefined) => (text ?? '').replace(/([*_~])([^*_~\n]+)\1/g, '$2').replace(/\s+/g, ' ').trim();
+
 /** Pending rows are plain (accepted, never opened by click); the others are buttons that open the ticket. */
 function Row({ pending, selected, onOpen, label, title, sx, children }: { pending: boolean; selected: boolean; onOpen(): void; label: string; title?: string; sx: object; children: ReactNode }) {
   if (pending)
@@ -60,7 +63,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, c
         </Stack>
         <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
-            {ticket.lastMessage ?? ''}
+            {plainPreview(ticket.lastMessage)}
           </Typography>
           {unread > 0 && <Badge badgeContent={unread} color="success" aria-label={t('list.unread', { count: unread })} sx={{ mr: 1.5 }} />}
         </Stack>

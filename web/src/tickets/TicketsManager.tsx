@@ -74,6 +74,8 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       if (!user) return;
       try {
         const saved = await ticketActions.accept(tk, user.id);
+        setTab('open');
+        setOpenTab('open');
         navigate(`/tickets/${saved?.uuid ?? tk.uuid}`);
       } catch (err) {
         toastError(err);

@@ -126,3 +126,11 @@ describe('schedule modal rules (section 5)', () => {
     expect(defaultSendAt(new Date(2026, 0, 1, 23, 30))).toBe('2026-01-02T00:30');
   });
 });
+
+describe('ticket row preview', () => {
+  test('the last message shows without formatting markers, on one line', async () => {
+    const { plainPreview } = await import('./TicketListItem');
+    expect(plainPreview('*Ana:*\nClaro! _já_ vejo ~isso~')).toBe('Ana: Claro! já vejo isso');
+    expect(plainPreview(null)).toBe('');
+  });
+});

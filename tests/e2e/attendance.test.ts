@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const customer = { number: '5511988887777', name: 'Carla Mendes' };
+
+describe('attendance: a conversation from the simulated phone to resolve and reopen', () => {
+  test('connect, inbound message live as pending with a badge, accept, reply (the phone receives it), resolve, reopen', async () => {
+    const co = await newCompany('attend');
+    const created = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
+    expect(created.status).toBeLessThan(300);
+    const whatsappId = created.body.id as number;
+    const session = `sessions/${co.companyId}/${whatsappId}`;
+    await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000002' })).status === 200);
+    await eventually(async () => (await apiCall('GET', `/whatsapp/${whatsappId}`, { token: co.token })).body?.status === 'CONNECTED');
+
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+    await page.getByRole('tab', { name: /Aguardando/ }).click();
+    await page.getByText('Nenhum atendimento encontrado.').waitFor();
+    // the realtime link is up (the reconnecting bar is gone) and the list rooms are joined
+    await page.getByRole('status', { name: 'Reconectando…' }).waitFor({ state: 'detached' });
+    await page.waitForTimeout(500);
+
+    // inbound: the ticket appears live (no reload) in Pending, with the count badge
+    const sent = await simulator(`${session}/messages`, { from: customer.number, pushName: customer.name, body: 'Olá, preciso de ajuda com meu pedido' });
+    expect(sent.status).toBe(200);
+    const row = page.getByRole('listitem').filter({ hasText: customer.name });
+    await row.waitFor({ timeout: 20_000 });
+    await page.getByRole('tab', { name: /Aguardando/ }).getByText('1').waitFor();
+    await page.getByText('Olá, preciso de ajuda com meu pedido').first().waitFor();
+    await shot(page, '12-pending-live');
+
+    // a pending row does not open by click
+    await row.getByText(customer.name).click();
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/tickets');
+
+    // accept -> the ticket opens
+    await row.getByRole('button', { name: 'Aceitar' }).click();
+    await page.waitForURL(/\/tickets\/[0-9a-f-]{8,}/);
+    await page.getByRole('button', { name: 'Resolver' }).waitFor();
+    await page.getByRole('log').getByText('Olá, preciso de ajuda com meu pedido').waitFor();
+
+    // reply: the simulated phone receives it (signed with the attendant's name)
+    const composer = page.getByRole('textbox', { name: 'Digite uma mensagem' });
+    await composer.fill('Claro! Qual o número do pedido?');
+    await composer.press('Enter');
+    await page.getByRole('log').getByText('Claro! Qual o número do pedido?').waitFor();
+    const outbound = await eventually(async () => {
+      const snap = await simulator(session);
+      return (snap.body?.outbound as { to: string; body: string }[] | undefined)?.find((m) => m.body.includes('Claro! Qual o número do pedido?'));
+    }, 20_000);
+    expect(outbound.body).toBe(`*${co.name}:*\nClaro! Qual o número do pedido?`);
+    expect(outbound.to).toContain(customer.number);
+
+    // reply with a quote of the customer's message; the phone receives the quote
+    const theirs = page.getByTestId('message').filter({ hasText: 'Olá, preciso de ajuda com meu pedido' });
+    await theirs.getByRole('button', { name: 'Opções da mensagem' }).click();
+    await page.getByRole('menuitem', { name: 'Responder' }).click();
+    await page.getByText('Respondendo a Carla Mendes').waitFor();
+    await composer.fill('Sobre este pedido, já verifiquei');
+    await composer.press('Enter');
+    await page.getByTestId('message').filter({ hasText: 'Sobre este pedido, já verifiquei' }).getByText('Olá, preciso de ajuda com meu pedido').waitFor();
+    const quoted = await eventually(async () => {
+      const snap = await simulator(session);
+      return (snap.body?.outbound as { body: string; quotedWid?: string }[] | undefined)?.find((m) => m.body.includes('Sobre este pedido'));
+    }, 20_000);
+    expect(quoted.quotedWid).toBeTruthy();
+
+    // delete my own message, after confirming
+    const mine = page.getByTestId('message').filter({ hasText: 'Sobre este pedido, já verifiquei' });
+    await mine.getByRole('button', { name: 'Opções da mensagem' }).click();
+    await page.getByRole('menuitem', { name: 'Deletar' }).click();
+    await page.getByRole('dialog', { name: 'Tem certeza?' }).getByRole('button', { name: 'Deletar' }).click();
+    await page.getByText('Esta mensagem foi apagada').waitFor({ timeout: 20_000 });
+    // the customer's message offers reply but not delete
+    await theirs.getByRole('button', { name: 'Opções da mensagem' }).click();
+    await page.getByRole('menuitem', { name: 'Responder' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Deletar' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await shot(page, '13-ticket-open');
+
+    // resolve -> back to the list; the ticket is in Resolved
+    await page.getByRole('button', { name: 'Resolver' }).click();
+    await page.waitForURL(/\/tickets$/);
+    await page.getByRole('tab', { name: 'Resolvidos' }).click();
+    await page.getByRole('button', { name: customer.name }).click();
+    await page.getByRole('button', { name: 'Reabrir' }).waitFor();
+    await shot(page, '14-ticket-closed');
+
+    // reopen -> open again, the composer is enabled
+    await page.getByRole('button', { name: 'Reabrir' }).click();
+    await page.getByRole('button', { name: 'Resolver' }).waitFor();
+    await expect(composer.isEnabled()).resolves.toBe(true);
+    await context.close();
+  });
+});
