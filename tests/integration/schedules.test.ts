@@ -1,28 +1,14 @@
 import { describe, it, expect } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { api, newCompany, queuesIdle, realtimeClient, runTimer, sleep, table, type TestCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 
 let contactSeq = 0;
-/** A contact of the company, as the contacts module stores it. */
+/** A contact of the company (POST /contacts), with a number unique to the test. */
 async function addContact(co: TestCompany, name = 'Maria da Silva') {
-  const id = 900 + ++contactSeq;
-  const number = `55119${String(co.companyId).padStart(4, '0')}${String(id).padStart(4, '0')}`;
-  const now = new Date().toISOString();
-  await table().set(`C#${co.companyId}`, `CONTACT#${String(id).padStart(10, '0')}`, {
-    id,
-    uuid: randomUUID(),
-    companyId: co.companyId,
-    name,
-    number,
-    email: '',
-    profilePicUrl: '',
-    isGroup: false,
-    extraInfo: [],
-    createdAt: now,
-    updatedAt: now,
-  });
-  return { id, name, number };
+  const number = `55119${String(co.companyId).padStart(4, '0')}${String(++contactSeq).padStart(4, '0')}`;
+  const res = await api('POST', '/contacts', { token: co.adminToken, body: { name, number } });
+  if (res.status !== 201) throw new Error(`create contact failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.id as number, name, number: res.body.number as string };
 }
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
