@@ -164,7 +164,14 @@ export default function ConnectionsPage() {
           <Typography color="text.secondary">{t('empty')}</Typography>
         </Box>
       )}
-      <ConnectionModal open={modal !== null} whatsappId={modal?.id} onClose={() => setModal(null)} />
+      <ConnectionModal
+        open={modal !== null}
+        whatsappId={modal?.id}
+        onClose={() => {
+          setModal(null);
+          void mutate();
+        }}
+      />
       <QrCodeModal whatsapp={qr} onClose={() => setQr(null)} />
     </PageFrame>
   );

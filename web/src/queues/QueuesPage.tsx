@@ -92,7 +92,11 @@ export default function QueuesPage() {
           <Typography color="text.secondary">{t('empty')}</Typography>
         </Box>
       )}
-      <QueueModal open={modal !== null} queueId={modal?.id} takenColors={list.filter((q) => q.id !== modal?.id).map((q) => q.color)} onClose={() => setModal(null)} />
+      <QueueModal open={modal !== null} queueId={modal?.id} takenColors={list.filter((q) => q.id !== modal?.id).map((q) => q.color)} onClose={() => {
+          setModal(null);
+          void mutate();
+        }}
+      />
     </PageFrame>
   );
 }

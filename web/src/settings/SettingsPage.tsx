@@ -75,7 +75,7 @@ export default function SettingsPage() {
             {KEYS.map((key) => {
               const options = SETTING_VALUES[key];
               return (
-                <Grid key={key} size={{ xs: 12, sm: 6, md: 4 }}>
+                <Grid key={key} size={options ? { xs: 12, sm: 6, md: 4 } : { xs: 12, md: 8 }}>
                   {options ? (
                     <TextField select fullWidth size="small" label={t(`keys.${key}`)} value={value(key)} disabled={isLoading} onChange={(e) => void save(key, e.target.value)}>
                       {options.map((v) => (
