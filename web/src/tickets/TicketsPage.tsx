@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Box, Button, Stack, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
 import ForumIcon from '@mui/icons-material/Forum';
@@ -25,6 +25,10 @@ export default function TicketsPage() {
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const [narrowTab, setNarrowTab] = useState<'ticket' | 'attendance'>(ticketId ? 'attendance' : 'ticket');
   const tab = ticketId ? narrowTab : 'ticket';
+  // Choosing a ticket shows the attendance tab.
+  useEffect(() => {
+    if (ticketId) setNarrowTab('attendance');
+  }, [ticketId]);
 
   if (!narrow) {
     return (
