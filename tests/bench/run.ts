@@ -1,0 +1,240 @@
+/**
+ * Attendance API benchmark (issue 3, "Speed and cost"). Seeds one company with 20 users, 5 queues,
+ * 10,000 contacts (1,000 named "Maria ..."), 50,000 tickets (about 60% closed, 25% open, 15% pending,
+ * over 90 days, queues and users) and 500,000 messages (10 per ticket), then drives each hot call for
+ * DURATION seconds at 10 and at 50 concurrent clients over HTTP against the local stack, and prints
+ * requests/s, p50/p99 latency, errors, peak memory and DynamoDB calls and capacity per API call.
+ *
+ *   npm run bench                       # full size, 20 s per call and concurrency
+ *   BENCH_SCALE=0.1 BENCH_SECONDS=5 npm run bench   # a quick look
+ */
+import { randomUUID } from 'node:crypto';
+import { execSync } from 'node:child_process';
+import { startStack } from '../../infra/local/stack';
+import { batchWrite, type Item } from '../../functions/lib/db';
+import { metrics } from '../../functions/lib/metrics';
+import { contactItem, numberGuardKeys } from '../../functions/lib/contacts/repo';
+import { ticketItem, uuidKeys, openGuardKeys, type StoredTicket } from '../../functions/lib/tickets/repo';
+import { messageItem, newMessageId } from '../../functions/lib/messages/repo';
+import { dayKeys } from '../../functions/lib/dashboard/aggregates';
+import { pad } from '../../functions/lib/keys';
+import type { Contact } from '../../shared/schemas/contacts';
+import type { Message } from '../../shared/schemas/messages';
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
+const N_CONTACTS = Math.round(10_000 * SCALE);
+const N_MARIA = Math.round(1_000 * SCALE);
+const N_TICKETS = Math.round(50_000 * SCALE);
+const MESSAGES_PER_TICKET = 10;
+const DAY_MS = 86_400_000;
+
+const stack = await startStack({ timers: false, logLevel: 'error', sessionRunner: false });
+const base = `${stack.url}/api`;
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+async function must(method: string, path: string, token?: string, body?: unknown) {
+  const res = await call(method, path, token, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+// ---- set-up through the API: company, plan limits, queues, users, one connection
+const started = Date.now();
+const email = `bench-${randomUUID().slice(0, 6)}@bench.dev`;
+const superToken = (await must('POST', '/auth/login', undefined, { email: 'admin@admin.com', password: 'admin123' })).token;
+const plan = (await must('GET', '/plans/list'))[0];
+void superToken;
+const signup = await must('POST', '/companies/cadastro', undefined, { companyName: 'Bench Co', name: 'Bench Admin', email, password: 'secret123', planId: plan.id });
+const companyId: number = signup.company.id;
+const admin = await must('POST', '/auth/login', undefined, { email, password: 'secret123' });
+const token: string = admin.token;
+// the default plan allows 10 users and 10 queues: the bench company needs 20 users
+await batchWrite([{ pk: 'PLAN', sk: `PLAN#${pad(plan.id)}`, ...plan, users: 100, queues: 20, connections: 20 }]);
+const colors = ['#e53935', '#8e24aa', '#1e88e5', '#43a047', '#fb8c00'];
+const queues: { id: number; name: string; color: string }[] = [];
+for (let i = 0; i < 5; i++) queues.push(await must('POST', '/queue', token, { name: `Queue ${i + 1}`, color: colors[i], greetingMessage: '' }));
+const users: { id: number; name: string; token?: string }[] = [];
+for (let i = 0; i < 20; i++) {
+  const u = await must('POST', '/users', token, { name: `Agent ${i + 1}`, email: `agent${i}-${email}`, password: 'secret123', profile: 'user', queueIds: [queues[i % 5]!.id] });
+  users.push({ id: u.id, name: u.name });
+}
+const connection = await must('POST', '/whatsapp', token, { name: 'Bench phone', isDefault: true, greetingMessage: 'Hi' });
+const whatsapp = { id: connection.id as number, name: connection.name as string };
+
+// ---- bulk data straight into the table with the entity modules' own item builders
+const now = Date.now();
+const iso = (ms: number) => new Date(ms).toISOString();
+const firstNames = ['Ana', 'João', 'Pedro', 'Lucas', 'Julia', 'Carla', 'Rafael', 'Bruno', 'Paula', 'Marcos'];
+const contacts: Contact[] = [];
+for (let i = 1; i <= N_CONTACTS; i++) {
+  const created = now - Math.floor(Math.random() * 90 * DAY_MS);
+  const name = i <= N_MARIA ? `Maria ${firstNames[i % 10]} ${i}` : `${firstNames[i % 10]} Silva ${i}`;
+  contacts.push({
+    id: i, uuid: randomUUID(), companyId, name, number: `55119${String(10_000_000 + i)}`, email: '', profilePicUrl: '',
+    isGroup: false, extraInfo: [], whatsappId: whatsapp.id, createdAt: iso(created), updatedAt: iso(created),
+  });
+}
+let written = 0;
+async function write(items: Item[]) {
+  const chunks: Item[][] = [];
+  for (let i = 0; i < items.length; i += 500) chunks.push(items.slice(i, i + 500));
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < chunks.length) await batchWrite(chunks[next++]!);
+  }));
+  written += items.length;
+}
+await write(contacts.flatMap((c) => [contactItem(c), { ...numberGuardKeys(companyId, c.number), contactId: c.id }]));
+
+const days = new Map<string, Record<string, number>>();
+const bump = (day: string, field: string, by = 1) => {
+  const d = days.get(day) ?? {};
+  d[field] = (d[field] ?? 0) + by;
+  days.set(day, d);
+};
+const openByContact = new Set<number>();
+const pendingIds: number[] = [];
+const ticketIds: number[] = [];
+let batch: Item[] = [];
+for (let id = 1; id <= N_TICKETS; id++) {
+  let contact = contacts[(id - 1) % contacts.length]!;
+  const roll = Math.random();
+  let status: StoredTicket['status'] = roll < 0.6 ? 'closed' : roll < 0.85 ? 'open' : 'pending';
+  // one open or pending ticket per contact and connection: later ones for the same contact close
+  if (status !== 'closed' && openByContact.has(contact.id)) status = 'closed';
+  if (status !== 'closed') openByContact.add(contact.id);
+  const created = now - Math.floor(Math.random() * 90 * DAY_MS);
+  const updated = Math.min(now, created + Math.floor(Math.random() * DAY_MS));
+  const queue = queues[id % 5]!;
+  const user = status === 'pending' ? null : users[id % 20]!;
+  const ticket: StoredTicket = {
+    id, uuid: randomUUID(), companyId, status, userId: user?.id ?? null, user: user ? { id: user.id, name: user.name } : null,
+    queueId: queue.id, queue, whatsappId: whatsapp.id, whatsapp, contactId: contact.id,
+    contact: { id: contact.id, name: contact.name, number: contact.number, profilePicUrl: '', isGroup: false },
+    lastMessage: `message ${MESSAGES_PER_TICKET} of ticket ${id}`, unreadMessages: status === 'pending' ? 2 : 0, isGroup: false,
+    chatbot: false, useIntegration: false, promptId: null, integrationId: null, tags: [],
+    queuedAt: iso(created), startedAt: status === 'pending' ? null : iso(created + 60_000), finishedAt: status === 'closed' ? iso(updated) : null,
+    rating: null, ratingAt: null, createdAt: iso(created), updatedAt: iso(updated),
+    version: 1, round: 1, tagIds: [], createdDay: iso(created).slice(0, 10),
+  };
+  ticketIds.push(id);
+  if (status === 'pending') pendingIds.push(id);
+  const day = ticket.createdDay;
+  bump(day, 'tickets');
+  bump(day, `h${ticket.createdAt.slice(11, 13)}`);
+  bump(day, status);
+  if (ticket.startedAt) { bump(day, 'waitSum', 60_000); bump(day, 'waitCount'); }
+  if (status === 'closed') { bump(day, 'supportSum', updated - created - 60_000); bump(day, 'supportCount'); }
+  batch.push(ticketItem(ticket), { ...uuidKeys(companyId, ticket.uuid), ticketId: id });
+  if (status !== 'closed') batch.push({ ...openGuardKeys(companyId, contact.id, whatsapp.id), ticketId: id });
+  for (let m = 1; m <= MESSAGES_PER_TICKET; m++) {
+    const at = created + m * 30_000;
+    const message: Message = {
+      id: newMessageId(at), companyId, ticketId: id, contactId: contact.id, whatsappId: whatsapp.id, wid: `BENCH${id}x${m}`,
+      body: `message ${m} of ticket ${id}`, fromMe: m % 2 === 0, read: true, ack: m % 2 === 0 ? 3 : 0, mediaType: 'chat', mediaUrl: null,
+      isDeleted: false, isEdited: false, quotedMsgId: null, quotedMsg: null, contact: { name: contact.name }, userId: null, automatic: false,
+      createdAt: iso(at), updatedAt: iso(at),
+    };
+    batch.push(messageItem(message));
+  }
+  if (batch.length >= 20_000) {
+    await write(batch);
+    batch = [];
+    process.stdout.write(`\rseeded ${written} items`);
+  }
+  contact = contacts[0]!;
+}
+await write(batch);
+for (const c of contacts) bump(c.createdAt.slice(0, 10), 'newContacts');
+await write([...days].map(([day, counters]) => ({ ...dayKeys(companyId, day), day, ...counters })));
+await write([
+  { pk: `C#${companyId}`, sk: 'COUNTER#ticket', value: N_TICKETS },
+  { pk: `C#${companyId}`, sk: 'COUNTER#contact', value: N_CONTACTS },
+]);
+const seedSeconds = (Date.now() - started) / 1000;
+console.log(`\rseeded ${written} items in ${seedSeconds.toFixed(0)} s (contacts ${N_CONTACTS}, tickets ${N_TICKETS}, messages ${N_TICKETS * MESSAGES_PER_TICKET})`);
+
+// ---- load
+const agent = users[0]!;
+agent.token = (await must('POST', '/auth/login', undefined, { email: `agent0-${email}`, password: 'secret123' })).token;
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+let pendingCursor = 0;
+
+interface Scenario {
+  name: string;
+  run: () => Promise<number>;
+}
+const scenarios: Scenario[] = [
+  { name: 'ticket list open (admin)', run: async () => (await call('GET', '/tickets?status=open&showAll=true', token)).status },
+  { name: 'ticket list pending (admin)', run: async () => (await call('GET', '/tickets?status=pending&showAll=true', token)).status },
+  { name: 'ticket list open (agent)', run: async () => (await call('GET', '/tickets?status=open', agent.token)).status },
+  { name: 'ticket search "maria"', run: async () => (await call('GET', '/tickets?searchParam=maria&showAll=true', token)).status },
+  { name: "a ticket's message page", run: async () => (await call('GET', `/messages/${pick(ticketIds)}`, token)).status },
+  { name: 'contacts page', run: async () => (await call('GET', '/contacts', token)).status },
+  { name: 'dashboard 30 days', run: async () => (await call('GET', '/dashboard?days=30', token)).status },
+  { name: 'send message', run: async () => (await call('POST', `/messages/${pick(ticketIds.slice(-2000))}`, token, { body: 'bench reply' })).status },
+  {
+    name: 'accept pending ticket',
+    run: async () => {
+      const id = pendingIds[pendingCursor++ % pendingIds.length]!;
+      return (await call('PUT', `/tickets/${id}`, token, { status: 'open', userId: signup.user.id })).status;
+    },
+  },
+];
+
+const javaRss = () => {
+  try {
+    return Number(execSync("ps -C java -o rss= | sort -n | tail -1").toString().trim()) * 1024;
+  } catch {
+    return 0;
+  }
+};
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const rows: string[][] = [];
+for (const scenario of scenarios) {
+  for (const concurrency of CONCURRENCY) {
+    const latencies: number[] = [];
+    let errors = 0;
+    let peakRss = process.memoryUsage().rss;
+    const before = metrics.total();
+    const until = Date.now() + SECONDS * 1000;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < until) {
+          const t0 = performance.now();
+          const status = await scenario.run().catch(() => 599);
+          latencies.push(performance.now() - t0);
+          if (status >= 400) errors++;
+        }
+      }),
+    );
+    clearInterval(sampler);
+    const after = metrics.total();
+    latencies.sort((a, b) => a - b);
+    const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
+    const n = latencies.length;
+    rows.push([
+      scenario.name, String(concurrency), (n / SECONDS).toFixed(0), q(0.5), q(0.99), String(errors), mb(peakRss), mb(javaRss()),
+      ((after.calls - before.calls) / n).toFixed(2), ((after.capacity - before.capacity) / n).toFixed(1),
+    ]);
+    console.log(rows[rows.length - 1]!.join(' | '));
+  }
+}
+
+const header = ['call', 'clients', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'node MB', 'dynamodb-local MB', 'DDB calls/req', 'capacity/req'];
+console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+console.log(`\nscale ${SCALE}, ${SECONDS} s per row; node MB is the one process holding the gateway, handlers and load generator.`);
+await stack.stop();
+process.exit(0);
