@@ -8,6 +8,7 @@ import { parseMultipart } from '#lib/whatsapp/multipart';
 import { requireStoredTicket, toTicket } from '#lib/tickets/repo';
 import { assertCanSee } from '#lib/tickets/service';
 import { deleteMessageByUser, listMessages, sendMessage } from '#lib/messages/service';
+import { presentMessage } from '#lib/messages/repo';
 import type { AuthContext } from '#lib/auth';
 import type { HttpEvent } from '#lib/http';
 
@@ -15,6 +16,9 @@ const ticketParams = z.object({ ticketId: idParam });
 const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });
 
 const isMultipart = (event: HttpEvent) => (event.headers?.['content-type'] ?? '').includes('multipart/form-data');
+
+/** The stored message as the API shows it (media as a presigned URL). */
+const sendAndPresent = async (...args: Parameters<typeof sendMessage>) => presentMessage(await sendMessage(...args));
 
 function jsonBody(event: HttpEvent): unknown {
   if (!event.body) return {};
@@ -52,7 +56,7 @@ export const handler = httpModule({
         const key = newObjectKey(auth.companyId, 'media', file.fileName);
         await putObject(key, file.data, file.mimetype);
         sent.push(
-          await sendMessage(auth.companyId, ticket, {
+          await sendAndPresent(auth.companyId, ticket, {
             body: files.length === 1 && fields.body?.trim() ? fields.body : file.fileName,
             media: { key, mimetype: file.mimetype, fileName: file.fileName, kind: mediaKindOf(file.mimetype) },
             quotedMsgId: fields.quotedMsgId || undefined,
@@ -65,7 +69,7 @@ export const handler = httpModule({
     const parsed = SendMessageBody.safeParse(jsonBody(event));
     if (!parsed.success) throw new AppError('ERR_VALIDATION', 400, parsed.error.issues.map((i) => ({ path: i.path, message: i.message })));
     const body = parsed.data;
-    const message = await sendMessage(auth.companyId, ticket, {
+    const message = await sendAndPresent(auth.companyId, ticket, {
       body: body.body,
       media: body.media ? { ...body.media, kind: body.media.kind ?? mediaKindOf(body.media.mimetype) } : undefined,
       quotedMsgId: body.quotedMsg?.id,
@@ -75,6 +79,6 @@ export const handler = httpModule({
   }),
 
   'DELETE /messages/{id}': route({ params: z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) }) }, async ({ auth, params }) =>
-    deleteMessageByUser(auth.companyId, actorOf(auth), params.id),
+    presentMessage(await deleteMessageByUser(auth.companyId, actorOf(auth), params.id)),
   ),
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, login, type TestCompany } from './helpers';
+import { connectedWhatsapp } from './whatsapp-sim';
 
 /** Shared set-up through the API for the attendance tests (contacts, queues, users, tickets). */
 
@@ -21,9 +22,12 @@ export async function createQueue(token: string, fields: Record<string, unknown>
   return ok(await api('POST', '/queue', { token, body: { name: `Queue ${unique()}`, color, ...fields } }), 201, 'create queue');
 }
 
-/** A connection (not paired: sends wait in the command queue, the runner answers with an error). */
-export async function createWhatsapp(token: string, fields: Record<string, unknown> = {}) {
-  return ok<{ id: number; name: string }>(await api('POST', '/whatsapp', { token, body: { name: `Line ${unique()}`, ...fields } }), 201, 'create connection');
+/**
+ * A connection paired with its simulated phone, so messages sent in a test are delivered and the
+ * command queue drains (a send on an unpaired connection waits for the session before failing).
+ */
+export async function createWhatsapp(co: TestCompany, fields: Record<string, unknown> = {}) {
+  return connectedWhatsapp(co.adminToken, co.companyId, { name: `Line ${unique()}`, ...fields });
 }
 
 /** A user of the company (POST /users), logged in. */
@@ -48,7 +52,7 @@ export async function createPendingTicket(token: string, fields: { contactId: nu
 
 /** A company with a connection, two queues, and an attendant in each queue. */
 export async function attendanceCompany(co: TestCompany) {
-  const whatsapp = await createWhatsapp(co.adminToken);
+  const whatsapp = await createWhatsapp(co);
   const queueA = await createQueue(co.adminToken);
   const queueB = await createQueue(co.adminToken);
   const agentA = await createUser(co, { queueIds: [queueA.id] });

@@ -20,14 +20,14 @@ describe('tickets', () => {
     expect(again.body.details.ticket).toEqual({ id: ticket.id, uuid: ticket.uuid, user: { id: agentA.id, name: agentA.user.name }, queue: { id: queueA.id, name: queueA.name } });
 
     // another connection is another conversation
-    const other = await createWhatsapp(co.adminToken);
+    const other = await createWhatsapp(co);
     const second = await api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: other.id } });
     expect(second.status).toBe(201);
   });
 
   it('one open ticket per contact and connection holds under concurrent creation', async () => {
     const co = await newCompany('tk2');
-    const whatsapp = await createWhatsapp(co.adminToken);
+    const whatsapp = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
     const results = await Promise.all(
       Array.from({ length: 5 }, () => api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: whatsapp.id } })),
@@ -92,7 +92,7 @@ describe('tickets', () => {
 
   it('reopening a closed ticket while the contact has another open one is ERR_OTHER_OPEN_TICKET', async () => {
     const co = await newCompany('tk5');
-    const whatsapp = await createWhatsapp(co.adminToken);
+    const whatsapp = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
     const first = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id });
     await api('PUT', `/tickets/${first.id}`, { token: co.adminToken, body: { status: 'closed' } });
@@ -123,7 +123,7 @@ describe('tickets', () => {
   it('ids of another company are ERR_NO_TICKET_FOUND (404)', async () => {
     const a = await newCompany('tk7a');
     const b = await newCompany('tk7b');
-    const whatsapp = await createWhatsapp(a.adminToken);
+    const whatsapp = await createWhatsapp(a);
     const contact = await createContact(a.adminToken);
     const ticket = await createTicket(a.adminToken, { contactId: contact.id, whatsappId: whatsapp.id });
     for (const [method, path] of [
@@ -186,7 +186,7 @@ describe('tickets', () => {
 
   it('search by contact name prefix ignores case and accents; digits search by number; filters by tag', async () => {
     const co = await newCompany('tk9');
-    const whatsapp = await createWhatsapp(co.adminToken);
+    const whatsapp = await createWhatsapp(co);
     const maria = await createContact(co.adminToken, { name: 'María Souza' });
     const mariana = await createContact(co.adminToken, { name: 'Mariana Lima' });
     const joao = await createContact(co.adminToken, { name: 'João Maria', number: '5521987654321' });
@@ -303,7 +303,7 @@ describe('tickets', () => {
 
   it('GET /ticket/kanban needs the plan feature useKanban', async () => {
     const co = await newCompany('tk14');
-    const whatsapp = await createWhatsapp(co.adminToken);
+    const whatsapp = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
     const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id });
     const board = await api('GET', '/ticket/kanban', { token: co.adminToken });

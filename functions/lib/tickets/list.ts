@@ -39,7 +39,8 @@ export interface ListOptions {
 function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, opts: ListOptions): Stream[] {
   const admin = can(viewer.profile, 'tickets-manager:showall');
   const showAll = Boolean(q.showAll) && admin;
-  const statuses = opts.kanban ? (['open', 'pending'] as const) : q.status ? [q.status] : (['open', 'pending', 'closed'] as const);
+  // the notification bell (unread, no status) lists open and pending tickets only
+  const statuses = opts.kanban || (!q.status && q.withUnreadMessages) ? (['open', 'pending'] as const) : q.status ? [q.status] : (['open', 'pending', 'closed'] as const);
   const out: Stream[] = [];
   const users = q.users?.length ? (admin ? q.users : q.users.filter((u) => u === viewer.user.id)) : undefined;
   if (users) {
