@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { api, newCompany, realtimeClient, table, queuesIdle } from './helpers';
-import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { connectedWhatsapp, eventually, phone, sim } from './whatsapp-sim';
 
 const pad = (n: number) => String(n).padStart(10, '0');
 const appMessages = (rt: Awaited<ReturnType<typeof realtimeClient>>, companyId: number, action = 'create') =>
@@ -105,6 +105,43 @@ describe('inbound pipeline (simulator)', () => {
     // the inbound message and the reply share one ticket
     const tickets = new Set(appMessages(rt, co.companyId).map((e) => e.data.ticket.id));
     expect(tickets.size).toBe(1);
+    rt.close();
+  });
+
+  it('edits and deletions by the contact update the stored message; a quoted reply points at the quoted message', async () => {
+    const co = await newCompany('edit');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    const first = await p.send({ from: '5511988880007', body: 'my order is 123' });
+    await p.send({ from: '5511988880007', body: 'this one', quotedWid: first.wid });
+    const quoted = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'this one', 8000);
+    expect(quoted.data.message.quotedMsg).toMatchObject({ body: 'my order is 123', fromMe: false });
+    await sim('POST', `/sessions/${co.companyId}/${w.id}/edit`, { wid: first.wid, chatJid: first.chatJid, body: 'my order is 124' });
+    const edited = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'update' && e.data.message?.wid === first.wid && e.data.message.isEdited, 8000);
+    expect(edited.data.message.body).toBe('my order is 124');
+    await sim('POST', `/sessions/${co.companyId}/${w.id}/revoke`, { wid: first.wid, chatJid: first.chatJid });
+    await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === first.wid && e.data.message.isDeleted === true, 8000);
+    rt.close();
+  });
+
+  it('group messages are ignored with CheckMsgIsGroup enabled (default) and land in a group ticket when disabled', async () => {
+    const co = await newCompany('group');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { greetingMessage: 'Hello!' });
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    const group = { jid: '120363000000000001@g.us', name: 'Clients group' };
+    await p.send({ from: '5511988880008', pushName: 'Rui', body: 'ignored', group });
+    await queuesIdle();
+    expect(appMessages(rt, co.companyId)).toEqual([]);
+    expect((await api('PUT', '/settings/CheckMsgIsGroup', { token: co.adminToken, body: { value: 'disabled' } })).status).toBe(200);
+    await p.send({ from: '5511988880008', pushName: 'Rui', body: 'hello group', group });
+    const e = await rt.waitFor((x) => x.event === `company-${co.companyId}-appMessage`, 8000);
+    expect(e.data.ticket).toMatchObject({ isGroup: true });
+    expect(e.data.message.contact.name).toBe('Rui');
+    await queuesIdle();
+    // the bot never speaks in groups
+    expect(await p.outbound()).toEqual([]);
     rt.close();
   });
 });
