@@ -1,0 +1,226 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { http, splitRouteKey, type RouteKey } from '../../infra/manifest';
+import { api, newCompany, type TestCompany } from './helpers';
+import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
+
+/**
+ * Tenant isolation over the WHOLE route list of the manifest: company B's admin calls every route
+ * that takes an id with company A's ids and must get 404 (never A's data, never a 200); lists and
+ * creations that reference A's ids show or touch nothing of A. New routes are covered the moment
+ * they are added to the manifest; one whose ids this file cannot fill fails with its name.
+ */
+
+/** Routes that need no session (login, signup, version ...). Everything else must refuse a missing token. */
+const PUBLIC = new Set<string>([
+  'POST /auth/login',
+  'POST /auth/refresh_token',
+  'DELETE /auth/logout',
+  'POST /forgetpassword/{email}',
+  'POST /resetpasswords',
+  'GET /version',
+  'GET /plans/list',
+  'POST /companies/cadastro',
+  // authenticated by a connection's API token, not a user session (tested in messages-api.test.ts)
+  'POST /messages/send',
+]);
+
+/** Routes whose path parameter is not a record id of some company (explicit, with the reason). */
+const NOT_PER_ID = new Set<string>([
+  // the language code; the change applies to the caller's own user
+  'POST /users/set-language/{lang}',
+  // a setting name; the caller's own company's setting is written
+  'PUT /settings/{key}',
+]);
+
+const allRoutes: RouteKey[] = http.flatMap((m) => m.routes);
+const paramsOf = (route: string) => [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const protectedRoutes = allRoutes.filter((r) => !PUBLIC.has(r));
+const idRoutes = protectedRoutes.filter((r) => paramsOf(r).length && !NOT_PER_ID.has(r));
+const listRoutes = protectedRoutes.filter((r) => !paramsOf(r).length && r.startsWith('GET '));
+
+const marker = `zq${randomUUID().slice(0, 6)}`;
+let a: TestCompany;
+let b: TestCompany;
+const ids: Record<string, string | number> = {};
+
+const image = () => {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), 'x.png');
+  return form;
+};
+
+/** A body that passes each route's validation, so the call reaches the ownership check. */
+const BODIES: Record<string, () => unknown> = {
+  'PUT /users/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /queue/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /queue-options/{id}': () => ({ title: 'Taken Over' }),
+  'PUT /quick-messages/{id}': () => ({ message: 'Taken Over' }),
+  'POST /quick-messages/{id}/media-upload': image,
+  'PUT /schedules/{id}': () => ({ body: 'Taken over body' }),
+  'POST /schedules/{id}/media-upload': image,
+  'PUT /whatsapp/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /tickets/{id}': () => ({ status: 'closed' }),
+  'PUT /contacts/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /tags/{id}': () => ({ name: 'Taken Over' }),
+  'POST /messages/{ticketId}': () => ({ body: 'intrusion' }),
+  'PUT /companies/{id}/schedules': () => ({
+    schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '00:00', endTime: '00:01' }],
+  }),
+};
+
+/** Which of A's ids fills a parameter, by the route's first path segment and the parameter name. */
+const FILL: Record<string, Record<string, () => string | number>> = {
+  users: { id: () => ids.user! },
+  queue: { id: () => ids.queue! },
+  'queue-options': { id: () => ids.option! },
+  'quick-messages': { id: () => ids.quickMessage! },
+  schedules: { id: () => ids.schedule! },
+  whatsapp: { id: () => ids.whatsapp! },
+  whatsappsession: { id: () => ids.whatsapp! },
+  tickets: { id: () => ids.ticket!, uuid: () => ids.ticketUuid! },
+  contacts: { id: () => ids.contact! },
+  tags: { id: () => ids.tag! },
+  'ticket-notes': { id: () => ids.note! },
+  'ticket-tags': { ticketId: () => ids.ticket!, tagId: () => ids.tag! },
+  messages: { ticketId: () => ids.ticket!, id: () => ids.message! },
+  companies: { id: () => a.companyId, companyId: () => a.companyId },
+};
+
+function fill(route: string): string {
+  const { path } = splitRouteKey(route as RouteKey);
+  const resource = path.split('/')[1]!;
+  return path.replace(/\{(\w+)\}/g, (_, param: string) => {
+    const value = FILL[resource]?.[param];
+    if (!value) throw new Error(`${route}: no id of company A for {${param}} - add it to FILL (or, if it is not a record id, to NOT_PER_ID with the reason)`);
+    return encodeURIComponent(String(value()));
+  });
+}
+
+const ok = (res: { status: number; body: any }, what: string) => {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+
+beforeAll(async () => {
+  a = await newCompany('iso-a');
+  b = await newCompany('iso-b');
+  const t = a.adminToken;
+  const whatsapp = await createWhatsapp(a, { name: `Line ${marker}` });
+  const contact = await createContact(t, { name: `Contact ${marker}` });
+  const queue = await createQueue(t, { name: `Queue ${marker}` });
+  const user = await createUser(a, { name: `User ${marker}`, queueIds: [queue.id] });
+  const ticket = await createTicket(t, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queue.id });
+  const message = ok(await api('POST', `/messages/${ticket.id}`, { token: t, body: { body: `Message ${marker}` } }), 'message');
+  const note = ok(await api('POST', '/ticket-notes', { token: t, body: { note: `Note ${marker}`, ticketId: ticket.id, contactId: contact.id } }), 'note');
+  const tag = ok(await api('POST', '/tags', { token: t, body: { name: `Tag ${marker}` } }), 'tag');
+  ok(await api('PUT', `/ticket-tags/${ticket.id}/${tag.id}`, { token: t }), 'ticket tag');
+  const option = ok(await api('POST', '/queue-options', { token: t, body: { queueId: queue.id, parentId: -1, title: `Option ${marker}`, option: '1' } }), 'option');
+  const quickMessage = ok(await api('POST', '/quick-messages', { token: t, body: { shortcode: `qm${marker}`, message: `Quick ${marker}`, geral: true } }), 'quick message');
+  const schedule = ok(
+    await api('POST', '/schedules', { token: t, body: { body: `Schedule ${marker}`, contactId: contact.id, sendAt: new Date(Date.now() + 86_400_000).toISOString() } }),
+    'schedule',
+  );
+  Object.assign(ids, {
+    whatsapp: whatsapp.id,
+    contact: contact.id,
+    queue: queue.id,
+    user: user.id,
+    ticket: ticket.id,
+    ticketUuid: ticket.uuid,
+    message: message.id,
+    note: note.id,
+    tag: tag.id,
+    option: option.id,
+    quickMessage: quickMessage.id,
+    schedule: schedule.id,
+  });
+});
+
+describe('tenant isolation over every route of the manifest', () => {
+  it('the manifest has routes with ids to check (the route list is read, not typed in)', () => {
+    expect(idRoutes.length).toBeGreaterThan(30);
+    expect(idRoutes).toContain('GET /tickets/{id}');
+  });
+
+  it.each(protectedRoutes)('%s refuses a call without a session (401)', async (route) => {
+    const { method } = splitRouteKey(route as RouteKey);
+    const path = paramsOf(route).length ? splitRouteKey(route as RouteKey).path.replace(/\{\w+\}/g, '1') : splitRouteKey(route as RouteKey).path;
+    const res = await api(method, path);
+    expect(res.status).toBe(401);
+  });
+
+  it.each(idRoutes)("%s with company A's ids answers 404 to company B's admin", async (route) => {
+    const { method } = splitRouteKey(route as RouteKey);
+    const path = fill(route);
+    const res = await api(method, path, { token: b.adminToken, body: BODIES[route]?.() });
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404);
+    expect(JSON.stringify(res.body ?? '')).not.toContain(marker);
+  });
+
+  it.each(listRoutes)("%s shows company B nothing of company A", async (route) => {
+    const { path } = splitRouteKey(route as RouteKey);
+    // lists that take ids in the query are asked with A's ids
+    const query = new URLSearchParams({
+      companyId: String(a.companyId),
+      queueId: String(ids.queue),
+      ticketId: String(ids.ticket),
+      contactId: String(ids.contact),
+      userId: String(ids.user),
+      showAll: 'true',
+    });
+    const res = await api('GET', `${path}?${query}`, { token: b.adminToken });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+    expect(JSON.stringify(res.body ?? '')).not.toContain(marker);
+  });
+
+  it("company B's own lists hold only B's records (spot checks)", async () => {
+    const users = await api('GET', '/users/list', { token: b.adminToken });
+    expect(users.body.map((u: any) => u.companyId)).toEqual([b.companyId]);
+    expect((await api('GET', '/queue', { token: b.adminToken })).body).toEqual([]);
+    expect((await api('GET', '/quick-messages', { token: b.adminToken })).body.records).toEqual([]);
+    expect((await api('GET', '/schedules', { token: b.adminToken })).body.schedules).toEqual([]);
+    expect((await api('GET', '/whatsapp', { token: b.adminToken })).body).toEqual([]);
+    expect((await api('GET', '/tags/list', { token: b.adminToken })).body).toEqual([]);
+    expect((await api('GET', '/contacts/list', { token: b.adminToken })).body).toEqual([]);
+    expect((await api('GET', '/tickets?showAll=true&status=open', { token: b.adminToken })).body.tickets).toEqual([]);
+  });
+
+  it("creations that point at company A's records are refused (404) and create nothing", async () => {
+    const t = b.adminToken;
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const attempts: [string, string, unknown][] = [
+      ['POST', '/tickets', { contactId: ids.contact, whatsappId: ids.whatsapp, status: 'open' }],
+      ['POST', '/schedules', { body: 'Hello there', contactId: ids.contact, sendAt: tomorrow }],
+      ['POST', '/queue-options', { queueId: ids.queue, parentId: -1, title: 'X' }],
+      ['POST', '/ticket-notes', { note: 'intrusion', ticketId: ids.ticket, contactId: ids.contact }],
+      ['POST', '/tags/sync', { ticketId: ids.ticket, tags: [ids.tag] }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await api(method, path, { token: t, body });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404);
+    }
+    const user = await api('POST', '/users', { token: t, body: { name: 'Intruder', email: `x-${marker}@test.dev`, password: 'secret123', queueIds: [ids.queue] } });
+    expect(user.status).toBe(400);
+  });
+
+  it("company A's records are untouched after company B's attempts", async () => {
+    const t = a.adminToken;
+    expect((await api('GET', `/users/${ids.user}`, { token: t })).body.name).toBe(`User ${marker}`);
+    expect((await api('GET', `/queue/${ids.queue}`, { token: t })).body.name).toBe(`Queue ${marker}`);
+    expect((await api('GET', `/contacts/${ids.contact}`, { token: t })).body.name).toBe(`Contact ${marker}`);
+    expect((await api('GET', `/whatsapp/${ids.whatsapp}`, { token: t })).body.name).toBe(`Line ${marker}`);
+    expect((await api('GET', `/tags/${ids.tag}`, { token: t })).body.name).toBe(`Tag ${marker}`);
+    expect((await api('GET', `/quick-messages/${ids.quickMessage}`, { token: t })).body.message).toBe(`Quick ${marker}`);
+    expect((await api('GET', `/schedules/${ids.schedule}`, { token: t })).body.body).toBe(`Schedule ${marker}`);
+    const ticket = (await api('GET', `/tickets/${ids.ticket}`, { token: t })).body;
+    expect(ticket.status).toBe('open');
+    expect(ticket.tags.map((x: any) => x.id)).toEqual([ids.tag]);
+    const options = (await api('GET', `/queue-options?queueId=${ids.queue}&parentId=-1`, { token: t })).body;
+    expect(options.map((o: any) => o.title)).toEqual([`Option ${marker}`]);
+    const notes = (await api('GET', `/ticket-notes/list?ticketId=${ids.ticket}&contactId=${ids.contact}`, { token: t })).body;
+    expect(JSON.stringify(notes)).toContain(`Note ${marker}`);
+    const hours = (await api('GET', `/companies/${a.companyId}/schedules`, { token: t })).body.schedules;
+    expect(hours).toHaveLength(7);
+  });
+});
