@@ -44,8 +44,11 @@ class ManagedSession {
     this.auth = new AuthStore(companyId, whatsappId);
   }
 
+  private last: { qrcode?: string; retries?: number; number?: string } = {};
+
   private async report(status: ConnectionStatus, extra: { qrcode?: string; retries?: number; number?: string } = {}) {
     this.status = status;
+    this.last = extra;
     if (status === 'CONNECTED') for (const w of this.waiters.splice(0)) w();
     await emit({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
   }
@@ -105,7 +108,8 @@ class ManagedSession {
 
   async connect() {
     clearTimeout(this.reconnectTimer);
-    if (this.socket) return;
+    // already running (a retry pressed on a live session): tell the API where it stands
+    if (this.socket) return this.report(this.status, this.last);
     this.intentional = false;
     this.qrExhausted = false;
     this.socket = this.provider.create({
@@ -168,6 +172,7 @@ export class SessionManager {
   constructor(
     private provider: Provider,
     readonly runnerId: string,
+    private sendWaitMs = SEND_WAIT_MS,
   ) {}
 
   private key = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
@@ -272,7 +277,7 @@ export class SessionManager {
   }
 
   /** The connected socket of a session this runner holds (starting it if nobody does). */
-  private async socketFor(companyId: number, whatsappId: number, waitMs = SEND_WAIT_MS): Promise<ProviderSession | undefined | 'elsewhere'> {
+  private async socketFor(companyId: number, whatsappId: number, waitMs = this.sendWaitMs): Promise<ProviderSession | undefined | 'elsewhere'> {
     let session = this.get(companyId, whatsappId);
     if (!session) {
       if (!(await acquireLease(companyId, whatsappId, this.runnerId))) return 'elsewhere';

@@ -137,4 +137,21 @@ describe('connections API', () => {
     await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED');
     expect(await table().get(`C#${co.companyId}#WAUTH#${w.id}`, 'creds')).toBeUndefined();
   });
+
+  it('retry on a live session reports its real status again (never stuck at OPENING)', async () => {
+    const co = await newCompany('retry');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    expect((await api('POST', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
+    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED');
+  });
+
+  it('a connected session keeps its auth state, its entry in the sessions to run and a live lease in the table', async () => {
+    const co = await newCompany('resume');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    // the stored credentials and the list of sessions to run survive in the table
+    expect(await table().get(`C#${co.companyId}#WAUTH#${w.id}`, 'creds')).toBeDefined();
+    expect(await table().get('WSESSIONS', `${co.companyId}#${w.id}`)).toMatchObject({ companyId: co.companyId, whatsappId: w.id });
+    const lease = await table().get(`WLEASE#${co.companyId}#${w.id}`, 'LEASE');
+    expect(lease!.expiresAt).toBeGreaterThan(Date.now());
+  });
 });
