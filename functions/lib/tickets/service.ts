@@ -31,6 +31,7 @@ import {
 import { applyTransition, type TicketChanges, type TransitionKind } from './transitions';
 import { publishTicketChange, publishToTicket } from './events';
 import { sendMessage } from '../messages/service';
+import { onTicketClosed } from '../chatbot/rating';
 
 export type { Ticket, TicketChanges };
 
@@ -298,7 +299,7 @@ async function recordAggregates(before: StoredTicket, after: StoredTicket, now: 
  */
 export async function updateTicket(companyId: number, ticketId: number, changes: TicketChanges, actor?: Actor | null): Promise<Ticket> {
   const now = nowIso();
-  let kind: TransitionKind = 'edit';
+  let kind = 'edit' as TransitionKind;
   const { before, after, changed } = await mutateTicket(
     companyId,
     ticketId,
@@ -326,6 +327,8 @@ export async function updateTicket(companyId: number, ticketId: number, changes:
   await recordAggregates(before, after, now);
   await publishTicketChange(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind);
+  // the rating question or the completion message (once per close, see chatbot/rating.ts)
+  if (kind === 'close') await onTicketClosed(companyId, ticket).catch((err) => log.error('on close failed', { ticketId, error: (err as Error).message }));
   return ticket;
 }
 

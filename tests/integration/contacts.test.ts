@@ -1,0 +1,137 @@
+import { describe, it, expect } from 'vitest';
+import { api, newCompany, realtimeClient, sleep } from './helpers';
+import { createContact, createUser, randomNumber } from './fixtures';
+
+describe('contacts', () => {
+  it('validation of attendance.md 5: name 2-50, number 8-50 digits, e-mail valid when given', async () => {
+    const co = await newCompany('ct1');
+    const bad = await api('POST', '/contacts', { token: co.adminToken, body: { name: 'A', number: '1234567', email: 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ERR_VALIDATION');
+    expect(bad.body.details.map((d: any) => d.path[0]).sort()).toEqual(['email', 'name', 'number']);
+    const long = await api('POST', '/contacts', { token: co.adminToken, body: { name: 'x'.repeat(51), number: '1'.repeat(51) } });
+    expect(long.body.details.map((d: any) => [d.path[0], d.message]).sort()).toEqual([['name', 'long'], ['number', 'long']]);
+    const ok = await api('POST', '/contacts', {
+      token: co.adminToken,
+      body: { name: 'Ana Paula', number: '+55 (11) 98888-7777', email: 'ANA@x.dev', extraInfo: [{ name: 'CPF', value: '123' }] },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ name: 'Ana Paula', number: '5511988887777', email: 'ana@x.dev', extraInfo: [{ name: 'CPF', value: '123' }] });
+  });
+
+  it('a second contact with the same number in a company is ERR_DUPLICATED_CONTACT (409), also when created at once; other companies may have it', async () => {
+    const co = await newCompany('ct2');
+    const other = await newCompany('ct2b');
+    const number = randomNumber();
+    const results = await Promise.all([1, 2, 3].map((i) => api('POST', '/contacts', { token: co.adminToken, body: { name: `Twin ${i}`, number } })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.error).toBe('ERR_DUPLICATED_CONTACT');
+    }
+    expect((await api('POST', '/contacts', { token: other.adminToken, body: { name: 'Elsewhere', number } })).status).toBe(201);
+
+    // changing a number moves the guard: the old number is free, a taken one is refused
+    const a = await createContact(co.adminToken);
+    const taken = await api('PUT', `/contacts/${a.id}`, { token: co.adminToken, body: { number } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toBe('ERR_DUPLICATED_CONTACT');
+    const moved = await api('PUT', `/contacts/${a.id}`, { token: co.adminToken, body: { number: randomNumber() } });
+    expect(moved.status).toBe(200);
+    expect((await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Reuse', number: a.number } })).status).toBe(201);
+  });
+
+  it('missing or foreign ids are ERR_NO_CONTACT_FOUND (404); delete needs contacts-page:deleteContact', async () => {
+    const co = await newCompany('ct3');
+    const other = await newCompany('ct3b');
+    const contact = await createContact(co.adminToken);
+    for (const [method, body] of [['GET'], ['PUT', { name: 'Hacked' }], ['DELETE']] as const) {
+      const res = await api(method, `/contacts/${contact.id}`, { token: other.adminToken, body });
+      expect(res.status, method).toBe(404);
+      expect(res.body.error).toBe('ERR_NO_CONTACT_FOUND');
+    }
+    const agent = await createUser(co);
+    const refused = await api('DELETE', `/contacts/${contact.id}`, { token: agent.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('ERR_NO_PERMISSION');
+    expect((await api('DELETE', `/contacts/${contact.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('GET', `/contacts/${contact.id}`, { token: co.adminToken })).status).toBe(404);
+    // the number is free again
+    expect((await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Again', number: contact.number } })).status).toBe(201);
+  });
+
+  it('GET /contacts: name order, name-prefix search (accents ignored), number search, count, cursor paging, date filter', async () => {
+    const co = await newCompany('ct4');
+    for (const name of ['Maria Clara', 'Márcia Dias', 'Mariana Reis', 'Bruno Alves', 'Carla Maria']) await createContact(co.adminToken, { name });
+    const special = await createContact(co.adminToken, { name: 'Zeca Number', number: '5599911112222' });
+
+    const all = await api('GET', '/contacts', { token: co.adminToken });
+    expect(all.status).toBe(200);
+    expect(all.body.count).toBe(6);
+    expect(all.body.contacts.map((c: any) => c.name)).toEqual(['Bruno Alves', 'Carla Maria', 'Márcia Dias', 'Maria Clara', 'Mariana Reis', 'Zeca Number']);
+
+    const maria = await api('GET', '/contacts?searchParam=MARIA', { token: co.adminToken });
+    expect(maria.body.contacts.map((c: any) => c.name)).toEqual(['Maria Clara', 'Mariana Reis']);
+    expect(maria.body.count).toBe(2);
+    const marc = await api('GET', '/contacts?searchParam=marc', { token: co.adminToken });
+    expect(marc.body.contacts.map((c: any) => c.name)).toEqual(['Márcia Dias']);
+    const byNumber = await api('GET', '/contacts?searchParam=559991111', { token: co.adminToken });
+    expect(byNumber.body.contacts.map((c: any) => c.id)).toEqual([special.id]);
+
+    const p1 = await api('GET', '/contacts?limit=4', { token: co.adminToken });
+    expect(p1.body.hasMore).toBe(true);
+    const p2 = await api('GET', `/contacts?limit=4&cursor=${encodeURIComponent(p1.body.cursor)}`, { token: co.adminToken });
+    expect([...p1.body.contacts, ...p2.body.contacts]).toHaveLength(6);
+    expect(p2.body.hasMore).toBe(false);
+
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await api('GET', `/contacts?date=${today}`, { token: co.adminToken })).body.count).toBe(6);
+    expect((await api('GET', '/contacts?dateStart=2001-01-01&dateEnd=2001-12-31', { token: co.adminToken })).body.contacts).toEqual([]);
+
+    const options = await api('GET', '/contacts/list', { token: co.adminToken });
+    expect(options.body).toHaveLength(6);
+    expect(options.body[0]).toMatchObject({ id: expect.any(Number), name: 'Bruno Alves', number: expect.any(String) });
+  });
+
+  it('POST /contacts/upload: each row becomes a new contact or an error entry', async () => {
+    const co = await newCompany('ct5');
+    const existing = await createContact(co.adminToken);
+    const res = await api('POST', '/contacts/upload', {
+      token: co.adminToken,
+      body: [
+        { name: 'Imported One', number: '5511955550001', email: 'one@x.dev' },
+        { Nome: 'Imported Two', Numero: '55 11 95555-0002' },
+        { name: 'X', number: '5511955550003' },
+        { name: 'Dup', number: existing.number },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.newContacts.map((c: any) => c.contactName)).toEqual(['Imported One', 'Imported Two']);
+    expect(res.body.newContacts[0].contactId).toEqual(expect.any(Number));
+    expect(res.body.errorBag).toEqual([
+      { contactName: 'X', error: { message: expect.stringContaining('name') } },
+      { contactName: 'Dup', error: { message: 'ERR_DUPLICATED_CONTACT' } },
+    ]);
+  });
+
+  it('contact events reach the company (create, update, delete) and never another company', async () => {
+    const co = await newCompany('ct6');
+    const other = await newCompany('ct6b');
+    const agent = await createUser(co);
+    const ws = await realtimeClient(agent.token);
+    const wsOther = await realtimeClient(other.adminToken);
+    try {
+      const c = await createContact(co.adminToken);
+      await ws.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'create' && e.data.contact.id === c.id);
+      await api('PUT', `/contacts/${c.id}`, { token: co.adminToken, body: { name: 'Renamed Person' } });
+      await ws.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'update' && e.data.contact.name === 'Renamed Person');
+      await api('DELETE', `/contacts/${c.id}`, { token: co.adminToken });
+      await ws.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'delete' && e.data.contactId === c.id);
+      await sleep(200);
+      expect(wsOther.events.filter((e) => e.event.includes('contact'))).toHaveLength(0);
+    } finally {
+      ws.close();
+      wsOther.close();
+    }
+  });
+});
