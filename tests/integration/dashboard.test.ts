@@ -1,0 +1,77 @@
+import { describe, it, expect } from 'vitest';
+import { api, newCompany, realtimeClient, sleep } from './helpers';
+import { eventually, phone, rawTable } from './whatsapp-sim';
+import { attendanceCompany, createContact, createTicket } from './fixtures';
+
+const pad = (n: number) => String(n).padStart(10, '0');
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('dashboard', () => {
+  it('counters, attendants (rating, support time, online) and both charts come from the aggregates kept by the writes', async () => {
+    const co = await newCompany('db1');
+    const { whatsapp, queueA, agentA } = await attendanceCompany(co);
+    await api('PUT', `/whatsapp/${whatsapp.id}`, { token: co.adminToken, body: { ratingMessage: 'Rate us' } });
+    await api('PUT', '/settings/userRating', { token: co.adminToken, body: { value: 'enabled' } });
+    const [c1, c2, c3] = await Promise.all([
+      createContact(co.adminToken),
+      createContact(co.adminToken),
+      createContact(co.adminToken, { number: '5511966660003' }),
+    ]);
+    const open = await createTicket(agentA.token, { contactId: c1.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    // pending for a while, then accepted: a wait time
+    const waited = await createTicket(agentA.token, { contactId: c2.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    await api('PUT', `/tickets/${waited.id}`, { token: agentA.token, body: { status: 'pending', userId: null } });
+    await sleep(1300);
+    await api('PUT', `/tickets/${waited.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
+    await api('PUT', `/tickets/${waited.id}`, { token: agentA.token, body: { status: 'pending', userId: null } });
+    // attended, then closed: a support time, and the customer rates 3
+    const closed = await createTicket(agentA.token, { contactId: c3.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    await sleep(1300);
+    await api('PUT', `/tickets/${closed.id}`, { token: agentA.token, body: { status: 'closed', userId: agentA.id, queueId: queueA.id } });
+    const p = phone(co.companyId, whatsapp.id);
+    await eventually(async () => (await p.outbound()).find((o: any) => o.body.startsWith('Rate us')));
+    await p.send({ from: '5511966660003', body: '3' });
+    await eventually(async () => (await api('GET', `/tickets/${closed.id}`, { token: co.adminToken })).body.rating === 3);
+
+    const online = await realtimeClient(agentA.token);
+    try {
+      const res = await api('GET', '/dashboard?days=7', { token: co.adminToken });
+      expect(res.status).toBe(200);
+      expect(res.body.counters).toMatchObject({ supportHappening: 1, supportPending: 1, supportFinished: 1, newContacts: 3 });
+      expect(res.body.counters.avgSupportTime).toBeGreaterThan(0);
+      expect(res.body.counters.avgWaitTime).toBeGreaterThan(0);
+      const attendant = res.body.attendants.find((a: any) => a.id === agentA.id);
+      expect(attendant).toMatchObject({ name: agentA.user.name, rating: 3, online: true });
+      expect(attendant.avgSupportTime).toBeGreaterThan(0);
+      expect(res.body.attendants.find((a: any) => a.id === co.admin.id).online).toBe(false);
+
+      const hours = await api('GET', `/dashboard/ticketsDay?initialDate=${today()}&finalDate=${today()}`, { token: co.adminToken });
+      expect(hours.body.data).toHaveLength(24);
+      const hour = new Date().toISOString().slice(11, 13);
+      expect(hours.body.data.find((d: any) => d.horario === hour).total).toBe(3);
+      const days = await api('GET', `/dashboard/ticketsDay?initialDate=2000-01-01&finalDate=${today()}`, { token: co.adminToken });
+      expect(days.body.data).toEqual([{ data: today(), total: 3 }]);
+      const users = await api('GET', `/dashboard/ticketsUsers?initialDate=${today()}&finalDate=${today()}`, { token: co.adminToken });
+      expect(users.body.data).toEqual([{ userId: agentA.id, nome: agentA.user.name, quantidade: 4 }]);
+
+      // served from the aggregates: removing the ticket items changes nothing
+      for (const t of [open, waited, closed]) await rawTable().del(`C#${co.companyId}`, `TICKET#${pad(t.id)}`);
+      const again = await api('GET', '/dashboard?days=7', { token: co.adminToken });
+      expect(again.body.counters).toEqual(res.body.counters);
+    } finally {
+      online.close();
+    }
+  });
+
+  it('a range outside the activity is all zeros; the dashboard needs dashboard:view', async () => {
+    const co = await newCompany('db2');
+    const { agentA } = await attendanceCompany(co);
+    const res = await api('GET', '/dashboard?date_from=2001-01-01&date_to=2001-01-31', { token: co.adminToken });
+    expect(res.body.counters).toEqual({ supportHappening: 0, supportPending: 0, supportFinished: 0, newContacts: 0, avgSupportTime: 0, avgWaitTime: 0 });
+    for (const path of ['/dashboard', '/dashboard/ticketsUsers', '/dashboard/ticketsDay']) {
+      const refused = await api('GET', path, { token: agentA.token });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error).toBe('ERR_NO_PERMISSION');
+    }
+  });
+});
