@@ -7,7 +7,7 @@ import { presignGet } from '../storage';
  * A message: pk `C#<cid>#MSG#<contactId>#<whatsappId>`, sk `M#<id>`. One partition holds a
  * contact's conversation on one connection across all its tickets, so a page of a ticket's
  * history (with the earlier tickets for the ticket-change banner) is one Query, newest first.
- * - `id` is time-ordered: 9 base36 chars of epoch milliseconds + 6 random chars, so the sort key
+ * - `id` is time-ordered: 9 base36 chars of epoch milliseconds + 8 random chars, so the sort key
  *   is the creation order and ids never collide between concurrent writers;
  * - gsi1 `C#<cid>#MID#<id>` / `M` finds a message by id alone (DELETE /messages/{id}, send results);
  * - the guard `C#<cid>#WID#<wid>` / `WID` {msgPk, msgSk, messageId} makes a WhatsApp id stored
@@ -22,7 +22,7 @@ export const widGuardKeys = (companyId: number, wid: string) => ({ pk: `C#${comp
 const idIndexPk = (companyId: number, id: string) => `C#${companyId}#MID#${id}`;
 
 export function newMessageId(atMs = Date.now()): string {
-  return atMs.toString(36).padStart(9, '0') + BigInt('0x' + randomBytes(4).toString('hex')).toString(36).padStart(7, '0').slice(-6);
+  return atMs.toString(36).padStart(9, '0') + BigInt('0x' + randomBytes(6).toString('hex')).toString(36).padStart(10, '0').slice(-8);
 }
 
 export function messageItem(m: Message): Item {
