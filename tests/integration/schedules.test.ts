@@ -129,6 +129,27 @@ describe('schedules', () => {
     expect(await phone(co.companyId, wapp.id).outbound()).toHaveLength(1);
   });
 
+  it('at most once: a schedule whose earlier send attempt was interrupted is marked ERRO, never sent again', async () => {
+    const co = await newCompany('sc-once');
+    const wapp = await connectedWhatsapp(co.adminToken, co.companyId);
+    const contact = await addContact(co);
+    const s = await addSchedule(co, contact.id, { sendAt: inMinutes(-1) });
+    // what a sender that died between starting the send and recording it leaves behind
+    await table().set(`C#${co.companyId}`, `SCHEDULE#${String(s.id).padStart(10, '0')}`, { sendingAt: new Date().toISOString() });
+    await tick();
+    const failed = await eventually(async () => {
+      const current = await getSchedule(co, s.id);
+      return current.status === 'ERRO' ? current : undefined;
+    });
+    expect(failed).toMatchObject({ sentAt: null, error: 'ERR_SENDING_WAPP_MSG' });
+    expect(await phone(co.companyId, wapp.id).outbound()).toHaveLength(0);
+    // an edit arms it again, and then it goes out once
+    await api('PUT', `/schedules/${s.id}`, { token: co.adminToken, body: { sendAt: inMinutes(-1) } });
+    await tick();
+    await eventually(async () => (await getSchedule(co, s.id)).status === 'ENVIADA');
+    expect(await phone(co.companyId, wapp.id).outbound()).toHaveLength(1);
+  });
+
   it('a sent schedule can no longer be edited or get media (ERR_VALIDATION on sentAt); it can be deleted', async () => {
     const co = await newCompany('sc-sent');
     await connectedWhatsapp(co.adminToken, co.companyId);

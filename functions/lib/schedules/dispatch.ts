@@ -78,11 +78,31 @@ const protocolOf = (now: Date, ticketId: number) => `${now.toISOString().slice(0
 /**
  * Sends one claimed schedule. `attempt` is the queue's receive count: a failure throws so the
  * queue retries with back-off, and the last allowed attempt records ERRO instead of throwing.
+ *
+ * At most once: `sendingAt` is set before the outbound path runs and cleared when it fails
+ * cleanly. A delivery that finds it still set means an earlier attempt died mid-send (it may have
+ * gone out), so the schedule is marked ERRO rather than sent a second time.
  */
 export async function sendSchedule(job: ScheduleJob, attempt: number) {
   const s = await getStoredSchedule(job.companyId, job.scheduleId);
   // Deleted, edited back to PENDENTE, or already done: nothing to send (redelivery is harmless).
   if (!s || s.status !== 'AGENDADA') return;
+  const key = scheduleKeys(s.companyId, s.id);
+  const started = await updateItem(key, {
+    set: { sendingAt: nowIso() },
+    condition: '#status = :queued AND attribute_not_exists(#sending)',
+    conditionNames: { '#status': 'status', '#sending': 'sendingAt' },
+    conditionValues: { ':queued': 'AGENDADA' },
+  });
+  if (!started) {
+    const current = await getStoredSchedule(s.companyId, s.id);
+    if (current?.status === 'AGENDADA' && current.sendingAt) {
+      log.warn('schedule attempt interrupted earlier; not resent', { companyId: s.companyId, scheduleId: s.id });
+      await finish(s, { status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG', attempts: attempt });
+    }
+    return;
+  }
+  let ticketId: number;
   try {
     const whatsapp = await getDefaultWhatsapp(s.companyId);
     const contact = await requireContact(s.companyId, s.contactId);
@@ -93,18 +113,23 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
       ? { key: s.mediaPath, mimetype: s.mediaMimetype ?? 'image/jpeg', fileName: s.mediaName ?? 'image.jpg', kind: 'image' as const }
       : undefined;
     await sendMessage(s.companyId, ticket, { body, media, userId: s.userId, automatic: true });
-    await finish(s, { status: 'ENVIADA', sentAt: nowIso(), ticketId: ticket.id });
+    ticketId = ticket.id;
   } catch (err) {
     const error = (err as { code?: string }).code ?? (err as Error).message;
     log.warn('schedule send failed', { companyId: s.companyId, scheduleId: s.id, attempt, error });
+    // a clean failure: nothing went out, so the next attempt may send
+    await updateItem(key, { remove: ['sendingAt'], condition: 'attribute_exists(pk)' });
     if (attempt < maxAttempts()) throw err;
     await finish(s, { status: 'ERRO', error, attempts: attempt });
+    return;
   }
+  await finish(s, { status: 'ENVIADA', sentAt: nowIso(), ticketId }, ['sendingAt']);
 }
 
-async function finish(s: StoredSchedule, set: Record<string, unknown>) {
+async function finish(s: StoredSchedule, set: Record<string, unknown>, remove: string[] = []) {
   const updated = await updateItem(scheduleKeys(s.companyId, s.id), {
     set: { ...set, updatedAt: nowIso() },
+    remove,
     condition: '#status = :queued',
     conditionNames: { '#status': 'status' },
     conditionValues: { ':queued': 'AGENDADA' },

@@ -20,7 +20,8 @@ export const dueIndex = (companyId: number, id: number, sendAt: string) => ({
 /** Every key of the due index up to `now` sorts at or below this bound. */
 export const dueUpperBound = (now: string) => `${now}#~`;
 
-export type StoredSchedule = Schedule & { searchText: string; mediaMimetype?: string | null; attempts?: number };
+/** Internal fields: search text, media type for the send, failed attempts, and the in-flight send marker. */
+export type StoredSchedule = Schedule & { searchText: string; mediaMimetype?: string | null; attempts?: number; sendingAt?: string };
 
 export function scheduleItem(s: StoredSchedule): Item {
   return { ...scheduleKeys(s.companyId, s.id), ...s, ...(s.status === 'PENDENTE' ? dueIndex(s.companyId, s.id, s.sendAt) : {}) };
@@ -29,7 +30,7 @@ export function scheduleItem(s: StoredSchedule): Item {
 export const toStoredSchedule = (item: Item) => stripKeys(item) as StoredSchedule;
 
 export function toSchedule(item: Item): Schedule {
-  const { searchText: _s, mediaMimetype: _m, attempts: _a, ...rest } = toStoredSchedule(item);
+  const { searchText: _s, mediaMimetype: _m, attempts: _a, sendingAt: _x, ...rest } = toStoredSchedule(item);
   return rest;
 }
 

@@ -123,7 +123,7 @@ async function updateUnsent(companyId: number, current: StoredSchedule, set: Rec
   // Every edit puts the schedule back on the due index as PENDENTE (a failed one is tried again).
   const updated = await updateItem(scheduleKeys(companyId, current.id), {
     set: { ...set, status: 'PENDENTE', ...dueIndex(companyId, current.id, sendAt), updatedAt: nowIso() },
-    remove: [...remove, 'error'],
+    remove: [...remove, 'error', 'sendingAt'],
     ...EDITABLE,
   });
   if (!updated) {
