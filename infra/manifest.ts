@@ -73,7 +73,8 @@ export const http: HttpModule[] = [
       'PUT /ticket-tags/{ticketId}/{tagId}',
     ],
   },
-  { name: 'messages', routes: ['GET /messages/{ticketId}', 'POST /messages/{ticketId}', 'DELETE /messages/{id}'] },
+  // one variable name per path level (API Gateway refuses /messages/{ticketId} beside /messages/{id}): {id} is the ticket id for GET/POST
+  { name: 'messages', routes: ['GET /messages/{id}', 'POST /messages/{id}', 'DELETE /messages/{id}'] },
   { name: 'uploads', routes: ['POST /uploads'] },
   { name: 'ticket-notes', routes: ['POST /ticket-notes', 'DELETE /ticket-notes/{id}', 'GET /ticket-notes/list'] },
   {
@@ -152,10 +153,10 @@ export const queues: QueueDef[] = [
 ];
 
 export const timers: TimerDef[] = [
-  // chatbot wake-ups: timeToTransfer, expiresTicket, unanswered ratings
-  { name: 'whatsapp-timers', handler: 'jobs/whatsapp-timers', everyMinutes: 1 },
   // due scheduled messages, across every company (platform-wide due index)
   { name: 'schedules', handler: 'jobs/schedules-due', everyMinutes: 1 },
+  // chatbot wake-ups: timeToTransfer, expiresTicket, unanswered ratings
+  { name: 'whatsapp-timers', handler: 'jobs/whatsapp-timers', everyMinutes: 1 },
 ];
 
 export const manifest = { http, ws, queues, timers };

@@ -12,7 +12,8 @@ import { presentMessage } from '#lib/messages/repo';
 import type { AuthContext } from '#lib/auth';
 import type { HttpEvent } from '#lib/http';
 
-const ticketParams = z.object({ ticketId: idParam });
+/** GET and POST take the ticket id, DELETE the message id (one variable name per path level). */
+const ticketParams = z.object({ id: idParam });
 const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });
 
 const isMultipart = (event: HttpEvent) => (event.headers?.['content-type'] ?? '').includes('multipart/form-data');
@@ -42,12 +43,12 @@ async function writableTicket(auth: AuthContext, ticketId: number) {
  * under the company's prefix and sent as its own message with the file name as body.
  */
 export const handler = httpModule({
-  'GET /messages/{ticketId}': route({ params: ticketParams, query: MessagesQuery }, async ({ auth, params, query }) =>
-    listMessages(auth.companyId, actorOf(auth), params.ticketId, query.cursor, query.limit),
+  'GET /messages/{id}': route({ params: ticketParams, query: MessagesQuery }, async ({ auth, params, query }) =>
+    listMessages(auth.companyId, actorOf(auth), params.id, query.cursor, query.limit),
   ),
 
-  'POST /messages/{ticketId}': route({ params: ticketParams }, async ({ auth, params, event }) => {
-    const ticket = await writableTicket(auth, params.ticketId);
+  'POST /messages/{id}': route({ params: ticketParams }, async ({ auth, params, event }) => {
+    const ticket = await writableTicket(auth, params.id);
     if (isMultipart(event)) {
       const { fields, files } = await parseMultipart(event);
       if (!files.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['medias'], message: 'required' }]);
