@@ -88,7 +88,18 @@ export type InboundEvent =
   | { type: 'ack'; companyId: number; whatsappId: number; wid: string; chatJid: string; ack: number }
   | { type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string }
   | { type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string }
-  | { type: 'sendResult'; companyId: number; whatsappId: number; messageId: string; ticketId: number; wid?: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }
+  | {
+      type: 'sendResult';
+      companyId: number;
+      whatsappId: number;
+      messageId: string;
+      ticketId: number;
+      /** the chat it went to: the result shares the FIFO group of that chat's acks, so it lands first */
+      chatJid?: string;
+      wid?: string;
+      ack: number;
+      error?: 'ERR_SENDING_WAPP_MSG';
+    }
   | {
       type: 'checkNumberResult';
       companyId: number;

@@ -26,6 +26,8 @@ export class LocalQueue {
   private busyGroups = new Set<string>();
   private dedup = new Map<string, number>();
   private inFlight = 0;
+  /** deliveries running in the consumer right now (bounded like a Lambda's concurrency) */
+  private delivering = 0;
   private idleWaiters: (() => void)[] = [];
   private timers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -35,6 +37,7 @@ export class LocalQueue {
     private consumer: Consumer,
     private onDeadLetter: (queue: string, message: Message, error: string) => void,
     private retryBaseMs = 200,
+    private maxConcurrency = Number.POSITIVE_INFINITY,
   ) {}
 
   send(body: string, opts: { groupId?: string; dedupId?: string; delaySeconds?: number } = {}) {
@@ -67,7 +70,7 @@ export class LocalQueue {
 
   private pump() {
     if (this.stopped) return;
-    for (let i = 0; i < this.ready.length; i++) {
+    for (let i = 0; i < this.ready.length && this.delivering < this.maxConcurrency; i++) {
       const message = this.ready[i]!;
       if (message.groupId && this.busyGroups.has(message.groupId)) continue;
       this.ready.splice(i--, 1);
@@ -79,6 +82,7 @@ export class LocalQueue {
   private async deliver(message: Message) {
     if (message.groupId) this.busyGroups.add(message.groupId);
     this.inFlight++;
+    this.delivering++;
     message.receiveCount++;
     const record: SQSRecord = {
       messageId: message.id,
@@ -106,6 +110,7 @@ export class LocalQueue {
       error = (err as Error)?.stack ?? String(err);
     }
     this.inFlight--;
+    this.delivering--;
     if (!error) {
       if (message.groupId) this.busyGroups.delete(message.groupId);
       return this.pump();

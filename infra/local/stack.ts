@@ -13,6 +13,7 @@ import { freePort } from './ports';
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
 const MEDIA_BUCKET = 'inbox-media';
+const LOCAL_CONSUMER_CONCURRENCY = 16;
 
 export interface StackOptions {
   port?: number;
@@ -121,6 +122,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         (queue, message, error) =>
           console.error(JSON.stringify({ level: 'error', msg: 'dead letter', queue, messageId: message.id, receiveCount: message.receiveCount, error })),
         opts.retryBaseMs,
+        // Lambda consumers run with bounded concurrency; so do local ones (DynamoDB Local would
+        // otherwise take thousands of parallel requests under load). The runner polls at its own pace.
+        def.consumer === SESSION_RUNNER_CONSUMER ? undefined : LOCAL_CONSUMER_CONCURRENCY,
       ),
     );
   }

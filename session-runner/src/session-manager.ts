@@ -231,7 +231,7 @@ export class SessionManager {
       case 'send': {
         const socket = await this.socketFor(companyId, whatsappId);
         if (socket === 'elsewhere') return 'elsewhere';
-        const result = { type: 'sendResult' as const, ...base, messageId: command.messageId, ticketId: command.ticketId };
+        const result = { type: 'sendResult' as const, ...base, messageId: command.messageId, ticketId: command.ticketId, chatJid: command.to };
         try {
           if (!socket) throw new Error('session not connected');
           const media = command.media ? await getObject(command.media.key) : undefined;

@@ -21,7 +21,7 @@ function msg(body: string, over: Partial<InboundMessage> = {}): InboundMessage {
 }
 
 /** In-memory ports: one contact, tickets, messages by wid, bot state, sent bot messages. */
-function fakes(settings: Record<string, string> = {}) {
+function fakes(settings: Record<string, string> = { userRating: 'enabled' }) {
   const tickets: PipelineTicket[] = [];
   const stored = new Map<string, number>();
   const bot = new Map<number, StoredBotState>();

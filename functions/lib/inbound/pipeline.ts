@@ -61,7 +61,7 @@ export async function runInboundMessage<T extends PipelineTicket>(ports: Ports<T
   const contact = await ports.upsertContact(message);
 
   // A rating answer belongs to the closed ticket that asked for it, not to a new conversation.
-  if (!message.fromMe && !message.isGroup) {
+  if (!message.fromMe && !message.isGroup && settings.userRating === 'enabled') {
     const awaited = await ports.awaitedRating(contact);
     if (awaited) {
       const rated = await ports.ticketById(awaited.ticketId);
@@ -81,6 +81,9 @@ export async function runInboundMessage<T extends PipelineTicket>(ports: Ports<T
   if (!stored.created) return { duplicate: true as const };
   const current = stored.ticket ?? ticket;
   if (message.fromMe || current.isGroup) return { ticket: current };
+  // nothing for a bot to say: no queues to offer, no greeting, no out-of-hours rule
+  const botIdle = !whatsapp.queueIds.length && !whatsapp.greetingMessage && settings.scheduleType !== 'company';
+  if (botIdle || current.status !== 'pending' || current.userId !== null) return { ticket: current };
 
   const state = await ports.botState(current);
   const queues = await ports.queues(whatsapp.queueIds);
