@@ -71,14 +71,13 @@ const sameIds = (a: number[] = [], b: number[] = []) => {
  * current value back (as the form does) is not a change and is allowed.
  */
 function assertModalPermissions(auth: AuthContext, current: Partial<User>, body: UserUpdateBody) {
-  const changes = (field: 'profile' | 'allTicket' | 'whatsappId' | 'showNoQueue') =>
-    body[field] !== undefined && body[field] !== (current[field] ?? (field === 'whatsappId' ? null : field === 'showNoQueue' ? false : undefined));
-  if ((changes('profile') || changes('allTicket') || changes('whatsappId') || changes('showNoQueue')) && !can(auth.profile, 'user-modal:editProfile') && !auth.super) {
-    throw new AppError('ERR_NO_PERMISSION');
-  }
-  if (body.queueIds !== undefined && !sameIds(body.queueIds, current.queueIds) && !can(auth.profile, 'user-modal:editQueues') && !auth.super) {
-    throw new AppError('ERR_NO_PERMISSION');
-  }
+  const now = { profile: current.profile, allTicket: current.allTicket, whatsappId: current.whatsappId ?? null, showNoQueue: Boolean(current.showNoQueue) };
+  const changesProfileFields = (['profile', 'allTicket', 'whatsappId', 'showNoQueue'] as const).some(
+    (field) => body[field] !== undefined && body[field] !== now[field],
+  );
+  if (changesProfileFields && !auth.super && !can(auth.profile, 'user-modal:editProfile')) throw new AppError('ERR_NO_PERMISSION');
+  const changesQueues = body.queueIds !== undefined && !sameIds(body.queueIds, current.queueIds);
+  if (changesQueues && !auth.super && !can(auth.profile, 'user-modal:editQueues')) throw new AppError('ERR_NO_PERMISSION');
 }
 
 /**
