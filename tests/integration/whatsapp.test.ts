@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { api, newCompany, realtimeClient, table } from './helpers';
+import { api, login, newCompany, realtimeClient, table } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 
 describe('connections API', () => {
@@ -153,5 +153,30 @@ describe('connections API', () => {
     expect(await table().get('WSESSIONS', `${co.companyId}#${w.id}`)).toMatchObject({ companyId: co.companyId, whatsappId: w.id });
     const lease = await table().get(`WLEASE#${co.companyId}#${w.id}`, 'LEASE');
     expect(lease!.expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it('connections-page permissions: a user may list connections (without tokens) but not add, edit, delete or press session buttons', async () => {
+    const co = await newCompany('perm');
+    const w = (await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line' } })).body;
+    const email = `agent-${co.companyId}@test.dev`;
+    const created = await api('POST', '/users', { token: co.adminToken, body: { name: 'Agent', email, password: 'secret123', profile: 'user' } });
+    expect(created.status).toBe(201);
+    const agent = await login(email, 'secret123');
+    const list = await api('GET', '/whatsapp', { token: agent.token });
+    expect(list.status).toBe(200);
+    expect(list.body[0]).toMatchObject({ id: w.id, name: 'Line' });
+    expect(list.body[0].token).toBeUndefined();
+    for (const [method, path] of [
+      ['POST', '/whatsapp'],
+      ['PUT', `/whatsapp/${w.id}`],
+      ['DELETE', `/whatsapp/${w.id}`],
+      ['POST', `/whatsappsession/${w.id}`],
+      ['PUT', `/whatsappsession/${w.id}`],
+      ['DELETE', `/whatsappsession/${w.id}`],
+    ] as const) {
+      const res = await api(method, path, { token: agent.token, body: method === 'DELETE' ? undefined : { name: 'Mine now' } });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.error).toBe('ERR_NO_PERMISSION');
+    }
   });
 });
