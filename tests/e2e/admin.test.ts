@@ -31,6 +31,7 @@ const multiSelect = async (page: Page, label: string, options: string[]) => {
   await page.getByRole('combobox', { name: label }).click();
   for (const o of options) await page.getByRole('option', { name: o, exact: true }).click();
   await page.keyboard.press('Escape');
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
 };
 
 /** The bot's messages to a number, newest last. */
@@ -126,14 +127,16 @@ describe('admin setup screens', () => {
         await dialog.getByLabel('Título da opção 2').and(dialog.locator('input[value="Técnico"]')).waitFor();
         await dialog.getByRole('button', { name: 'Excluir opção 3' }).click();
         await page.getByRole('button', { name: 'Confirmar' }).click();
-        await eventually(async () => (await dialog.getByLabel('Título da opção 3').count()) === 0);
+        await page.getByRole('heading', { name: 'Tem certeza?' }).waitFor({ state: 'hidden' });
+        await page.getByLabel('Título da opção 3').waitFor({ state: 'detached' });
+        expect(await page.getByLabel('Título da opção 2').inputValue()).toBe('Técnico');
         await shot(page, 'admin-queue-modal');
-        const tree = await eventually(async () => {
+        const readTree = async () => {
           const r = await apiCall('GET', `/queue-options?queueId=${queues.Suporte}&parentId=-1`, { token: co.token });
-          const top = (r.body as { title: string; option: string; children?: { title: string }[] }[]).map((o) => `${o.option}:${o.title}:${(o.children ?? []).map((c) => c.title).join(',')}`);
-          return top.length === 2 && top.includes('2:Técnico:') ? top : undefined;
-        });
-        expect(tree.sort()).toEqual(['1:Financeiro:Boletos', '2:Técnico:']);
+          return (r.body as { title: string; option: string; children?: { title: string }[] }[]).map((o) => `${o.option}:${o.title}:${(o.children ?? []).map((c) => c.title).join(',')}`).sort();
+        };
+        await eventually(async () => (await readTree()).length === 2).catch(() => undefined);
+        expect(await readTree()).toEqual(['1:Financeiro:Boletos', '2:Técnico:']);
       }
       await dialog.getByRole('button', { name: 'Fechar' }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -235,7 +238,10 @@ describe('admin setup screens', () => {
     await page.getByText('Nenhum contato encontrado.').waitFor();
     await page.getByLabel('Importar planilha').setInputFiles(file);
     const result = page.getByRole('dialog', { name: 'Resultado da importação' });
-    await result.getByText('497 contatos criados.').waitFor({ timeout: 60_000 });
+    await result.getByText('497 contatos criados.').waitFor({ timeout: 60_000 }).catch(async (err) => {
+      await shot(page, 'admin-contacts-import-failed');
+      throw err;
+    });
     await result.getByText('3 linhas com erro:').waitFor();
     const errors = result.getByRole('list', { name: 'Linhas com erro' }).getByRole('listitem');
     expect(await errors.count()).toBe(3);
@@ -244,7 +250,8 @@ describe('admin setup screens', () => {
     await shot(page, 'admin-contacts-import');
     await result.getByRole('button', { name: 'Fechar' }).click();
 
-    // infinite scroll: more rows load near the bottom of the list
+    // infinite scroll: a fresh visit shows the first page; more rows load near the bottom of the list
+    await page.reload();
     const bodyRows = page.getByRole('table', { name: 'Contatos' }).locator('tbody tr');
     await bodyRows.first().waitFor();
     const before = await bodyRows.count();
@@ -301,7 +308,7 @@ describe('admin setup screens', () => {
     await qm.getByLabel('Atalho').fill('preco');
     await qm.getByLabel('Mensagem').fill('Nossa tabela de preços segue em anexo.');
     await qm.getByLabel('Anexar arquivo').setInputFiles({ name: 'tabela de precos.txt', mimeType: 'text/plain', buffer: Buffer.from('preços') });
-    await qm.getByText('tabela_de_precos.txt').waitFor();
+    await qm.getByText('tabela_de_precos.txt', { exact: true }).waitFor();
     await shot(page, 'admin-quick-message-modal');
     await qm.getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Resposta rápida salva.');

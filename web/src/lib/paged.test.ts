@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { flattenPages, nearBottom, readPage, removeFromPages, upsertInPages } from './paged';
+import { applyOps, flattenPages, nearBottom, readPage, removeFromPages, upsertInPages } from './paged';
 
 describe('paged lists', () => {
   test('reads the named list key, items, records or a bare array', () => {
@@ -35,5 +35,16 @@ describe('paged lists', () => {
     expect(nearBottom({ scrollTop: 0, scrollHeight: 1000, clientHeight: 800 })).toBe(false);
     expect(nearBottom({ scrollTop: 101, scrollHeight: 1000, clientHeight: 800 })).toBe(true);
     expect(nearBottom({ scrollTop: 100, scrollHeight: 1000, clientHeight: 800 })).toBe(false);
+  });
+
+  test('a burst of live changes applies in order in one pass', () => {
+    const pages = [{ items: [{ id: 1, n: 'a' }], hasMore: false }];
+    const next = applyOps(pages, [
+      { kind: 'upsert', item: { id: 2, n: 'b' } },
+      { kind: 'upsert', item: { id: 1, n: 'A' } },
+      { kind: 'remove', id: 2 },
+      { kind: 'upsert', item: { id: 3, n: 'c' } },
+    ]);
+    expect(flattenPages(next)).toEqual([{ id: 3, n: 'c' }, { id: 1, n: 'A' }]);
   });
 });

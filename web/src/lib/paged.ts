@@ -43,3 +43,10 @@ export function flattenPages<T extends { id: Id }>(pages: ListPage<T>[] | undefi
 /** Section 9: the next page loads when the list is scrolled within 100 px of its bottom. */
 export const nearBottom = (el: { scrollTop: number; scrollHeight: number; clientHeight: number }, px = NEXT_PAGE_BOTTOM_PX) =>
   el.scrollHeight - el.scrollTop - el.clientHeight < px;
+
+/** A live change waiting to be applied (events are applied in batches: an import can bring hundreds). */
+export type PageOp<T> = { kind: 'upsert'; item: T } | { kind: 'remove'; id: Id };
+
+export function applyOps<T extends { id: Id }>(pages: ListPage<T>[] | undefined, ops: PageOp<T>[]): ListPage<T>[] | undefined {
+  return ops.reduce<ListPage<T>[] | undefined>((acc, op) => (op.kind === 'upsert' ? upsertInPages(acc, op.item) : removeFromPages(acc, op.id)), pages);
+}

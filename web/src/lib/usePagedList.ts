@@ -1,9 +1,9 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import type { QueryParams } from '../api/swr';
 import { useOnReconnect } from '../realtime/RealtimeProvider';
-import { flattenPages, nearBottom, readPage, removeFromPages, upsertInPages, type ListPage } from './paged';
+import { applyOps, flattenPages, nearBottom, readPage, type ListPage, type PageOp } from './paged';
 
 type Id = number | string;
 
@@ -30,8 +30,23 @@ export function usePagedList<T extends { id: Id }>(path: string | null, key: str
     if (hasMore && !isValidating) void setSize(size + 1);
   }, [hasMore, isValidating, setSize, size]);
   const onScroll = useCallback((e: { currentTarget: HTMLElement }) => nearBottom(e.currentTarget) && loadMore(), [loadMore]);
-  const upsert = useCallback((item: T) => void mutate((pages) => upsertInPages(pages, item), { revalidate: false }), [mutate]);
-  const remove = useCallback((id: Id) => void mutate((pages) => removeFromPages(pages, id), { revalidate: false }), [mutate]);
+  // Live changes are applied together every 150 ms: one render for a burst (an import sends hundreds).
+  const pending = useRef<PageOp<T>[]>([]);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const queue = useCallback(
+    (op: PageOp<T>) => {
+      pending.current.push(op);
+      timer.current ??= setTimeout(() => {
+        timer.current = null;
+        const ops = pending.current.splice(0);
+        void mutate((pages) => applyOps(pages, ops), { revalidate: false });
+      }, 150);
+    },
+    [mutate],
+  );
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const upsert = useCallback((item: T) => queue({ kind: 'upsert', item }), [queue]);
+  const remove = useCallback((id: Id) => queue({ kind: 'remove', id }), [queue]);
 
   return { items, hasMore, loadMore, onScroll, isLoading, error, upsert, remove, reload: () => mutate() };
 }

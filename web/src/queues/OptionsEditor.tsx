@@ -91,7 +91,7 @@ export function OptionsEditor({ queueId }: { queueId: number }) {
               <TextField size="small" label={t('options.title', { path })} value={node.title} onChange={(e) => setTree((tr) => updateOption(tr, node.key, { title: e.target.value }))} fullWidth />
               <TextField size="small" label={t('options.message', { path })} value={node.message} onChange={(e) => setTree((tr) => updateOption(tr, node.key, { message: e.target.value }))} multiline minRows={1} maxRows={4} fullWidth />
             </Stack>
-            <Stack direction="row" sx={{ flexWrap: 'wrap', width: 120 }}>
+            <Stack direction="row" sx={{ flexShrink: 0 }}>
               <Tooltip title={t('options.save', { path })}>
                 <span>
                   <IconButton size="small" aria-label={t('options.save', { path })} onClick={() => void save(node)} disabled={saving === node.key} color={node.id === undefined ? 'warning' : 'default'}>

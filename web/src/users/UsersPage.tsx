@@ -14,7 +14,10 @@ import { SearchField, searchParam } from '../components/SearchField';
 import { notify } from '../components/toast';
 import { useDebouncedValue } from '../lib/debounce';
 import { usePagedList } from '../lib/usePagedList';
+import { useApi } from '../api/swr';
+import { asList } from '../realtime/cache';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { textOn } from '../queues/palette';
 import { UserModal } from './UserModal';
 
 /** Users (attendance.md 2.14): searchable, paged, live list with the user modal and its permission rules. */
@@ -26,6 +29,8 @@ export default function UsersPage() {
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const users = usePagedList<SessionUser>('/users', 'users', { searchParam: search });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
+  const { data: queueData } = useApi<unknown>('/queue');
+  const queues = asList<{ id: number; name: string; color: string }>(queueData, 'queues');
 
   useRealtimeEvent<{ action: string; user?: SessionUser; userId?: number }>('user', (ev) => {
     if (ev.action === 'delete' && ev.userId !== undefined) users.remove(Number(ev.userId));
@@ -63,6 +68,7 @@ export default function UsersPage() {
             <TableCell>{t('columns.name')}</TableCell>
             <TableCell>{t('columns.email')}</TableCell>
             <TableCell align="center">{t('columns.profile')}</TableCell>
+            <TableCell>{t('columns.queues')}</TableCell>
             <TableCell align="center">{t('columns.actions')}</TableCell>
           </TableRow>
         </TableHead>
@@ -74,6 +80,13 @@ export default function UsersPage() {
               <TableCell>{u.email}</TableCell>
               <TableCell align="center">
                 <Chip size="small" variant={u.profile === 'admin' ? 'filled' : 'outlined'} color={u.profile === 'admin' ? 'primary' : 'default'} label={t(`common:userModal.profiles.${u.profile}`)} />
+              </TableCell>
+              <TableCell>
+                {queues
+                  .filter((q) => (u.queueIds ?? u.queues?.map((x) => x.id) ?? []).includes(q.id))
+                  .map((q) => (
+                    <Chip key={q.id} size="small" label={q.name} sx={{ mr: 0.5, bgcolor: q.color, color: (th) => textOn(th, q.color) }} />
+                  ))}
               </TableCell>
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
                 <IconButton size="small" aria-label={t('edit', { name: u.name })} onClick={() => setModal({ id: u.id })}>
