@@ -54,13 +54,21 @@ describe('connections API', () => {
 
   it('more than one queue without a greeting is ERR_WAPP_GREETING_REQUIRED', async () => {
     const co = await newCompany('greet');
-    const res = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [1, 2] } });
+    const q1 = (await api('POST', '/queue', { token: co.adminToken, body: { name: 'First', color: '#aa0001' } })).body.id;
+    const q2 = (await api('POST', '/queue', { token: co.adminToken, body: { name: 'Second', color: '#aa0002' } })).body.id;
+    const res = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [q1, q2] } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
-    const ok = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [1, 2], greetingMessage: 'Hi! Choose:' } });
+    const ok = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [q1, q2], greetingMessage: 'Hi! Choose:' } });
     expect(ok.status).toBe(201);
     const put = await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { greetingMessage: '' } });
     expect(put.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
+    // a queue this company does not have is refused (queue ids are per company)
+    const foreign = q2 + 1000;
+    const stolen = await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { queueIds: [q1, foreign] } });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.error).toBe('ERR_VALIDATION');
+    expect((await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { transferQueueId: foreign } })).body.error).toBe('ERR_VALIDATION');
   });
 
   it('exactly one default per company: a new default moves the flag; un-defaulting or deleting the default is ERR_NO_OTHER_WHATSAPP', async () => {

@@ -71,9 +71,18 @@ function moveDefaultTx(companyId: number, id: number, previous: number | undefin
   ];
 }
 
+/** Queues named by the form must be this company's (another company's queue id is refused). */
+async function assertOwnQueues(companyId: number, ids: (number | null | undefined)[]) {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  const found = new Set((await getQueues(companyId, wanted)).map((q) => q.id));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueIds'], message: 'invalid' }]);
+}
+
 export async function createWhatsapp(companyId: number, body: WhatsappBody): Promise<Whatsapp> {
   const queueIds = [...new Set(body.queueIds ?? [])];
   assertGreeting(queueIds, body.greetingMessage ?? '');
+  await assertOwnQueues(companyId, [...queueIds, body.transferQueueId]);
   const plan = await companyPlan(companyId);
   const id = await nextId(companyScope(companyId), 'whatsapp');
   const previousDefault = await defaultWhatsappId(companyId);
@@ -125,6 +134,7 @@ export async function updateWhatsapp(companyId: number, id: number, body: Whatsa
   const current = await requireWhatsapp(companyId, id);
   const queueIds = body.queueIds ? [...new Set(body.queueIds)] : current.queueIds;
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
+  await assertOwnQueues(companyId, [...(body.queueIds ?? []), body.transferQueueId]);
   const previousDefault = await defaultWhatsappId(companyId);
   const items: TransactItem[] = [];
   let isDefault = current.isDefault;
