@@ -154,9 +154,13 @@ describe('tickets', () => {
 
     const open = await api('GET', '/tickets?status=open', { token: agentA.token });
     expect(open.body.tickets.map((t: any) => t.id)).toEqual([mine.id]);
+    // count badges come from per-partition counters kept by the writes
+    expect(pending.body.count).toBe(2);
+    expect(open.body.count).toBe(1);
 
     const adminPending = await api('GET', '/tickets?status=pending&showAll=true', { token: co.adminToken });
     expect(adminPending.body.tickets.map((t: any) => t.id)).toEqual([pendB.id, pendA2.id, pendA1.id]);
+    expect(adminPending.body.count).toBe(3);
 
     // queue filter for the admin
     const onlyB = await api('GET', `/tickets?status=pending&showAll=true&queueIds=${JSON.stringify([queueB.id])}`, { token: co.adminToken });
@@ -176,6 +180,11 @@ describe('tickets', () => {
     const p2 = await api('GET', `/tickets?status=pending&limit=2&cursor=${encodeURIComponent(p1.body.cursor)}`, { token: both.token });
     expect([...p1.body.tickets, ...p2.body.tickets].map((t: any) => t.id)).toEqual([pendB.id, pendA2.id, pendA1.id]);
     expect(p2.body.hasMore).toBe(false);
+
+    // accepting moves the ticket between badges
+    await api('PUT', `/tickets/${pendA1.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
+    expect((await api('GET', '/tickets?status=pending', { token: agentA.token })).body.count).toBe(1);
+    expect((await api('GET', '/tickets?status=open', { token: agentA.token })).body.count).toBe(2);
 
     // a cursor of another company is refused
     const other = await newCompany('tk8b');

@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { AppError } from '../errors';
 import { contactIndex, digitsOnly, normalizeText } from '../contacts/repo';
 import { indexKeyOf, ticketIndex, toTicket } from './repo';
+import { listCount } from './counts';
 
 /**
  * GET /tickets. Each list reads the narrowest partition that holds exactly the visible tickets:
@@ -117,6 +118,9 @@ export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQ
   const streams = streamsFor(viewer, q, companyId, opts);
   const state: CursorState = ((await decodeCursor(companyId, q.cursor)) as CursorState | undefined) ?? {};
   const live = streams.filter((s) => state[s.id] !== 'done');
+  // the badge: first page only, and only when the partitions hold exactly the list (no filters)
+  const unfiltered = !q.cursor && !q.tags?.length && !q.withUnreadMessages && !q.date && !q.updatedAt;
+  const counting = unfiltered ? listCount(companyId, streams.map((s) => s.pk.slice(`C#${companyId}#`.length))) : Promise.resolve(undefined);
   const reads = await Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q)));
   const tagged = reads.flatMap((r, i) => r.items.map((item) => ({ item, stream: live[i]! })));
   // newest first across streams: the index sort keys are `<updatedAt>#<pad(id)>` on every stream
@@ -131,7 +135,8 @@ export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQ
   });
   const hasMore = streams.some((s) => next[s.id] !== 'done');
   const tickets = pageItems.map((p) => toTicket(p.item)).filter((t) => canSeeTicket({ ...viewer.user, userId: viewer.user.id, profile: viewer.profile }, t));
-  return { tickets, hasMore, cursor: hasMore ? await encodeCursor(companyId, next) : undefined };
+  const count = await counting;
+  return { tickets, hasMore, cursor: hasMore ? await encodeCursor(companyId, next) : undefined, ...(count !== undefined ? { count } : {}) };
 }
 
 const MAX_NUMBER_CONTACTS = 10;

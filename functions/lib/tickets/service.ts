@@ -30,6 +30,7 @@ import {
 } from './repo';
 import { applyTransition, type TicketChanges, type TransitionKind } from './transitions';
 import { publishTicketChange, publishToTicket } from './events';
+import { moveListCounts } from './counts';
 import { sendMessage } from '../messages/service';
 import { onTicketClosed } from '../chatbot/rating';
 
@@ -135,6 +136,7 @@ async function insertTicket(ticket: StoredTicket) {
     () => new AppError('ERR_OTHER_OPEN_TICKET'),
   );
   await Promise.all([
+    moveListCounts(null, ticket),
     bumpDay(ticket.companyId, ticket.createdDay, { tickets: 1, [hourOf(ticket.createdAt)]: 1, [ticket.status]: 1 }),
     ticket.userId !== null ? bumpUserDay(ticket.companyId, ticket.createdDay, ticket.userId, { tickets: 1 }) : undefined,
   ]);
@@ -250,6 +252,7 @@ export async function mutateTicket(
         conflict = index;
         return new AppError('ERR_CONFLICT');
       });
+      if (before.status !== after.status || before.queueId !== after.queueId || before.userId !== after.userId) await moveListCounts(before, after);
       return { before, after, changed: true };
     } catch (err) {
       if (conflict === undefined || !(err instanceof AppError)) {
@@ -378,6 +381,7 @@ export async function deleteTicket(companyId: number, ticketId: number) {
   const items: TransactItem[] = [deleteTx(ticketKeys(companyId, ticketId)), deleteTx(uuidKeys(companyId, t.uuid))];
   if (isActive(t.status)) items.push(deleteTx(openGuardKeys(companyId, t.contactId, t.whatsappId)));
   await transact(items);
+  await moveListCounts(t, null);
   await bumpDay(companyId, t.createdDay, { tickets: -1, [hourOf(t.createdAt)]: -1, [t.status]: -1 });
   await publishToTicket(companyId, t, 'ticket', { action: 'delete', ticketId });
 }
