@@ -8,7 +8,8 @@ import { resetDb } from '#lib/db';
 const emitted: InboundEvent[] = [];
 vi.mock('./emit', () => ({ emit: async (e: InboundEvent) => void emitted.push(e) }));
 
-const { SessionManager } = await import('./session-manager');
+const { SessionManager, MAX_QR_CODES } = await import('./session-manager');
+const { wantedSessions } = await import('./lease');
 const { SimulatorRegistry, simulatorProvider } = await import('./providers/simulator');
 const { AuthStore } = await import('./auth-store');
 
@@ -86,6 +87,17 @@ describe('session manager', () => {
     registry.get(1, 4)!.drop(401);
     await until(() => statuses(4).at(-1) === 'DISCONNECTED');
     expect(await new AuthStore(1, 4).readCreds()).toBeUndefined();
+    await m.stopAll();
+  });
+
+  it('nobody scans: after MAX_QR_CODES QR codes the session stops as TIMEOUT and leaves the sessions to run', async () => {
+    const m = new SessionManager(simulatorProvider(new SimulatorRegistry(), 20), 'runner-g');
+    await m.handle({ type: 'start', commandId: 'c9', companyId: 1, whatsappId: 5 });
+    await until(() => statuses(5).at(-1) === 'TIMEOUT');
+    const qrs = emitted.filter((e) => e.type === 'session' && e.whatsappId === 5 && e.status === 'qrcode');
+    expect(qrs).toHaveLength(MAX_QR_CODES);
+    expect(qrs.map((e) => (e as { retries?: number }).retries)).toEqual([1, 2, 3, 4, 5]);
+    expect((await wantedSessions()).some((w) => w.whatsappId === 5)).toBe(false);
     await m.stopAll();
   });
 });

@@ -60,8 +60,11 @@ class ManagedSession {
         if (u.status === 'qrcode') {
           this.qrCodes++;
           if (this.qrCodes > MAX_QR_CODES) {
+            // nobody scanned: our own close (providers report no close event for it) ends as TIMEOUT
             this.qrExhausted = true;
-            void this.socket?.close();
+            const socket = this.socket;
+            this.socket = undefined;
+            void (socket ? socket.close() : Promise.resolve()).finally(() => this.onClosed(undefined));
             return;
           }
           void this.report('qrcode', { qrcode: u.qrcode, retries: this.qrCodes });
