@@ -114,11 +114,23 @@ describe('shell: sign up, log in, language, theme', () => {
     await context.close();
   });
 
-  test('narrow screen: the menu is a temporary drawer and the login form fits', async () => {
-    const { context, page } = await newPage(browser, { width: 390, height: 780 });
+  test('the language saved on the account (set-language) applies in a browser with no choice of its own', async () => {
+    const { context, page } = await newPage(browser);
     await page.goto('/login');
     await page.getByLabel('E-mail').fill(account.email);
     await page.getByLabel('Senha').fill(account.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText(`Hola ${account.name}, bienvenido a ${account.company}!`).waitFor();
+    await context.close();
+  });
+
+  test('narrow screen: the menu is a temporary drawer and the login form fits', async () => {
+    const { newCompany } = await import('./browser');
+    const co = await newCompany('narrowshell');
+    const { context, page } = await newPage(browser, { width: 390, height: 780 });
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill(co.email);
+    await page.getByLabel('Senha').fill(co.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL('**/tickets');
     await expect(page.getByRole('navigation').isVisible()).resolves.toBe(false);
