@@ -201,6 +201,11 @@ describe('admin setup screens', () => {
     expect(options).toMatch(/1.*Financeiro[\s\S]*2.*Técnico/);
     await say('1');
     await eventually(async () => (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Boletos')));
+
+    // The new contact is on the contacts page; starting a ticket with it opens its waiting ticket.
+    await menu(page, 'Contatos', '/contacts');
+    await page.getByRole('button', { name: 'Iniciar atendimento com Cliente Teste' }).click();
+    await page.waitForURL(/\/tickets\/[\w-]{8,}$/);
     await context.close();
 
     // Bruna (Suporte) sees the waiting ticket; Carlos (Vendas) does not.
@@ -247,6 +252,8 @@ describe('admin setup screens', () => {
     expect(await errors.count()).toBe(3);
     const errorText = await errors.allTextContents();
     for (const name of ['Ruim curto', 'Ruim letras', 'Ruim vazio']) expect(errorText.some((t) => t.startsWith(name))).toBe(true);
+    // the row errors read as text, not as codes
+    expect(errorText.join(' ')).not.toMatch(/number: short/);
     await shot(page, 'admin-contacts-import');
     await result.getByRole('button', { name: 'Fechar' }).click();
 

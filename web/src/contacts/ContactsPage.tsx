@@ -77,8 +77,13 @@ export default function ContactsPage() {
   const [result, setResult] = useState<{ created: number; errors: { contactName: string; message: string }[] } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
-  // The server names row errors by catalogue code or validation key; show them as text.
-  const importMessage = (m: string) => (i18n.exists(`errors:${m}`) ? t(`errors:${m}`) : i18n.exists(`common:validation.${m}`) ? t(`common:validation.${m}`) : m);
+  // The server names row errors by catalogue code, validation key or `field: key`; show them as text.
+  const importMessage = (m: string): string => {
+    const field = /^(name|number|email): (\w+)$/.exec(m);
+    if (field) return `${t(`columns.${field[1]}`)}: ${importMessage(field[2])}`;
+    if (i18n.exists(`errors:${m}`)) return t(`errors:${m}`);
+    return i18n.exists(`common:validation.${m}`) ? t(`common:validation.${m}`) : m;
+  };
 
   useRealtimeEvent<{ action: string; contact?: Contact; contactId?: number }>('contact', (ev) => {
     if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));

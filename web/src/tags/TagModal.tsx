@@ -57,7 +57,10 @@ export function TagModal({ open, tagId, onClose, onSaved }: { open: boolean; tag
             <TextField
               label={t('modal.name')}
               value={form.name}
-              onChange={(e) => setForm({ ...form, name: e.target.value })}
+              onChange={(e) => {
+                setForm({ ...form, name: e.target.value });
+                setErrors(({ name: _, ...rest }) => rest);
+              }}
               error={nameError.error}
               // Section 5 gives the tag's own words: 'Mensagem muito curta' (short) and 'Obrigatório' (required).
               helperText={errors.name === 'short' ? t('modal.tooShort') : nameError.helperText}
