@@ -14,6 +14,7 @@ import { contactJid, requireContact } from '../contacts/repo';
 import { ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
 import { publishTicketChange, publishToTicket } from '../tickets/events';
+import { companyConnections } from '../realtime';
 import { requireStoredTicket } from '../tickets/repo';
 import { conversationPk, getMessageById, getMessageByWid, messageItem, newMessageId, presentMessage, widGuardKeys } from './repo';
 
@@ -49,10 +50,11 @@ async function insertWithTicket(companyId: number, ticketId: number, message: Me
   );
 }
 
+/** appMessage to the ticket's viewers (and, for a new message, the ticket update): one connections Query. */
 async function announce(companyId: number, before: Parameters<typeof publishTicketChange>[1], ticket: Ticket, message: Message, action: 'create' | 'update') {
-  const shown = await presentMessage(message);
-  await publishToTicket(companyId, ticket, 'appMessage', { action, message: shown, ticket, contact: ticket.contact });
-  if (action === 'create') await publishTicketChange(companyId, before, ticket);
+  const [shown, connections] = await Promise.all([presentMessage(message), companyConnections(companyId)]);
+  await publishToTicket(companyId, ticket, 'appMessage', { action, message: shown, ticket, contact: ticket.contact }, connections);
+  if (action === 'create') await publishTicketChange(companyId, before, ticket, 'update', connections);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Audience, EventAction, EventName } from '#shared/events';
 import { channelEvent } from '#shared/events';
 import type { Ticket } from '#shared/schemas/tickets';
-import { companyConnections, mayReceive, postToConnection } from '../realtime';
+import { companyConnections, mayReceive, postToConnection, type WsConnection } from '../realtime';
 
 type Scope = Pick<Ticket, 'id' | 'status' | 'queueId' | 'userId'>;
 export const ticketAudience = (t: Scope): Audience => ({ kind: 'ticket', ticketId: t.id, status: t.status, queueId: t.queueId, userId: t.userId });
@@ -11,8 +11,14 @@ export const ticketAudience = (t: Scope): Audience => ({ kind: 'ticket', ticketI
  * but no longer can (moved to a queue they are not in) get `delete`, so it leaves their lists.
  * One Query for the company's connections, then bounded fan-out.
  */
-export async function publishTicketChange(companyId: number, before: Scope | null, after: Ticket, action: EventAction = 'update') {
-  const connections = await companyConnections(companyId);
+export async function publishTicketChange(
+  companyId: number,
+  before: Scope | null,
+  after: Ticket,
+  action: EventAction = 'update',
+  known?: WsConnection[],
+) {
+  const connections = known ?? (await companyConnections(companyId));
   const sends: (() => Promise<unknown>)[] = [];
   for (const conn of connections) {
     if (mayReceive(conn, ticketAudience(after))) {
@@ -25,8 +31,14 @@ export async function publishTicketChange(companyId: number, before: Scope | nul
 }
 
 /** Any ticket-scoped event (appMessage, ticketNote, ticket delete/updateUnread) to those who may see the ticket. */
-export async function publishToTicket(companyId: number, ticket: Scope, name: EventName, data: Record<string, unknown> & { action: EventAction }) {
-  const connections = (await companyConnections(companyId)).filter((c) => mayReceive(c, ticketAudience(ticket)));
+export async function publishToTicket(
+  companyId: number,
+  ticket: Scope,
+  name: EventName,
+  data: Record<string, unknown> & { action: EventAction },
+  known?: WsConnection[],
+) {
+  const connections = (known ?? (await companyConnections(companyId))).filter((c) => mayReceive(c, ticketAudience(ticket)));
   await runBounded(connections.map((conn) => () => postToConnection(conn, { event: channelEvent(companyId, name), data })));
 }
 
