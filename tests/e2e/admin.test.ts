@@ -26,6 +26,7 @@ const menu = async (page: Page, name: string, path: string) => {
 const select = async (page: Page, label: string, option: string) => {
   await page.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
 };
 const multiSelect = async (page: Page, label: string, options: string[]) => {
   await page.getByRole('combobox', { name: label }).click();
@@ -216,6 +217,15 @@ describe('admin setup screens', () => {
       if (name === 'Bruna') {
         await s.page.getByText('Cliente Teste').first().waitFor({ timeout: 20_000 });
         await shot(s.page, 'admin-user-sees-ticket');
+        // a plain user: connections without session, edit or add buttons; contacts without delete (section 6)
+        await s.page.goto('/connections');
+        await s.page.getByRole('cell', { name: 'Principal' }).waitFor();
+        expect(await s.page.getByRole('button', { name: 'Adicionar WhatsApp' }).count()).toBe(0);
+        expect(await s.page.getByRole('button', { name: 'Desconectar' }).count()).toBe(0);
+        expect(await s.page.getByRole('button', { name: 'Editar conexão Principal' }).count()).toBe(0);
+        await s.page.goto('/contacts');
+        await s.page.getByRole('button', { name: 'Editar contato Cliente Teste' }).waitFor();
+        expect(await s.page.getByRole('button', { name: 'Excluir contato Cliente Teste' }).count()).toBe(0);
       } else {
         await s.page.getByText('Nenhum atendimento encontrado.').first().waitFor({ timeout: 20_000 });
         expect(await s.page.getByText('Cliente Teste').count()).toBe(0);
