@@ -232,7 +232,7 @@ describe('admin setup screens', () => {
       }
       await s.context.close();
     }
-  });
+  }, 300_000);
 
   test('contacts: import an .xlsx of 500 rows with 3 bad ones (497 created, 3 errors listed), infinite scroll, search, export CSV', async () => {
     const co = await newCompany('contacts');
@@ -293,7 +293,7 @@ describe('admin setup screens', () => {
     expect(lines).toContain('Contato 497;5511900000497;contato497@e2e.dev');
     expect(lines.some((l) => l.startsWith('Ruim'))).toBe(false);
     await context.close();
-  });
+  }, 240_000);
 
   test('tags (chips, ticket counts, name of at least 3, kanban flag for admins) and quick messages (media name with underscores)', async () => {
     const co = await newCompany('tags');
