@@ -207,6 +207,17 @@ describe('admin setup screens', () => {
     await menu(page, 'Contatos', '/contacts');
     await page.getByRole('button', { name: 'Iniciar atendimento com Cliente Teste' }).click();
     await page.waitForURL(/\/tickets\/[\w-]{8,}$/);
+
+    // Session buttons follow the live status: disconnect -> try again / new QR -> QR.
+    await menu(page, 'Conexões', '/connections');
+    await row.getByRole('button', { name: 'Desconectar' }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await row.getByRole('button', { name: 'Novo QR CODE' }).waitFor({ timeout: 20_000 });
+    await row.getByRole('button', { name: 'Tentar novamente' }).waitFor();
+    await row.getByText('Desconectado').waitFor();
+    await shot(page, 'admin-connections-disconnected');
+    await row.getByRole('button', { name: 'Novo QR CODE' }).click();
+    await row.getByRole('button', { name: 'QR CODE', exact: true }).waitFor({ timeout: 20_000 });
     await context.close();
 
     // Bruna (Suporte) sees the waiting ticket; Carlos (Vendas) does not.
