@@ -87,6 +87,26 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await page.getByRole('menuitem', { name: 'Responder' }).waitFor();
     expect(await page.getByRole('menuitem', { name: 'Deletar' }).count()).toBe(0);
     await page.keyboard.press('Escape');
+
+    // quick replies after "/" and 2 characters, matching on shortcode; the label cuts the text at 35
+    const qm = await apiCall('POST', '/quick-messages', { token: co.token, body: { shortcode: 'prazo', message: 'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.' } });
+    expect(qm.status).toBe(201);
+    await composer.fill('/p');
+    await page.waitForTimeout(600);
+    expect(await page.getByRole('list', { name: 'Respostas rápidas' }).count()).toBe(0);
+    await composer.fill('/pr');
+    await page.getByRole('button', { name: 'prazo - O prazo de entrega é de até 5 dias ...' }).click();
+    await expect(composer.inputValue()).resolves.toBe('O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.');
+    await composer.fill('');
+
+    // media: uploaded straight to storage with a presigned PUT, then sent by key; the phone gets the file
+    await page.getByTestId('composer-file').setInputFiles({ name: 'comprovante.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 comprovante de teste') });
+    await page.getByTestId('message').filter({ hasText: 'comprovante.pdf' }).waitFor({ timeout: 20_000 });
+    const media = await eventually(async () => {
+      const snap = await simulator(session);
+      return (snap.body?.outbound as { body: string; media?: { fileName: string; size: number } }[] | undefined)?.find((m) => m.media?.fileName === 'comprovante.pdf');
+    }, 20_000);
+    expect(media.media!.size).toBeGreaterThan(0);
     await shot(page, '13-ticket-open');
 
     // resolve -> back to the list; the ticket is in Resolved
