@@ -45,8 +45,10 @@ export async function withQueues(companyId: number, list: Whatsapp[]): Promise<W
   }));
 }
 
+/** The `whatsapp` event carries the list row as GET /whatsapp shows it (queues named, no QR, no token). */
 export async function publishWhatsapp(w: Whatsapp) {
-  await publish(w.companyId, 'whatsapp', { action: 'update', whatsapp: presentWhatsapp(w, { withQr: false }) });
+  const [named] = await withQueues(w.companyId, [w]);
+  await publish(w.companyId, 'whatsapp', { action: 'update', whatsapp: presentWhatsapp(named!, { withQr: false }) });
 }
 
 async function publishSession(w: Whatsapp) {
