@@ -343,6 +343,12 @@ describe('admin setup screens', () => {
     const qmRow = page.getByRole('row').filter({ hasText: '/preco' });
     await qmRow.getByText('tabela_de_precos.txt').waitFor();
     await shot(page, 'admin-quick-messages');
+
+    // narrow screens: the title, search and buttons wrap above the list
+    await page.setViewportSize({ width: 390, height: 780 });
+    await page.goto('/quick-messages');
+    await page.getByRole('button', { name: 'Adicionar resposta' }).waitFor();
+    await shot(page, 'admin-quick-messages-narrow');
     await context.close();
   });
 });

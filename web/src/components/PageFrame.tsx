@@ -13,7 +13,7 @@ export function PageFrame({ title, actions, children, onScroll }: { title: React
           {title}
         </Typography>
         {actions && (
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+          <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
             {actions}
           </Stack>
         )}
