@@ -12,11 +12,11 @@ describe('inbound pipeline (simulator)', () => {
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     const rt = await realtimeClient(co.adminToken);
     await rt.join('joinTickets', 'pending');
-    const { wid } = await phone(co.companyId, w.id).send({ from: '5511988880001', pushName: 'Maria Silva', body: 'Olá, preciso de ajuda' });
+    const { wid } = await phone(co.companyId, w.id).send({ from: '5511988880001', pushName: 'Maria Silva', body: 'Olá, preciso de ajuda', profilePicUrl: 'https://pps.whatsapp.net/v/maria.jpg' });
     const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid, 8000);
     expect(created.data.message).toMatchObject({ body: 'Olá, preciso de ajuda', fromMe: false, ack: 0, mediaType: 'chat' });
     expect(created.data.ticket).toMatchObject({ status: 'pending', unreadMessages: 1, whatsappId: w.id, userId: null });
-    expect(created.data.ticket.contact).toMatchObject({ name: 'Maria Silva', number: '5511988880001' });
+    expect(created.data.ticket.contact).toMatchObject({ name: 'Maria Silva', number: '5511988880001', profilePicUrl: 'https://pps.whatsapp.net/v/maria.jpg' });
     await rt.waitFor((e) => e.event === `company-${co.companyId}-ticket` && e.data.ticket?.id === created.data.ticket.id);
     rt.close();
   });

@@ -32,6 +32,7 @@ export interface InjectedMessage {
   quotedWid?: string;
   mediaType?: 'locationMessage' | 'vcard';
   timestamp?: number;
+  profilePicUrl?: string;
 }
 
 const jidOf = (number: string) => (number.includes('@') ? number : `${number.replace(/\D/g, '')}@s.whatsapp.net`);
@@ -178,6 +179,7 @@ export class SimulatedPhone implements ProviderSession {
       mediaType,
       media,
       quotedWid: m.quotedWid,
+      profilePicUrl: m.profilePicUrl,
       timestamp: m.timestamp ?? Math.floor(Date.now() / 1000),
     });
     return { wid, chatJid };

@@ -45,6 +45,8 @@ class BaileysSession implements ProviderSession {
   private sock?: WASocket;
   /** ids this socket sent: their upsert echo is not an inbound message */
   private sentIds = new Set<string>();
+  /** profile picture URLs by jid, looked up once a day per contact */
+  private pictures = new Map<string, { url?: string; at: number }>();
 
   constructor(private ctx: SessionContext) {}
 
@@ -97,8 +99,10 @@ class BaileysSession implements ProviderSession {
         if (append && t.message.timestamp < Date.now() / 1000 - 24 * 3600) return;
         const raw: WAMessage = t.raw;
         const sock = this.sock;
+        const profilePicUrl = t.message.fromMe || t.message.isGroup ? undefined : await this.picture(t.message.chatAltJid ?? t.message.chatJid);
         await events.message({
           ...t.message,
+          profilePicUrl,
           media: t.media && {
             ...t.media,
             download: () =>
@@ -111,6 +115,17 @@ class BaileysSession implements ProviderSession {
     } catch (err) {
       log.error('delivering a provider event failed', { error: (err as Error).message });
     }
+  }
+
+  private async picture(jid: string): Promise<string | undefined> {
+    const known = this.pictures.get(jid);
+    if (known && Date.now() - known.at < 24 * 3600 * 1000) return known.url;
+    const url = await Promise.race([
+      this.sock?.profilePictureUrl(jid, 'image').catch(() => undefined),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000)),
+    ]);
+    this.pictures.set(jid, { url: url ?? undefined, at: Date.now() });
+    return url ?? undefined;
   }
 
   private socket() {
