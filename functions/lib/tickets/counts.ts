@@ -1,36 +1,32 @@
 import type { Ticket } from '#shared/schemas/tickets';
-import { batchGet, updateItem } from '../db';
+import { getItem, updateItem } from '../db';
 import { log } from '../log';
 
 /**
- * Count badges of the ticket lists (Assigned, Pending): one counter per list partition, kept by
- * the writes that move a ticket between partitions (status, queue, user), so a badge is one
- * BatchGet of the partitions a list reads, never a count over tickets.
- * Item: pk `C#<cid>#TCOUNT`, sk `TS#<status>` | `TQ#<queueId|0>#<status>` | `TU#<userId|0>#<status>`, field `n`.
+ * Count badges of the ticket lists (Assigned, Pending): one counter per list partition, all kept
+ * as attributes of ONE item per company (`C#<cid>#TCOUNT` / `LISTS`, attributes `TS#<status>`,
+ * `TQ#<queueId|0>#<status>`, `TU#<userId|0>#<status>`). A move between partitions (status, queue,
+ * user) is one UpdateItem with several ADDs; a badge is one GetItem, never a count over tickets.
  */
-const countPk = (companyId: number) => `C#${companyId}#TCOUNT`;
+const countKeys = (companyId: number) => ({ pk: `C#${companyId}#TCOUNT`, sk: 'LISTS' });
 type Placed = Pick<Ticket, 'companyId' | 'status' | 'queueId' | 'userId'>;
 
 const partitionsOf = (t: Placed) => [`TS#${t.status}`, `TQ#${t.queueId ?? 0}#${t.status}`, `TU#${t.userId ?? 0}#${t.status}`];
 
-/** ADDs after the business write (atomic, no transaction); a failure only skews a badge and is logged. */
+/** One atomic ADD after the business write (no transaction); a failure only skews a badge and is logged. */
 export async function moveListCounts(before: Placed | null, after: Placed | null) {
-  const delta = new Map<string, number>();
-  for (const p of before ? partitionsOf(before) : []) delta.set(p, (delta.get(p) ?? 0) - 1);
-  for (const p of after ? partitionsOf(after) : []) delta.set(p, (delta.get(p) ?? 0) + 1);
+  const delta: Record<string, number> = {};
+  for (const p of before ? partitionsOf(before) : []) delta[p] = (delta[p] ?? 0) - 1;
+  for (const p of after ? partitionsOf(after) : []) delta[p] = (delta[p] ?? 0) + 1;
+  const changes = Object.fromEntries(Object.entries(delta).filter(([, n]) => n !== 0));
+  if (!Object.keys(changes).length) return;
   const companyId = (after ?? before)!.companyId;
-  await Promise.all(
-    [...delta.entries()]
-      .filter(([, n]) => n !== 0)
-      .map(([sk, n]) =>
-        updateItem({ pk: countPk(companyId), sk }, { add: { n } }).catch((err) => log.error('ticket count update failed', { sk, error: (err as Error).message })),
-      ),
-  );
+  await updateItem(countKeys(companyId), { add: changes }).catch((err) => log.error('ticket count update failed', { error: (err as Error).message }));
 }
 
-/** Sum of the counters of the given list partitions (`TS#…`, `TQ#…`, `TU#…`). */
+/** Sum of the counters of the given list partitions (`TS#…`, `TQ#…`, `TU#…`): one GetItem. */
 export async function listCount(companyId: number, partitions: string[]): Promise<number> {
   if (!partitions.length) return 0;
-  const items = await batchGet<{ n?: number }>(partitions.map((sk) => ({ pk: countPk(companyId), sk })));
-  return items.reduce((sum, i) => sum + Math.max(0, Number(i.n) || 0), 0);
+  const item = await getItem<Record<string, number>>(countKeys(companyId));
+  return partitions.reduce((sum, p) => sum + Math.max(0, Number(item?.[p]) || 0), 0);
 }
