@@ -172,4 +172,25 @@ describe('chatbot (simulator)', () => {
     expect(await received(co.companyId, w.id)).not.toContain('Closing for inactivity');
     rt.close();
   });
+
+  it('out of hours (scheduleType queue): choosing a closed queue routes the ticket there and sends its out-of-hours message', async () => {
+    const co = await newCompany('oohq');
+    const open = await queue(co.adminToken, 'Always open', {
+      greetingMessage: 'Open queue here',
+      schedules: closedAllWeek.map((d) => ({ ...d, startTime: '00:00', endTime: '23:59' })),
+    });
+    const closed = await queue(co.adminToken, 'Never open', { outOfHoursMessage: 'This department is closed', schedules: closedAllWeek });
+    expect((await api('PUT', '/settings/scheduleType', { token: co.adminToken, body: { value: 'queue' } })).status).toBe(200);
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { queueIds: [open.id, closed.id], greetingMessage: 'Choose:' });
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511977770008', body: 'hi' });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 1);
+    await p.send({ from: '5511977770008', body: '2' });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 2);
+    expect((await received(co.companyId, w.id))[1]).toBe('This department is closed');
+    const ticketId = rt.events.find((e) => e.event === `company-${co.companyId}-appMessage`)!.data.ticket.id;
+    expect(await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`)).toMatchObject({ status: 'pending', queueId: closed.id });
+    rt.close();
+  });
 });
