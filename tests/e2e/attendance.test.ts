@@ -121,6 +121,12 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await page.getByRole('button', { name: 'Reabrir' }).click();
     await page.getByRole('button', { name: 'Resolver' }).waitFor();
     await expect(composer.isEnabled()).resolves.toBe(true);
+
+    // the dashboard counts it: the attendant is listed online, the charts have data
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const attendants = page.getByRole('table', { name: 'Atendentes' });
+    await attendants.getByRole('row').filter({ hasText: co.name }).getByText('Online').waitFor();
+    await shot(page, '19-dashboard-with-data');
     await context.close();
   });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useApi } from '../api/swr';
 import { notify } from '../components/toast';
 import { defaultRange } from './query';
+import { formatDate } from '../lib/format';
 
 type Row = Record<string, string | number>;
 
@@ -55,7 +56,7 @@ export function TicketsCharts() {
         <ChartCard title={t('charts.ticketsUsers')} path="/dashboard/ticketsUsers" xKey={(r) => String(r.nome ?? r.name ?? '')} yKey="quantidade" errorKey="charts.usersError" />
       </Grid>
       <Grid size={{ xs: 12, lg: 6 }}>
-        <ChartCard title={t('charts.ticketsDay')} path="/dashboard/ticketsDay" xKey={(r) => String(r.horario ? `${r.horario}h` : (r.data ?? ''))} yKey="total" errorKey="charts.dayError" />
+        <ChartCard title={t('charts.ticketsDay')} path="/dashboard/ticketsDay" xKey={(r) => (r.horario !== undefined ? `${r.horario}h` : formatDate(String(r.data ?? '')).slice(0, 5))} yKey="total" errorKey="charts.dayError" />
       </Grid>
     </Grid>
   );
