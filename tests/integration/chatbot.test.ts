@@ -147,6 +147,8 @@ describe('chatbot (simulator)', () => {
     expect(texts).toContain('Closing for inactivity');
     expect(texts.at(-1)).toMatch(/^How did we do, Bia\?/);
     expect(texts.at(-1)).toContain('*[ 3 ]*');
+    // asked once, though both the expiry timer and the ticket service report the close
+    expect(texts.filter((t) => t.startsWith('How did we do'))).toHaveLength(1);
     await p.send({ from: '5511977770006', body: '3' });
     await eventually(async () => (await received(co.companyId, w.id)).at(-1) === 'Thanks, Bia!');
     expect(await table().get(...key)).toMatchObject({ status: 'closed', rating: 3 });
@@ -191,6 +193,41 @@ describe('chatbot (simulator)', () => {
     expect((await received(co.companyId, w.id))[1]).toBe('This department is closed');
     const ticketId = rt.events.find((e) => e.event === `company-${co.companyId}-appMessage`)!.data.ticket.id;
     expect(await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`)).toMatchObject({ status: 'pending', queueId: closed.id });
+    rt.close();
+  });
+
+  it('rating after a close by the attendant: ratingMessage with the 1-3 scale, the answer "2" is recorded, then the completion message', async () => {
+    const co = await newCompany('rateclose');
+    await api('PUT', '/settings/userRating', { token: co.adminToken, body: { value: 'enabled' } });
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { ratingMessage: 'Rate us, {{firstName}}', complationMessage: 'Bye, {{firstName}}!' });
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    await p.send({ from: '5511977770009', pushName: 'Duda Alves', body: 'hi' });
+    const ticketId = (await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage`, 8000)).data.ticket.id as number;
+    expect((await api('PUT', `/tickets/${ticketId}`, { token: co.adminToken, body: { status: 'open' } })).status).toBe(200);
+    expect((await api('PUT', `/tickets/${ticketId}`, { token: co.adminToken, body: { status: 'closed' } })).status).toBe(200);
+    await eventually(async () => (await received(co.companyId, w.id)).some((t) => t.startsWith('Rate us, Duda')));
+    await p.send({ from: '5511977770009', body: '2' });
+    await eventually(async () => (await received(co.companyId, w.id)).at(-1) === 'Bye, Duda!');
+    const texts = await received(co.companyId, w.id);
+    expect(texts.filter((t) => t.startsWith('Rate us'))).toHaveLength(1);
+    expect(await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`)).toMatchObject({ status: 'closed', rating: 2 });
+    // the answer did not open a new ticket
+    const ids = new Set(rt.events.filter((e) => e.event === `company-${co.companyId}-appMessage`).map((e) => e.data.ticket.id));
+    expect([...ids]).toEqual([ticketId]);
+    rt.close();
+  });
+
+  it('without ratings, closing sends the completion message once', async () => {
+    const co = await newCompany('complete');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { complationMessage: 'Thanks for talking to us' });
+    const rt = await realtimeClient(co.adminToken);
+    await phone(co.companyId, w.id).send({ from: '5511977770010', body: 'hi' });
+    const ticketId = (await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage`, 8000)).data.ticket.id as number;
+    await api('PUT', `/tickets/${ticketId}`, { token: co.adminToken, body: { status: 'closed' } });
+    await eventually(async () => (await received(co.companyId, w.id)).includes('Thanks for talking to us'));
+    await queuesIdle();
+    expect((await received(co.companyId, w.id)).filter((t) => t === 'Thanks for talking to us')).toHaveLength(1);
     rt.close();
   });
 });
