@@ -30,7 +30,7 @@ function quoteOf(m: Message | undefined): QuotedMessage | null {
 const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) => (m.body || m.mediaName || m.mediaType || '').slice(0, 255);
 
 /** Stores a message and bumps its ticket (lastMessage, updatedAt, unread) in one transaction. */
-async function insertWithTicket(companyId: number, ticketId: number, message: Message, opts: { wid?: string; unread: boolean }) {
+async function insertWithTicket(companyId: number, ticketId: number, message: Message, opts: { wid?: string; unread: boolean; initial?: StoredTicket }) {
   return mutateTicket(
     companyId,
     ticketId,
@@ -46,9 +46,13 @@ async function insertWithTicket(companyId: number, ticketId: number, message: Me
         putTx(messageItem({ ...message, contactId: a.contactId, whatsappId: a.whatsappId }), true),
       ],
       mapConflict: () => new AppError('ERR_DUPLICATED'),
+      initial: opts.initial,
     },
   );
 }
+
+/** A ticket the caller read from the table (it still carries `version`) spares the send a re-read. */
+const storedOrUndefined = (ticket: Ticket) => ('version' in ticket ? (ticket as StoredTicket) : undefined);
 
 /** appMessage to the ticket's viewers (and, for a new message, the ticket update): one connections Query. */
 async function announce(companyId: number, before: Parameters<typeof publishTicketChange>[1], ticket: Ticket, message: Message, action: 'create' | 'update') {
@@ -165,7 +169,7 @@ export async function sendMessage(
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };
-  const { before, after } = await insertWithTicket(companyId, ticket.id, message, { unread: false });
+  const { before, after } = await insertWithTicket(companyId, ticket.id, message, { unread: false, initial: storedOrUndefined(ticket) });
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
   await announce(companyId, before, current, saved, 'create');

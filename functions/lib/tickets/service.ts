@@ -238,10 +238,15 @@ export async function mutateTicket(
   companyId: number,
   id: number,
   change: (before: StoredTicket) => StoredTicket | null | Promise<StoredTicket | null>,
-  opts: { extra?: (before: StoredTicket, after: StoredTicket) => TransactItem[]; mapConflict?: (index: number, before: StoredTicket, after: StoredTicket) => Promise<AppError> | AppError } = {},
+  opts: {
+    extra?: (before: StoredTicket, after: StoredTicket) => TransactItem[];
+    mapConflict?: (index: number, before: StoredTicket, after: StoredTicket) => Promise<AppError> | AppError;
+    /** the ticket as the caller just read it: the first attempt skips the read (the version check still guards it) */
+    initial?: StoredTicket;
+  } = {},
 ): Promise<{ before: StoredTicket; after: StoredTicket; changed: boolean }> {
   for (let attempt = 0; attempt < 6; attempt++) {
-    const before = await requireStoredTicket(companyId, id);
+    const before = attempt === 0 && opts.initial ? opts.initial : await requireStoredTicket(companyId, id);
     const next = await change({ ...before, tags: [...before.tags], tagIds: [...(before.tagIds ?? [])] });
     if (!next) return { before, after: before, changed: false };
     const after: StoredTicket = { ...next, version: before.version + 1 };
@@ -300,7 +305,13 @@ async function recordAggregates(before: StoredTicket, after: StoredTicket, now: 
  * open guard, the service round and the dashboard counters, publishes the change, and posts the
  * greeting on accept (setting sendGreetingAccepted) or the transfer notice (sendMsgTransfTicket).
  */
-export async function updateTicket(companyId: number, ticketId: number, changes: TicketChanges, actor?: Actor | null): Promise<Ticket> {
+export async function updateTicket(
+  companyId: number,
+  ticketId: number,
+  changes: TicketChanges,
+  actor?: Actor | null,
+  initial?: StoredTicket,
+): Promise<Ticket> {
   const now = nowIso();
   let kind = 'edit' as TransitionKind;
   const { before, after, changed } = await mutateTicket(
@@ -323,6 +334,7 @@ export async function updateTicket(companyId: number, ticketId: number, changes:
         ...(kind === 'close' ? [putTx({ ...roundKeys(companyId, a.id, a.round), ticketId: a.id, userId: a.userId, queueId: a.queueId, queuedAt: a.queuedAt, startedAt: a.startedAt, finishedAt: a.finishedAt, rating: null })] : []),
       ],
       mapConflict: (_index, _b, a) => otherOpenTicket(companyId, a.contactId, a.whatsappId),
+      initial,
     },
   );
   const ticket = toTicket(after);
@@ -339,7 +351,7 @@ export async function updateTicket(companyId: number, ticketId: number, changes:
 export async function updateTicketByUser(companyId: number, actor: Actor, ticketId: number, changes: TicketChanges): Promise<Ticket> {
   const current = await requireStoredTicket(companyId, ticketId);
   await assertCanSee(companyId, actor, current);
-  return updateTicket(companyId, ticketId, changes, actor);
+  return updateTicket(companyId, ticketId, changes, actor, current);
 }
 
 /** Greeting on accept and the transfer notice, sent through the outbound path as automatic messages. */
