@@ -10,6 +10,17 @@ const MAX_IN_FLIGHT = 32;
 const ELSEWHERE_DELAY_SECONDS = 5;
 const RETRY_DELAY_SECONDS = 2;
 
+/** Runs tasks of one group one after another, tasks of different groups side by side. */
+export function perGroupSequencer() {
+  const chains = new Map<string, Promise<void>>();
+  return (group: string, task: () => Promise<void>) => {
+    const next = (chains.get(group) ?? Promise.resolve()).then(task, task);
+    chains.set(group, next);
+    void next.finally(() => chains.get(group) === next && chains.delete(group)).catch(() => undefined);
+    return next;
+  };
+}
+
 /**
  * Long-polls the `session-commands` FIFO queue with the plain SQS API (ReceiveMessage /
  * DeleteMessage), the same code on AWS and locally (the local gateway speaks that API).
@@ -27,6 +38,8 @@ export function startCommandLoop(manager: SessionManager) {
   let inFlight = 0;
   const abort = new AbortController();
   let slot: (() => void) | undefined;
+  // SQS FIFO may hand out several messages of one group in a batch: they run one after another
+  const inOrder = perGroupSequencer();
 
   const work = async (receiptHandle: string, body: string) => {
     try {
@@ -57,13 +70,18 @@ export function startCommandLoop(manager: SessionManager) {
       }
       try {
         const out = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: Math.min(10, MAX_IN_FLIGHT - inFlight), WaitTimeSeconds: 20 }),
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: Math.min(10, MAX_IN_FLIGHT - inFlight),
+            WaitTimeSeconds: 20,
+            MessageSystemAttributeNames: ['MessageGroupId'],
+          }),
           { abortSignal: abort.signal },
         );
         failures = 0;
         for (const m of out.Messages ?? []) {
           inFlight++;
-          void work(m.ReceiptHandle!, m.Body ?? '{}');
+          void inOrder(m.Attributes?.MessageGroupId ?? m.MessageId!, () => work(m.ReceiptHandle!, m.Body ?? '{}'));
         }
       } catch (err) {
         if (!running) break;
