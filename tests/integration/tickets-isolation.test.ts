@@ -79,4 +79,24 @@ describe('tenant isolation and showAll over the attendance routes', () => {
     const adminOwn = await api('GET', '/tickets?status=open', { token: co.adminToken });
     expect(adminOwn.body.tickets.map((t: any) => t.id)).toEqual([adminTicket.id]);
   });
+
+  it('pending tickets without a queue are listed to non-admins only with allTicket enabled; queued ones to their queue members', async () => {
+    const co = await newCompany('isoP');
+    const w = await createWhatsapp(co);
+    const queue = await createQueue(co.adminToken);
+    const strict = await createUser(co, { queueIds: [queue.id], allTicket: 'desabled' });
+    const broad = await createUser(co, { queueIds: [queue.id], allTicket: 'enabled' });
+    const outsider = await createUser(co, { queueIds: [], allTicket: 'desabled' });
+    const noQueue = await createTicket(co.adminToken, { contactId: (await createContact(co.adminToken)).id, whatsappId: w.id });
+    await api('PUT', `/tickets/${noQueue.id}`, { token: co.adminToken, body: { status: 'pending', userId: null } });
+    const queued = await createTicket(co.adminToken, { contactId: (await createContact(co.adminToken)).id, whatsappId: w.id, queueId: queue.id });
+    await api('PUT', `/tickets/${queued.id}`, { token: co.adminToken, body: { status: 'pending', userId: null, queueId: queue.id } });
+
+    const ids = async (token: string) => (await api('GET', '/tickets?status=pending', { token })).body.tickets.map((t: any) => t.id).sort();
+    expect(await ids(strict.token)).toEqual([queued.id]);
+    expect(await ids(broad.token)).toEqual([noQueue.id, queued.id].sort());
+    expect(await ids(outsider.token)).toEqual([]);
+    expect((await api('GET', `/tickets/${noQueue.id}`, { token: strict.token })).status).toBe(403);
+    expect((await api('GET', `/tickets/${noQueue.id}`, { token: broad.token })).status).toBe(200);
+  });
 });
