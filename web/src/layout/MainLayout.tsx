@@ -27,6 +27,7 @@ import { useApi } from '../api/swr';
 import { MENU_ICONS } from './menu-icons';
 import { visibleMenu, type MenuEntry } from './menu';
 import { useConnectionWarning } from './useConnectionWarning';
+import { useUnreadChats } from './useUnreadChats';
 import { TopBar } from './TopBar';
 
 const DRAWER_WIDTH = 250;
@@ -42,6 +43,7 @@ export default function MainLayout() {
   const [open, setOpen] = useState(() => !narrow && (initialMenu ? initialMenu === 'open' : wide));
   const location = useLocation();
   const warning = useConnectionWarning(user?.profile);
+  const unreadChats = useUnreadChats(user?.id, Boolean(plan?.useInternalChat));
   const connected = useRealtimeConnected();
   const { data: version } = useApi<{ version: string }>('/version');
 
@@ -57,13 +59,18 @@ export default function MainLayout() {
 
   const renderItem = (item: MenuEntry) => {
     const Icon = MENU_ICONS[item.key];
-    const icon = item.key === 'connections' && warning ? (
-      <Badge color="warning" variant="dot" overlap="circular" title={t('menu.connectionWarning')} aria-label={t('menu.connectionWarning')}>
+    const icon =
+      item.key === 'connections' && warning ? (
+        <Badge color="warning" variant="dot" overlap="circular" title={t('menu.connectionWarning')} aria-label={t('menu.connectionWarning')}>
+          <Icon />
+        </Badge>
+      ) : item.key === 'chats' && unreadChats ? (
+        <Badge color="error" variant="dot" overlap="circular" title={t('menu.unreadChat')} aria-label={t('menu.unreadChat')}>
+          <Icon />
+        </Badge>
+      ) : (
         <Icon />
-      </Badge>
-    ) : (
-      <Icon />
-    );
+      );
     return (
       <ListItemButton key={item.key} component={NavLink} to={item.to} end={item.to === '/'} sx={{ '&.active': { bgcolor: 'action.selected' } }}>
         <ListItemIcon>{icon}</ListItemIcon>

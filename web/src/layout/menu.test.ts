@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { connectionsNeedAttention, visibleMenu, type MenuContext } from './menu';
+import { connectionsNeedAttention, hasUnreadChats, visibleMenu, type MenuContext } from './menu';
 
 const keys = (ctx: Partial<MenuContext>) => visibleMenu({ profile: 'user', super: false, plan: {}, cshow: false, ...ctx }).map((m) => m.key);
 
@@ -30,5 +30,14 @@ describe('side menu gating (attendance.md 2.2)', () => {
     for (const status of ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING']) expect(connectionsNeedAttention([{ status: 'CONNECTED' }, { status }])).toBe(true);
     expect(connectionsNeedAttention([{ status: 'CONNECTED' }])).toBe(false);
     expect(connectionsNeedAttention(undefined)).toBe(false);
+  });
+});
+
+describe('chat menu dot (2.2)', () => {
+  test('shows when the user has unread internal chat messages', () => {
+    const chats = [{ users: [{ userId: 1, unreads: 0 }, { userId: 2, unreads: 3 }] }];
+    expect(hasUnreadChats(chats, 2)).toBe(true);
+    expect(hasUnreadChats(chats, 1)).toBe(false);
+    expect(hasUnreadChats(undefined, 1)).toBe(false);
   });
 });

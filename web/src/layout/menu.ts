@@ -55,3 +55,7 @@ export const visibleMenu = (ctx: MenuContext) => MENU.filter((m) => m.show(ctx))
 /** The Connections warning: any connection waiting for a QR scan, pairing, down, timed out or opening. */
 export const connectionsNeedAttention = (list: { status: string }[] | undefined) =>
   (list ?? []).some((c) => (CONNECTION_WARNING_STATUSES as string[]).includes(c.status as ConnectionStatus));
+
+/** The chat item's dot: the user has unread internal chat messages (2.2). */
+export const hasUnreadChats = (records: { users?: { userId: number; unreads?: number }[] }[] | undefined, userId: number | undefined) =>
+  (records ?? []).some((chat) => (chat.users ?? []).some((u) => u.userId === userId && (u.unreads ?? 0) > 0));
