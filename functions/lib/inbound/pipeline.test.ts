@@ -123,4 +123,21 @@ describe('inbound pipeline rules', () => {
     expect(f.ratings.at(-1)!.value).toBeNull();
     expect(f.tickets).toHaveLength(2);
   });
+
+  it('with userRating disabled a "3" is an ordinary message (no rating lookup)', async () => {
+    const f = fakes({ userRating: 'disabled' });
+    f.tickets.push({ id: 1, status: 'closed', queueId: 11, userId: 4, isGroup: false, contactId: 7, whatsappId: 1 });
+    f.setAwaited({ ticketId: 1, userId: 4, askedAt: 0 });
+    await runInboundMessage(f.ports, whatsapp, msg('3'));
+    expect(f.ratings).toEqual([]);
+    expect(f.tickets).toHaveLength(2);
+  });
+
+  it('a ticket an attendant already took gets no bot message', async () => {
+    const f = fakes();
+    f.tickets.push({ id: 1, status: 'open', queueId: 11, userId: 4, isGroup: false, contactId: 7, whatsappId: 1 });
+    await runInboundMessage(f.ports, whatsapp, msg('hello again'));
+    expect(f.stored.size).toBe(1);
+    expect(f.sent).toEqual([]);
+  });
 });
