@@ -82,9 +82,8 @@ export async function updateContact(companyId: number, id: number, changes: Cont
     if (before.lid) items.push(deleteTx(lidGuardKeys(companyId, before.lid)));
   }
   await transact(items, () => new AppError('ERR_DUPLICATED_CONTACT'));
-  if (after.name !== before.name || after.number !== before.number || after.profilePicUrl !== before.profilePicUrl) {
-    await refreshTicketContact(companyId, after);
-  }
+  if (after.name !== before.name || after.number !== before.number) await refreshTicketContact(companyId, after);
+  else if (after.profilePicUrl !== before.profilePicUrl) await refreshTicketContact(companyId, after, { activeOnly: true });
   await publish(companyId, 'contact', { action: 'update', contact: after });
   return after;
 }

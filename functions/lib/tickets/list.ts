@@ -37,7 +37,7 @@ export interface ListOptions {
   kanban?: boolean;
 }
 
-function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, opts: ListOptions): Stream[] {
+export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, opts: ListOptions): Stream[] {
   const admin = can(viewer.profile, 'tickets-manager:showall');
   const showAll = Boolean(q.showAll) && admin;
   // the notification bell (unread, no status) lists open and pending tickets only

@@ -406,11 +406,20 @@ export async function resetUnread(companyId: number, ticketId: number): Promise<
   return ticket;
 }
 
-/** A contact's name, number or picture changed: every ticket of the contact shows the new one. */
-export async function refreshTicketContact(companyId: number, contact: Contact) {
+/**
+ * A contact's name, number or picture changed: its tickets show the new one. A new picture only
+ * touches the open and pending tickets (WhatsApp picture URLs change often; closed tickets keep theirs).
+ */
+export async function refreshTicketContact(companyId: number, contact: Contact, opts: { activeOnly?: boolean } = {}) {
   let startKey: Record<string, any> | undefined;
   do {
-    const page = await query({ index: 'gsi5', pk: ticketIndex.contact(companyId, contact.id), startKey, projection: ['id'] });
+    const page = await query({
+      index: 'gsi5',
+      pk: ticketIndex.contact(companyId, contact.id),
+      startKey,
+      projection: ['id'],
+      ...(opts.activeOnly ? { filter: '#s IN (:open, :pending)', filterNames: { '#s': 'status' }, filterValues: { ':open': 'open', ':pending': 'pending' } } : {}),
+    });
     for (const item of page.items) {
       const { after, changed } = await mutateTicket(companyId, item.id, (t) => ({ ...t, contact: contactSnap(contact) }));
       if (changed) await publishTicketChange(companyId, null, toTicket(after));
