@@ -8,11 +8,11 @@ export const baseUrl = () => inject('baseUrl');
 const SHOTS = resolve(import.meta.dirname, 'screenshots');
 
 /** Debian's chromium, headless, with the quiet flags a CI box needs. */
-export function launch(): Promise<Browser> {
+export function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', ...extraArgs],
   });
 }
 
