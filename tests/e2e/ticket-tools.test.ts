@@ -55,6 +55,20 @@ describe('ticket tools: new ticket, contact drawer, transfer, search (2.7, 2.8, 
     await shot(page, '16-contact-drawer');
     await page.getByRole('button', { name: 'Fechar dados do contato' }).click();
 
+    // schedule a message: at least 5 characters, sendAt defaults to now + 1 hour
+    await page.getByRole('button', { name: 'Opções do ticket' }).click();
+    await page.getByRole('menuitem', { name: 'Agendamento' }).click();
+    const schedule = page.getByRole('dialog', { name: 'Agendar mensagem' });
+    await schedule.getByLabel(/^Mensagem/).fill('Oi');
+    await schedule.getByRole('button', { name: 'Agendar' }).click();
+    await schedule.getByText('Mensagem muito curta').waitFor();
+    expect(await schedule.getByLabel(/^Data de envio/).inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    await schedule.getByLabel(/^Mensagem/).fill('Lembrete: seu boleto vence amanhã');
+    await schedule.getByRole('button', { name: 'Agendar' }).click();
+    await page.getByText('Agendamento salvo com sucesso.').waitFor();
+    const schedules = await apiCall('GET', '/schedules', { token: co.token });
+    expect(JSON.stringify(schedules.body)).toContain('Lembrete: seu boleto vence amanhã');
+
     // transfer: a queue is required; to a queue without a user the ticket goes back to pending
     await page.getByRole('button', { name: 'Opções do ticket' }).click();
     await page.getByRole('menuitem', { name: 'Transferir' }).click();
