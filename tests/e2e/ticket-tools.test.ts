@@ -13,6 +13,7 @@ afterAll(async () => {
 describe('ticket tools: new ticket, contact drawer, transfer, search (2.7, 2.8, 2.9, 2.4)', () => {
   test('new ticket for a new contact, a note in the drawer, transfer to a queue, then found by search', async () => {
     const co = await newCompany('tools');
+    expect((await apiCall('POST', '/tags', { token: co.token, body: { name: 'Urgente', color: '#d32f2f' } })).status).toBe(201);
     const queue = await apiCall('POST', '/queue', { token: co.token, body: { name: 'Financeiro', color: '#00897b' } });
     expect(queue.status).toBe(201);
     const wa = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
@@ -54,6 +55,12 @@ describe('ticket tools: new ticket, contact drawer, transfer, search (2.7, 2.8, 
     await page.getByText('Prefere contato pela manhã').waitFor();
     await shot(page, '16-contact-drawer');
     await page.getByRole('button', { name: 'Fechar dados do contato' }).click();
+
+    // tags: pick one; the list row shows it (tags/sync)
+    await page.getByRole('combobox', { name: 'Tags' }).click();
+    await page.getByRole('option', { name: 'Urgente' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('listitem').filter({ hasText: 'Daniela Rocha' }).getByText('Urgente').waitFor({ timeout: 15_000 });
 
     // schedule a message: at least 5 characters, sendAt defaults to now + 1 hour
     await page.getByRole('button', { name: 'Opções do ticket' }).click();
