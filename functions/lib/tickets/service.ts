@@ -282,22 +282,31 @@ function guardItems(before: StoredTicket, after: StoredTicket): TransactItem[] {
   return items;
 }
 
-/** Dashboard counters that a transition changes (see dashboard/aggregates.ts). */
+/** Dashboard counters that a transition changes (see dashboard/aggregates.ts); one ADD per item touched. */
 async function recordAggregates(before: StoredTicket, after: StoredTicket, now: string) {
   const day = dayOf(now);
-  const jobs: Promise<unknown>[] = [];
-  if (before.status !== after.status) jobs.push(bumpDay(after.companyId, after.createdDay, { [before.status]: -1, [after.status]: 1 }));
+  const days = new Map<string, Record<string, number>>();
+  const users = new Map<string, Record<string, number>>();
+  const add = (map: Map<string, Record<string, number>>, key: string, fields: Record<string, number>) => {
+    const entry = map.get(key) ?? {};
+    for (const [f, v] of Object.entries(fields)) entry[f] = (entry[f] ?? 0) + v;
+    map.set(key, entry);
+  };
+  if (before.status !== after.status) add(days, after.createdDay, { [before.status]: -1, [after.status]: 1 });
   if (!before.startedAt && after.startedAt && after.queuedAt && after.round === before.round) {
-    jobs.push(bumpDay(after.companyId, day, { waitSum: Date.parse(after.startedAt) - Date.parse(after.queuedAt), waitCount: 1 }));
+    add(days, day, { waitSum: Date.parse(after.startedAt) - Date.parse(after.queuedAt), waitCount: 1 });
   }
   const taken = after.status === 'open' && after.userId !== null && (after.userId !== before.userId || before.status !== 'open');
-  if (taken) jobs.push(bumpUserDay(after.companyId, day, after.userId!, { tickets: 1 }));
+  if (taken) add(users, String(after.userId), { tickets: 1 });
   if (!before.finishedAt && after.finishedAt && after.startedAt) {
     const support = Date.parse(after.finishedAt) - Date.parse(after.startedAt);
-    jobs.push(bumpDay(after.companyId, day, { supportSum: support, supportCount: 1 }));
-    if (after.userId !== null) jobs.push(bumpUserDay(after.companyId, day, after.userId, { supportSum: support, supportCount: 1 }));
+    add(days, day, { supportSum: support, supportCount: 1 });
+    if (after.userId !== null) add(users, String(after.userId), { supportSum: support, supportCount: 1 });
   }
-  await Promise.all(jobs);
+  await Promise.all([
+    ...[...days].map(([d, fields]) => bumpDay(after.companyId, d, fields)),
+    ...[...users].map(([userId, fields]) => bumpUserDay(after.companyId, day, Number(userId), fields)),
+  ]);
 }
 
 /**
