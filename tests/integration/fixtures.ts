@@ -46,8 +46,7 @@ export async function createTicket(token: string, fields: { contactId: number; w
 /** A pending ticket in a queue: opened, then transferred to the queue without a user. */
 export async function createPendingTicket(token: string, fields: { contactId: number; whatsappId: number; queueId: number }) {
   const opened = await createTicket(token, fields);
-  const other = fields.queueId;
-  return ok(await api('PUT', `/tickets/${opened.id}`, { token, body: { status: 'pending', userId: null, queueId: other } }), 200, 'return ticket');
+  return ok(await api('PUT', `/tickets/${opened.id}`, { token, body: { status: 'pending', userId: null, queueId: fields.queueId } }), 200, 'return ticket');
 }
 
 /** A company with a connection, two queues, and an attendant in each queue. */
