@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
@@ -69,7 +70,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const [dynamoPort, s3Port] = [await freePort(), await freePort()];
 
   const dynamo = await startDynamo({ port: dynamoPort, dataDir: dataDir && join(dataDir, 'dynamodb'), tableName: TABLE_NAME });
-  const s3 = await startS3({ port: s3Port, dir: dataDir ? join(dataDir, 's3') : join(ROOT, '.tmp', `s3-${port}`), buckets: [MEDIA_BUCKET] });
+  // In-memory stacks (tests, benchmarks) keep their files in a temporary folder removed on stop.
+  const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'inbox-s3-'));
+  const s3 = await startS3({ port: s3Port, dir: s3Dir, buckets: [MEDIA_BUCKET] });
 
   Object.assign(process.env, {
     TABLE_NAME,
@@ -229,6 +232,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       for (const e of external.values()) e.stop();
       await gateway.close();
       await s3.stop();
+      if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
       await dynamo.stop();
     },
   };
