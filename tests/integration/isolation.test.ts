@@ -63,7 +63,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /tickets/{id}': () => ({ status: 'closed' }),
   'PUT /contacts/{id}': () => ({ name: 'Taken Over' }),
   'PUT /tags/{id}': () => ({ name: 'Taken Over' }),
-  'POST /messages/{ticketId}': () => ({ body: 'intrusion' }),
+  'POST /messages/{id}': () => ({ body: 'intrusion' }),
   'PUT /companies/{id}/schedules': () => ({
     schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '00:00', endTime: '00:01' }],
   }),
@@ -87,11 +87,18 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   companies: { id: () => a.companyId, companyId: () => a.companyId },
 };
 
+/** Where one path level serves two kinds of id, the route itself says which (checked before FILL). */
+const ROUTE_FILL: Record<string, Record<string, () => string | number>> = {
+  // the ticket whose messages are read or written; DELETE /messages/{id} names a message
+  'GET /messages/{id}': { id: () => ids.ticket! },
+  'POST /messages/{id}': { id: () => ids.ticket! },
+};
+
 function fill(route: string): string {
   const { path } = splitRouteKey(route as RouteKey);
   const resource = path.split('/')[1]!;
   return path.replace(/\{(\w+)\}/g, (_, param: string) => {
-    const value = FILL[resource]?.[param];
+    const value = ROUTE_FILL[route]?.[param] ?? FILL[resource]?.[param];
     if (!value) throw new Error(`${route}: no id of company A for {${param}} - add it to FILL (or, if it is not a record id, to NOT_PER_ID with the reason)`);
     return encodeURIComponent(String(value()));
   });
