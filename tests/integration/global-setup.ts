@@ -3,13 +3,18 @@ import { startStack, type LocalStack } from '../../infra/local/stack';
 
 let stack: LocalStack | undefined;
 
-/** One local stack per test run: DynamoDB Local in memory, gateways on free ports. */
-export async function setup(project: TestProject) {
-  stack = await startStack({ adminEmail: 'admin@admin.com', adminPassword: 'admin123', timers: false, retryBaseMs: 50, logLevel: 'error' });
+/**
+ * One local stack per test run: DynamoDB Local in memory, gateways on free ports. The browser
+ * suite starts it the same way, with the built web app.
+ */
+export async function startTestStack(project: TestProject, webDir?: string) {
+  stack = await startStack({ adminEmail: 'admin@admin.com', adminPassword: 'admin123', timers: false, retryBaseMs: 50, logLevel: 'error', webDir });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);
 }
+
+export const setup = (project: TestProject) => startTestStack(project);
 
 export async function teardown() {
   await stack?.stop();
