@@ -14,8 +14,8 @@ import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import { useConfirm } from '../components/ConfirmProvider';
+import { useConfirmedDelete } from '../components/useConfirmedDelete';
 import { PageFrame } from '../components/PageFrame';
-import { notify } from '../components/toast';
 import { formatShortDateTime } from '../lib/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { asList, removeById, upsertById } from '../realtime/cache';
@@ -39,6 +39,7 @@ export default function ConnectionsPage() {
   const { t } = useTranslation(['connections', 'common']);
   const { user } = useAuth();
   const confirm = useConfirm();
+  const confirmedDelete = useConfirmedDelete();
   // The same key as the menu's warning badge: one cached list for both, kept live by events.
   const { data, mutate, isLoading } = useApi<unknown>('/whatsapp', { session: 0 });
   const list = asList<Row>(data, 'whatsapps');
@@ -71,16 +72,8 @@ export default function ConnectionsPage() {
     }
   };
 
-  const remove = async (w: Row) => {
-    if (!(await confirm({ message: t('confirmDelete', { name: w.name }) }))) return;
-    try {
-      await api.delete(`/whatsapp/${w.id}`);
-      void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), w.id), { revalidate: false });
-      notify.success(t('deleted'));
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const remove = (w: Row) =>
+    confirmedDelete({ message: t('confirmDelete', { name: w.name }), path: `/whatsapp/${w.id}`, onDeleted: () => void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), w.id), { revalidate: false }), deleted: t('deleted') });
 
   const renderButton = (w: Row, b: SessionButton) => {
     if (b === 'qrcode')

@@ -34,9 +34,10 @@ import { api } from '../api/client';
 import { ApiError } from '../api/errors';
 import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
-import { useConfirm } from '../components/ConfirmProvider';
+import { useConfirmedDelete } from '../components/useConfirmedDelete';
+import { ListToolbar } from '../components/ListToolbar';
 import { PageFrame } from '../components/PageFrame';
-import { SearchField, searchParam } from '../components/SearchField';
+import { searchParam } from '../components/SearchField';
 import { notify } from '../components/toast';
 import { useDebouncedValue } from '../lib/debounce';
 import { readPage } from '../lib/paged';
@@ -68,7 +69,7 @@ export default function ContactsPage() {
   const { t, i18n } = useTranslation(['contactsPage', 'common']);
   const { user } = useAuth();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const confirmedDelete = useConfirmedDelete();
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
@@ -106,16 +107,8 @@ export default function ContactsPage() {
     }
   };
 
-  const remove = async (contact: Contact) => {
-    if (!(await confirm({ message: t('confirmDelete', { name: contact.name }) }))) return;
-    try {
-      await api.delete(`/contacts/${contact.id}`);
-      contacts.remove(contact.id);
-      notify.success(t('deleted'));
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const remove = (contact: Contact) =>
+    confirmedDelete({ message: t('confirmDelete', { name: contact.name }), path: `/contacts/${contact.id}`, onDeleted: () => contacts.remove(contact.id), deleted: t('deleted') });
 
   const importFile = async (file: File | undefined) => {
     if (fileInput.current) fileInput.current.value = '';
@@ -151,8 +144,7 @@ export default function ContactsPage() {
       title={t('title')}
       onScroll={contacts.onScroll}
       actions={
-        <>
-          <SearchField label={t('search')} value={text} onChange={setText} />
+        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})}>
           <input ref={fileInput} type="file" hidden accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-label={t('import')} onChange={(e) => void importFile(e.target.files?.[0])} />
           <Button variant="outlined" startIcon={busy === 'import' ? <CircularProgress size={16} /> : <UploadIcon />} disabled={busy !== null} onClick={() => fileInput.current?.click()}>
             {t('import')}
@@ -160,10 +152,7 @@ export default function ContactsPage() {
           <Button variant="outlined" startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />} disabled={busy !== null} onClick={() => void exportCsv()}>
             {t('export')}
           </Button>
-          <Button variant="contained" onClick={() => setModal({})}>
-            {t('add')}
-          </Button>
-        </>
+        </ListToolbar>
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>

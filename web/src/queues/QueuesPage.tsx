@@ -4,12 +4,9 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Queue } from '#shared/schemas/queues';
-import { api } from '../api/client';
 import { useApi } from '../api/swr';
-import { toastError } from '../api/toast-error';
-import { useConfirm } from '../components/ConfirmProvider';
+import { useConfirmedDelete } from '../components/useConfirmedDelete';
 import { PageFrame } from '../components/PageFrame';
-import { notify } from '../components/toast';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { asList, removeById, upsertById } from '../realtime/cache';
 import { QueueModal } from './QueueModal';
@@ -20,7 +17,7 @@ const byOrder = (a: Queue, b: Queue) => (a.orderQueue ?? Infinity) - (b.orderQue
 /** Queues & chatbot (management.md "Queues"): id, name, colour, orderQueue, greeting, actions; live. */
 export default function QueuesPage() {
   const { t } = useTranslation(['queues', 'common']);
-  const confirm = useConfirm();
+  const confirmedDelete = useConfirmedDelete();
   const { data, mutate, isLoading } = useApi<unknown>('/queue');
   const list = asList<Queue>(data, 'queues').slice().sort(byOrder);
   const [modal, setModal] = useState<{ id?: number } | null>(null);
@@ -30,16 +27,8 @@ export default function QueuesPage() {
     else if (ev.queue) void mutate((d: unknown) => upsertById(asList<Queue>(d, 'queues'), ev.queue!, 'end'), { revalidate: false });
   });
 
-  const remove = async (q: Queue) => {
-    if (!(await confirm({ message: t('confirmDelete', { name: q.name }) }))) return;
-    try {
-      await api.delete(`/queue/${q.id}`);
-      void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), q.id), { revalidate: false });
-      notify.success(t('deleted'));
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const remove = (q: Queue) =>
+    confirmedDelete({ message: t('confirmDelete', { name: q.name }), path: `/queue/${q.id}`, onDeleted: () => void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), q.id), { revalidate: false }), deleted: t('deleted') });
 
   return (
     <PageFrame

@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import { Box, Button, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import type { QuickMessage } from '#shared/schemas/quick-messages';
-import { api } from '../api/client';
-import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
-import { useConfirm } from '../components/ConfirmProvider';
+import { useConfirmedDelete } from '../components/useConfirmedDelete';
+import { ListToolbar } from '../components/ListToolbar';
 import { PageFrame } from '../components/PageFrame';
-import { SearchField, searchParam } from '../components/SearchField';
-import { notify } from '../components/toast';
+import { searchParam } from '../components/SearchField';
 import { useDebouncedValue } from '../lib/debounce';
 import { usePagedList } from '../lib/usePagedList';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
@@ -21,7 +19,7 @@ import { QuickMessageModal } from './QuickMessageModal';
 export default function QuickMessagesPage() {
   const { t } = useTranslation(['quickMessages', 'common']);
   const { user } = useAuth();
-  const confirm = useConfirm();
+  const confirmedDelete = useConfirmedDelete();
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const list = usePagedList<QuickMessage>(user ? '/quick-messages' : null, 'records', { searchParam: search, userId: user?.id });
@@ -34,28 +32,15 @@ export default function QuickMessagesPage() {
     else if (record && (!search || record.shortcode.toLowerCase().includes(search))) list.upsert(record);
   });
 
-  const remove = async (q: QuickMessage) => {
-    if (!(await confirm({ message: t('confirmDelete', { shortcode: q.shortcode }) }))) return;
-    try {
-      await api.delete(`/quick-messages/${q.id}`);
-      list.remove(q.id);
-      notify.success(t('deleted'));
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const remove = (q: QuickMessage) =>
+    confirmedDelete({ message: t('confirmDelete', { shortcode: q.shortcode }), path: `/quick-messages/${q.id}`, onDeleted: () => list.remove(q.id), deleted: t('deleted') });
 
   return (
     <PageFrame
       title={t('title')}
       onScroll={list.onScroll}
       actions={
-        <>
-          <SearchField label={t('search')} value={text} onChange={setText} />
-          <Button variant="contained" onClick={() => setModal({})}>
-            {t('add')}
-          </Button>
-        </>
+        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})} />
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>

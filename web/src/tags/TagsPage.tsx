@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import { Box, Button, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ViewKanbanIcon from '@mui/icons-material/ViewKanbanOutlined';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import type { Tag } from '#shared/schemas/tags';
-import { api } from '../api/client';
-import { toastError } from '../api/toast-error';
-import { useConfirm } from '../components/ConfirmProvider';
+import { useConfirmedDelete } from '../components/useConfirmedDelete';
+import { ListToolbar } from '../components/ListToolbar';
 import { PageFrame } from '../components/PageFrame';
-import { SearchField, searchParam } from '../components/SearchField';
-import { notify } from '../components/toast';
+import { searchParam } from '../components/SearchField';
 import { useDebouncedValue } from '../lib/debounce';
 import { usePagedList } from '../lib/usePagedList';
 import { textOn } from '../queues/palette';
@@ -21,7 +19,7 @@ import { TagModal } from './TagModal';
 /** Tags (management.md "Tags"): name as a coloured chip, tickets count, actions; searchable, paged, live. */
 export default function TagsPage() {
   const { t } = useTranslation(['tags', 'common']);
-  const confirm = useConfirm();
+  const confirmedDelete = useConfirmedDelete();
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const tags = usePagedList<Tag>('/tags', 'tags', { searchParam: search });
@@ -32,28 +30,15 @@ export default function TagsPage() {
     else if (ev.tag && (!search || ev.tag.name.toLowerCase().includes(search))) tags.upsert(ev.tag);
   });
 
-  const remove = async (tag: Tag) => {
-    if (!(await confirm({ message: t('confirmDelete', { name: tag.name }) }))) return;
-    try {
-      await api.delete(`/tags/${tag.id}`);
-      tags.remove(tag.id);
-      notify.success(t('deleted'));
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const remove = (tag: Tag) =>
+    confirmedDelete({ message: t('confirmDelete', { name: tag.name }), path: `/tags/${tag.id}`, onDeleted: () => tags.remove(tag.id), deleted: t('deleted') });
 
   return (
     <PageFrame
       title={t('title')}
       onScroll={tags.onScroll}
       actions={
-        <>
-          <SearchField label={t('search')} value={text} onChange={setText} />
-          <Button variant="contained" onClick={() => setModal({})}>
-            {t('add')}
-          </Button>
-        </>
+        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})} />
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>

@@ -1,17 +1,15 @@
 import { useState } from 'react';
-import { Box, Button, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
-import { api } from '../api/client';
-import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import type { SessionUser } from '../auth/types';
-import { useConfirm } from '../components/ConfirmProvider';
+import { useConfirmedDelete } from '../components/useConfirmedDelete';
+import { ListToolbar } from '../components/ListToolbar';
 import { PageFrame } from '../components/PageFrame';
-import { SearchField, searchParam } from '../components/SearchField';
-import { notify } from '../components/toast';
+import { searchParam } from '../components/SearchField';
 import { useDebouncedValue } from '../lib/debounce';
 import { usePagedList } from '../lib/usePagedList';
 import { useApi } from '../api/swr';
@@ -24,7 +22,7 @@ import { UserModal } from './UserModal';
 export default function UsersPage() {
   const { t } = useTranslation(['users', 'common']);
   const { user: me } = useAuth();
-  const confirm = useConfirm();
+  const confirmedDelete = useConfirmedDelete();
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const users = usePagedList<SessionUser>('/users', 'users', { searchParam: search });
@@ -37,28 +35,15 @@ export default function UsersPage() {
     else if (ev.user && (!search || ev.user.name.toLowerCase().includes(search) || ev.user.email.toLowerCase().includes(search))) users.upsert(ev.user);
   });
 
-  const remove = async (u: SessionUser) => {
-    if (!(await confirm({ message: t('confirmDelete', { name: u.name }) }))) return;
-    try {
-      await api.delete(`/users/${u.id}`);
-      users.remove(u.id);
-      notify.success(t('deleted'));
-    } catch (err) {
-      toastError(err);
-    }
-  };
+  const remove = (u: SessionUser) =>
+    confirmedDelete({ message: t('confirmDelete', { name: u.name }), path: `/users/${u.id}`, onDeleted: () => users.remove(u.id), deleted: t('deleted') });
 
   return (
     <PageFrame
       title={t('title')}
       onScroll={users.onScroll}
       actions={
-        <>
-          <SearchField label={t('search')} value={text} onChange={setText} />
-          <Button variant="contained" onClick={() => setModal({})}>
-            {t('add')}
-          </Button>
-        </>
+        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})} />
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>
