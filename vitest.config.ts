@@ -11,7 +11,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'session-runner/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'tests/infra/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'functions/**/*.test.ts',
+            'infra/**/*.test.ts',
+            'session-runner/**/*.test.ts',
+            'web/src/**/*.test.{ts,tsx}',
+            'tests/infra/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 60_000,
         },

@@ -58,7 +58,10 @@ export const http: HttpModule[] = [
     name: 'whatsapp',
     routes: ['GET /whatsapp', 'GET /whatsapp/{id}', 'POST /whatsapp', 'PUT /whatsapp/{id}', 'DELETE /whatsapp/{id}'],
   },
-  { name: 'whatsappsession', routes: ['POST /whatsappsession/{id}', 'PUT /whatsappsession/{id}', 'DELETE /whatsappsession/{id}'] },
+  {
+    name: 'whatsappsession',
+    routes: ['POST /whatsappsession/{id}', 'PUT /whatsappsession/{id}', 'DELETE /whatsappsession/{id}'],
+  },
   {
     name: 'tickets',
     routes: [
@@ -91,25 +94,44 @@ export const http: HttpModule[] = [
   },
   {
     name: 'tags',
-    routes: ['GET /tags', 'GET /tags/list', 'GET /tags/kanban', 'GET /tags/{id}', 'POST /tags', 'POST /tags/sync', 'PUT /tags/{id}', 'DELETE /tags/{id}'],
+    routes: [
+      'GET /tags',
+      'GET /tags/list',
+      'GET /tags/kanban',
+      'GET /tags/{id}',
+      'POST /tags',
+      'POST /tags/sync',
+      'PUT /tags/{id}',
+      'DELETE /tags/{id}',
+    ],
   },
   { name: 'dashboard', routes: ['GET /dashboard', 'GET /dashboard/ticketsUsers', 'GET /dashboard/ticketsDay'] },
   { name: 'messages-api', routes: ['POST /messages/send'] },
   {
     name: 'companies',
-    routes: [
-      'GET /plans/list',
-      'POST /companies/cadastro',
-      'GET /companies/listPlan/{companyId}',
-    ],
+    routes: ['GET /plans/list', 'POST /companies/cadastro', 'GET /companies/listPlan/{companyId}'],
   },
   {
     name: 'users',
-    routes: ['GET /users', 'GET /users/list', 'GET /users/{id}', 'POST /users', 'PUT /users/{id}', 'DELETE /users/{id}', 'POST /users/set-language/{lang}'],
+    routes: [
+      'GET /users',
+      'GET /users/list',
+      'GET /users/{id}',
+      'POST /users',
+      'PUT /users/{id}',
+      'DELETE /users/{id}',
+      'POST /users/set-language/{lang}',
+    ],
   },
   { name: 'queues', routes: ['GET /queue', 'GET /queue/{id}', 'POST /queue', 'PUT /queue/{id}', 'DELETE /queue/{id}'] },
-  { name: 'queue-options', routes: ['GET /queue-options', 'POST /queue-options', 'PUT /queue-options/{id}', 'DELETE /queue-options/{id}'] },
-  { name: 'settings', routes: ['GET /settings', 'PUT /settings/{key}', 'GET /companies/{id}/schedules', 'PUT /companies/{id}/schedules'] },
+  {
+    name: 'queue-options',
+    routes: ['GET /queue-options', 'POST /queue-options', 'PUT /queue-options/{id}', 'DELETE /queue-options/{id}'],
+  },
+  {
+    name: 'settings',
+    routes: ['GET /settings', 'PUT /settings/{key}', 'GET /companies/{id}/schedules', 'PUT /companies/{id}/schedules'],
+  },
   {
     name: 'quick-messages',
     routes: [

@@ -14,7 +14,11 @@ export const TTL_ATTRIBUTE = 'ttl';
 
 /** CreateTable input (DynamoDB API shape) used by the local runtime and the table test. */
 export function createTableInput(tableName: string) {
-  const attributes = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...GSI_NAMES.flatMap((g) => Object.values(gsiKeys(g)))];
+  const attributes = [
+    TABLE_KEYS.partitionKey,
+    TABLE_KEYS.sortKey,
+    ...GSI_NAMES.flatMap((g) => Object.values(gsiKeys(g))),
+  ];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,

@@ -40,7 +40,9 @@ describe('isWithinHours', () => {
   });
 
   it('a window that ends before it starts runs past midnight into the next day', () => {
-    const night = DEFAULT_SCHEDULES.map((d) => (d.weekdayEn === 'monday' ? { ...d, startTime: '22:00', endTime: '02:00' } : d));
+    const night = DEFAULT_SCHEDULES.map((d) =>
+      d.weekdayEn === 'monday' ? { ...d, startTime: '22:00', endTime: '02:00' } : d,
+    );
     expect(isWithinHours(night, at('2026-11-23T23:00:00Z'), 'UTC')).toBe(true);
     // Tuesday 01:00 belongs to Monday's window; Tuesday's own hours start at 08:00.
     expect(isWithinHours(night, at('2026-11-24T01:00:00Z'), 'UTC')).toBe(true);

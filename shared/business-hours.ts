@@ -36,10 +36,15 @@ export function localClock(date: Date, timeZone = DEFAULT_TIME_ZONE) {
  * closed. An end before the start is a window that runs past midnight (22:00-02:00): the part
  * after midnight belongs to the row of the day it started on.
  */
-export function isWithinHours(schedules: readonly DaySchedule[] | undefined, date: Date, timeZone = DEFAULT_TIME_ZONE): boolean {
+export function isWithinHours(
+  schedules: readonly DaySchedule[] | undefined,
+  date: Date,
+  timeZone = DEFAULT_TIME_ZONE,
+): boolean {
   if (!schedules?.length) return false;
   const now = localClock(date, timeZone);
-  const open = (row: DaySchedule | undefined) => row && HHMM.test(row.startTime) && HHMM.test(row.endTime) && row.startTime !== row.endTime;
+  const open = (row: DaySchedule | undefined) =>
+    row && HHMM.test(row.startTime) && HHMM.test(row.endTime) && row.startTime !== row.endTime;
   const today = schedules.find((s) => s.weekdayEn.toLowerCase() === now.weekdayEn);
   if (open(today)) {
     const start = toMinutes(today!.startTime);

@@ -33,6 +33,8 @@ describe('fillVariables', () => {
   });
 
   it('is case-insensitive in the variable name and leaves unknown variables as written', () => {
-    expect(fillVariables('{{FIRSTNAME}} {{ firstname }} {{unknown}}', { contactName: 'João Souza', now })).toBe('João João {{unknown}}');
+    expect(fillVariables('{{FIRSTNAME}} {{ firstname }} {{unknown}}', { contactName: 'João Souza', now })).toBe(
+      'João João {{unknown}}',
+    );
   });
 });

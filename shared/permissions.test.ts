@@ -7,10 +7,18 @@ describe('role permissions (attendance.md section 6)', () => {
   });
   it('an admin has the ten permissions of the spec', () => {
     for (const p of [
-      'dashboard:view', 'drawer-admin-items:view', 'tickets-manager:showall', 'user-modal:editProfile', 'user-modal:editQueues',
-      'ticket-options:deleteTicket', 'contacts-page:deleteContact', 'connections-page:actionButtons',
-      'connections-page:addConnection', 'connections-page:editOrDeleteConnection',
-    ] as const) expect(can('admin', p)).toBe(true);
+      'dashboard:view',
+      'drawer-admin-items:view',
+      'tickets-manager:showall',
+      'user-modal:editProfile',
+      'user-modal:editQueues',
+      'ticket-options:deleteTicket',
+      'contacts-page:deleteContact',
+      'connections-page:actionButtons',
+      'connections-page:addConnection',
+      'connections-page:editOrDeleteConnection',
+    ] as const)
+      expect(can('admin', p)).toBe(true);
   });
   it('only admin and supervisor may set the kanban flag on tags', () => {
     expect(can('admin', 'tags:kanban')).toBe(true);

@@ -13,7 +13,8 @@ export const COMMAND_QUEUE = 'session-commands';
 export const INBOUND_QUEUE = 'inbound';
 
 export const commandGroupId = (companyId: number, whatsappId: number) => `company#${companyId}#whatsapp#${whatsappId}`;
-export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) => `${companyId}#${whatsappId}#${chatJid}`;
+export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) =>
+  `${companyId}#${whatsappId}#${chatJid}`;
 
 interface CommandBase {
   commandId: string;

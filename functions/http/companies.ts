@@ -15,11 +15,14 @@ export const handler = httpModule({
     return reply({ company, user: { id: user.id, name: user.name, email: user.email } }, 201);
   }),
 
-  'GET /companies/listPlan/{companyId}': route({ params: z.object({ companyId: idParam }) }, async ({ auth, params }) => {
-    // Another company's plan is none of the caller's business unless they run the platform.
-    if (params.companyId !== auth.companyId && !auth.super) throw new AppError('ERR_NOT_FOUND');
-    const plan = await companyPlan(params.companyId);
-    if (!plan) throw new AppError('ERR_NOT_FOUND');
-    return { plan };
-  }),
+  'GET /companies/listPlan/{companyId}': route(
+    { params: z.object({ companyId: idParam }) },
+    async ({ auth, params }) => {
+      // Another company's plan is none of the caller's business unless they run the platform.
+      if (params.companyId !== auth.companyId && !auth.super) throw new AppError('ERR_NOT_FOUND');
+      const plan = await companyPlan(params.companyId);
+      if (!plan) throw new AppError('ERR_NOT_FOUND');
+      return { plan };
+    },
+  ),
 });

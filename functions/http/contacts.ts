@@ -12,17 +12,24 @@ const params = z.object({ id: idParam });
 export const handler = httpModule({
   'GET /contacts': route({ query: ContactsQuery }, async ({ auth, query }) => listContacts(auth.companyId, query)),
 
-  'GET /contacts/list': route({ query: z.object({ searchParam: z.string().max(100).optional(), companyId: z.unknown().optional() }) }, async ({ auth, query }) =>
-    contactOptions(auth.companyId, query.searchParam),
+  'GET /contacts/list': route(
+    { query: z.object({ searchParam: z.string().max(100).optional(), companyId: z.unknown().optional() }) },
+    async ({ auth, query }) => contactOptions(auth.companyId, query.searchParam),
   ),
 
   'GET /contacts/{id}': route({ params }, async ({ auth, params }) => requireContact(auth.companyId, params.id)),
 
-  'POST /contacts': route({ body: ContactBody }, async ({ auth, body }) => reply(await createContact(auth.companyId, body), 201)),
+  'POST /contacts': route({ body: ContactBody }, async ({ auth, body }) =>
+    reply(await createContact(auth.companyId, body), 201),
+  ),
 
-  'POST /contacts/upload': route({ body: ContactUploadBody }, async ({ auth, body }) => importContacts(auth.companyId, body)),
+  'POST /contacts/upload': route({ body: ContactUploadBody }, async ({ auth, body }) =>
+    importContacts(auth.companyId, body),
+  ),
 
-  'PUT /contacts/{id}': route({ params, body: ContactUpdateBody }, async ({ auth, params, body }) => updateContact(auth.companyId, params.id, body)),
+  'PUT /contacts/{id}': route({ params, body: ContactUpdateBody }, async ({ auth, params, body }) =>
+    updateContact(auth.companyId, params.id, body),
+  ),
 
   'DELETE /contacts/{id}': route({ permission: 'contacts-page:deleteContact', params }, async ({ auth, params }) => {
     await deleteContact(auth.companyId, params.id);

@@ -9,11 +9,17 @@ const DashboardQuery = z.object({
   date_to: day.optional(),
   companyId: z.unknown().optional(),
 });
-const ChartQuery = z.object({ initialDate: day.optional(), finalDate: day.optional(), companyId: z.unknown().optional() });
+const ChartQuery = z.object({
+  initialDate: day.optional(),
+  finalDate: day.optional(),
+  companyId: z.unknown().optional(),
+});
 
 /** Dashboard (attendance.md 2.11): counters, attendants and the two charts, from the aggregates. */
 export const handler = httpModule({
-  'GET /dashboard': route({ permission: 'dashboard:view', query: DashboardQuery }, async ({ auth, query }) => dashboard(auth.companyId, resolveRange(query))),
+  'GET /dashboard': route({ permission: 'dashboard:view', query: DashboardQuery }, async ({ auth, query }) =>
+    dashboard(auth.companyId, resolveRange(query)),
+  ),
 
   'GET /dashboard/ticketsUsers': route({ permission: 'dashboard:view', query: ChartQuery }, async ({ auth, query }) =>
     ticketsUsers(auth.companyId, resolveRange(query)),

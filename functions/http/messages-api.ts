@@ -19,7 +19,9 @@ export const handler = httpModule({
     }
     let json: unknown = {};
     try {
-      json = event.body ? JSON.parse(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : {};
+      json = event.body
+        ? JSON.parse(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body)
+        : {};
     } catch {
       json = {};
     }

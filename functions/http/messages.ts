@@ -69,7 +69,12 @@ export const handler = httpModule({
       return reply(sent.length === 1 ? sent[0] : sent, 201);
     }
     const parsed = SendMessageBody.safeParse(jsonBody(event));
-    if (!parsed.success) throw new AppError('ERR_VALIDATION', 400, parsed.error.issues.map((i) => ({ path: i.path, message: i.message })));
+    if (!parsed.success)
+      throw new AppError(
+        'ERR_VALIDATION',
+        400,
+        parsed.error.issues.map((i) => ({ path: i.path, message: i.message })),
+      );
     const body = parsed.data;
     const message = await sendAndPresent(auth.companyId, ticket, {
       body: body.body,
@@ -80,7 +85,8 @@ export const handler = httpModule({
     return reply(message, 201);
   }),
 
-  'DELETE /messages/{id}': route({ params: z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) }) }, async ({ auth, params }) =>
-    presentMessage(await deleteMessageByUser(auth.companyId, actorOf(auth), params.id)),
+  'DELETE /messages/{id}': route(
+    { params: z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) }) },
+    async ({ auth, params }) => presentMessage(await deleteMessageByUser(auth.companyId, actorOf(auth), params.id)),
   ),
 });

@@ -13,10 +13,13 @@ export const handler = httpModule({
     listOptions(auth.companyId, query.queueId, query.parentId ?? null),
   ),
 
-  'POST /queue-options': route({ permission: ADMIN, body: QueueOptionBody }, async ({ auth, body }) => reply(await createOption(auth.companyId, body), 201)),
+  'POST /queue-options': route({ permission: ADMIN, body: QueueOptionBody }, async ({ auth, body }) =>
+    reply(await createOption(auth.companyId, body), 201),
+  ),
 
-  'PUT /queue-options/{id}': route({ permission: ADMIN, params, body: QueueOptionUpdateBody }, async ({ auth, params, body }) =>
-    updateOption(auth.companyId, params.id, body),
+  'PUT /queue-options/{id}': route(
+    { permission: ADMIN, params, body: QueueOptionUpdateBody },
+    async ({ auth, params, body }) => updateOption(auth.companyId, params.id, body),
   ),
 
   'DELETE /queue-options/{id}': route({ permission: ADMIN, params }, async ({ auth, params }) => ({

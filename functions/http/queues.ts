@@ -14,7 +14,9 @@ export const handler = httpModule({
 
   'GET /queue/{id}': route({ params }, async ({ auth, params }) => requireQueue(auth.companyId, params.id)),
 
-  'POST /queue': route({ permission: ADMIN, body: QueueBody }, async ({ auth, body }) => reply(await createQueue(auth.companyId, body), 201)),
+  'POST /queue': route({ permission: ADMIN, body: QueueBody }, async ({ auth, body }) =>
+    reply(await createQueue(auth.companyId, body), 201),
+  ),
 
   'PUT /queue/{id}': route({ permission: ADMIN, params, body: QueueUpdateBody }, async ({ auth, params, body }) =>
     updateQueue(auth.companyId, params.id, body),

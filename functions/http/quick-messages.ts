@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { httpModule, route, reply } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
-import { QuickMessageBody, QuickMessageUpdateBody, QuickMessagesListQuery, QuickMessagesQuery } from '#shared/schemas/quick-messages';
+import {
+  QuickMessageBody,
+  QuickMessageUpdateBody,
+  QuickMessagesListQuery,
+  QuickMessagesQuery,
+} from '#shared/schemas/quick-messages';
 import { readMultipartFile } from '#lib/quick-messages/multipart';
 import {
   attachQuickMessageMedia,
@@ -18,15 +23,23 @@ const params = z.object({ id: idParam });
 
 /** Quick messages (management.md "Quick messages" and section 7; the composer's `/` list). */
 export const handler = httpModule({
-  'GET /quick-messages': route({ query: QuickMessagesQuery }, async ({ auth, query }) => listQuickMessagesPage(auth, query)),
+  'GET /quick-messages': route({ query: QuickMessagesQuery }, async ({ auth, query }) =>
+    listQuickMessagesPage(auth, query),
+  ),
 
-  'GET /quick-messages/list': route({ query: QuickMessagesListQuery }, async ({ auth, query }) => listQuickMessagesFor(auth, query.userId)),
+  'GET /quick-messages/list': route({ query: QuickMessagesListQuery }, async ({ auth, query }) =>
+    listQuickMessagesFor(auth, query.userId),
+  ),
 
   'GET /quick-messages/{id}': route({ params }, async ({ auth, params }) => getQuickMessage(auth, params.id)),
 
-  'POST /quick-messages': route({ body: QuickMessageBody }, async ({ auth, body }) => reply(await createQuickMessage(auth, body), 201)),
+  'POST /quick-messages': route({ body: QuickMessageBody }, async ({ auth, body }) =>
+    reply(await createQuickMessage(auth, body), 201),
+  ),
 
-  'PUT /quick-messages/{id}': route({ params, body: QuickMessageUpdateBody }, async ({ auth, params, body }) => updateQuickMessage(auth, params.id, body)),
+  'PUT /quick-messages/{id}': route({ params, body: QuickMessageUpdateBody }, async ({ auth, params, body }) =>
+    updateQuickMessage(auth, params.id, body),
+  ),
 
   'DELETE /quick-messages/{id}': route({ params }, async ({ auth, params }) => {
     await deleteQuickMessage(auth, params.id);
@@ -37,5 +50,7 @@ export const handler = httpModule({
     attachQuickMessageMedia(auth, params.id, await readMultipartFile(event)),
   ),
 
-  'DELETE /quick-messages/{id}/media-upload': route({ params }, async ({ auth, params }) => removeQuickMessageMedia(auth, params.id)),
+  'DELETE /quick-messages/{id}/media-upload': route({ params }, async ({ auth, params }) =>
+    removeQuickMessageMedia(auth, params.id),
+  ),
 });

@@ -18,13 +18,19 @@ const feature = 'useSchedules' as const;
 
 /** Scheduled messages (attendance.md 3, 5, 7; management.md "Schedules"), behind the plan's useSchedules. */
 export const handler = httpModule({
-  'GET /schedules': route({ feature, query: SchedulesQuery }, async ({ auth, query }) => listSchedulesPage(auth.companyId, query)),
+  'GET /schedules': route({ feature, query: SchedulesQuery }, async ({ auth, query }) =>
+    listSchedulesPage(auth.companyId, query),
+  ),
 
   'GET /schedules/{id}': route({ feature, params }, async ({ auth, params }) => getSchedule(auth.companyId, params.id)),
 
-  'POST /schedules': route({ feature, body: ScheduleBody }, async ({ auth, body }) => reply(await createSchedule(auth, body), 201)),
+  'POST /schedules': route({ feature, body: ScheduleBody }, async ({ auth, body }) =>
+    reply(await createSchedule(auth, body), 201),
+  ),
 
-  'PUT /schedules/{id}': route({ feature, params, body: ScheduleUpdateBody }, async ({ auth, params, body }) => updateSchedule(auth.companyId, params.id, body)),
+  'PUT /schedules/{id}': route({ feature, params, body: ScheduleUpdateBody }, async ({ auth, params, body }) =>
+    updateSchedule(auth.companyId, params.id, body),
+  ),
 
   'DELETE /schedules/{id}': route({ feature, params }, async ({ auth, params }) => {
     await deleteSchedule(auth.companyId, params.id);
@@ -35,5 +41,7 @@ export const handler = httpModule({
     attachScheduleMedia(auth.companyId, params.id, await readMultipartFile(event)),
   ),
 
-  'DELETE /schedules/{id}/media-upload': route({ feature, params }, async ({ auth, params }) => removeScheduleMedia(auth.companyId, params.id)),
+  'DELETE /schedules/{id}/media-upload': route({ feature, params }, async ({ auth, params }) =>
+    removeScheduleMedia(auth.companyId, params.id),
+  ),
 });

@@ -17,15 +17,19 @@ function ownCompany(auth: AuthContext, id: number) {
 export const handler = httpModule({
   'GET /settings': route({}, async ({ auth }) => listSettings(auth.companyId)),
 
-  'PUT /settings/{key}': route({ permission: ADMIN_AREA, params: SettingParams, body: SettingBody }, async ({ auth, params, body }) =>
-    updateSetting(auth.companyId, params.key, body.value),
+  'PUT /settings/{key}': route(
+    { permission: ADMIN_AREA, params: SettingParams, body: SettingBody },
+    async ({ auth, params, body }) => updateSetting(auth.companyId, params.key, body.value),
   ),
 
   'GET /companies/{id}/schedules': route({ params: z.object({ id: idParam }) }, async ({ auth, params }) => ({
     schedules: await getCompanySchedules(ownCompany(auth, params.id)),
   })),
 
-  'PUT /companies/{id}/schedules': route({ permission: ADMIN_AREA, params: z.object({ id: idParam }), body: CompanySchedulesBody }, async ({ auth, params, body }) => ({
-    schedules: await setCompanySchedules(ownCompany(auth, params.id), body.schedules),
-  })),
+  'PUT /companies/{id}/schedules': route(
+    { permission: ADMIN_AREA, params: z.object({ id: idParam }), body: CompanySchedulesBody },
+    async ({ auth, params, body }) => ({
+      schedules: await setCompanySchedules(ownCompany(auth, params.id), body.schedules),
+    }),
+  ),
 });

@@ -15,11 +15,15 @@ export const handler = httpModule({
 
   'GET /tags/list': route({}, async ({ auth }) => allTags(auth.companyId)),
 
-  'GET /tags/kanban': route({ feature: 'useKanban' }, async ({ auth }) => ({ lista: await allTags(auth.companyId, true) })),
+  'GET /tags/kanban': route({ feature: 'useKanban' }, async ({ auth }) => ({
+    lista: await allTags(auth.companyId, true),
+  })),
 
   'GET /tags/{id}': route({ params }, async ({ auth, params }) => requireTag(auth.companyId, params.id)),
 
-  'POST /tags': route({ body: TagBody }, async ({ auth, body }) => reply(await createTag(auth.companyId, actorOf(auth), body), 201)),
+  'POST /tags': route({ body: TagBody }, async ({ auth, body }) =>
+    reply(await createTag(auth.companyId, actorOf(auth), body), 201),
+  ),
 
   'POST /tags/sync': route({ body: TagSyncBody }, async ({ auth, body }) => {
     const ids = body.tags.map((t) => (typeof t === 'number' ? t : t.id));
@@ -27,7 +31,9 @@ export const handler = httpModule({
     return { tags: ticket.tags, ticket };
   }),
 
-  'PUT /tags/{id}': route({ params, body: TagUpdateBody }, async ({ auth, params, body }) => updateTag(auth.companyId, actorOf(auth), params.id, body)),
+  'PUT /tags/{id}': route({ params, body: TagUpdateBody }, async ({ auth, params, body }) =>
+    updateTag(auth.companyId, actorOf(auth), params.id, body),
+  ),
 
   'DELETE /tags/{id}': route({ params }, async ({ auth, params }) => {
     await deleteTag(auth.companyId, params.id);

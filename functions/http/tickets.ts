@@ -6,7 +6,14 @@ import { KanbanQuery } from '#shared/schemas/tags';
 import { AppError } from '#lib/errors';
 import { getUser } from '#lib/accounts/users';
 import { listTickets, type Viewer } from '#lib/tickets/list';
-import { assertCanSee, createTicketByUser, deleteTicket, getTicket, getTicketByUuid, updateTicketByUser } from '#lib/tickets/service';
+import {
+  assertCanSee,
+  createTicketByUser,
+  deleteTicket,
+  getTicket,
+  getTicketByUuid,
+  updateTicketByUser,
+} from '#lib/tickets/service';
 import { addTicketTag, clearTicketTags } from '#lib/tags/service';
 import type { AuthContext } from '#lib/auth';
 import type { User } from '#shared/schemas/accounts';
@@ -18,7 +25,16 @@ const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.pro
 async function viewerOf(auth: AuthContext): Promise<Viewer> {
   // admins see every ticket: their lists need no queue membership, so no user read
   if (can(auth.profile, 'tickets-manager:showall')) {
-    return { user: { id: auth.userId, companyId: auth.companyId, queueIds: [], allTicket: 'enabled', showNoQueue: true } as unknown as User, profile: auth.profile };
+    return {
+      user: {
+        id: auth.userId,
+        companyId: auth.companyId,
+        queueIds: [],
+        allTicket: 'enabled',
+        showNoQueue: true,
+      } as unknown as User,
+      profile: auth.profile,
+    };
   }
   const user = await getUser(auth.companyId, auth.userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
@@ -33,19 +49,28 @@ async function visibleTicket(auth: AuthContext, found: Awaited<ReturnType<typeof
 
 /** Tickets (attendance.md 2.4, 4.2, 7) and the kanban board (management.md "Kanban"). */
 export const handler = httpModule({
-  'GET /tickets': route({ query: TicketsQuery }, async ({ auth, query }) => listTickets(auth.companyId, await viewerOf(auth), query)),
+  'GET /tickets': route({ query: TicketsQuery }, async ({ auth, query }) =>
+    listTickets(auth.companyId, await viewerOf(auth), query),
+  ),
 
   'GET /tickets/u/{uuid}': route({ params: z.object({ uuid: z.string().uuid() }) }, async ({ auth, params }) =>
     visibleTicket(auth, await getTicketByUuid(auth.companyId, params.uuid)),
   ),
 
-  'GET /tickets/{id}': route({ params }, async ({ auth, params }) => visibleTicket(auth, await getTicket(auth.companyId, params.id))),
+  'GET /tickets/{id}': route({ params }, async ({ auth, params }) =>
+    visibleTicket(auth, await getTicket(auth.companyId, params.id)),
+  ),
 
-  'POST /tickets': route({ body: TicketCreateBody }, async ({ auth, body }) => reply(await createTicketByUser(auth.companyId, actorOf(auth), body), 201)),
+  'POST /tickets': route({ body: TicketCreateBody }, async ({ auth, body }) =>
+    reply(await createTicketByUser(auth.companyId, actorOf(auth), body), 201),
+  ),
 
   'PUT /tickets/{id}': route({ params, body: TicketUpdateBody }, async ({ auth, params, body }) => {
     const { whatsappId, ...rest } = body;
-    return updateTicketByUser(auth.companyId, actorOf(auth), params.id, { ...rest, ...(whatsappId ? { whatsappId } : {}) });
+    return updateTicketByUser(auth.companyId, actorOf(auth), params.id, {
+      ...rest,
+      ...(whatsappId ? { whatsappId } : {}),
+    });
   }),
 
   'DELETE /tickets/{id}': route({ permission: 'ticket-options:deleteTicket', params }, async ({ auth, params }) => {
@@ -54,7 +79,12 @@ export const handler = httpModule({
   }),
 
   'GET /ticket/kanban': route({ feature: 'useKanban', query: KanbanQuery }, async ({ auth, query }) => {
-    const out = await listTickets(auth.companyId, await viewerOf(auth), { queueIds: query.queueIds, showAll: query.showAll, cursor: query.cursor, limit: 100 }, { kanban: true });
+    const out = await listTickets(
+      auth.companyId,
+      await viewerOf(auth),
+      { queueIds: query.queueIds, showAll: query.showAll, cursor: query.cursor, limit: 100 },
+      { kanban: true },
+    );
     return out;
   }),
 
@@ -62,7 +92,8 @@ export const handler = httpModule({
     clearTicketTags(auth.companyId, actorOf(auth), params.ticketId),
   ),
 
-  'PUT /ticket-tags/{ticketId}/{tagId}': route({ params: z.object({ ticketId: idParam, tagId: idParam }) }, async ({ auth, params }) =>
-    addTicketTag(auth.companyId, actorOf(auth), params.ticketId, params.tagId),
+  'PUT /ticket-tags/{ticketId}/{tagId}': route(
+    { params: z.object({ ticketId: idParam, tagId: idParam }) },
+    async ({ auth, params }) => addTicketTag(auth.companyId, actorOf(auth), params.ticketId, params.tagId),
   ),
 });

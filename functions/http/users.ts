@@ -24,16 +24,24 @@ export const handler = httpModule({
 
   'GET /users/list': route({}, async ({ auth }) => listUsers(auth.companyId)),
 
-  'GET /users/{id}': route({ params }, async ({ auth, params }) => withQueues(await requireUser(auth.companyId, params.id))),
+  'GET /users/{id}': route({ params }, async ({ auth, params }) =>
+    withQueues(await requireUser(auth.companyId, params.id)),
+  ),
 
-  'POST /users': route({ permission: ADMIN_AREA, body: UserCreateBody }, async ({ auth, body }) => reply(await createCompanyUser(auth, body), 201)),
+  'POST /users': route({ permission: ADMIN_AREA, body: UserCreateBody }, async ({ auth, body }) =>
+    reply(await createCompanyUser(auth, body), 201),
+  ),
 
-  'PUT /users/{id}': route({ params, body: UserUpdateBody }, async ({ auth, params, body }) => updateCompanyUser(auth, params.id, body)),
+  'PUT /users/{id}': route({ params, body: UserUpdateBody }, async ({ auth, params, body }) =>
+    updateCompanyUser(auth, params.id, body),
+  ),
 
   'DELETE /users/{id}': route({ permission: ADMIN_AREA, params }, async ({ auth, params }) => {
     await deleteCompanyUser(auth, params.id);
     return { message: 'User deleted' };
   }),
 
-  'POST /users/set-language/{lang}': route({ params: LanguageParams }, async ({ auth, params }) => setLanguage(auth, params.lang)),
+  'POST /users/set-language/{lang}': route({ params: LanguageParams }, async ({ auth, params }) =>
+    setLanguage(auth, params.lang),
+  ),
 });

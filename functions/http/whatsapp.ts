@@ -19,19 +19,31 @@ export const handler = httpModule({
 
   'GET /whatsapp/{id}': route({ params, query: WhatsappQuery }, async ({ auth, params, query }) => {
     const [w] = await withQueues(auth.companyId, [await requireWhatsapp(auth.companyId, params.id)]);
-    return presentWhatsapp(w!, { withQr: withQr(query.session), withToken: can(auth.profile, 'connections-page:editOrDeleteConnection') });
+    return presentWhatsapp(w!, {
+      withQr: withQr(query.session),
+      withToken: can(auth.profile, 'connections-page:editOrDeleteConnection'),
+    });
   }),
 
-  'POST /whatsapp': route({ permission: 'connections-page:addConnection', body: WhatsappBody }, async ({ auth, body }) =>
-    reply(presentWhatsapp(await createWhatsapp(auth.companyId, body), { withToken: true }), 201),
+  'POST /whatsapp': route(
+    { permission: 'connections-page:addConnection', body: WhatsappBody },
+    async ({ auth, body }) =>
+      reply(presentWhatsapp(await createWhatsapp(auth.companyId, body), { withToken: true }), 201),
   ),
 
-  'PUT /whatsapp/{id}': route({ permission: 'connections-page:editOrDeleteConnection', params, body: WhatsappUpdateBody }, async ({ auth, params, body }) =>
-    presentWhatsapp((await withQueues(auth.companyId, [await updateWhatsapp(auth.companyId, params.id, body)]))[0]!, { withToken: true }),
+  'PUT /whatsapp/{id}': route(
+    { permission: 'connections-page:editOrDeleteConnection', params, body: WhatsappUpdateBody },
+    async ({ auth, params, body }) =>
+      presentWhatsapp((await withQueues(auth.companyId, [await updateWhatsapp(auth.companyId, params.id, body)]))[0]!, {
+        withToken: true,
+      }),
   ),
 
-  'DELETE /whatsapp/{id}': route({ permission: 'connections-page:editOrDeleteConnection', params }, async ({ auth, params }) => {
-    await deleteWhatsapp(auth.companyId, params.id);
-    return { message: 'Whatsapp deleted.' };
-  }),
+  'DELETE /whatsapp/{id}': route(
+    { permission: 'connections-page:editOrDeleteConnection', params },
+    async ({ auth, params }) => {
+      await deleteWhatsapp(auth.companyId, params.id);
+      return { message: 'Whatsapp deleted.' };
+    },
+  ),
 });

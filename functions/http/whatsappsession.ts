@@ -7,18 +7,27 @@ const params = z.object({ id: idParam });
 
 /** Session buttons of the Connections page (management.md section 2): retry, new QR, disconnect. */
 export const handler = httpModule({
-  'POST /whatsappsession/{id}': route({ permission: 'connections-page:actionButtons', params }, async ({ auth, params }) => {
-    await startSession(auth.companyId, params.id);
-    return { message: 'Starting session.' };
-  }),
+  'POST /whatsappsession/{id}': route(
+    { permission: 'connections-page:actionButtons', params },
+    async ({ auth, params }) => {
+      await startSession(auth.companyId, params.id);
+      return { message: 'Starting session.' };
+    },
+  ),
 
-  'PUT /whatsappsession/{id}': route({ permission: 'connections-page:actionButtons', params }, async ({ auth, params }) => {
-    await requestNewQr(auth.companyId, params.id);
-    return { message: 'Starting session.' };
-  }),
+  'PUT /whatsappsession/{id}': route(
+    { permission: 'connections-page:actionButtons', params },
+    async ({ auth, params }) => {
+      await requestNewQr(auth.companyId, params.id);
+      return { message: 'Starting session.' };
+    },
+  ),
 
-  'DELETE /whatsappsession/{id}': route({ permission: 'connections-page:actionButtons', params }, async ({ auth, params }) => {
-    await disconnectSession(auth.companyId, params.id);
-    return { message: 'Session disconnected.' };
-  }),
+  'DELETE /whatsappsession/{id}': route(
+    { permission: 'connections-page:actionButtons', params },
+    async ({ auth, params }) => {
+      await disconnectSession(auth.companyId, params.id);
+      return { message: 'Session disconnected.' };
+    },
+  ),
 });

@@ -15,7 +15,11 @@ export const handler = async (event: SQSEvent) => {
       setLogContext({ companyId: inbound.companyId, whatsappId: inbound.whatsappId, inbound: inbound.type }, true);
       await handleInbound(inbound);
     } catch (err) {
-      log.error('inbound event failed', { messageId: record.messageId, error: (err as Error).message, stack: (err as Error).stack });
+      log.error('inbound event failed', {
+        messageId: record.messageId,
+        error: (err as Error).message,
+        stack: (err as Error).stack,
+      });
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }

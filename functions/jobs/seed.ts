@@ -6,7 +6,9 @@ import { config } from '#lib/config';
 async function passwordFromSecret(): Promise<string | undefined> {
   const secretArn = process.env.ADMIN_PASSWORD_SECRET_ARN;
   if (!secretArn) return undefined;
-  const out = await new SecretsManagerClient({ region: config().region }).send(new GetSecretValueCommand({ SecretId: secretArn }));
+  const out = await new SecretsManagerClient({ region: config().region }).send(
+    new GetSecretValueCommand({ SecretId: secretArn }),
+  );
   return out.SecretString;
 }
 
@@ -14,6 +16,7 @@ async function passwordFromSecret(): Promise<string | undefined> {
 export async function handler(event: { adminEmail?: string; adminPassword?: string } | null = {}) {
   const adminEmail = event?.adminEmail ?? process.env.ADMIN_EMAIL ?? 'admin@admin.com';
   const adminPassword = event?.adminPassword ?? process.env.ADMIN_PASSWORD ?? (await passwordFromSecret());
-  if (!adminPassword) throw new Error('ADMIN_PASSWORD or ADMIN_PASSWORD_SECRET_ARN must be set to seed the platform admin');
+  if (!adminPassword)
+    throw new Error('ADMIN_PASSWORD or ADMIN_PASSWORD_SECRET_ARN must be set to seed the platform admin');
   return seedPlatform({ adminEmail, adminPassword });
 }

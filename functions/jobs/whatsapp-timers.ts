@@ -19,7 +19,12 @@ export const handler = async () => {
       try {
         await fire(item);
       } catch (err) {
-        log.error('chatbot timer failed', { kind: item.kind, companyId: item.companyId, ticketId: item.ticketId, error: (err as Error).message });
+        log.error('chatbot timer failed', {
+          kind: item.kind,
+          companyId: item.companyId,
+          ticketId: item.ticketId,
+          error: (err as Error).message,
+        });
       }
       await removeDue(item);
       handled++;
@@ -37,7 +42,8 @@ async function fire(item: DueItem) {
   if (!whatsapp) return;
   if (item.kind === 'transfer') {
     // timeToTransfer: still pending, still without a queue and nobody took it
-    if (ticket.status !== 'pending' || ticket.queueId !== null || ticket.userId !== null || !whatsapp.transferQueueId) return;
+    if (ticket.status !== 'pending' || ticket.queueId !== null || ticket.userId !== null || !whatsapp.transferQueueId)
+      return;
     await updateTicket(companyId, ticketId, { queueId: whatsapp.transferQueueId }, null);
     return;
   }
@@ -45,7 +51,11 @@ async function fire(item: DueItem) {
   if (ticket.status !== 'open' || ticket.updatedAt !== item.marker || !whatsapp.expiresTicket) return;
   if (whatsapp.expiresInactiveMessage.trim()) {
     await sendMessage(companyId, ticket, {
-      body: fillVariables(whatsapp.expiresInactiveMessage, { contactName: ticket.contact.name, now: new Date(), protocol: ticket.id }),
+      body: fillVariables(whatsapp.expiresInactiveMessage, {
+        contactName: ticket.contact.name,
+        now: new Date(),
+        protocol: ticket.id,
+      }),
       automatic: true,
     });
   }

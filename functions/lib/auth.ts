@@ -6,7 +6,12 @@ import { ACCESS_TOKEN_SECONDS, WS_TICKET_SECONDS } from '#shared/constants';
 import { signingKey } from './secrets';
 import { AppError } from './errors';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 export interface AuthContext {
@@ -40,7 +45,13 @@ export async function verifyPassword(password: string, stored: string | undefine
 }
 
 export async function signAccessToken(auth: Omit<AuthContext, 'public'>, sessionId: string): Promise<string> {
-  return new SignJWT({ companyId: auth.companyId, profile: auth.profile, super: auth.super, sid: sessionId, typ: 'access' })
+  return new SignJWT({
+    companyId: auth.companyId,
+    profile: auth.profile,
+    super: auth.super,
+    sid: sessionId,
+    typ: 'access',
+  })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(auth.userId))
     .setIssuedAt()

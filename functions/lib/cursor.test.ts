@@ -15,7 +15,7 @@ describe('page cursors', () => {
     expect(await decodeCursor(7, cursor)).toEqual(key);
   });
 
-  it("a cursor from another company is rejected", async () => {
+  it('a cursor from another company is rejected', async () => {
     const cursor = await encodeCursor(7, { pk: 'C#7', sk: 'X' });
     await expect(decodeCursor(8, cursor)).rejects.toMatchObject({ code: 'ERR_INVALID_CURSOR', status: 400 });
   });

@@ -8,7 +8,9 @@ import type { Item } from './db';
  * for; one that was tampered with or belongs to another company is refused.
  */
 async function mac(payload: string) {
-  return createHmac('sha256', Buffer.from(await signingKey())).update(payload).digest('base64url');
+  return createHmac('sha256', Buffer.from(await signingKey()))
+    .update(payload)
+    .digest('base64url');
 }
 
 export async function encodeCursor(companyId: number, lastKey: Item | undefined): Promise<string | undefined> {

@@ -49,7 +49,9 @@ async function send<T>(command: any): Promise<T> {
 }
 
 export async function getItem<T = Item>(key: Key): Promise<T | undefined> {
-  const out = await send<{ Item?: T }>(new GetCommand({ TableName: table(), Key: key, ReturnConsumedCapacity: 'TOTAL' }));
+  const out = await send<{ Item?: T }>(
+    new GetCommand({ TableName: table(), Key: key, ReturnConsumedCapacity: 'TOTAL' }),
+  );
   return out.Item;
 }
 
@@ -153,7 +155,13 @@ export function buildUpdate(spec: UpdateSpec) {
 export async function updateItem<T = Item>(key: Key, spec: UpdateSpec): Promise<T | undefined> {
   try {
     const out = await send<{ Attributes?: T }>(
-      new UpdateCommand({ TableName: table(), Key: key, ...buildUpdate(spec), ReturnValues: 'ALL_NEW', ReturnConsumedCapacity: 'TOTAL' }),
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        ...buildUpdate(spec),
+        ReturnValues: 'ALL_NEW',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     return out.Attributes;
   } catch (err: any) {
@@ -168,14 +176,20 @@ export function updateTx(key: Key, spec: UpdateSpec): TransactItem {
 }
 export function putTx(item: Item, ifNotExists = false): TransactItem {
   return {
-    Put: { TableName: table(), Item: item, ...(ifNotExists ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) },
+    Put: {
+      TableName: table(),
+      Item: item,
+      ...(ifNotExists ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+    },
   };
 }
 export function deleteTx(key: Key, condition?: string): TransactItem {
   return { Delete: { TableName: table(), Key: key, ...(condition ? { ConditionExpression: condition } : {}) } };
 }
 export function conditionTx(key: Key, condition: string, values?: Record<string, unknown>): TransactItem {
-  return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values } };
+  return {
+    ConditionCheck: { TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values },
+  };
 }
 
 /**

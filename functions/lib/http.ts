@@ -22,7 +22,11 @@ export interface Reply {
   cookies?: string[];
 }
 
-export interface RouteOptions<B extends ZodType | undefined, Q extends ZodType | undefined, P extends ZodType | undefined> {
+export interface RouteOptions<
+  B extends ZodType | undefined,
+  Q extends ZodType | undefined,
+  P extends ZodType | undefined,
+> {
   /** no session needed (login, signup, version ...) */
   public?: boolean;
   permission?: Permission;
@@ -65,7 +69,11 @@ export function route<
 }
 
 /** A reply with a status, headers or cookies; a plain value is answered as 200 JSON. */
-export const reply = (body: unknown, status = 200, extra: Omit<Reply, 'body' | 'status'> = {}): Reply & { __reply: true } => ({
+export const reply = (
+  body: unknown,
+  status = 200,
+  extra: Omit<Reply, 'body' | 'status'> = {},
+): Reply & { __reply: true } => ({
   __reply: true,
   body,
   status,

@@ -18,7 +18,11 @@ export function counterTx(scope: string, entity: string, delta: number, max?: nu
   return updateTx(counterKey(scope, entity), {
     add: { value: delta },
     ...(max !== undefined && delta > 0
-      ? { condition: 'attribute_not_exists(#v) OR #v < :max', conditionNames: { '#v': 'value' }, conditionValues: { ':max': max } }
+      ? {
+          condition: 'attribute_not_exists(#v) OR #v < :max',
+          conditionNames: { '#v': 'value' },
+          conditionValues: { ':max': max },
+        }
       : {}),
   });
 }

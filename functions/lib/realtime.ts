@@ -34,7 +34,10 @@ export interface WsConnection {
 }
 
 const CONNECTION_TTL_SECONDS = 3 * 60 * 60;
-const companyConnKey = (companyId: number, connectionId: string) => ({ pk: `C#${companyId}#WS`, sk: `CONN#${connectionId}` });
+const companyConnKey = (companyId: number, connectionId: string) => ({
+  pk: `C#${companyId}#WS`,
+  sk: `CONN#${connectionId}`,
+});
 const reverseKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'WS' });
 
 export async function saveConnection(conn: WsConnection) {
@@ -57,8 +60,13 @@ export async function removeConnection(connectionId: string, companyId?: number)
   if (owner !== undefined) await deleteItem(companyConnKey(owner, connectionId));
 }
 
-export async function updateRooms(conn: WsConnection, fields: Partial<Pick<WsConnection, 'chatBoxes' | 'ticketRooms' | 'notification'>>) {
-  await updateItem(companyConnKey(conn.companyId, conn.connectionId), { set: { ...fields, ttl: ttlIn(CONNECTION_TTL_SECONDS) } });
+export async function updateRooms(
+  conn: WsConnection,
+  fields: Partial<Pick<WsConnection, 'chatBoxes' | 'ticketRooms' | 'notification'>>,
+) {
+  await updateItem(companyConnKey(conn.companyId, conn.connectionId), {
+    set: { ...fields, ttl: ttlIn(CONNECTION_TTL_SECONDS) },
+  });
 }
 
 export async function companyConnections(companyId: number): Promise<WsConnection[]> {
@@ -108,11 +116,16 @@ export function resetRealtime() {
 }
 
 /** Posts raw data to one connection; false when the connection is gone (410), which is then deleted. */
-export async function postToConnection(conn: Pick<WsConnection, 'connectionId' | 'companyId'>, data: unknown): Promise<boolean> {
+export async function postToConnection(
+  conn: Pick<WsConnection, 'connectionId' | 'companyId'>,
+  data: unknown,
+): Promise<boolean> {
   const client = managementClient();
   if (!client) return false;
   try {
-    await client.send(new PostToConnectionCommand({ ConnectionId: conn.connectionId, Data: Buffer.from(JSON.stringify(data)) }));
+    await client.send(
+      new PostToConnectionCommand({ ConnectionId: conn.connectionId, Data: Buffer.from(JSON.stringify(data)) }),
+    );
     return true;
   } catch (err: any) {
     if (err?.name === 'GoneException' || err?.$metadata?.httpStatusCode === 410) {

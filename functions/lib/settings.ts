@@ -29,7 +29,8 @@ export async function settingValue(companyId: number, key: SettingKey): Promise<
 export async function updateSetting(companyId: number, key: string, value: string): Promise<Setting> {
   if (!Object.hasOwn(SETTING_DEFAULTS, key)) throw new AppError('ERR_NO_SETTING_FOUND');
   const allowed = SETTING_VALUES[key as SettingKey];
-  if (allowed && !allowed.includes(value)) throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
+  if (allowed && !allowed.includes(value))
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
   const setting: Setting = { key, value };
   await putItem({ ...settingKeys(companyId, key), ...setting, updatedAt: nowIso() });
   await publish(companyId, 'setting', { action: 'update', setting });
@@ -44,7 +45,10 @@ export async function getCompanySchedules(companyId: number): Promise<DaySchedul
 }
 
 export async function setCompanySchedules(companyId: number, schedules: DaySchedule[]): Promise<DaySchedule[]> {
-  const updated = await updateItem(companyKeys(companyId), { set: { schedules, updatedAt: nowIso() }, condition: 'attribute_exists(pk)' });
+  const updated = await updateItem(companyKeys(companyId), {
+    set: { schedules, updatedAt: nowIso() },
+    condition: 'attribute_exists(pk)',
+  });
   if (!updated) throw new AppError('ERR_NOT_FOUND');
   return schedules;
 }

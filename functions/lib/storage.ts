@@ -1,4 +1,10 @@
-import { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import {
+  S3Client,
+  PutObjectCommand,
+  GetObjectCommand,
+  DeleteObjectCommand,
+  HeadObjectCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomUUID } from 'node:crypto';
 import { config } from './config';
@@ -23,7 +29,11 @@ export function resetStorage() {
 /** Every object of a company lives under `company<id>/`. */
 export const tenantPrefix = (companyId: number) => `company${companyId}/`;
 
-const safeName = (name: string) => name.replace(/\s+/g, '_').replace(/[^\w.\-]/g, '').slice(-120) || 'file';
+const safeName = (name: string) =>
+  name
+    .replace(/\s+/g, '_')
+    .replace(/[^\w.\-]/g, '')
+    .slice(-120) || 'file';
 
 /** A fresh key under the tenant's prefix: `company<id>/<area>/<uuid>-<name>`. */
 export const newObjectKey = (companyId: number, area: string, fileName: string) =>
@@ -39,18 +49,26 @@ const DOWNLOAD_SECONDS = 3600;
 
 export async function presignPut(companyId: number, key: string, contentType: string) {
   assertTenantKey(companyId, key);
-  return getSignedUrl(s3(), new PutObjectCommand({ Bucket: config().mediaBucket, Key: key, ContentType: contentType }), {
-    expiresIn: UPLOAD_SECONDS,
-  });
+  return getSignedUrl(
+    s3(),
+    new PutObjectCommand({ Bucket: config().mediaBucket, Key: key, ContentType: contentType }),
+    {
+      expiresIn: UPLOAD_SECONDS,
+    },
+  );
 }
 
 export async function presignGet(companyId: number, key: string) {
   assertTenantKey(companyId, key);
-  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().mediaBucket, Key: key }), { expiresIn: DOWNLOAD_SECONDS });
+  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().mediaBucket, Key: key }), {
+    expiresIn: DOWNLOAD_SECONDS,
+  });
 }
 
 export async function putObject(key: string, body: Buffer | Uint8Array | string, contentType?: string) {
-  await s3().send(new PutObjectCommand({ Bucket: config().mediaBucket, Key: key, Body: body, ContentType: contentType }));
+  await s3().send(
+    new PutObjectCommand({ Bucket: config().mediaBucket, Key: key, Body: body, ContentType: contentType }),
+  );
 }
 
 export async function getObject(key: string): Promise<Buffer> {

@@ -3,7 +3,8 @@ import { CLIENT_ACTIONS, type ClientMessage } from '#shared/events';
 import { findConnection, updateRooms, postToConnection, saveConnection } from '#lib/realtime';
 import { getUser } from '#lib/accounts/users';
 
-const toggle = <T>(list: T[], value: T, on: boolean) => (on ? [...new Set([...list, value])] : list.filter((v) => v !== value));
+const toggle = <T>(list: T[], value: T, on: boolean) =>
+  on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
 
 /**
  * `$default`: room joins and leaves, `userStatus` (keeps the connection alive and refreshes the
@@ -22,11 +23,15 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
   switch (message.action) {
     case 'joinChatBox':
     case 'leaveChatBox':
-      await updateRooms(conn, { chatBoxes: toggle(conn.chatBoxes, Number(message.value), message.action === 'joinChatBox') });
+      await updateRooms(conn, {
+        chatBoxes: toggle(conn.chatBoxes, Number(message.value), message.action === 'joinChatBox'),
+      });
       break;
     case 'joinTickets':
     case 'leaveTickets':
-      await updateRooms(conn, { ticketRooms: toggle(conn.ticketRooms, String(message.value), message.action === 'joinTickets') });
+      await updateRooms(conn, {
+        ticketRooms: toggle(conn.ticketRooms, String(message.value), message.action === 'joinTickets'),
+      });
       break;
     case 'joinNotification':
     case 'leaveNotification':
@@ -35,7 +40,13 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
     case 'userStatus': {
       const user = await getUser(conn.companyId, conn.userId);
       if (!user) return { statusCode: 410 };
-      await saveConnection({ ...conn, profile: user.profile, queueIds: user.queueIds, allTicket: user.allTicket, showNoQueue: Boolean(user.showNoQueue) });
+      await saveConnection({
+        ...conn,
+        profile: user.profile,
+        queueIds: user.queueIds,
+        allTicket: user.allTicket,
+        showNoQueue: Boolean(user.showNoQueue),
+      });
       break;
     }
     case 'ping':

@@ -38,7 +38,9 @@ export class Api extends Construct {
     super(scope, id);
     // Same origin through CloudFront, so no CORS here.
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', { description: 'Inbox REST API' });
-    this.invokeRole = new iam.Role(this, 'InvokeRole', { assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com') });
+    this.invokeRole = new iam.Role(this, 'InvokeRole', {
+      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+    });
   }
 
   /** One route per manifest route key, one function (and one integration) per module. */
@@ -66,7 +68,11 @@ export class Realtime extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.webSocketApi = new apigwv2.WebSocketApi(this, 'WebSocketApi', { description: 'Inbox realtime' });
-    this.stage = new apigwv2.WebSocketStage(this, 'Stage', { webSocketApi: this.webSocketApi, stageName: 'ws', autoDeploy: true });
+    this.stage = new apigwv2.WebSocketStage(this, 'Stage', {
+      webSocketApi: this.webSocketApi,
+      stageName: 'ws',
+      autoDeploy: true,
+    });
   }
 
   mount(handlers: typeof WsHandlers, functions: FunctionRegistry) {

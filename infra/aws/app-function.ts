@@ -29,7 +29,11 @@ export interface AppResources {
  * and its grant in one step, so a process never gets a name it cannot use. Shared by the Lambda
  * functions and the session runner's task.
  */
-export function bindAppResources(setEnv: (name: string, value: string) => void, grantee: iam.IGrantable, res: AppResources) {
+export function bindAppResources(
+  setEnv: (name: string, value: string) => void,
+  grantee: iam.IGrantable,
+  res: AppResources,
+) {
   setEnv('TABLE_NAME', res.table.tableName);
   res.table.grantReadWriteData(grantee);
 
@@ -126,7 +130,13 @@ export class FunctionRegistry {
   get(module: string, opts: { memorySize?: number; timeoutSeconds?: number } = {}): AppFunction {
     let fn = this.functions.get(module);
     if (!fn) {
-      fn = new AppFunction(this.scope, functionId(module), { module, resources: this.resources, role: this.role, logGroup: this.logGroup, ...opts });
+      fn = new AppFunction(this.scope, functionId(module), {
+        module,
+        resources: this.resources,
+        role: this.role,
+        logGroup: this.logGroup,
+        ...opts,
+      });
       this.functions.set(module, fn);
     }
     return fn;

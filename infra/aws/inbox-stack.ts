@@ -33,7 +33,11 @@ export class InboxStack extends Stack {
     const queues = new Queues(this, 'Queues', manifest.queues);
     const realtime = new Realtime(this, 'Realtime');
     const api = new Api(this, 'Api');
-    const web = new Web(this, 'Web', { httpApi: api.httpApi, webSocketApi: realtime.webSocketApi, wsStage: realtime.stage });
+    const web = new Web(this, 'Web', {
+      httpApi: api.httpApi,
+      webSocketApi: realtime.webSocketApi,
+      wsStage: realtime.stage,
+    });
     data.allowUploadsFrom(web.origin);
 
     const resources: AppResources = {
@@ -54,7 +58,12 @@ export class InboxStack extends Stack {
 
     // The platform company and its super admin, created (idempotently) after every deployment
     // that changes the seed; the password is generated into Secrets Manager, never the template.
-    const seed = new AppFunction(this, 'Seed', { module: 'jobs/seed', resources, logGroup: functions.logGroup, timeoutSeconds: 120 });
+    const seed = new AppFunction(this, 'Seed', {
+      module: 'jobs/seed',
+      resources,
+      logGroup: functions.logGroup,
+      timeoutSeconds: 120,
+    });
     seed.addEnvironment('ADMIN_EMAIL', props.adminEmail);
     seed.addEnvironment('ADMIN_PASSWORD_SECRET_ARN', data.adminPasswordSecret.secretArn);
     data.adminPasswordSecret.grantRead(seed);

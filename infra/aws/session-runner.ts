@@ -36,7 +36,10 @@ export class SessionRunner extends Construct {
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
       cpu: 512,
       memoryLimitMiB: 1024,
-      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+      runtimePlatform: {
+        cpuArchitecture: ecs.CpuArchitecture.ARM64,
+        operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
+      },
     });
     // Built from the repository root (the runner imports shared/ and functions/lib/); the image is
     // built when the asset is published (cdk deploy), synth only records it.
@@ -44,7 +47,10 @@ export class SessionRunner extends Construct {
       image: ecs.ContainerImage.fromAsset(ROOT, { file: 'session-runner/Dockerfile', platform: Platform.LINUX_ARM64 }),
       logging: ecs.LogDrivers.awsLogs({
         streamPrefix: 'session-runner',
-        logGroup: new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+        logGroup: new logs.LogGroup(this, 'Logs', {
+          retention: logs.RetentionDays.ONE_MONTH,
+          removalPolicy: RemovalPolicy.DESTROY,
+        }),
       }),
       environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys' },
     });

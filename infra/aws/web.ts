@@ -117,7 +117,11 @@ export class Web extends Construct {
         sources: [s3deploy.Source.asset(join(dist, 'assets'))],
         destinationBucket: this.bucket,
         destinationKeyPrefix: 'assets/',
-        cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+        cacheControl: [
+          s3deploy.CacheControl.setPublic(),
+          s3deploy.CacheControl.maxAge(Duration.days(365)),
+          s3deploy.CacheControl.immutable(),
+        ],
         // Old hashed files stay, so tabs opened before a deployment keep loading their chunks.
         prune: false,
         memoryLimit: 512,

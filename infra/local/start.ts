@@ -7,7 +7,14 @@ const dataDir = resolve(process.env.DATA_DIR || '.data');
 const adminEmail = process.env.ADMIN_EMAIL || 'admin@admin.com';
 const adminPassword = process.env.ADMIN_PASSWORD || 'admin123';
 
-const stack = await startStack({ port, dataDir, adminEmail, adminPassword, host: process.env.HOST || '127.0.0.1', logLevel: process.env.LOG_LEVEL || 'info' });
+const stack = await startStack({
+  port,
+  dataDir,
+  adminEmail,
+  adminPassword,
+  host: process.env.HOST || '127.0.0.1',
+  logLevel: process.env.LOG_LEVEL || 'info',
+});
 
 console.log(`
   Inbox is running at ${stack.url.replace('127.0.0.1', 'localhost')}

@@ -58,7 +58,9 @@ export class AuthStore {
       } else missing.push(id);
     }
     if (missing.length) {
-      const found = await batchGet<{ sk: string; data: string }>(missing.map((id) => ({ pk: this.pk, sk: AuthStore.keySk(type, id) })));
+      const found = await batchGet<{ sk: string; data: string }>(
+        missing.map((id) => ({ pk: this.pk, sk: AuthStore.keySk(type, id) })),
+      );
       const bySk = new Map(found.map((f) => [f.sk, this.codec.decode(f.data)]));
       for (const id of missing) {
         const sk = AuthStore.keySk(type, id);
@@ -94,7 +96,11 @@ export class AuthStore {
     this.cache.clear();
     await this.serial(async () => {
       const items = await queryAll<{ pk: string; sk: string }>({ pk: this.pk, projection: ['pk', 'sk'] });
-      if (items.length) await batchWrite([], items.map(({ pk, sk }) => ({ pk, sk })));
+      if (items.length)
+        await batchWrite(
+          [],
+          items.map(({ pk, sk }) => ({ pk, sk })),
+        );
       await deleteItem({ pk: this.pk, sk: 'creds' });
     });
   }

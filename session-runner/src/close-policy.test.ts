@@ -10,7 +10,11 @@ describe('close-code policy', () => {
   });
 
   it('515 right after a scan is a normal restart: reconnect at once', () => {
-    expect(decideClose({ ...base, code: 515, attempt: 4 })).toEqual({ action: 'reconnect', delayMs: 0, status: 'OPENING' });
+    expect(decideClose({ ...base, code: 515, attempt: 4 })).toEqual({
+      action: 'reconnect',
+      delayMs: 0,
+      status: 'OPENING',
+    });
   });
 
   it('428/408/500/503 reconnect with exponential back-off and jitter', () => {
@@ -39,7 +43,10 @@ describe('close-code policy', () => {
     expect(first).toEqual({ action: 'reconnect', delayMs: REPLACED_BASE_MS / 2, status: 'OPENING' });
     const second = decideClose({ ...base, code: 440, replaced: 1 }, () => 0);
     expect(second.action === 'reconnect' && second.delayMs).toBe(REPLACED_BASE_MS);
-    expect(decideClose({ ...base, code: 440, replaced: MAX_REPLACED - 1 })).toEqual({ action: 'stop', status: 'DISCONNECTED' });
+    expect(decideClose({ ...base, code: 440, replaced: MAX_REPLACED - 1 })).toEqual({
+      action: 'stop',
+      status: 'DISCONNECTED',
+    });
   });
 
   it('QR retries exhausted -> TIMEOUT; a deliberate close -> DISCONNECTED without reconnecting', () => {

@@ -47,8 +47,16 @@ export function decideClose(state: CloseState, random: () => number = Math.rando
       return { action: 'reconnect', delayMs: 0, status: 'OPENING' };
     case 440:
       if (state.replaced + 1 >= MAX_REPLACED) return { action: 'stop', status: 'DISCONNECTED' };
-      return { action: 'reconnect', delayMs: backoff(state.replaced, REPLACED_BASE_MS, BACKOFF_CAP_MS, random), status: 'OPENING' };
+      return {
+        action: 'reconnect',
+        delayMs: backoff(state.replaced, REPLACED_BASE_MS, BACKOFF_CAP_MS, random),
+        status: 'OPENING',
+      };
     default:
-      return { action: 'reconnect', delayMs: backoff(state.attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, random), status: 'OPENING' };
+      return {
+        action: 'reconnect',
+        delayMs: backoff(state.attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, random),
+        status: 'OPENING',
+      };
   }
 }

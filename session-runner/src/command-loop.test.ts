@@ -20,7 +20,10 @@ describe('commands of one connection run in order', () => {
   it('a failed command does not stop the next one of its group', async () => {
     const run = perGroupSequencer();
     const done: string[] = [];
-    await Promise.allSettled([run('A', async () => Promise.reject(new Error('boom'))), run('A', async () => void done.push('a2'))]);
+    await Promise.allSettled([
+      run('A', async () => Promise.reject(new Error('boom'))),
+      run('A', async () => void done.push('a2')),
+    ]);
     expect(done).toEqual(['a2']);
   });
 });

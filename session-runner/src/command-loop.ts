@@ -1,4 +1,9 @@
-import { SQSClient, ReceiveMessageCommand, DeleteMessageCommand, ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import {
+  SQSClient,
+  ReceiveMessageCommand,
+  DeleteMessageCommand,
+  ChangeMessageVisibilityCommand,
+} from '@aws-sdk/client-sqs';
 import { config } from '#lib/config';
 import { log } from '#lib/log';
 import { COMMAND_QUEUE, type SessionCommand } from '#shared/whatsapp-protocol';
@@ -46,14 +51,26 @@ export function startCommandLoop(manager: SessionManager) {
       const command = JSON.parse(body) as SessionCommand;
       const outcome = await manager.handle(command);
       if (outcome === 'elsewhere') {
-        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: ELSEWHERE_DELAY_SECONDS }));
+        await sqs.send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl,
+            ReceiptHandle: receiptHandle,
+            VisibilityTimeout: ELSEWHERE_DELAY_SECONDS,
+          }),
+        );
         return;
       }
       await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle }));
     } catch (err) {
       log.error('command failed', { error: (err as Error).message });
       await sqs
-        .send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: RETRY_DELAY_SECONDS }))
+        .send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl,
+            ReceiptHandle: receiptHandle,
+            VisibilityTimeout: RETRY_DELAY_SECONDS,
+          }),
+        )
         .catch(() => undefined);
     } finally {
       inFlight--;

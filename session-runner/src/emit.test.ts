@@ -7,7 +7,19 @@ const chat = '5511988887777@s.whatsapp.net';
 describe('inbound event routing (FIFO group and dedup id)', () => {
   it('a message and its later acks, edits and deletion share the company#connection#chat group', () => {
     const groups = [
-      routing({ type: 'message', ...base, message: { wid: 'W1', chatJid: chat, fromMe: false, isGroup: false, body: 'hi', mediaType: 'chat', timestamp: 1 } }),
+      routing({
+        type: 'message',
+        ...base,
+        message: {
+          wid: 'W1',
+          chatJid: chat,
+          fromMe: false,
+          isGroup: false,
+          body: 'hi',
+          mediaType: 'chat',
+          timestamp: 1,
+        },
+      }),
       routing({ type: 'ack', ...base, wid: 'W1', chatJid: chat, ack: 2 }),
       routing({ type: 'edit', ...base, wid: 'W1', chatJid: chat, body: 'hello' }),
       routing({ type: 'revoke', ...base, wid: 'W1', chatJid: chat }),
@@ -17,7 +29,19 @@ describe('inbound event routing (FIFO group and dedup id)', () => {
   });
 
   it('dedup: the same message reported twice is one; each ack level and each edit text is its own event', () => {
-    const msg = { type: 'message' as const, ...base, message: { wid: 'W1', chatJid: chat, fromMe: false, isGroup: false, body: 'hi', mediaType: 'chat' as const, timestamp: 1 } };
+    const msg = {
+      type: 'message' as const,
+      ...base,
+      message: {
+        wid: 'W1',
+        chatJid: chat,
+        fromMe: false,
+        isGroup: false,
+        body: 'hi',
+        mediaType: 'chat' as const,
+        timestamp: 1,
+      },
+    };
     expect(routing(msg).dedupId).toBe(routing({ ...msg, message: { ...msg.message, body: 'hi (again)' } }).dedupId);
     const ack2 = routing({ type: 'ack', ...base, wid: 'W1', chatJid: chat, ack: 2 }).dedupId;
     const ack3 = routing({ type: 'ack', ...base, wid: 'W1', chatJid: chat, ack: 3 }).dedupId;

@@ -26,7 +26,10 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
     case 'revoke':
       return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.wid}:revoke` };
     case 'sendResult':
-      return { groupId: g(event.chatJid ?? `ticket:${event.ticketId}`), dedupId: `${event.companyId}:${event.messageId}:sendResult` };
+      return {
+        groupId: g(event.chatJid ?? `ticket:${event.ticketId}`),
+        dedupId: `${event.companyId}:${event.messageId}:sendResult`,
+      };
     case 'checkNumberResult':
       return { groupId: g('check'), dedupId: `${event.companyId}:${event.replyTo}:check` };
     case 'call':

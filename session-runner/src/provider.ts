@@ -18,7 +18,11 @@ export interface ProviderMessage extends Omit<InboundMessage, 'media' | 'mediaEr
 /** What a provider tells the session manager. */
 export interface ProviderEvents {
   /** QR code shown, pairing, connected (with the phone's number) */
-  status(update: { status: Extract<ConnectionStatus, 'qrcode' | 'PAIRING' | 'CONNECTED' | 'OPENING'>; qrcode?: string; number?: string }): void;
+  status(update: {
+    status: Extract<ConnectionStatus, 'qrcode' | 'PAIRING' | 'CONNECTED' | 'OPENING'>;
+    qrcode?: string;
+    number?: string;
+  }): void;
   message(message: ProviderMessage): Promise<void>;
   ack(ev: { wid: string; chatJid: string; ack: number }): Promise<void>;
   edit(ev: { wid: string; chatJid: string; body: string }): Promise<void>;

@@ -16,7 +16,13 @@ const { AuthStore } = await import('./auth-store');
 let dynamo: LocalDynamo;
 beforeAll(async () => {
   dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test' });
-  Object.assign(process.env, { TABLE_NAME: 'runner-test', MEDIA_BUCKET: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1', LOG_LEVEL: 'error' });
+  Object.assign(process.env, {
+    TABLE_NAME: 'runner-test',
+    MEDIA_BUCKET: 'unused',
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    AWS_REGION: 'us-east-1',
+    LOG_LEVEL: 'error',
+  });
   resetConfig();
   resetDb();
 }, 60_000);
@@ -25,7 +31,10 @@ afterAll(async () => {
 });
 beforeEach(() => void emitted.splice(0));
 
-const statuses = (whatsappId: number) => emitted.filter((e): e is Extract<InboundEvent, { type: 'session' }> => e.type === 'session' && e.whatsappId === whatsappId).map((e) => e.status);
+const statuses = (whatsappId: number) =>
+  emitted
+    .filter((e): e is Extract<InboundEvent, { type: 'session' }> => e.type === 'session' && e.whatsappId === whatsappId)
+    .map((e) => e.status);
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
@@ -55,7 +64,18 @@ describe('session manager', () => {
     expect(await holder.handle({ type: 'start', commandId: 'c2', companyId: 1, whatsappId: 2 })).toBe('done');
     const other = new SessionManager(simulatorProvider(new SimulatorRegistry(), 60_000), 'runner-d');
     expect(await other.handle({ type: 'start', commandId: 'c3', companyId: 1, whatsappId: 2 })).toBe('elsewhere');
-    expect(await other.handle({ type: 'send', commandId: 'c4', companyId: 1, whatsappId: 2, messageId: 'm', ticketId: 1, to: 'x@s.whatsapp.net', body: 'hi' })).toBe('elsewhere');
+    expect(
+      await other.handle({
+        type: 'send',
+        commandId: 'c4',
+        companyId: 1,
+        whatsappId: 2,
+        messageId: 'm',
+        ticketId: 1,
+        to: 'x@s.whatsapp.net',
+        body: 'hi',
+      }),
+    ).toBe('elsewhere');
     // the holder stops (releases the lease): the other may take it
     await holder.stopAll();
     expect(await other.handle({ type: 'start', commandId: 'c5', companyId: 1, whatsappId: 2 })).toBe('done');
@@ -66,13 +86,27 @@ describe('session manager', () => {
     const registry = new SimulatorRegistry();
     const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-e', 1500);
     await m.handle({ type: 'start', commandId: 'c6', companyId: 1, whatsappId: 3 });
-    const send = { type: 'send' as const, commandId: 'c7', companyId: 1, whatsappId: 3, messageId: 'msg-1', ticketId: 9, to: '5511@s.whatsapp.net', body: 'hi' };
+    const send = {
+      type: 'send' as const,
+      commandId: 'c7',
+      companyId: 1,
+      whatsappId: 3,
+      messageId: 'msg-1',
+      ticketId: 9,
+      to: '5511@s.whatsapp.net',
+      body: 'hi',
+    };
     const started = Date.now();
     const pending = m.handle(send);
     // still showing a QR code: the send waits for a connection, then gives up
     await vi.waitFor(() => expect(emitted.some((e) => e.type === 'sendResult')).toBe(true), { timeout: 5000 });
     await pending;
-    expect(emitted.find((e) => e.type === 'sendResult')).toMatchObject({ messageId: 'msg-1', ticketId: 9, ack: 0, error: 'ERR_SENDING_WAPP_MSG' });
+    expect(emitted.find((e) => e.type === 'sendResult')).toMatchObject({
+      messageId: 'msg-1',
+      ticketId: 9,
+      ack: 0,
+      error: 'ERR_SENDING_WAPP_MSG',
+    });
     expect(Date.now() - started).toBeGreaterThan(1000);
     await m.stopAll();
   });

@@ -91,8 +91,19 @@ class ManagedSession {
     this.socket = undefined;
     // Deliberate closes (disconnect, new QR, shutdown, lease lost) are handled by whoever closed.
     if (this.intentional) return;
-    const decision = decideClose({ code, attempt: this.attempt, replaced: this.replaced, qrExhausted: this.qrExhausted, intentional: this.intentional });
-    log.info('session closed', { companyId: this.companyId, whatsappId: this.whatsappId, code, decision: decision.action });
+    const decision = decideClose({
+      code,
+      attempt: this.attempt,
+      replaced: this.replaced,
+      qrExhausted: this.qrExhausted,
+      intentional: this.intentional,
+    });
+    log.info('session closed', {
+      companyId: this.companyId,
+      whatsappId: this.whatsappId,
+      code,
+      decision: decision.action,
+    });
     if (code === 440) this.replaced++;
     if (decision.action === 'reconnect') {
       this.attempt++;
@@ -125,7 +136,11 @@ class ManagedSession {
         return item ? JSON.parse(item.content) : undefined;
       },
       rememberSent: async (wid, content) => {
-        await putItem({ ...sentKeys(this.companyId, wid), content: JSON.stringify(content), ttl: ttlIn(SENT_TTL_SECONDS) });
+        await putItem({
+          ...sentKeys(this.companyId, wid),
+          content: JSON.stringify(content),
+          ttl: ttlIn(SENT_TTL_SECONDS),
+        });
       },
     });
     this.status = 'OPENING';
@@ -234,14 +249,25 @@ export class SessionManager {
       case 'send': {
         const socket = await this.socketFor(companyId, whatsappId);
         if (socket === 'elsewhere') return 'elsewhere';
-        const result = { type: 'sendResult' as const, ...base, messageId: command.messageId, ticketId: command.ticketId, chatJid: command.to };
+        const result = {
+          type: 'sendResult' as const,
+          ...base,
+          messageId: command.messageId,
+          ticketId: command.ticketId,
+          chatJid: command.to,
+        };
         try {
           if (!socket) throw new Error('session not connected');
           const media = command.media ? await getObject(command.media.key) : undefined;
           const { wid } = await socket.send(command, media);
           await emit({ ...result, wid, ack: ACK.sent });
         } catch (err) {
-          log.warn('send failed', { companyId, whatsappId, messageId: command.messageId, error: (err as Error).message });
+          log.warn('send failed', {
+            companyId,
+            whatsappId,
+            messageId: command.messageId,
+            error: (err as Error).message,
+          });
           await emit({ ...result, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
         }
         return 'done';
@@ -249,9 +275,9 @@ export class SessionManager {
       case 'delete': {
         const socket = await this.socketFor(companyId, whatsappId);
         if (socket === 'elsewhere') return 'elsewhere';
-        await socket?.deleteMessage({ wid: command.wid, to: command.to, fromMe: command.fromMe }).catch((err) =>
-          log.warn('delete failed', { companyId, whatsappId, error: (err as Error).message }),
-        );
+        await socket
+          ?.deleteMessage({ wid: command.wid, to: command.to, fromMe: command.fromMe })
+          .catch((err) => log.warn('delete failed', { companyId, whatsappId, error: (err as Error).message }));
         return 'done';
       }
       case 'checkNumber': {
@@ -280,7 +306,11 @@ export class SessionManager {
   }
 
   /** The connected socket of a session this runner holds (starting it if nobody does). */
-  private async socketFor(companyId: number, whatsappId: number, waitMs = this.sendWaitMs): Promise<ProviderSession | undefined | 'elsewhere'> {
+  private async socketFor(
+    companyId: number,
+    whatsappId: number,
+    waitMs = this.sendWaitMs,
+  ): Promise<ProviderSession | undefined | 'elsewhere'> {
     let session = this.get(companyId, whatsappId);
     if (!session) {
       if (!(await acquireLease(companyId, whatsappId, this.runnerId))) return 'elsewhere';

@@ -27,7 +27,12 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
     });
 
   /** Waits until the connection's phone exists and passes `ready` (a session starts asynchronously). */
-  const phoneFor = async (companyId: number, whatsappId: number, ready: (p: SimulatedPhone) => boolean = () => true, waitMs = 8000) => {
+  const phoneFor = async (
+    companyId: number,
+    whatsappId: number,
+    ready: (p: SimulatedPhone) => boolean = () => true,
+    waitMs = 8000,
+  ) => {
     const until = Date.now() + waitMs;
     for (;;) {
       const phone = registry.get(companyId, whatsappId);
@@ -55,7 +60,11 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
       const [companyId, whatsappId, action] = [Number(parts[2]), Number(parts[3]), parts[4] ?? ''];
       if (req.method === 'GET' && !action) {
         const phone = registry.get(companyId, whatsappId);
-        return json(res, 200, phone ? phone.snapshot() : { status: 'NONE', outbound: registry.outboundOf(companyId, whatsappId) });
+        return json(
+          res,
+          200,
+          phone ? phone.snapshot() : { status: 'NONE', outbound: registry.outboundOf(companyId, whatsappId) },
+        );
       }
       if (req.method !== 'POST') return json(res, 405, { error: 'method not allowed' });
       const connected = (p: SimulatedPhone) => p.status === 'CONNECTED';
@@ -88,7 +97,9 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });
           const callId = body.callId ?? `CALL${Date.now()}`;
-          const from = String(body.from).includes('@') ? String(body.from) : `${String(body.from).replace(/\D/g, '')}@s.whatsapp.net`;
+          const from = String(body.from).includes('@')
+            ? String(body.from)
+            : `${String(body.from).replace(/\D/g, '')}@s.whatsapp.net`;
           await phone.ctx.events.call({ callId, from, timestamp: Math.floor(Date.now() / 1000) });
           return json(res, 200, { callId, rejected: registry.rejectedCalls });
         }

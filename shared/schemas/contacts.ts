@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { MSG, cursorQuery, isoDate } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
-export const ExtraInfo = z.object({ name: z.string().trim().min(1, MSG.required).max(100, MSG.long), value: z.string().max(1000, MSG.long) });
+export const ExtraInfo = z.object({
+  name: z.string().trim().min(1, MSG.required).max(100, MSG.long),
+  value: z.string().max(1000, MSG.long),
+});
 
 export const Contact = z.object({
   id: z.number(),
@@ -58,9 +61,7 @@ export const ContactsQuery = cursorQuery.extend({
 });
 
 /** One spreadsheet row of the import screen; validated row by row so one bad row never fails the batch. */
-export const ContactUploadBody = z
-  .array(z.record(z.string(), z.unknown()))
-  .max(5000);
+export const ContactUploadBody = z.array(z.record(z.string(), z.unknown())).max(5000);
 
 export interface ContactUploadResult {
   newContacts: { contactId: number; contactName: string }[];

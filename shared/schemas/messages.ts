@@ -51,7 +51,11 @@ export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as
 export const SendMessageBody = z
   .object({
     body: z.string().max(65_536, MSG.long).optional().default(''),
-    quotedMsg: z.object({ id: z.string().min(1) }).passthrough().nullable().optional(),
+    quotedMsg: z
+      .object({ id: z.string().min(1) })
+      .passthrough()
+      .nullable()
+      .optional(),
     /** media uploaded through POST /uploads */
     media: z
       .object({

@@ -23,7 +23,10 @@ export const QueueBody = z.object({
   color: z.string({ error: MSG.required }).trim().min(3, MSG.short).max(9, MSG.long),
   greetingMessage: text.optional(),
   outOfHoursMessage: text.optional(),
-  orderQueue: z.union([z.coerce.number().int().min(0).max(100000), z.literal(''), z.null()]).transform((v) => (v === '' ? null : v)).optional(),
+  orderQueue: z
+    .union([z.coerce.number().int().min(0).max(100000), z.literal(''), z.null()])
+    .transform((v) => (v === '' ? null : v))
+    .optional(),
   schedules: Schedules.optional(),
   integrationId: nullableId.optional(),
   promptId: nullableId.optional(),
@@ -70,7 +73,10 @@ export const QueueOptionBody = z.object({
   parentId: parentId.optional(),
   title: z.string().trim().max(200, MSG.long).optional(),
   message: text.optional(),
-  option: z.union([z.string().trim().max(20, MSG.long), z.number()]).transform(String).optional(),
+  option: z
+    .union([z.string().trim().max(20, MSG.long), z.number()])
+    .transform(String)
+    .optional(),
 });
 export const QueueOptionUpdateBody = QueueOptionBody.omit({ queueId: true, parentId: true }).partial();
 

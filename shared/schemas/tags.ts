@@ -37,11 +37,18 @@ export const TagsQuery = cursorQuery.extend({ searchParam: z.string().max(100).o
 export const TagSyncBody = z.object({
   ticketId: z.coerce.number().int().positive(),
   /** the ticket's full tag set after the change: tag objects or ids */
-  tags: z.array(z.union([z.object({ id: z.coerce.number().int().positive() }).passthrough(), z.coerce.number().int().positive()])).max(50),
+  tags: z
+    .array(
+      z.union([z.object({ id: z.coerce.number().int().positive() }).passthrough(), z.coerce.number().int().positive()]),
+    )
+    .max(50),
 });
 
 export const KanbanQuery = z.object({
   queueIds: idList.optional(),
-  showAll: z.union([z.boolean(), z.enum(['true', 'false'])]).optional().transform((v) => v === true || v === 'true'),
+  showAll: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .optional()
+    .transform((v) => v === true || v === 'true'),
   cursor: z.string().optional(),
 });

@@ -77,9 +77,15 @@ export const TicketsQuery = cursorQuery.extend({
   queueIds: idList.optional(),
   status: TicketStatus.optional(),
   /** tickets created on this day (YYYY-MM-DD) */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}/).optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}/)
+    .optional(),
   /** tickets updated on this day (YYYY-MM-DD) */
-  updatedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}/).optional(),
+  updatedAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}/)
+    .optional(),
   showAll: queryBool.optional(),
   withUnreadMessages: queryBool.optional(),
 });
@@ -87,7 +93,12 @@ export type TicketsQuery = z.infer<typeof TicketsQuery>;
 
 /** The details of ERR_OTHER_OPEN_TICKET: who holds the contact's open ticket. */
 export interface OtherOpenTicket {
-  ticket: { id: number; uuid: string; user: { id: number; name: string } | null; queue: { id: number; name: string } | null };
+  ticket: {
+    id: number;
+    uuid: string;
+    user: { id: number; name: string } | null;
+    queue: { id: number; name: string } | null;
+  };
 }
 
 export const RATINGS = [1, 2, 3] as const;

@@ -35,7 +35,9 @@ export type Whatsapp = z.infer<typeof Whatsapp>;
 
 const text = z.string().max(4096, MSG.long);
 const minutes = z.coerce.number().int().min(0);
-const nullableId = z.union([z.coerce.number().int().positive(), z.literal(''), z.null()]).transform((v) => (v === '' ? null : v));
+const nullableId = z
+  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
+  .transform((v) => (v === '' ? null : v));
 
 /** The add/edit connection modal's body (management.md sections 5 and 7). */
 export const WhatsappBody = z.object({
@@ -51,7 +53,10 @@ export const WhatsappBody = z.object({
   expiresTicket: minutes.optional(),
   timeUseBotQueues: minutes.optional(),
   maxUseBotQueues: minutes.optional(),
-  timeToTransfer: z.union([minutes, z.literal(''), z.null()]).transform((v) => (v === '' ? null : v)).optional(),
+  timeToTransfer: z
+    .union([minutes, z.literal(''), z.null()])
+    .transform((v) => (v === '' ? null : v))
+    .optional(),
   transferQueueId: nullableId.optional(),
   promptId: nullableId.optional(),
   queueIds: z.array(z.coerce.number().int().positive()).optional(),
@@ -70,7 +75,10 @@ export const WhatsappQuery = z.object({
 
 /** External messages API (`POST /api/messages/send`). */
 export const ExternalSendBody = z.object({
-  number: z.string({ error: MSG.required }).trim().regex(/^\+?[\d\s().-]{8,30}$/, MSG.invalid),
+  number: z
+    .string({ error: MSG.required })
+    .trim()
+    .regex(/^\+?[\d\s().-]{8,30}$/, MSG.invalid),
   body: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(4096, MSG.long),
 });
 export type ExternalSendBody = z.infer<typeof ExternalSendBody>;

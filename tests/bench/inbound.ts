@@ -21,7 +21,10 @@ try {
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
@@ -29,7 +32,14 @@ try {
     return text ? JSON.parse(text) : undefined;
   };
   const email = `bench-${Date.now()}@test.dev`;
-  const signup = await call('POST', '/api/companies/cadastro', { companyName: 'Bench', name: 'Owner', email, password: 'secret123', phone: '11999998888', planId: 1 });
+  const signup = await call('POST', '/api/companies/cadastro', {
+    companyName: 'Bench',
+    name: 'Owner',
+    email,
+    password: 'secret123',
+    phone: '11999998888',
+    planId: 1,
+  });
   const companyId = signup.company.id as number;
   const { token } = await call('POST', '/api/auth/login', { email, password: 'secret123' });
   const whatsapp = await call('POST', '/api/whatsapp', { name: 'Bench line' }, token);
@@ -74,7 +84,12 @@ try {
       const wid = `BENCH${i.toString().padStart(6, '0')}`;
       const from = `55119${(10_000_000 + (i % CONTACTS)).toString()}`;
       injectedAt.set(wid, Date.now());
-      await call('POST', `/@simulator/sessions/${companyId}/${whatsapp.id}/messages`, { from, wid, pushName: `Contact ${i % CONTACTS}`, body: `message ${i}` });
+      await call('POST', `/@simulator/sessions/${companyId}/${whatsapp.id}/messages`, {
+        from,
+        wid,
+        pushName: `Contact ${i % CONTACTS}`,
+        body: `message ${i}`,
+      });
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

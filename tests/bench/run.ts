@@ -36,7 +36,10 @@ const base = `${stack.url}/api`;
 async function call(method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(base + path, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -51,10 +54,17 @@ async function must(method: string, path: string, token?: string, body?: unknown
 // ---- set-up through the API: company, plan limits, queues, users, one connection
 const started = Date.now();
 const email = `bench-${randomUUID().slice(0, 6)}@bench.dev`;
-const superToken = (await must('POST', '/auth/login', undefined, { email: 'admin@admin.com', password: 'admin123' })).token;
+const superToken = (await must('POST', '/auth/login', undefined, { email: 'admin@admin.com', password: 'admin123' }))
+  .token;
 const plan = (await must('GET', '/plans/list'))[0];
 void superToken;
-const signup = await must('POST', '/companies/cadastro', undefined, { companyName: 'Bench Co', name: 'Bench Admin', email, password: 'secret123', planId: plan.id });
+const signup = await must('POST', '/companies/cadastro', undefined, {
+  companyName: 'Bench Co',
+  name: 'Bench Admin',
+  email,
+  password: 'secret123',
+  planId: plan.id,
+});
 const companyId: number = signup.company.id;
 const admin = await must('POST', '/auth/login', undefined, { email, password: 'secret123' });
 const token: string = admin.token;
@@ -62,13 +72,24 @@ const token: string = admin.token;
 await batchWrite([{ pk: 'PLAN', sk: `PLAN#${pad(plan.id)}`, ...plan, users: 100, queues: 20, connections: 20 }]);
 const colors = ['#e53935', '#8e24aa', '#1e88e5', '#43a047', '#fb8c00'];
 const queues: { id: number; name: string; color: string }[] = [];
-for (let i = 0; i < 5; i++) queues.push(await must('POST', '/queue', token, { name: `Queue ${i + 1}`, color: colors[i], greetingMessage: '' }));
+for (let i = 0; i < 5; i++)
+  queues.push(await must('POST', '/queue', token, { name: `Queue ${i + 1}`, color: colors[i], greetingMessage: '' }));
 const users: { id: number; name: string; token?: string }[] = [];
 for (let i = 0; i < 20; i++) {
-  const u = await must('POST', '/users', token, { name: `Agent ${i + 1}`, email: `agent${i}-${email}`, password: 'secret123', profile: 'user', queueIds: [queues[i % 5]!.id] });
+  const u = await must('POST', '/users', token, {
+    name: `Agent ${i + 1}`,
+    email: `agent${i}-${email}`,
+    password: 'secret123',
+    profile: 'user',
+    queueIds: [queues[i % 5]!.id],
+  });
   users.push({ id: u.id, name: u.name });
 }
-const connection = await must('POST', '/whatsapp', token, { name: 'Bench phone', isDefault: true, greetingMessage: 'Hi' });
+const connection = await must('POST', '/whatsapp', token, {
+  name: 'Bench phone',
+  isDefault: true,
+  greetingMessage: 'Hi',
+});
 const whatsapp = { id: connection.id as number, name: connection.name as string };
 
 // ---- bulk data straight into the table with the entity modules' own item builders
@@ -80,8 +101,18 @@ for (let i = 1; i <= N_CONTACTS; i++) {
   const created = now - Math.floor(Math.random() * 90 * DAY_MS);
   const name = i <= N_MARIA ? `Maria ${firstNames[i % 10]} ${i}` : `${firstNames[i % 10]} Silva ${i}`;
   contacts.push({
-    id: i, uuid: randomUUID(), companyId, name, number: `55119${String(10_000_000 + i)}`, email: '', profilePicUrl: '',
-    isGroup: false, extraInfo: [], whatsappId: whatsapp.id, createdAt: iso(created), updatedAt: iso(created),
+    id: i,
+    uuid: randomUUID(),
+    companyId,
+    name,
+    number: `55119${String(10_000_000 + i)}`,
+    email: '',
+    profilePicUrl: '',
+    isGroup: false,
+    extraInfo: [],
+    whatsappId: whatsapp.id,
+    createdAt: iso(created),
+    updatedAt: iso(created),
   });
 }
 let written = 0;
@@ -89,9 +120,11 @@ async function write(items: Item[]) {
   const chunks: Item[][] = [];
   for (let i = 0; i < items.length; i += 500) chunks.push(items.slice(i, i + 500));
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < chunks.length) await batchWrite(chunks[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < chunks.length) await batchWrite(chunks[next++]!);
+    }),
+  );
   written += items.length;
 }
 await write(contacts.flatMap((c) => [contactItem(c), { ...numberGuardKeys(companyId, c.number), contactId: c.id }]));
@@ -104,7 +137,8 @@ const bump = (day: string, field: string, by = 1) => {
 };
 const listCounts: Record<string, number> = {};
 const countList = (t: Pick<StoredTicket, 'status' | 'queueId' | 'userId'>) => {
-  for (const key of [`TS#${t.status}`, `TQ#${t.queueId ?? 0}#${t.status}`, `TU#${t.userId ?? 0}#${t.status}`]) listCounts[key] = (listCounts[key] ?? 0) + 1;
+  for (const key of [`TS#${t.status}`, `TQ#${t.queueId ?? 0}#${t.status}`, `TU#${t.userId ?? 0}#${t.status}`])
+    listCounts[key] = (listCounts[key] ?? 0) + 1;
 };
 const openByContact = new Set<number>();
 const pendingIds: number[] = [];
@@ -122,14 +156,37 @@ for (let id = 1; id <= N_TICKETS; id++) {
   const queue = queues[id % 5]!;
   const user = status === 'pending' ? null : users[id % 20]!;
   const ticket: StoredTicket = {
-    id, uuid: randomUUID(), companyId, status, userId: user?.id ?? null, user: user ? { id: user.id, name: user.name } : null,
-    queueId: queue.id, queue, whatsappId: whatsapp.id, whatsapp, contactId: contact.id,
+    id,
+    uuid: randomUUID(),
+    companyId,
+    status,
+    userId: user?.id ?? null,
+    user: user ? { id: user.id, name: user.name } : null,
+    queueId: queue.id,
+    queue,
+    whatsappId: whatsapp.id,
+    whatsapp,
+    contactId: contact.id,
     contact: { id: contact.id, name: contact.name, number: contact.number, profilePicUrl: '', isGroup: false },
-    lastMessage: `message ${MESSAGES_PER_TICKET} of ticket ${id}`, unreadMessages: status === 'pending' ? 2 : 0, isGroup: false,
-    chatbot: false, useIntegration: false, promptId: null, integrationId: null, tags: [],
-    queuedAt: iso(created), startedAt: status === 'pending' ? null : iso(created + 60_000), finishedAt: status === 'closed' ? iso(updated) : null,
-    rating: null, ratingAt: null, createdAt: iso(created), updatedAt: iso(updated),
-    version: 1, round: 1, tagIds: [], createdDay: iso(created).slice(0, 10),
+    lastMessage: `message ${MESSAGES_PER_TICKET} of ticket ${id}`,
+    unreadMessages: status === 'pending' ? 2 : 0,
+    isGroup: false,
+    chatbot: false,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    tags: [],
+    queuedAt: iso(created),
+    startedAt: status === 'pending' ? null : iso(created + 60_000),
+    finishedAt: status === 'closed' ? iso(updated) : null,
+    rating: null,
+    ratingAt: null,
+    createdAt: iso(created),
+    updatedAt: iso(updated),
+    version: 1,
+    round: 1,
+    tagIds: [],
+    createdDay: iso(created).slice(0, 10),
   };
   ticketIds.push(id);
   countList(ticket);
@@ -138,17 +195,40 @@ for (let id = 1; id <= N_TICKETS; id++) {
   bump(day, 'tickets');
   bump(day, `h${ticket.createdAt.slice(11, 13)}`);
   bump(day, status);
-  if (ticket.startedAt) { bump(day, 'waitSum', 60_000); bump(day, 'waitCount'); }
-  if (status === 'closed') { bump(day, 'supportSum', updated - created - 60_000); bump(day, 'supportCount'); }
+  if (ticket.startedAt) {
+    bump(day, 'waitSum', 60_000);
+    bump(day, 'waitCount');
+  }
+  if (status === 'closed') {
+    bump(day, 'supportSum', updated - created - 60_000);
+    bump(day, 'supportCount');
+  }
   batch.push(ticketItem(ticket), { ...uuidKeys(companyId, ticket.uuid), ticketId: id });
   if (status !== 'closed') batch.push({ ...openGuardKeys(companyId, contact.id, whatsapp.id), ticketId: id });
   for (let m = 1; m <= MESSAGES_PER_TICKET; m++) {
     const at = created + m * 30_000;
     const message: Message = {
-      id: newMessageId(at), companyId, ticketId: id, contactId: contact.id, whatsappId: whatsapp.id, wid: `BENCH${id}x${m}`,
-      body: `message ${m} of ticket ${id}`, fromMe: m % 2 === 0, read: true, ack: m % 2 === 0 ? 3 : 0, mediaType: 'chat', mediaUrl: null,
-      isDeleted: false, isEdited: false, quotedMsgId: null, quotedMsg: null, contact: { name: contact.name }, userId: null, automatic: false,
-      createdAt: iso(at), updatedAt: iso(at),
+      id: newMessageId(at),
+      companyId,
+      ticketId: id,
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      wid: `BENCH${id}x${m}`,
+      body: `message ${m} of ticket ${id}`,
+      fromMe: m % 2 === 0,
+      read: true,
+      ack: m % 2 === 0 ? 3 : 0,
+      mediaType: 'chat',
+      mediaUrl: null,
+      isDeleted: false,
+      isEdited: false,
+      quotedMsgId: null,
+      quotedMsg: null,
+      contact: { name: contact.name },
+      userId: null,
+      automatic: false,
+      createdAt: iso(at),
+      updatedAt: iso(at),
     };
     batch.push(messageItem(message));
   }
@@ -168,7 +248,9 @@ await write([
   { pk: `C#${companyId}#TCOUNT`, sk: 'LISTS', ...listCounts },
 ]);
 const seedSeconds = (Date.now() - started) / 1000;
-console.log(`\rseeded ${written} items in ${seedSeconds.toFixed(0)} s (contacts ${N_CONTACTS}, tickets ${N_TICKETS}, messages ${N_TICKETS * MESSAGES_PER_TICKET})`);
+console.log(
+  `\rseeded ${written} items in ${seedSeconds.toFixed(0)} s (contacts ${N_CONTACTS}, tickets ${N_TICKETS}, messages ${N_TICKETS * MESSAGES_PER_TICKET})`,
+);
 
 // ---- load
 const agent = users[0]!;
@@ -181,14 +263,33 @@ interface Scenario {
   run: () => Promise<number>;
 }
 const scenarios: Scenario[] = [
-  { name: 'ticket list open (admin)', run: async () => (await call('GET', '/tickets?status=open&showAll=true', token)).status },
-  { name: 'ticket list pending (admin)', run: async () => (await call('GET', '/tickets?status=pending&showAll=true', token)).status },
-  { name: 'ticket list open (agent)', run: async () => (await call('GET', '/tickets?status=open', agent.token)).status },
-  { name: 'ticket search "maria"', run: async () => (await call('GET', '/tickets?searchParam=maria&showAll=true', token)).status },
-  { name: "a ticket's message page", run: async () => (await call('GET', `/messages/${pick(ticketIds)}`, token)).status },
+  {
+    name: 'ticket list open (admin)',
+    run: async () => (await call('GET', '/tickets?status=open&showAll=true', token)).status,
+  },
+  {
+    name: 'ticket list pending (admin)',
+    run: async () => (await call('GET', '/tickets?status=pending&showAll=true', token)).status,
+  },
+  {
+    name: 'ticket list open (agent)',
+    run: async () => (await call('GET', '/tickets?status=open', agent.token)).status,
+  },
+  {
+    name: 'ticket search "maria"',
+    run: async () => (await call('GET', '/tickets?searchParam=maria&showAll=true', token)).status,
+  },
+  {
+    name: "a ticket's message page",
+    run: async () => (await call('GET', `/messages/${pick(ticketIds)}`, token)).status,
+  },
   { name: 'contacts page', run: async () => (await call('GET', '/contacts', token)).status },
   { name: 'dashboard 30 days', run: async () => (await call('GET', '/dashboard?days=30', token)).status },
-  { name: 'send message', run: async () => (await call('POST', `/messages/${pick(ticketIds.slice(-2000))}`, token, { body: 'bench reply' })).status },
+  {
+    name: 'send message',
+    run: async () =>
+      (await call('POST', `/messages/${pick(ticketIds.slice(-2000))}`, token, { body: 'bench reply' })).status,
+  },
   {
     name: 'accept pending ticket',
     run: async () => {
@@ -200,7 +301,7 @@ const scenarios: Scenario[] = [
 
 const javaRss = () => {
   try {
-    return Number(execSync("ps -C java -o rss= | sort -n | tail -1").toString().trim()) * 1024;
+    return Number(execSync('ps -C java -o rss= | sort -n | tail -1').toString().trim()) * 1024;
   } catch {
     return 0;
   }
@@ -233,16 +334,37 @@ for (const scenario of scenarios) {
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
     const n = latencies.length;
     rows.push([
-      scenario.name, String(concurrency), (n / SECONDS).toFixed(0), q(0.5), q(0.99), String(errors), mb(peakRss), mb(javaRss()),
-      ((after.calls - before.calls) / n).toFixed(2), ((after.capacity - before.capacity) / n).toFixed(1),
+      scenario.name,
+      String(concurrency),
+      (n / SECONDS).toFixed(0),
+      q(0.5),
+      q(0.99),
+      String(errors),
+      mb(peakRss),
+      mb(javaRss()),
+      ((after.calls - before.calls) / n).toFixed(2),
+      ((after.capacity - before.capacity) / n).toFixed(1),
     ]);
     console.log(rows[rows.length - 1]!.join(' | '));
   }
 }
 
-const header = ['call', 'clients', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'node MB', 'dynamodb-local MB', 'DDB calls/req', 'capacity/req'];
+const header = [
+  'call',
+  'clients',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'node MB',
+  'dynamodb-local MB',
+  'DDB calls/req',
+  'capacity/req',
+];
 console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-console.log(`\nscale ${SCALE}, ${SECONDS} s per row; node MB is the one process holding the gateway, handlers and load generator.`);
+console.log(
+  `\nscale ${SCALE}, ${SECONDS} s per row; node MB is the one process holding the gateway, handlers and load generator.`,
+);
 await stack.stop();
 process.exit(0);

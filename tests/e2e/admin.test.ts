@@ -20,7 +20,11 @@ afterAll(async () => {
 
 const toast = (page: Page, text: string) => page.getByText(text).first().waitFor();
 const menu = async (page: Page, name: string, path: string) => {
-  await page.getByRole('navigation').getByRole('link', { name, exact: true }).and(page.locator(`a[href="${path}"]`)).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('link', { name, exact: true })
+    .and(page.locator(`a[href="${path}"]`))
+    .click();
   await page.waitForURL(`**${path}`);
 };
 const select = async (page: Page, label: string, option: string) => {
@@ -38,7 +42,9 @@ const multiSelect = async (page: Page, label: string, options: string[]) => {
 /** The bot's messages to a number, newest last. */
 const sentTo = async (companyId: number, whatsappId: number, number: string) => {
   const res = await simulator(`sessions/${companyId}/${whatsappId}`);
-  return ((res.body?.outbound ?? []) as { to: string; body: string }[]).filter((o) => o.to.startsWith(number)).map((o) => o.body);
+  return ((res.body?.outbound ?? []) as { to: string; body: string }[])
+    .filter((o) => o.to.startsWith(number))
+    .map((o) => o.body);
 };
 
 const DAYS = ['Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado', 'Domingo'];
@@ -51,7 +57,16 @@ describe('admin setup screens', () => {
 
     // Settings: every option of section 9, saved with a toast; the hours tab only for scheduleType company.
     await menu(page, 'Configurações', '/settings');
-    for (const label of ['Avaliações', 'Gerenciamento de expediente', 'Ignorar mensagens de grupos', 'Aceitar chamadas', 'Tipo do chatbot', 'Enviar saudação ao aceitar o atendimento', 'Enviar mensagem de transferência de fila/atendente', 'Enviar saudação quando houver somente 1 fila'])
+    for (const label of [
+      'Avaliações',
+      'Gerenciamento de expediente',
+      'Ignorar mensagens de grupos',
+      'Aceitar chamadas',
+      'Tipo do chatbot',
+      'Enviar saudação ao aceitar o atendimento',
+      'Enviar mensagem de transferência de fila/atendente',
+      'Enviar saudação quando houver somente 1 fila',
+    ])
       await page.getByRole('combobox', { name: label }).waitFor();
     await page.getByLabel('Token do Asaas (integração de pagamentos)').waitFor();
     expect(await page.getByRole('tab', { name: 'Horários' }).count()).toBe(0);
@@ -66,7 +81,9 @@ describe('admin setup screens', () => {
     await page.getByRole('button', { name: 'Salvar horários' }).click();
     await toast(page, 'Horários salvos com sucesso.');
     const companyHours = await apiCall('GET', `/companies/${co.companyId}/schedules`, { token: co.token });
-    expect(companyHours.body.schedules.find((d: { weekdayEn: string }) => d.weekdayEn === 'saturday').endTime).toBe('13:00');
+    expect(companyHours.body.schedules.find((d: { weekdayEn: string }) => d.weekdayEn === 'saturday').endTime).toBe(
+      '13:00',
+    );
     await page.getByRole('tab', { name: 'Opções' }).click();
     await select(page, 'Gerenciamento de expediente', 'Fila');
     await eventually(async () => (await page.getByRole('tab', { name: 'Horários' }).count()) === 0);
@@ -134,7 +151,9 @@ describe('admin setup screens', () => {
         await shot(page, 'admin-queue-modal');
         const readTree = async () => {
           const r = await apiCall('GET', `/queue-options?queueId=${queues.Suporte}&parentId=-1`, { token: co.token });
-          return (r.body as { title: string; option: string; children?: { title: string }[] }[]).map((o) => `${o.option}:${o.title}:${(o.children ?? []).map((c) => c.title).join(',')}`).sort();
+          return (r.body as { title: string; option: string; children?: { title: string }[] }[])
+            .map((o) => `${o.option}:${o.title}:${(o.children ?? []).map((c) => c.title).join(',')}`)
+            .sort();
         };
         await eventually(async () => (await readTree()).length === 2).catch(() => undefined);
         expect(await readTree()).toEqual(['1:Financeiro:Boletos', '2:Técnico:']);
@@ -147,7 +166,10 @@ describe('admin setup screens', () => {
 
     // Users: one per queue, through the user modal of 2.14.
     await menu(page, 'Usuários', '/users');
-    const people = { Bruna: { email: `bruna-${unique()}@e2e.dev`, queue: 'Suporte' }, Carlos: { email: `carlos-${unique()}@e2e.dev`, queue: 'Vendas' } };
+    const people = {
+      Bruna: { email: `bruna-${unique()}@e2e.dev`, queue: 'Suporte' },
+      Carlos: { email: `carlos-${unique()}@e2e.dev`, queue: 'Vendas' },
+    };
     for (const [name, p] of Object.entries(people)) {
       await page.getByRole('button', { name: 'Adicionar usuário' }).click();
       const dialog = page.getByRole('dialog');
@@ -181,7 +203,9 @@ describe('admin setup screens', () => {
     expect(await qr.getAttribute('width')).toBe('256');
     await shot(page, 'admin-qrcode');
     const whatsappId = (await apiCall('GET', '/whatsapp', { token: co.token })).body[0].id as number;
-    const scanned = await simulator(`sessions/${co.companyId}/${whatsappId}/scan`, { number: `5511977${String(co.companyId).padStart(6, '0')}` });
+    const scanned = await simulator(`sessions/${co.companyId}/${whatsappId}/scan`, {
+      number: `5511977${String(co.companyId).padStart(6, '0')}`,
+    });
     expect(scanned.status).toBe(200);
     // the QR modal closes itself on the session update with an empty qrcode
     await qr.waitFor({ state: 'detached', timeout: 20_000 });
@@ -192,13 +216,18 @@ describe('admin setup screens', () => {
 
     // An inbound chat gets the greeting and the queue menu; "2" picks Suporte and its options, "1" the sub-menu.
     const customer = `55119${String(Date.now()).slice(-8)}`;
-    const say = (body: string) => simulator(`sessions/${co.companyId}/${whatsappId}/messages`, { from: customer, body, pushName: 'Cliente Teste' });
+    const say = (body: string) =>
+      simulator(`sessions/${co.companyId}/${whatsappId}/messages`, { from: customer, body, pushName: 'Cliente Teste' });
     expect((await say('Oi')).status).toBe(200);
-    const menuText = await eventually(async () => (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Vendas')));
+    const menuText = await eventually(async () =>
+      (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Vendas')),
+    );
     expect(menuText).toContain('Olá! Escolha um setor:');
     expect(menuText).toMatch(/1.*Vendas[\s\S]*2.*Suporte/);
     await say('2');
-    const options = await eventually(async () => (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Financeiro')));
+    const options = await eventually(async () =>
+      (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Financeiro')),
+    );
     expect(options).toMatch(/1.*Financeiro[\s\S]*2.*Técnico/);
     await say('1');
     await eventually(async () => (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Boletos')));
@@ -264,15 +293,19 @@ describe('admin setup screens', () => {
     await page.getByText('Nenhum contato encontrado.').waitFor();
     await page.getByLabel('Importar planilha').setInputFiles(file);
     const result = page.getByRole('dialog', { name: 'Resultado da importação' });
-    await result.getByText('497 contatos criados.').waitFor({ timeout: 60_000 }).catch(async (err) => {
-      await shot(page, 'admin-contacts-import-failed');
-      throw err;
-    });
+    await result
+      .getByText('497 contatos criados.')
+      .waitFor({ timeout: 60_000 })
+      .catch(async (err) => {
+        await shot(page, 'admin-contacts-import-failed');
+        throw err;
+      });
     await result.getByText('3 linhas com erro:').waitFor();
     const errors = result.getByRole('list', { name: 'Linhas com erro' }).getByRole('listitem');
     expect(await errors.count()).toBe(3);
     const errorText = await errors.allTextContents();
-    for (const name of ['Ruim curto', 'Ruim letras', 'Ruim vazio']) expect(errorText.some((t) => t.startsWith(name))).toBe(true);
+    for (const name of ['Ruim curto', 'Ruim letras', 'Ruim vazio'])
+      expect(errorText.some((t) => t.startsWith(name))).toBe(true);
     // the row errors read as text, not as codes
     expect(errorText.join(' ')).not.toMatch(/number: short/);
     await shot(page, 'admin-contacts-import');
@@ -290,11 +323,17 @@ describe('admin setup screens', () => {
 
     // search: 500 ms debounce, lower-cased
     await page.getByRole('searchbox', { name: 'Pesquisar contatos' }).fill('CONTATO 497');
-    await eventually(async () => (await bodyRows.count()) === 1 && (await bodyRows.first().textContent())?.includes('contato497@e2e.dev'));
+    await eventually(
+      async () =>
+        (await bodyRows.count()) === 1 && (await bodyRows.first().textContent())?.includes('contato497@e2e.dev'),
+    );
     await page.getByRole('searchbox', { name: 'Pesquisar contatos' }).fill('');
 
     // export: every contact, semicolon separated, name;number;email
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exportar CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('contacts.csv');
     const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
     const lines = csv.trim().split(/\r?\n/);
@@ -327,7 +366,9 @@ describe('admin setup screens', () => {
     await tagRow.waitFor();
     expect(await tagRow.getByRole('cell').nth(1).textContent()).toBe('0');
     const tags = await apiCall('GET', '/tags', { token: co.token });
-    expect(tags.body.tags ?? tags.body.items).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'VIP', color: '#E91E63', kanban: 1 })]));
+    expect(tags.body.tags ?? tags.body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'VIP', color: '#E91E63', kanban: 1 })]),
+    );
     await shot(page, 'admin-tags');
 
     await menu(page, 'Respostas rápidas', '/quick-messages');
@@ -335,7 +376,9 @@ describe('admin setup screens', () => {
     const qm = page.getByRole('dialog');
     await qm.getByLabel('Atalho').fill('preco');
     await qm.getByLabel('Mensagem').fill('Nossa tabela de preços segue em anexo.');
-    await qm.getByLabel('Anexar arquivo').setInputFiles({ name: 'tabela de precos.txt', mimeType: 'text/plain', buffer: Buffer.from('preços') });
+    await qm
+      .getByLabel('Anexar arquivo')
+      .setInputFiles({ name: 'tabela de precos.txt', mimeType: 'text/plain', buffer: Buffer.from('preços') });
     await qm.getByText('tabela_de_precos.txt', { exact: true }).waitFor();
     await shot(page, 'admin-quick-message-modal');
     await qm.getByRole('button', { name: 'Salvar' }).click();

@@ -15,12 +15,17 @@ const customer = { number: '5511988887777', name: 'Carla Mendes' };
 describe('attendance: a conversation from the simulated phone to resolve and reopen', () => {
   test('connect, inbound message live as pending with a badge, accept, reply (the phone receives it), resolve, reopen', async () => {
     const co = await newCompany('attend');
-    const created = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
+    const created = await apiCall('POST', '/whatsapp', {
+      token: co.token,
+      body: { name: 'Principal', isDefault: true },
+    });
     expect(created.status).toBeLessThan(300);
     const whatsappId = created.body.id as number;
     const session = `sessions/${co.companyId}/${whatsappId}`;
     await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000002' })).status === 200);
-    await eventually(async () => (await apiCall('GET', `/whatsapp/${whatsappId}`, { token: co.token })).body?.status === 'CONNECTED');
+    await eventually(
+      async () => (await apiCall('GET', `/whatsapp/${whatsappId}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
 
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
@@ -31,11 +36,18 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await page.waitForTimeout(500);
 
     // inbound: the ticket appears live (no reload) in Pending, with the count badge
-    const sent = await simulator(`${session}/messages`, { from: customer.number, pushName: customer.name, body: 'Olá, preciso de ajuda com meu pedido' });
+    const sent = await simulator(`${session}/messages`, {
+      from: customer.number,
+      pushName: customer.name,
+      body: 'Olá, preciso de ajuda com meu pedido',
+    });
     expect(sent.status).toBe(200);
     const row = page.getByRole('listitem').filter({ hasText: customer.name });
     await row.waitFor({ timeout: 20_000 });
-    await page.getByRole('tab', { name: /Aguardando/ }).getByText('1').waitFor();
+    await page
+      .getByRole('tab', { name: /Aguardando/ })
+      .getByText('1')
+      .waitFor();
     await page.getByText('Olá, preciso de ajuda com meu pedido').first().waitFor();
     await shot(page, '12-pending-live');
 
@@ -57,7 +69,9 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await page.getByRole('log').getByText('Claro! Qual o número do pedido?').waitFor();
     const outbound = await eventually(async () => {
       const snap = await simulator(session);
-      return (snap.body?.outbound as { to: string; body: string }[] | undefined)?.find((m) => m.body.includes('Claro! Qual o número do pedido?'));
+      return (snap.body?.outbound as { to: string; body: string }[] | undefined)?.find((m) =>
+        m.body.includes('Claro! Qual o número do pedido?'),
+      );
     }, 20_000);
     expect(outbound.body).toBe(`*${co.name}:*\nClaro! Qual o número do pedido?`);
     expect(outbound.to).toContain(customer.number);
@@ -69,10 +83,16 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await page.getByText('Respondendo a Carla Mendes').waitFor();
     await composer.fill('Sobre este pedido, já verifiquei');
     await composer.press('Enter');
-    await page.getByTestId('message').filter({ hasText: 'Sobre este pedido, já verifiquei' }).getByText('Olá, preciso de ajuda com meu pedido').waitFor();
+    await page
+      .getByTestId('message')
+      .filter({ hasText: 'Sobre este pedido, já verifiquei' })
+      .getByText('Olá, preciso de ajuda com meu pedido')
+      .waitFor();
     const quoted = await eventually(async () => {
       const snap = await simulator(session);
-      return (snap.body?.outbound as { body: string; quotedWid?: string }[] | undefined)?.find((m) => m.body.includes('Sobre este pedido'));
+      return (snap.body?.outbound as { body: string; quotedWid?: string }[] | undefined)?.find((m) =>
+        m.body.includes('Sobre este pedido'),
+      );
     }, 20_000);
     expect(quoted.quotedWid).toBeTruthy();
 
@@ -89,22 +109,36 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await page.keyboard.press('Escape');
 
     // quick replies after "/" and 2 characters, matching on shortcode; the label cuts the text at 35
-    const qm = await apiCall('POST', '/quick-messages', { token: co.token, body: { shortcode: 'prazo', message: 'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.' } });
+    const qm = await apiCall('POST', '/quick-messages', {
+      token: co.token,
+      body: {
+        shortcode: 'prazo',
+        message: 'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.',
+      },
+    });
     expect(qm.status).toBe(201);
     await composer.fill('/p');
     await page.waitForTimeout(600);
     expect(await page.getByRole('list', { name: 'Respostas rápidas' }).count()).toBe(0);
     await composer.fill('/pr');
     await page.getByRole('button', { name: 'prazo - O prazo de entrega é de até 5 dias ...' }).click();
-    await expect(composer.inputValue()).resolves.toBe('O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.');
+    await expect(composer.inputValue()).resolves.toBe(
+      'O prazo de entrega é de até 5 dias úteis após a confirmação do pagamento.',
+    );
     await composer.fill('');
 
     // media: uploaded straight to storage with a presigned PUT, then sent by key; the phone gets the file
-    await page.getByTestId('composer-file').setInputFiles({ name: 'comprovante.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 comprovante de teste') });
+    await page.getByTestId('composer-file').setInputFiles({
+      name: 'comprovante.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4 comprovante de teste'),
+    });
     await page.getByTestId('message').filter({ hasText: 'comprovante.pdf' }).waitFor({ timeout: 20_000 });
     const media = await eventually(async () => {
       const snap = await simulator(session);
-      return (snap.body?.outbound as { body: string; media?: { fileName: string; size: number } }[] | undefined)?.find((m) => m.media?.fileName === 'comprovante.pdf');
+      return (snap.body?.outbound as { body: string; media?: { fileName: string; size: number } }[] | undefined)?.find(
+        (m) => m.media?.fileName === 'comprovante.pdf',
+      );
     }, 20_000);
     expect(media.media!.size).toBeGreaterThan(0);
     await shot(page, '13-ticket-open');

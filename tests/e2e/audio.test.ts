@@ -17,9 +17,17 @@ describe('audio recording (2.6)', () => {
     const wa = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
     const session = `sessions/${co.companyId}/${wa.body.id}`;
     await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000005' })).status === 200);
-    await eventually(async () => (await apiCall('GET', `/whatsapp/${wa.body.id}`, { token: co.token })).body?.status === 'CONNECTED');
-    const contact = await apiCall('POST', '/contacts', { token: co.token, body: { name: 'Gustavo Reis', number: '5511933332222' } });
-    const ticket = await apiCall('POST', '/tickets', { token: co.token, body: { contactId: contact.body.id, userId: co.userId, status: 'open' } });
+    await eventually(
+      async () => (await apiCall('GET', `/whatsapp/${wa.body.id}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
+    const contact = await apiCall('POST', '/contacts', {
+      token: co.token,
+      body: { name: 'Gustavo Reis', number: '5511933332222' },
+    });
+    const ticket = await apiCall('POST', '/tickets', {
+      token: co.token,
+      body: { contactId: contact.body.id, userId: co.userId, status: 'open' },
+    });
     expect(ticket.status).toBe(201);
 
     const { context, page } = await newPage(browser);
@@ -39,7 +47,9 @@ describe('audio recording (2.6)', () => {
     await page.getByTestId('message').locator('audio').waitFor({ timeout: 20_000 });
     const voice = await eventually(async () => {
       const snap = await simulator(session);
-      return (snap.body?.outbound as { media?: { kind: string; mimetype: string; size: number } }[] | undefined)?.find((m) => m.media?.mimetype.startsWith('audio/'));
+      return (snap.body?.outbound as { media?: { kind: string; mimetype: string; size: number } }[] | undefined)?.find(
+        (m) => m.media?.mimetype.startsWith('audio/'),
+      );
     }, 20_000);
     expect(voice.media!.size).toBeGreaterThanOrEqual(10_000);
     await context.close();

@@ -33,13 +33,20 @@ describe('speed: a list of 10,000 tickets (issue 4)', () => {
     await page.route(/\/api\/tickets\?.*status=open/, (route) => route.fulfill({ json: { tickets, hasMore: false } }));
     await loginUI(page, co.email, co.password);
     await page.getByRole('button', { name: 'Cliente 1', exact: true }).waitFor();
-    await page.getByRole('tab', { name: /Atendendo/ }).getByText('999+').waitFor();
+    await page
+      .getByRole('tab', { name: /Atendendo/ })
+      .getByText('999+')
+      .waitFor();
     const rows = await page.getByRole('listitem').count();
     expect(rows).toBeLessThan(80);
     const started = Date.now();
     const list = page.getByRole('list', { name: 'Atendendo' });
     await list.hover();
-    for (let i = 0; i < 60 && (await page.getByRole('button', { name: 'Cliente 10000', exact: true }).count()) === 0; i++) {
+    for (
+      let i = 0;
+      i < 60 && (await page.getByRole('button', { name: 'Cliente 10000', exact: true }).count()) === 0;
+      i++
+    ) {
       await page.mouse.wheel(0, 60_000);
       await page.waitForTimeout(50);
     }

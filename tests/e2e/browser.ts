@@ -12,11 +12,23 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', ...extraArgs],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      ...extraArgs,
+    ],
   });
 }
 
-export async function newPage(browser: Browser, opts: { width?: number; height?: number; locale?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; locale?: string; colorScheme?: 'light' | 'dark' } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: opts.width ?? 1366, height: opts.height ?? 800 },
@@ -35,11 +47,19 @@ export async function shot(page: Page, name: string) {
 }
 
 /** Calls the API directly (set-up the screens under test do not cover). */
-export async function apiCall<T = any>(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function apiCall<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${baseUrl()}/api${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${baseUrl()}/api${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -51,10 +71,19 @@ export async function newCompany(label = 'co') {
   const email = `${label}-${unique()}@e2e.dev`;
   const password = 'secret123';
   const name = `Admin ${label}`;
-  const res = await apiCall('POST', '/companies/cadastro', { body: { companyName: `Company ${label} ${unique()}`, name, email, password, phone: '11999998888', planId: 1 } });
+  const res = await apiCall('POST', '/companies/cadastro', {
+    body: { companyName: `Company ${label} ${unique()}`, name, email, password, phone: '11999998888', planId: 1 },
+  });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const login = await apiCall('POST', '/auth/login', { body: { email, password } });
-  return { email, password, name, companyId: res.body.company.id as number, token: login.body.token as string, userId: login.body.user.id as number };
+  return {
+    email,
+    password,
+    name,
+    companyId: res.body.company.id as number,
+    token: login.body.token as string,
+    userId: login.body.user.id as number,
+  };
 }
 
 export async function loginUI(page: Page, email: string, password: string) {
@@ -67,7 +96,11 @@ export async function loginUI(page: Page, email: string, password: string) {
 
 /** The WhatsApp simulator's local endpoints (a fake phone per connection). */
 export async function simulator(path: string, body?: unknown) {
-  const res = await fetch(`${baseUrl()}/@simulator/${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${baseUrl()}/@simulator/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -86,7 +119,13 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
 export async function setItemFields(pk: string, sk: string, fields: Record<string, unknown>) {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { DynamoDBDocumentClient, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const doc = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
   const names = Object.keys(fields);
   await doc.send(
     new UpdateCommand({

@@ -18,13 +18,19 @@ describe('shell: live connection warning and dashboard', () => {
     const warning = page.getByLabel('Há conexões que precisam de atenção');
     expect(await warning.count()).toBe(0);
 
-    const created = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
+    const created = await apiCall('POST', '/whatsapp', {
+      token: co.token,
+      body: { name: 'Principal', isDefault: true },
+    });
     expect(created.status).toBeLessThan(300);
     await warning.waitFor({ timeout: 20_000 });
     await shot(page, '07-connection-warning');
 
     const whatsappId = created.body.id as number;
-    await eventually(async () => (await simulator(`sessions/${co.companyId}/${whatsappId}/scan`, { number: '5511900000001' })).status === 200);
+    await eventually(
+      async () =>
+        (await simulator(`sessions/${co.companyId}/${whatsappId}/scan`, { number: '5511900000001' })).status === 200,
+    );
     await warning.waitFor({ state: 'detached', timeout: 20_000 });
     await context.close();
   });

@@ -11,7 +11,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const account = { company: `Acme ${unique()}`, name: 'Ana Souza', email: `ana-${unique()}@e2e.dev`, password: 'secret123' };
+const account = {
+  company: `Acme ${unique()}`,
+  name: 'Ana Souza',
+  email: `ana-${unique()}@e2e.dev`,
+  password: 'secret123',
+};
 
 describe('shell: sign up, log in, language, theme', () => {
   test('the login route loads under 250 KB of gzipped JavaScript (routes split)', async () => {
@@ -152,7 +157,12 @@ describe('shell: sign up, log in, language, theme', () => {
     await page.getByLabel('E-mail').fill(account.email);
     await page.getByRole('button', { name: 'Enviar código' }).click();
     await page.getByLabel('Código de verificação').waitFor();
-    const outbox = (await (await fetch(`${baseUrl()}/@mail`)).json()) as { to: string; text?: string; subject?: string; html?: string }[];
+    const outbox = (await (await fetch(`${baseUrl()}/@mail`)).json()) as {
+      to: string;
+      text?: string;
+      subject?: string;
+      html?: string;
+    }[];
     const mail = outbox.reverse().find((m) => JSON.stringify(m).includes(account.email));
     const code = JSON.stringify(mail).match(/\b(\d{6})\b/)?.[1];
     expect(code).toBeTruthy();

@@ -13,13 +13,17 @@ afterAll(async () => {
 describe('ticket tools: new ticket, contact drawer, transfer, search (2.7, 2.8, 2.9, 2.4)', () => {
   test('new ticket for a new contact, a note in the drawer, transfer to a queue, then found by search', async () => {
     const co = await newCompany('tools');
-    expect((await apiCall('POST', '/tags', { token: co.token, body: { name: 'Urgente', color: '#d32f2f' } })).status).toBe(201);
+    expect(
+      (await apiCall('POST', '/tags', { token: co.token, body: { name: 'Urgente', color: '#d32f2f' } })).status,
+    ).toBe(201);
     const queue = await apiCall('POST', '/queue', { token: co.token, body: { name: 'Financeiro', color: '#00897b' } });
     expect(queue.status).toBe(201);
     const wa = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
     const session = `sessions/${co.companyId}/${wa.body.id}`;
     await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000003' })).status === 200);
-    await eventually(async () => (await apiCall('GET', `/whatsapp/${wa.body.id}`, { token: co.token })).body?.status === 'CONNECTED');
+    await eventually(
+      async () => (await apiCall('GET', `/whatsapp/${wa.body.id}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
 
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
@@ -60,7 +64,11 @@ describe('ticket tools: new ticket, contact drawer, transfer, search (2.7, 2.8, 
     await page.getByRole('combobox', { name: 'Tags' }).click();
     await page.getByRole('option', { name: 'Urgente' }).click();
     await page.keyboard.press('Escape');
-    await page.getByRole('listitem').filter({ hasText: 'Daniela Rocha' }).getByText('Urgente').waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Daniela Rocha' })
+      .getByText('Urgente')
+      .waitFor({ timeout: 15_000 });
 
     // schedule a message: at least 5 characters, sendAt defaults to now + 1 hour
     await page.getByRole('button', { name: 'Opções do ticket' }).click();
@@ -101,10 +109,16 @@ describe('ticket tools: new ticket, contact drawer, transfer, search (2.7, 2.8, 
 
   test('narrow screen: tabs for the list and the attendance, open a ticket and go back', async () => {
     const co = await newCompany('narrow');
-    const contact = await apiCall('POST', '/contacts', { token: co.token, body: { name: 'Eduardo Lima', number: '5511955554444' } });
+    const contact = await apiCall('POST', '/contacts', {
+      token: co.token,
+      body: { name: 'Eduardo Lima', number: '5511955554444' },
+    });
     const wa = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
     expect(wa.status).toBeLessThan(300);
-    const ticket = await apiCall('POST', '/tickets', { token: co.token, body: { contactId: contact.body.id, userId: co.userId, status: 'open' } });
+    const ticket = await apiCall('POST', '/tickets', {
+      token: co.token,
+      body: { contactId: contact.body.id, userId: co.userId, status: 'open' },
+    });
     expect(ticket.status).toBe(201);
     const { context, page } = await newPage(browser, { width: 390, height: 800 });
     await loginUI(page, co.email, co.password);

@@ -11,21 +11,41 @@ afterAll(async () => {
 });
 
 describe('ticket visibility (attendance.md 2.4, 6)', () => {
-  test("an attendant opening a ticket outside their queues gets the unauthorized toast and /tickets; the admin peeks at it read-only", async () => {
+  test('an attendant opening a ticket outside their queues gets the unauthorized toast and /tickets; the admin peeks at it read-only', async () => {
     const co = await newCompany('vis');
     const sales = await apiCall('POST', '/queue', { token: co.token, body: { name: 'Vendas', color: '#1e88e5' } });
     const billing = await apiCall('POST', '/queue', { token: co.token, body: { name: 'Cobrança', color: '#f4511e' } });
     const attendant = { email: `att-${Date.now()}@e2e.dev`, password: 'secret123' };
-    const created = await apiCall('POST', '/users', { token: co.token, body: { name: 'Atendente Um', ...attendant, profile: 'user', queueIds: [sales.body.id] } });
+    const created = await apiCall('POST', '/users', {
+      token: co.token,
+      body: { name: 'Atendente Um', ...attendant, profile: 'user', queueIds: [sales.body.id] },
+    });
     expect(created.status).toBe(201);
     const wa = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
-    await eventually(async () => (await simulator(`sessions/${co.companyId}/${wa.body.id}/scan`, { number: '5511900000004' })).status === 200);
-    await eventually(async () => (await apiCall('GET', `/whatsapp/${wa.body.id}`, { token: co.token })).body?.status === 'CONNECTED');
-    const contact = await apiCall('POST', '/contacts', { token: co.token, body: { name: 'Fernanda Dias', number: '5511944443333' } });
-    const ticket = await apiCall('POST', '/tickets', { token: co.token, body: { contactId: contact.body.id, queueId: billing.body.id, userId: co.userId, status: 'open' } });
+    await eventually(
+      async () =>
+        (await simulator(`sessions/${co.companyId}/${wa.body.id}/scan`, { number: '5511900000004' })).status === 200,
+    );
+    await eventually(
+      async () => (await apiCall('GET', `/whatsapp/${wa.body.id}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
+    const contact = await apiCall('POST', '/contacts', {
+      token: co.token,
+      body: { name: 'Fernanda Dias', number: '5511944443333' },
+    });
+    const ticket = await apiCall('POST', '/tickets', {
+      token: co.token,
+      body: { contactId: contact.body.id, queueId: billing.body.id, userId: co.userId, status: 'open' },
+    });
     expect(ticket.status).toBe(201);
-    await apiCall('POST', `/messages/${ticket.body.id}`, { token: co.token, body: { body: 'Segue o boleto atualizado' } });
-    await apiCall('PUT', `/tickets/${ticket.body.id}`, { token: co.token, body: { status: 'pending', userId: null, queueId: billing.body.id } });
+    await apiCall('POST', `/messages/${ticket.body.id}`, {
+      token: co.token,
+      body: { body: 'Segue o boleto atualizado' },
+    });
+    await apiCall('PUT', `/tickets/${ticket.body.id}`, {
+      token: co.token,
+      body: { status: 'pending', userId: null, queueId: billing.body.id },
+    });
 
     const att = await newPage(browser);
     await loginUI(att.page, attendant.email, attendant.password);

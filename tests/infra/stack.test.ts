@@ -18,7 +18,11 @@ function synth(appManifest: AppManifest = manifest) {
   const stack = new InboxStack(app, 'Inbox', { adminEmail: 'admin@example.com', manifest: appManifest });
   const template = Template.fromStack(stack);
   const assembly = app.synth();
-  return { template, json: template.toJSON() as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> }, assembly };
+  return {
+    template,
+    json: template.toJSON() as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> },
+    assembly,
+  };
 }
 
 interface Resource {
@@ -54,7 +58,11 @@ const sampleQueues: QueueDef[] = [
   { name: 'sample-runner', fifo: true, consumer: SESSION_RUNNER_CONSUMER },
 ];
 const sampleTimers: TimerDef[] = [{ name: 'sample-timer', handler: 'jobs/seed', everyMinutes: 5 }];
-const extended: AppManifest = { ...manifest, queues: [...manifest.queues, ...sampleQueues], timers: [...manifest.timers, ...sampleTimers] };
+const extended: AppManifest = {
+  ...manifest,
+  queues: [...manifest.queues, ...sampleQueues],
+  timers: [...manifest.timers, ...sampleTimers],
+};
 
 describe('AWS stack generated from the manifest', () => {
   let real: ReturnType<typeof synth>;
@@ -66,7 +74,9 @@ describe('AWS stack generated from the manifest', () => {
   }, 60_000);
 
   it('every manifest route exists as an HTTP API route `METHOD /api/path` on its module function', () => {
-    const routes = resourcesOf(real.json, 'AWS::ApiGatewayV2::Route').filter(([, r]) => !r.Properties.RouteKey.startsWith('$'));
+    const routes = resourcesOf(real.json, 'AWS::ApiGatewayV2::Route').filter(
+      ([, r]) => !r.Properties.RouteKey.startsWith('$'),
+    );
     const integrations = Object.fromEntries(resourcesOf(real.json, 'AWS::ApiGatewayV2::Integration'));
     const expected = manifest.http.flatMap((mod) => mod.routes.map((key) => ({ mod, key })));
     expect(routes).toHaveLength(expected.length);
@@ -75,15 +85,21 @@ describe('AWS stack generated from the manifest', () => {
       const route = routes.find(([, r]) => r.Properties.RouteKey === `${method} /api${path}`);
       expect(route, `route ${key}`).toBeDefined();
       const integrationId = route![1].Properties.Target['Fn::Join'][1][1].Ref;
-      expect(integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0]).toBe(functionLogicalId(real.json, `http/${mod.name}`));
+      expect(integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0]).toBe(
+        functionLogicalId(real.json, `http/${mod.name}`),
+      );
     }
   });
 
   it('one Node 22 arm64 function per HTTP module, with the app environment, invoked through the API role', () => {
-    const integrations = resourcesOf(real.json, 'AWS::ApiGatewayV2::Integration').filter(([, i]) => i.Properties.IntegrationType === 'AWS_PROXY' && i.Properties.CredentialsArn);
+    const integrations = resourcesOf(real.json, 'AWS::ApiGatewayV2::Integration').filter(
+      ([, i]) => i.Properties.IntegrationType === 'AWS_PROXY' && i.Properties.CredentialsArn,
+    );
     expect(integrations).toHaveLength(manifest.http.length);
     const invokeRole = integrations[0]![1].Properties.CredentialsArn['Fn::GetAtt'][0];
-    const invokable = JSON.stringify(policyStatements(real.json, invokeRole).filter((st: any) => [st.Action].flat().includes('lambda:InvokeFunction')));
+    const invokable = JSON.stringify(
+      policyStatements(real.json, invokeRole).filter((st: any) => [st.Action].flat().includes('lambda:InvokeFunction')),
+    );
     for (const mod of manifest.http) {
       const id = functionLogicalId(real.json, `http/${mod.name}`);
       const fn = real.json.Resources[id]!;
@@ -91,14 +107,25 @@ describe('AWS stack generated from the manifest', () => {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.MemorySize).toBe(mod.memory ?? 512);
       const env = Object.keys(fn.Properties.Environment.Variables);
-      expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'JWT_SECRET_ARN', 'APP_ORIGIN', ...manifest.queues.map((q) => queueEnvName(q.name))]));
+      expect(env).toEqual(
+        expect.arrayContaining([
+          'TABLE_NAME',
+          'MEDIA_BUCKET',
+          'WS_ENDPOINT',
+          'JWT_SECRET_ARN',
+          'APP_ORIGIN',
+          ...manifest.queues.map((q) => queueEnvName(q.name)),
+        ]),
+      );
       expect(invokable).toContain(`"${id}"`);
       expect(integrations.some(([, i]) => i.Properties.IntegrationUri['Fn::GetAtt'][0] === id)).toBe(true);
     }
   });
 
   it('only the seed may read the admin password secret; the app functions share one role', () => {
-    const adminSecret = real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Environment.Variables.ADMIN_PASSWORD_SECRET_ARN.Ref;
+    const adminSecret =
+      real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Environment.Variables
+        .ADMIN_PASSWORD_SECRET_ARN.Ref;
     const roles = new Set(
       [...manifest.http.map((m) => `http/${m.name}`), ...Object.values(manifest.ws)].map(
         (module) => real.json.Resources[functionLogicalId(real.json, module)]!.Properties.Role['Fn::GetAtt'][0],
@@ -108,7 +135,8 @@ describe('AWS stack generated from the manifest', () => {
     const appRole = [...roles][0]!;
     const seedRole = real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Role['Fn::GetAtt'][0];
     expect(seedRole).not.toBe(appRole);
-    const readsAdminSecret = (role: string) => JSON.stringify(policyStatements(real.json, role)).includes(`"${adminSecret}"`);
+    const readsAdminSecret = (role: string) =>
+      JSON.stringify(policyStatements(real.json, role)).includes(`"${adminSecret}"`);
     expect(readsAdminSecret(seedRole)).toBe(true);
     expect(readsAdminSecret(appRole)).toBe(false);
     const task = resourcesOf(real.json, 'AWS::ECS::TaskDefinition')[0]![1];
@@ -118,7 +146,9 @@ describe('AWS stack generated from the manifest', () => {
   it('every function gets a QUEUE_URL_<NAME> per manifest queue and may send to it', () => {
     const fn = sample.json.Resources[functionLogicalId(sample.json, 'http/auth')]!;
     for (const def of extended.queues) {
-      const queueId = resourcesOf(sample.json, 'AWS::SQS::Queue').find(([, q]) => q.Properties.QueueName === `Inbox-${def.name}${def.fifo ? '.fifo' : ''}`)?.[0];
+      const queueId = resourcesOf(sample.json, 'AWS::SQS::Queue').find(
+        ([, q]) => q.Properties.QueueName === `Inbox-${def.name}${def.fifo ? '.fifo' : ''}`,
+      )?.[0];
       expect(queueId, def.name).toBeDefined();
       expect(fn.Properties.Environment.Variables[queueEnvName(def.name)]).toEqual({ Ref: queueId });
     }
@@ -130,7 +160,9 @@ describe('AWS stack generated from the manifest', () => {
       { json: real.json, defs: manifest.queues },
       { json: sample.json, defs: extended.queues },
     ]) {
-      const queues = Object.fromEntries(resourcesOf(json, 'AWS::SQS::Queue').map(([id, q]) => [q.Properties.QueueName, { id, ...q }]));
+      const queues = Object.fromEntries(
+        resourcesOf(json, 'AWS::SQS::Queue').map(([id, q]) => [q.Properties.QueueName, { id, ...q }]),
+      );
       const mappings = resourcesOf(json, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
       for (const def of defs) {
         const suffix = def.fifo ? '.fifo' : '';
@@ -158,12 +190,16 @@ describe('AWS stack generated from the manifest', () => {
   });
 
   it('the session runner task may consume the queues whose consumer is session-runner', () => {
-    const runnerQueue = resourcesOf(sample.json, 'AWS::SQS::Queue').find(([, q]) => q.Properties.QueueName === 'Inbox-sample-runner.fifo')![0];
+    const runnerQueue = resourcesOf(sample.json, 'AWS::SQS::Queue').find(
+      ([, q]) => q.Properties.QueueName === 'Inbox-sample-runner.fifo',
+    )![0];
     const task = resourcesOf(sample.json, 'AWS::ECS::TaskDefinition')[0]![1];
     const taskRole = task.Properties.TaskRoleArn['Fn::GetAtt'][0];
     const statements = policyStatements(sample.json, taskRole);
     const consume = statements.find(
-      (s: any) => [s.Action].flat().includes('sqs:ReceiveMessage') && [s.Resource].flat().some((r: any) => r['Fn::GetAtt']?.[0] === runnerQueue),
+      (s: any) =>
+        [s.Action].flat().includes('sqs:ReceiveMessage') &&
+        [s.Resource].flat().some((r: any) => r['Fn::GetAtt']?.[0] === runnerQueue),
     );
     expect(consume).toBeDefined();
   });
@@ -192,7 +228,8 @@ describe('AWS stack generated from the manifest', () => {
   });
 
   it('functions may post to WebSocket connections (execute-api:ManageConnections)', () => {
-    const fnRole = real.json.Resources[functionLogicalId(real.json, manifest.ws.default)]!.Properties.Role['Fn::GetAtt'][0];
+    const fnRole =
+      real.json.Resources[functionLogicalId(real.json, manifest.ws.default)]!.Properties.Role['Fn::GetAtt'][0];
     const statements = policyStatements(real.json, fnRole);
     expect(statements.some((s: any) => [s.Action].flat().includes('execute-api:ManageConnections'))).toBe(true);
   });
@@ -213,7 +250,9 @@ describe('AWS stack generated from the manifest', () => {
       const policy = policies.find(([, p]) => p.Properties.Bucket.Ref === id);
       expect(policy, `policy of ${id}`).toBeDefined();
       expect(policy![1].Properties.PolicyDocument.Statement).toEqual(
-        expect.arrayContaining([expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+        expect.arrayContaining([
+          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
       );
     }
   });
@@ -222,7 +261,9 @@ describe('AWS stack generated from the manifest', () => {
     const media = resourcesOf(real.json, 'AWS::S3::Bucket').find(([, b]) => b.Properties.CorsConfiguration)![1];
     const [rule] = media.Properties.CorsConfiguration.CorsRules;
     expect(rule.AllowedMethods).toEqual(expect.arrayContaining(['PUT', 'GET']));
-    expect(JSON.stringify(rule.AllowedOrigins)).toMatch(/"https:\/\/",\{"Fn::GetAtt":\["WebDistribution[0-9A-F]+","DomainName"\]\}/);
+    expect(JSON.stringify(rule.AllowedOrigins)).toMatch(
+      /"https:\/\/",\{"Fn::GetAtt":\["WebDistribution[0-9A-F]+","DomainName"\]\}/,
+    );
   });
 
   it('the table matches infra/table.ts: keys, GSIs (ALL projection), TTL `ttl`, PITR, on-demand, retained', () => {
@@ -235,12 +276,16 @@ describe('AWS stack generated from the manifest', () => {
     expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
     expect(table.Properties.KeySchema).toEqual(expected.KeySchema);
     expect(table.Properties.GlobalSecondaryIndexes.map((g: any) => g.IndexName)).toEqual([...GSI_NAMES]);
-    expect(table.Properties.GlobalSecondaryIndexes.map(({ IndexName, KeySchema, Projection }: any) => ({ IndexName, KeySchema, Projection }))).toEqual(
-      expected.GlobalSecondaryIndexes,
-    );
-    expect(new Set(table.Properties.AttributeDefinitions.map((a: any) => `${a.AttributeName}:${a.AttributeType}`))).toEqual(
-      new Set(expected.AttributeDefinitions.map((a) => `${a.AttributeName}:${a.AttributeType}`)),
-    );
+    expect(
+      table.Properties.GlobalSecondaryIndexes.map(({ IndexName, KeySchema, Projection }: any) => ({
+        IndexName,
+        KeySchema,
+        Projection,
+      })),
+    ).toEqual(expected.GlobalSecondaryIndexes);
+    expect(
+      new Set(table.Properties.AttributeDefinitions.map((a: any) => `${a.AttributeName}:${a.AttributeType}`)),
+    ).toEqual(new Set(expected.AttributeDefinitions.map((a) => `${a.AttributeName}:${a.AttributeType}`)));
   });
 
   it('CloudFront: SPA from a private bucket via OAC, /api/* and /ws uncached to the gateways, API errors untouched', () => {
@@ -278,12 +323,18 @@ describe('AWS stack generated from the manifest', () => {
   it('the session runner runs on Fargate arm64 from session-runner/Dockerfile, built at deploy time (no Docker at synth)', () => {
     const [, task] = resourcesOf(real.json, 'AWS::ECS::TaskDefinition')[0]!;
     expect(task.Properties.RuntimePlatform).toEqual({ CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' });
-    const env = Object.fromEntries(task.Properties.ContainerDefinitions[0].Environment.map((e: any) => [e.Name, e.Value]));
+    const env = Object.fromEntries(
+      task.Properties.ContainerDefinitions[0].Environment.map((e: any) => [e.Name, e.Value]),
+    );
     expect(env.WHATSAPP_PROVIDER).toBe('baileys');
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'JWT_SECRET_ARN', 'APP_ORIGIN']));
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'JWT_SECRET_ARN', 'APP_ORIGIN']),
+    );
     real.template.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE', DesiredCount: 1 });
     const stackArtifact = real.assembly.getStackByName('Inbox');
-    const assets = JSON.parse(readFileSync(resolve(real.assembly.directory, `${stackArtifact.stackName}.assets.json`), 'utf8'));
+    const assets = JSON.parse(
+      readFileSync(resolve(real.assembly.directory, `${stackArtifact.stackName}.assets.json`), 'utf8'),
+    );
     const images = Object.values(assets.dockerImages ?? {}) as { source: { dockerFile: string; platform: string } }[];
     expect(images).toHaveLength(1);
     expect(images[0]!.source).toMatchObject({ dockerFile: 'session-runner/Dockerfile', platform: 'linux/arm64' });
@@ -297,8 +348,12 @@ describe('AWS stack generated from the manifest', () => {
       expect(secret.Properties.GenerateSecretString).toBeDefined();
     }
     const envNames = [
-      ...resourcesOf(real.json, 'AWS::Lambda::Function').flatMap(([, f]) => Object.keys(f.Properties.Environment?.Variables ?? {})),
-      ...resourcesOf(real.json, 'AWS::ECS::TaskDefinition').flatMap(([, t]) => t.Properties.ContainerDefinitions.flatMap((c: any) => (c.Environment ?? []).map((e: any) => e.Name))),
+      ...resourcesOf(real.json, 'AWS::Lambda::Function').flatMap(([, f]) =>
+        Object.keys(f.Properties.Environment?.Variables ?? {}),
+      ),
+      ...resourcesOf(real.json, 'AWS::ECS::TaskDefinition').flatMap(([, t]) =>
+        t.Properties.ContainerDefinitions.flatMap((c: any) => (c.Environment ?? []).map((e: any) => e.Name)),
+      ),
     ];
     expect(envNames).toContain('JWT_SECRET_ARN');
     expect(envNames).toContain('ADMIN_PASSWORD_SECRET_ARN');
@@ -321,9 +376,9 @@ describe('AWS stack generated from the manifest', () => {
 
   it('these tests never run esbuild: function code assets point at the unbundled project root', () => {
     const assets = JSON.parse(readFileSync(resolve(real.assembly.directory, 'Inbox.assets.json'), 'utf8'));
-    const code = Object.values(assets.files as Record<string, { displayName: string; source: { path: string } }>).filter((a) =>
-      /^(Http|Ws|Seed)[A-Za-z]*\/Code$/.test(a.displayName),
-    );
+    const code = Object.values(
+      assets.files as Record<string, { displayName: string; source: { path: string } }>,
+    ).filter((a) => /^(Http|Ws|Seed)[A-Za-z]*\/Code$/.test(a.displayName));
     expect(code.length).toBe(manifest.http.length + Object.keys(manifest.ws).length + 1);
     for (const asset of code) expect(resolve(real.assembly.directory, asset.source.path)).toBe(ROOT);
   });

@@ -15,7 +15,9 @@ describe('session and accounts', () => {
     expect(res.body.user).toMatchObject({ id: 1, companyId: 1, profile: 'admin', super: true });
     expect(res.body.user.passwordHash).toBeUndefined();
     expect(res.body.company).toMatchObject({ id: 1, dueDate: expect.any(String) });
-    expect(res.body.company.settings).toEqual(expect.arrayContaining([{ key: 'sendGreetingAccepted', value: 'disabled' }]));
+    expect(res.body.company.settings).toEqual(
+      expect.arrayContaining([{ key: 'sendGreetingAccepted', value: 'disabled' }]),
+    );
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^jrt=/);
     expect(cookie).toMatch(/HttpOnly/);
@@ -131,15 +133,25 @@ describe('session and accounts', () => {
     expect((await api('POST', `/forgetpassword/${co.admin.email}`)).status).toBe(200);
     const mail = (await outbox()).filter((m) => m.to === co.admin.email).pop()!;
     const code = /(\d{6})/.exec(mail.text)![1]!;
-    const weak = await api('POST', '/resetpasswords', { body: { email: co.admin.email, token: code, password: 'weakpass' } });
+    const weak = await api('POST', '/resetpasswords', {
+      body: { email: co.admin.email, token: code, password: 'weakpass' },
+    });
     expect(weak.status).toBe(400);
-    const wrong = await api('POST', '/resetpasswords', { body: { email: co.admin.email, token: '000000' === code ? '111111' : '000000', password: 'NewPass123' } });
+    const wrong = await api('POST', '/resetpasswords', {
+      body: { email: co.admin.email, token: '000000' === code ? '111111' : '000000', password: 'NewPass123' },
+    });
     expect(wrong.body.error).toBe('ERR_INVALID_RESET_CODE');
-    const ok = await api('POST', '/resetpasswords', { body: { email: co.admin.email, token: code, password: 'NewPass123' } });
+    const ok = await api('POST', '/resetpasswords', {
+      body: { email: co.admin.email, token: code, password: 'NewPass123' },
+    });
     expect(ok.status).toBe(200);
-    const reused = await api('POST', '/resetpasswords', { body: { email: co.admin.email, token: code, password: 'Other123A' } });
+    const reused = await api('POST', '/resetpasswords', {
+      body: { email: co.admin.email, token: code, password: 'Other123A' },
+    });
     expect(reused.body.error).toBe('ERR_INVALID_RESET_CODE');
-    expect((await api('POST', '/auth/login', { body: { email: co.admin.email, password: 'NewPass123' } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { body: { email: co.admin.email, password: 'NewPass123' } })).status).toBe(
+      200,
+    );
   });
 });
 

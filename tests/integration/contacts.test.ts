@@ -5,31 +5,54 @@ import { createContact, createUser, randomNumber } from './fixtures';
 describe('contacts', () => {
   it('validation of attendance.md 5: name 2-50, number 8-50 digits, e-mail valid when given', async () => {
     const co = await newCompany('ct1');
-    const bad = await api('POST', '/contacts', { token: co.adminToken, body: { name: 'A', number: '1234567', email: 'nope' } });
+    const bad = await api('POST', '/contacts', {
+      token: co.adminToken,
+      body: { name: 'A', number: '1234567', email: 'nope' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');
     expect(bad.body.details.map((d: any) => d.path[0]).sort()).toEqual(['email', 'name', 'number']);
-    const long = await api('POST', '/contacts', { token: co.adminToken, body: { name: 'x'.repeat(51), number: '1'.repeat(51) } });
-    expect(long.body.details.map((d: any) => [d.path[0], d.message]).sort()).toEqual([['name', 'long'], ['number', 'long']]);
+    const long = await api('POST', '/contacts', {
+      token: co.adminToken,
+      body: { name: 'x'.repeat(51), number: '1'.repeat(51) },
+    });
+    expect(long.body.details.map((d: any) => [d.path[0], d.message]).sort()).toEqual([
+      ['name', 'long'],
+      ['number', 'long'],
+    ]);
     const ok = await api('POST', '/contacts', {
       token: co.adminToken,
-      body: { name: 'Ana Paula', number: '+55 (11) 98888-7777', email: 'ANA@x.dev', extraInfo: [{ name: 'CPF', value: '123' }] },
+      body: {
+        name: 'Ana Paula',
+        number: '+55 (11) 98888-7777',
+        email: 'ANA@x.dev',
+        extraInfo: [{ name: 'CPF', value: '123' }],
+      },
     });
     expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ name: 'Ana Paula', number: '5511988887777', email: 'ana@x.dev', extraInfo: [{ name: 'CPF', value: '123' }] });
+    expect(ok.body).toMatchObject({
+      name: 'Ana Paula',
+      number: '5511988887777',
+      email: 'ana@x.dev',
+      extraInfo: [{ name: 'CPF', value: '123' }],
+    });
   });
 
   it('a second contact with the same number in a company is ERR_DUPLICATED_CONTACT (409), also when created at once; other companies may have it', async () => {
     const co = await newCompany('ct2');
     const other = await newCompany('ct2b');
     const number = randomNumber();
-    const results = await Promise.all([1, 2, 3].map((i) => api('POST', '/contacts', { token: co.adminToken, body: { name: `Twin ${i}`, number } })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => api('POST', '/contacts', { token: co.adminToken, body: { name: `Twin ${i}`, number } })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 201)) {
       expect(r.status).toBe(409);
       expect(r.body.error).toBe('ERR_DUPLICATED_CONTACT');
     }
-    expect((await api('POST', '/contacts', { token: other.adminToken, body: { name: 'Elsewhere', number } })).status).toBe(201);
+    expect(
+      (await api('POST', '/contacts', { token: other.adminToken, body: { name: 'Elsewhere', number } })).status,
+    ).toBe(201);
 
     // changing a number moves the guard: the old number is free, a taken one is refused
     const a = await createContact(co.adminToken);
@@ -38,7 +61,9 @@ describe('contacts', () => {
     expect(taken.body.error).toBe('ERR_DUPLICATED_CONTACT');
     const moved = await api('PUT', `/contacts/${a.id}`, { token: co.adminToken, body: { number: randomNumber() } });
     expect(moved.status).toBe(200);
-    expect((await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Reuse', number: a.number } })).status).toBe(201);
+    expect(
+      (await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Reuse', number: a.number } })).status,
+    ).toBe(201);
   });
 
   it('missing or foreign ids are ERR_NO_CONTACT_FOUND (404); delete needs contacts-page:deleteContact', async () => {
@@ -57,18 +82,29 @@ describe('contacts', () => {
     expect((await api('DELETE', `/contacts/${contact.id}`, { token: co.adminToken })).status).toBe(200);
     expect((await api('GET', `/contacts/${contact.id}`, { token: co.adminToken })).status).toBe(404);
     // the number is free again
-    expect((await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Again', number: contact.number } })).status).toBe(201);
+    expect(
+      (await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Again', number: contact.number } }))
+        .status,
+    ).toBe(201);
   });
 
   it('GET /contacts: name order, name-prefix search (accents ignored), number search, count, cursor paging, date filter', async () => {
     const co = await newCompany('ct4');
-    for (const name of ['Maria Clara', 'Márcia Dias', 'Mariana Reis', 'Bruno Alves', 'Carla Maria']) await createContact(co.adminToken, { name });
+    for (const name of ['Maria Clara', 'Márcia Dias', 'Mariana Reis', 'Bruno Alves', 'Carla Maria'])
+      await createContact(co.adminToken, { name });
     const special = await createContact(co.adminToken, { name: 'Zeca Number', number: '5599911112222' });
 
     const all = await api('GET', '/contacts', { token: co.adminToken });
     expect(all.status).toBe(200);
     expect(all.body.count).toBe(6);
-    expect(all.body.contacts.map((c: any) => c.name)).toEqual(['Bruno Alves', 'Carla Maria', 'Márcia Dias', 'Maria Clara', 'Mariana Reis', 'Zeca Number']);
+    expect(all.body.contacts.map((c: any) => c.name)).toEqual([
+      'Bruno Alves',
+      'Carla Maria',
+      'Márcia Dias',
+      'Maria Clara',
+      'Mariana Reis',
+      'Zeca Number',
+    ]);
 
     const maria = await api('GET', '/contacts?searchParam=MARIA', { token: co.adminToken });
     expect(maria.body.contacts.map((c: any) => c.name)).toEqual(['Maria Clara', 'Mariana Reis']);
@@ -80,13 +116,17 @@ describe('contacts', () => {
 
     const p1 = await api('GET', '/contacts?limit=4', { token: co.adminToken });
     expect(p1.body.hasMore).toBe(true);
-    const p2 = await api('GET', `/contacts?limit=4&cursor=${encodeURIComponent(p1.body.cursor)}`, { token: co.adminToken });
+    const p2 = await api('GET', `/contacts?limit=4&cursor=${encodeURIComponent(p1.body.cursor)}`, {
+      token: co.adminToken,
+    });
     expect([...p1.body.contacts, ...p2.body.contacts]).toHaveLength(6);
     expect(p2.body.hasMore).toBe(false);
 
     const today = new Date().toISOString().slice(0, 10);
     expect((await api('GET', `/contacts?date=${today}`, { token: co.adminToken })).body.count).toBe(6);
-    expect((await api('GET', '/contacts?dateStart=2001-01-01&dateEnd=2001-12-31', { token: co.adminToken })).body.contacts).toEqual([]);
+    expect(
+      (await api('GET', '/contacts?dateStart=2001-01-01&dateEnd=2001-12-31', { token: co.adminToken })).body.contacts,
+    ).toEqual([]);
 
     const options = await api('GET', '/contacts/list', { token: co.adminToken });
     expect(options.body).toHaveLength(6);
@@ -122,11 +162,21 @@ describe('contacts', () => {
     const wsOther = await realtimeClient(other.adminToken);
     try {
       const c = await createContact(co.adminToken);
-      await ws.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'create' && e.data.contact.id === c.id);
+      await ws.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-contact` && e.data.action === 'create' && e.data.contact.id === c.id,
+      );
       await api('PUT', `/contacts/${c.id}`, { token: co.adminToken, body: { name: 'Renamed Person' } });
-      await ws.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'update' && e.data.contact.name === 'Renamed Person');
+      await ws.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-contact` &&
+          e.data.action === 'update' &&
+          e.data.contact.name === 'Renamed Person',
+      );
       await api('DELETE', `/contacts/${c.id}`, { token: co.adminToken });
-      await ws.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'delete' && e.data.contactId === c.id);
+      await ws.waitFor(
+        (e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'delete' && e.data.contactId === c.id,
+      );
       await sleep(200);
       expect(wsOther.events.filter((e) => e.event.includes('contact'))).toHaveLength(0);
     } finally {

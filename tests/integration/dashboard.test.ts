@@ -27,17 +27,27 @@ describe('dashboard', () => {
     // attended, then closed: a support time, and the customer rates 3
     const closed = await createTicket(agentA.token, { contactId: c3.id, whatsappId: whatsapp.id, queueId: queueA.id });
     await sleep(1300);
-    await api('PUT', `/tickets/${closed.id}`, { token: agentA.token, body: { status: 'closed', userId: agentA.id, queueId: queueA.id } });
+    await api('PUT', `/tickets/${closed.id}`, {
+      token: agentA.token,
+      body: { status: 'closed', userId: agentA.id, queueId: queueA.id },
+    });
     const p = phone(co.companyId, whatsapp.id);
     await eventually(async () => (await p.outbound()).find((o: any) => o.body.startsWith('Rate us')));
     await p.send({ from: '5511966660003', body: '3' });
-    await eventually(async () => (await api('GET', `/tickets/${closed.id}`, { token: co.adminToken })).body.rating === 3);
+    await eventually(
+      async () => (await api('GET', `/tickets/${closed.id}`, { token: co.adminToken })).body.rating === 3,
+    );
 
     const online = await realtimeClient(agentA.token);
     try {
       const res = await api('GET', '/dashboard?days=7', { token: co.adminToken });
       expect(res.status).toBe(200);
-      expect(res.body.counters).toMatchObject({ supportHappening: 1, supportPending: 1, supportFinished: 1, newContacts: 3 });
+      expect(res.body.counters).toMatchObject({
+        supportHappening: 1,
+        supportPending: 1,
+        supportFinished: 1,
+        newContacts: 3,
+      });
       expect(res.body.counters.avgSupportTime).toBeGreaterThan(0);
       expect(res.body.counters.avgWaitTime).toBeGreaterThan(0);
       const attendant = res.body.attendants.find((a: any) => a.id === agentA.id);
@@ -45,13 +55,19 @@ describe('dashboard', () => {
       expect(attendant.avgSupportTime).toBeGreaterThan(0);
       expect(res.body.attendants.find((a: any) => a.id === co.admin.id).online).toBe(false);
 
-      const hours = await api('GET', `/dashboard/ticketsDay?initialDate=${today()}&finalDate=${today()}`, { token: co.adminToken });
+      const hours = await api('GET', `/dashboard/ticketsDay?initialDate=${today()}&finalDate=${today()}`, {
+        token: co.adminToken,
+      });
       expect(hours.body.data).toHaveLength(24);
       const hour = new Date().toISOString().slice(11, 13);
       expect(hours.body.data.find((d: any) => d.horario === hour).total).toBe(3);
-      const days = await api('GET', `/dashboard/ticketsDay?initialDate=2000-01-01&finalDate=${today()}`, { token: co.adminToken });
+      const days = await api('GET', `/dashboard/ticketsDay?initialDate=2000-01-01&finalDate=${today()}`, {
+        token: co.adminToken,
+      });
       expect(days.body.data).toEqual([{ data: today(), total: 3 }]);
-      const users = await api('GET', `/dashboard/ticketsUsers?initialDate=${today()}&finalDate=${today()}`, { token: co.adminToken });
+      const users = await api('GET', `/dashboard/ticketsUsers?initialDate=${today()}&finalDate=${today()}`, {
+        token: co.adminToken,
+      });
       expect(users.body.data).toEqual([{ userId: agentA.id, nome: agentA.user.name, quantidade: 4 }]);
 
       // served from the aggregates: removing the ticket items changes nothing
@@ -67,7 +83,14 @@ describe('dashboard', () => {
     const co = await newCompany('db2');
     const { agentA } = await attendanceCompany(co);
     const res = await api('GET', '/dashboard?date_from=2001-01-01&date_to=2001-01-31', { token: co.adminToken });
-    expect(res.body.counters).toEqual({ supportHappening: 0, supportPending: 0, supportFinished: 0, newContacts: 0, avgSupportTime: 0, avgWaitTime: 0 });
+    expect(res.body.counters).toEqual({
+      supportHappening: 0,
+      supportPending: 0,
+      supportFinished: 0,
+      newContacts: 0,
+      avgSupportTime: 0,
+      avgWaitTime: 0,
+    });
     for (const path of ['/dashboard', '/dashboard/ticketsUsers', '/dashboard/ticketsDay']) {
       const refused = await api('GET', path, { token: agentA.token });
       expect(refused.status, path).toBe(403);

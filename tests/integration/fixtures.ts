@@ -14,12 +14,22 @@ function ok<T = any>(res: { status: number; body: any }, expected: number, what:
 }
 
 export async function createContact(token: string, fields: Record<string, unknown> = {}) {
-  return ok(await api('POST', '/contacts', { token, body: { name: `Contact ${unique()}`, number: randomNumber(), ...fields } }), 201, 'create contact');
+  return ok(
+    await api('POST', '/contacts', { token, body: { name: `Contact ${unique()}`, number: randomNumber(), ...fields } }),
+    201,
+    'create contact',
+  );
 }
 
 export async function createQueue(token: string, fields: Record<string, unknown> = {}) {
-  const color = `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
-  return ok(await api('POST', '/queue', { token, body: { name: `Queue ${unique()}`, color, ...fields } }), 201, 'create queue');
+  const color = `#${Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0')}`;
+  return ok(
+    await api('POST', '/queue', { token, body: { name: `Queue ${unique()}`, color, ...fields } }),
+    201,
+    'create queue',
+  );
 }
 
 /**
@@ -32,21 +42,40 @@ export async function createWhatsapp(co: TestCompany, fields: Record<string, unk
 
 /** A user of the company (POST /users), logged in. */
 export async function createUser(co: TestCompany, fields: Record<string, unknown> = {}) {
-  const body = { name: `Agent ${unique()}`, email: `agent-${unique()}@test.dev`, password: 'secret123', profile: 'user', ...fields };
+  const body = {
+    name: `Agent ${unique()}`,
+    email: `agent-${unique()}@test.dev`,
+    password: 'secret123',
+    profile: 'user',
+    ...fields,
+  };
   const user = ok(await api('POST', '/users', { token: co.adminToken, body }), 201, 'create user');
   const session = await login(body.email as string, body.password as string);
   return { user, id: user.id as number, token: session.token, email: body.email as string };
 }
 
 /** A ticket opened by the token's user (POST /tickets). */
-export async function createTicket(token: string, fields: { contactId: number; whatsappId: number; queueId?: number | null; userId?: number | null }) {
+export async function createTicket(
+  token: string,
+  fields: { contactId: number; whatsappId: number; queueId?: number | null; userId?: number | null },
+) {
   return ok(await api('POST', '/tickets', { token, body: { status: 'open', ...fields } }), 201, 'create ticket');
 }
 
 /** A pending ticket in a queue: opened, then transferred to the queue without a user. */
-export async function createPendingTicket(token: string, fields: { contactId: number; whatsappId: number; queueId: number }) {
+export async function createPendingTicket(
+  token: string,
+  fields: { contactId: number; whatsappId: number; queueId: number },
+) {
   const opened = await createTicket(token, fields);
-  return ok(await api('PUT', `/tickets/${opened.id}`, { token, body: { status: 'pending', userId: null, queueId: fields.queueId } }), 200, 'return ticket');
+  return ok(
+    await api('PUT', `/tickets/${opened.id}`, {
+      token,
+      body: { status: 'pending', userId: null, queueId: fields.queueId },
+    }),
+    200,
+    'return ticket',
+  );
 }
 
 /** A company with a connection, two queues, and an attendant in each queue. */

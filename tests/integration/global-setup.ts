@@ -8,7 +8,14 @@ let stack: LocalStack | undefined;
  * suite starts it the same way, with the built web app.
  */
 export async function startTestStack(project: TestProject, webDir?: string) {
-  stack = await startStack({ adminEmail: 'admin@admin.com', adminPassword: 'admin123', timers: false, retryBaseMs: 50, logLevel: 'error', webDir });
+  stack = await startStack({
+    adminEmail: 'admin@admin.com',
+    adminPassword: 'admin123',
+    timers: false,
+    retryBaseMs: 50,
+    logLevel: 'error',
+    webDir,
+  });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);

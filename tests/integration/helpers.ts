@@ -13,7 +13,11 @@ export interface ApiResponse<T = any> {
 }
 
 /** Calls the API over HTTP as the browser would. */
-export async function api<T = any>(method: string, path: string, opts: { token?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.cookie) headers.cookie = opts.cookie;
@@ -79,7 +83,8 @@ export async function realtimeClient(token: string) {
     for (;;) {
       const found = events.find(match);
       if (found) return found;
-      if (Date.now() - started > timeoutMs) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
@@ -108,7 +113,11 @@ let doc: DynamoDBDocumentClient | undefined;
 /** Direct table access for set-up the API does not offer (an expired company) and for checking stored state. */
 export function table() {
   doc ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
   const TableName = inject('tableName');
   return {

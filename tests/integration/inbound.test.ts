@@ -12,12 +12,31 @@ describe('inbound pipeline (simulator)', () => {
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     const rt = await realtimeClient(co.adminToken);
     await rt.join('joinTickets', 'pending');
-    const { wid } = await phone(co.companyId, w.id).send({ from: '5511988880001', pushName: 'Maria Silva', body: 'Olá, preciso de ajuda', profilePicUrl: 'https://pps.whatsapp.net/v/maria.jpg' });
-    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid, 8000);
-    expect(created.data.message).toMatchObject({ body: 'Olá, preciso de ajuda', fromMe: false, ack: 0, mediaType: 'chat' });
+    const { wid } = await phone(co.companyId, w.id).send({
+      from: '5511988880001',
+      pushName: 'Maria Silva',
+      body: 'Olá, preciso de ajuda',
+      profilePicUrl: 'https://pps.whatsapp.net/v/maria.jpg',
+    });
+    const created = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid,
+      8000,
+    );
+    expect(created.data.message).toMatchObject({
+      body: 'Olá, preciso de ajuda',
+      fromMe: false,
+      ack: 0,
+      mediaType: 'chat',
+    });
     expect(created.data.ticket).toMatchObject({ status: 'pending', unreadMessages: 1, whatsappId: w.id, userId: null });
-    expect(created.data.ticket.contact).toMatchObject({ name: 'Maria Silva', number: '5511988880001', profilePicUrl: 'https://pps.whatsapp.net/v/maria.jpg' });
-    await rt.waitFor((e) => e.event === `company-${co.companyId}-ticket` && e.data.ticket?.id === created.data.ticket.id);
+    expect(created.data.ticket.contact).toMatchObject({
+      name: 'Maria Silva',
+      number: '5511988880001',
+      profilePicUrl: 'https://pps.whatsapp.net/v/maria.jpg',
+    });
+    await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-ticket` && e.data.ticket?.id === created.data.ticket.id,
+    );
     rt.close();
   });
 
@@ -34,7 +53,11 @@ describe('inbound pipeline (simulator)', () => {
       return list.length >= 2 && list;
     });
     await queuesIdle();
-    expect(appMessages(rt, co.companyId).map((e) => e.data.message.wid).sort()).toEqual(['DUPWID0001', 'DUPWID0002']);
+    expect(
+      appMessages(rt, co.companyId)
+        .map((e) => e.data.message.wid)
+        .sort(),
+    ).toEqual(['DUPWID0001', 'DUPWID0002']);
     const ticketId = both[1]!.data.ticket.id;
     const ticket = await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`);
     expect(ticket!.unreadMessages).toBe(2);
@@ -49,7 +72,9 @@ describe('inbound pipeline (simulator)', () => {
     const p = phone(co.companyId, w.id);
     await p.send({ from: '5511988880003', body: 'by number' });
     await p.send({ from: '5511988880003', lid: '99887766554433@lid', body: 'by lid' });
-    const list = await eventually(async () => appMessages(rt, co.companyId).length === 2 && appMessages(rt, co.companyId));
+    const list = await eventually(
+      async () => appMessages(rt, co.companyId).length === 2 && appMessages(rt, co.companyId),
+    );
     expect(new Set(list.map((e) => e.data.ticket.id)).size).toBe(1);
     expect(new Set(list.map((e) => e.data.ticket.contactId)).size).toBe(1);
     rt.close();
@@ -61,16 +86,31 @@ describe('inbound pipeline (simulator)', () => {
     const rt = await realtimeClient(co.adminToken);
     const bytes = Buffer.from('%PDF-1.4 fake invoice body');
     const p = phone(co.companyId, w.id);
-    const ok = await p.send({ from: '5511988880004', body: 'invoice', media: { data: bytes.toString('base64'), mimetype: 'application/pdf', fileName: 'invoice.pdf' } });
-    const failed = await p.send({ from: '5511988880004', body: 'photo', media: { data: bytes.toString('base64'), mimetype: 'image/jpeg', fileName: 'p.jpg' }, failMedia: true });
-    const stored = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === ok.wid, 8000);
+    const ok = await p.send({
+      from: '5511988880004',
+      body: 'invoice',
+      media: { data: bytes.toString('base64'), mimetype: 'application/pdf', fileName: 'invoice.pdf' },
+    });
+    const failed = await p.send({
+      from: '5511988880004',
+      body: 'photo',
+      media: { data: bytes.toString('base64'), mimetype: 'image/jpeg', fileName: 'p.jpg' },
+      failMedia: true,
+    });
+    const stored = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === ok.wid,
+      8000,
+    );
     expect(stored.data.message.mediaType).toBe('document');
     const url = stored.data.message.mediaUrl as string;
     // a presigned URL of an object under the company's prefix
     expect(decodeURIComponent(new URL(url).pathname)).toContain(`/company${co.companyId}/media/`);
     const download = Buffer.from(await (await fetch(url)).arrayBuffer());
     expect(download).toEqual(bytes);
-    const broken = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === failed.wid, 8000);
+    const broken = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === failed.wid,
+      8000,
+    );
     expect(broken.data.message).toMatchObject({ error: 'ERR_WAPP_DOWNLOAD_MEDIA', mediaType: 'image', body: 'photo' });
     rt.close();
   });
@@ -79,8 +119,15 @@ describe('inbound pipeline (simulator)', () => {
     const co = await newCompany('fromme');
     const w = await connectedWhatsapp(co.adminToken, co.companyId, { greetingMessage: 'Hello!' });
     const rt = await realtimeClient(co.adminToken);
-    const { wid } = await phone(co.companyId, w.id).send({ from: '5511988880005', body: 'sent from the phone', fromMe: true });
-    const e = await rt.waitFor((x) => x.event === `company-${co.companyId}-appMessage` && x.data.message?.wid === wid, 8000);
+    const { wid } = await phone(co.companyId, w.id).send({
+      from: '5511988880005',
+      body: 'sent from the phone',
+      fromMe: true,
+    });
+    const e = await rt.waitFor(
+      (x) => x.event === `company-${co.companyId}-appMessage` && x.data.message?.wid === wid,
+      8000,
+    );
     expect(e.data.message.fromMe).toBe(true);
     await queuesIdle();
     expect(await phone(co.companyId, w.id).outbound()).toEqual([]);
@@ -93,15 +140,28 @@ describe('inbound pipeline (simulator)', () => {
     const rt = await realtimeClient(co.adminToken);
     const p = phone(co.companyId, w.id);
     await p.send({ from: '5511988880006', body: 'hello?' });
-    const res = await api('POST', '/messages/send', { headers: { authorization: `Bearer ${w.token}` }, body: { number: '5511988880006', body: 'Hello from the company' } });
+    const res = await api('POST', '/messages/send', {
+      headers: { authorization: `Bearer ${w.token}` },
+      body: { number: '5511988880006', body: 'Hello from the company' },
+    });
     expect(res.status).toBe(200);
     const out = await eventually(async () => (await p.outbound()).find((o) => o.body === 'Hello from the company'));
     expect(out.to).toBe('5511988880006@s.whatsapp.net');
-    const sent = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'update' && e.data.message?.wid === out.wid, 8000);
+    const sent = await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-appMessage` &&
+        e.data.action === 'update' &&
+        e.data.message?.wid === out.wid,
+      8000,
+    );
     expect(sent.data.message).toMatchObject({ ack: 1, fromMe: true, body: 'Hello from the company' });
     expect((await p.ack(out.wid)).ack).toBe(2);
     expect((await p.ack(out.wid)).ack).toBe(3);
-    await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === out.wid && e.data.message.ack === 3, 8000);
+    await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === out.wid && e.data.message.ack === 3,
+      8000,
+    );
     // the inbound message and the reply share one ticket
     const tickets = new Set(appMessages(rt, co.companyId).map((e) => e.data.ticket.id));
     expect(tickets.size).toBe(1);
@@ -115,13 +175,33 @@ describe('inbound pipeline (simulator)', () => {
     const p = phone(co.companyId, w.id);
     const first = await p.send({ from: '5511988880007', body: 'my order is 123' });
     await p.send({ from: '5511988880007', body: 'this one', quotedWid: first.wid });
-    const quoted = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'this one', 8000);
+    const quoted = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'this one',
+      8000,
+    );
     expect(quoted.data.message.quotedMsg).toMatchObject({ body: 'my order is 123', fromMe: false });
-    await sim('POST', `/sessions/${co.companyId}/${w.id}/edit`, { wid: first.wid, chatJid: first.chatJid, body: 'my order is 124' });
-    const edited = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'update' && e.data.message?.wid === first.wid && e.data.message.isEdited, 8000);
+    await sim('POST', `/sessions/${co.companyId}/${w.id}/edit`, {
+      wid: first.wid,
+      chatJid: first.chatJid,
+      body: 'my order is 124',
+    });
+    const edited = await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-appMessage` &&
+        e.data.action === 'update' &&
+        e.data.message?.wid === first.wid &&
+        e.data.message.isEdited,
+      8000,
+    );
     expect(edited.data.message.body).toBe('my order is 124');
     await sim('POST', `/sessions/${co.companyId}/${w.id}/revoke`, { wid: first.wid, chatJid: first.chatJid });
-    await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === first.wid && e.data.message.isDeleted === true, 8000);
+    await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-appMessage` &&
+        e.data.message?.wid === first.wid &&
+        e.data.message.isDeleted === true,
+      8000,
+    );
     rt.close();
   });
 
@@ -134,7 +214,9 @@ describe('inbound pipeline (simulator)', () => {
     await p.send({ from: '5511988880008', pushName: 'Rui', body: 'ignored', group });
     await queuesIdle();
     expect(appMessages(rt, co.companyId)).toEqual([]);
-    expect((await api('PUT', '/settings/CheckMsgIsGroup', { token: co.adminToken, body: { value: 'disabled' } })).status).toBe(200);
+    expect(
+      (await api('PUT', '/settings/CheckMsgIsGroup', { token: co.adminToken, body: { value: 'disabled' } })).status,
+    ).toBe(200);
     await p.send({ from: '5511988880008', pushName: 'Rui', body: 'hello group', group });
     const e = await rt.waitFor((x) => x.event === `company-${co.companyId}-appMessage`, 8000);
     expect(e.data.ticket).toMatchObject({ isGroup: true });

@@ -99,7 +99,10 @@ function fill(route: string): string {
   const resource = path.split('/')[1]!;
   return path.replace(/\{(\w+)\}/g, (_, param: string) => {
     const value = ROUTE_FILL[route]?.[param] ?? FILL[resource]?.[param];
-    if (!value) throw new Error(`${route}: no id of company A for {${param}} - add it to FILL (or, if it is not a record id, to NOT_PER_ID with the reason)`);
+    if (!value)
+      throw new Error(
+        `${route}: no id of company A for {${param}} - add it to FILL (or, if it is not a record id, to NOT_PER_ID with the reason)`,
+      );
     return encodeURIComponent(String(value()));
   });
 }
@@ -118,14 +121,42 @@ beforeAll(async () => {
   const queue = await createQueue(t, { name: `Queue ${marker}` });
   const user = await createUser(a, { name: `User ${marker}`, queueIds: [queue.id] });
   const ticket = await createTicket(t, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queue.id });
-  const message = ok(await api('POST', `/messages/${ticket.id}`, { token: t, body: { body: `Message ${marker}` } }), 'message');
-  const note = ok(await api('POST', '/ticket-notes', { token: t, body: { note: `Note ${marker}`, ticketId: ticket.id, contactId: contact.id } }), 'note');
+  const message = ok(
+    await api('POST', `/messages/${ticket.id}`, { token: t, body: { body: `Message ${marker}` } }),
+    'message',
+  );
+  const note = ok(
+    await api('POST', '/ticket-notes', {
+      token: t,
+      body: { note: `Note ${marker}`, ticketId: ticket.id, contactId: contact.id },
+    }),
+    'note',
+  );
   const tag = ok(await api('POST', '/tags', { token: t, body: { name: `Tag ${marker}` } }), 'tag');
   ok(await api('PUT', `/ticket-tags/${ticket.id}/${tag.id}`, { token: t }), 'ticket tag');
-  const option = ok(await api('POST', '/queue-options', { token: t, body: { queueId: queue.id, parentId: -1, title: `Option ${marker}`, option: '1' } }), 'option');
-  const quickMessage = ok(await api('POST', '/quick-messages', { token: t, body: { shortcode: `qm${marker}`, message: `Quick ${marker}`, geral: true } }), 'quick message');
+  const option = ok(
+    await api('POST', '/queue-options', {
+      token: t,
+      body: { queueId: queue.id, parentId: -1, title: `Option ${marker}`, option: '1' },
+    }),
+    'option',
+  );
+  const quickMessage = ok(
+    await api('POST', '/quick-messages', {
+      token: t,
+      body: { shortcode: `qm${marker}`, message: `Quick ${marker}`, geral: true },
+    }),
+    'quick message',
+  );
   const schedule = ok(
-    await api('POST', '/schedules', { token: t, body: { body: `Schedule ${marker}`, contactId: contact.id, sendAt: new Date(Date.now() + 86_400_000).toISOString() } }),
+    await api('POST', '/schedules', {
+      token: t,
+      body: {
+        body: `Schedule ${marker}`,
+        contactId: contact.id,
+        sendAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    }),
     'schedule',
   );
   Object.assign(ids, {
@@ -152,7 +183,9 @@ describe('tenant isolation over every route of the manifest', () => {
 
   it.each(protectedRoutes)('%s refuses a call without a session (401)', async (route) => {
     const { method } = splitRouteKey(route as RouteKey);
-    const path = paramsOf(route).length ? splitRouteKey(route as RouteKey).path.replace(/\{\w+\}/g, '1') : splitRouteKey(route as RouteKey).path;
+    const path = paramsOf(route).length
+      ? splitRouteKey(route as RouteKey).path.replace(/\{\w+\}/g, '1')
+      : splitRouteKey(route as RouteKey).path;
     const res = await api(method, path);
     expect(res.status).toBe(401);
   });
@@ -165,7 +198,7 @@ describe('tenant isolation over every route of the manifest', () => {
     expect(JSON.stringify(res.body ?? '')).not.toContain(marker);
   });
 
-  it.each(listRoutes)("%s shows company B nothing of company A", async (route) => {
+  it.each(listRoutes)('%s shows company B nothing of company A', async (route) => {
     const { path } = splitRouteKey(route as RouteKey);
     // lists that take ids in the query are asked with A's ids
     const query = new URLSearchParams({
@@ -207,7 +240,10 @@ describe('tenant isolation over every route of the manifest', () => {
       const res = await api(method, path, { token: t, body });
       expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404);
     }
-    const user = await api('POST', '/users', { token: t, body: { name: 'Intruder', email: `x-${marker}@test.dev`, password: 'secret123', queueIds: [ids.queue] } });
+    const user = await api('POST', '/users', {
+      token: t,
+      body: { name: 'Intruder', email: `x-${marker}@test.dev`, password: 'secret123', queueIds: [ids.queue] },
+    });
     expect(user.status).toBe(400);
   });
 
@@ -218,14 +254,17 @@ describe('tenant isolation over every route of the manifest', () => {
     expect((await api('GET', `/contacts/${ids.contact}`, { token: t })).body.name).toBe(`Contact ${marker}`);
     expect((await api('GET', `/whatsapp/${ids.whatsapp}`, { token: t })).body.name).toBe(`Line ${marker}`);
     expect((await api('GET', `/tags/${ids.tag}`, { token: t })).body.name).toBe(`Tag ${marker}`);
-    expect((await api('GET', `/quick-messages/${ids.quickMessage}`, { token: t })).body.message).toBe(`Quick ${marker}`);
+    expect((await api('GET', `/quick-messages/${ids.quickMessage}`, { token: t })).body.message).toBe(
+      `Quick ${marker}`,
+    );
     expect((await api('GET', `/schedules/${ids.schedule}`, { token: t })).body.body).toBe(`Schedule ${marker}`);
     const ticket = (await api('GET', `/tickets/${ids.ticket}`, { token: t })).body;
     expect(ticket.status).toBe('open');
     expect(ticket.tags.map((x: any) => x.id)).toEqual([ids.tag]);
     const options = (await api('GET', `/queue-options?queueId=${ids.queue}&parentId=-1`, { token: t })).body;
     expect(options.map((o: any) => o.title)).toEqual([`Option ${marker}`]);
-    const notes = (await api('GET', `/ticket-notes/list?ticketId=${ids.ticket}&contactId=${ids.contact}`, { token: t })).body;
+    const notes = (await api('GET', `/ticket-notes/list?ticketId=${ids.ticket}&contactId=${ids.contact}`, { token: t }))
+      .body;
     expect(JSON.stringify(notes)).toContain(`Note ${marker}`);
     const hours = (await api('GET', `/companies/${a.companyId}/schedules`, { token: t })).body.schedules;
     expect(hours).toHaveLength(7);

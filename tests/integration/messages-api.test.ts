@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { api, baseUrl, newCompany, realtimeClient, queuesIdle } from './helpers';
 import { connectedWhatsapp, eventually, phone, sim } from './whatsapp-sim';
 
-const send = (token: string, body: unknown) => api('POST', '/messages/send', { headers: { authorization: `Bearer ${token}` }, body });
+const send = (token: string, body: unknown) =>
+  api('POST', '/messages/send', { headers: { authorization: `Bearer ${token}` }, body });
 
 describe('external messages API (POST /api/messages/send)', () => {
   it('a JSON {number, body} with the connection token reaches the phone and opens a ticket', async () => {
@@ -12,13 +13,19 @@ describe('external messages API (POST /api/messages/send)', () => {
     const res = await send(w.token, { number: '+55 (11) 96666-0001', body: 'Your order has shipped' });
     expect(res.status).toBe(200);
     expect(res.body.messages[0]).toMatchObject({ body: 'Your order has shipped', fromMe: true });
-    const out = await eventually(async () => (await phone(co.companyId, w.id).outbound()).find((o) => o.body === 'Your order has shipped'));
+    const out = await eventually(async () =>
+      (await phone(co.companyId, w.id).outbound()).find((o) => o.body === 'Your order has shipped'),
+    );
     expect(out.to).toBe('5511966660001@s.whatsapp.net');
-    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'Your order has shipped');
+    const created = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'Your order has shipped',
+    );
     expect(created.data.ticket.contact.number).toBe('5511966660001');
     // a second message reuses the ticket
     await send(w.token, { number: '5511966660001', body: 'Tracking code: X1' });
-    const second = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'Tracking code: X1');
+    const second = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.body === 'Tracking code: X1',
+    );
     expect(second.data.ticket.id).toBe(created.data.ticket.id);
     rt.close();
   });
@@ -41,7 +48,9 @@ describe('external messages API (POST /api/messages/send)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');
     await api('DELETE', `/whatsappsession/${w.id}`, { token: co.adminToken });
-    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED',
+    );
     const down = await send(w.token, { number: '5511966660002', body: 'x' });
     expect(down.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
   });
@@ -53,7 +62,11 @@ describe('external messages API (POST /api/messages/send)', () => {
     form.set('number', '5511966660003');
     form.set('body', 'Your invoice');
     form.append('medias', new Blob([Buffer.from('%PDF-1.4 invoice')], { type: 'application/pdf' }), 'invoice.pdf');
-    const res = await fetch(`${baseUrl()}/api/messages/send`, { method: 'POST', headers: { authorization: `Bearer ${w.token}` }, body: form });
+    const res = await fetch(`${baseUrl()}/api/messages/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.token}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     await queuesIdle();
     const out = await eventually(async () => (await phone(co.companyId, w.id).outbound()).find((o) => o.media));
@@ -69,9 +82,14 @@ describe('incoming calls', () => {
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     const rt = await realtimeClient(co.adminToken);
     const { callId } = await phone(co.companyId, w.id).call('5511966660004');
-    const log = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.mediaType === 'call_log', 8000);
+    const log = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.mediaType === 'call_log',
+      8000,
+    );
     expect(log.data.message.body).toMatch(/perdida/);
-    await eventually(async () => (await phone(co.companyId, w.id).outbound()).some((o) => /chamadas de voz/.test(o.body)));
+    await eventually(async () =>
+      (await phone(co.companyId, w.id).outbound()).some((o) => /chamadas de voz/.test(o.body)),
+    );
     const state = await phone(co.companyId, w.id).call('5511966660004');
     expect(state.rejected).toContain(callId);
     rt.close();

@@ -13,15 +13,37 @@ describe('messages', () => {
     const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: w.id });
     const rt = await realtimeClient(co.adminToken);
     try {
-      const res = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: { body: 'Hello there', fromMe: true, read: 1 } });
+      const res = await api('POST', `/messages/${ticket.id}`, {
+        token: co.adminToken,
+        body: { body: 'Hello there', fromMe: true, read: 1 },
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ body: 'Hello there', fromMe: true, ack: 0, ticketId: ticket.id, mediaType: 'chat', isDeleted: false });
-      const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'create' && e.data.message.id === res.body.id);
+      expect(res.body).toMatchObject({
+        body: 'Hello there',
+        fromMe: true,
+        ack: 0,
+        ticketId: ticket.id,
+        mediaType: 'chat',
+        isDeleted: false,
+      });
+      const created = await rt.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-appMessage` &&
+          e.data.action === 'create' &&
+          e.data.message.id === res.body.id,
+      );
       expect(created.data.ticket).toMatchObject({ id: ticket.id, lastMessage: 'Hello there' });
       const p = phone(co.companyId, w.id);
       const out = await eventually(async () => (await p.outbound()).find((o: any) => o.body === 'Hello there'));
       expect(out.to).toBe('5511977770001@s.whatsapp.net');
-      const sent = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'update' && e.data.message.id === res.body.id && e.data.message.ack >= 1, 8000);
+      const sent = await rt.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-appMessage` &&
+          e.data.action === 'update' &&
+          e.data.message.id === res.body.id &&
+          e.data.message.ack >= 1,
+        8000,
+      );
       expect(sent.data.message.wid).toBe(out.wid);
 
       // the echo of our own message (fromMe, same WhatsApp id) is never stored twice
@@ -55,13 +77,22 @@ describe('messages', () => {
     const contact = await createContact(co.adminToken);
     const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: w.id });
 
-    const upload = await api('POST', '/uploads', { token: co.adminToken, body: { fileName: 'photo one.png', contentType: 'image/png' } });
+    const upload = await api('POST', '/uploads', {
+      token: co.adminToken,
+      body: { fileName: 'photo one.png', contentType: 'image/png' },
+    });
     expect(upload.status).toBe(201);
     expect(upload.body.key).toMatch(new RegExp(`^company${co.companyId}/media/`));
     const bytes = Buffer.from('89504e470d0a1a0a-not-really-a-png', 'utf8');
     const put = await fetch(upload.body.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'image/png' } });
     expect(put.ok).toBe(true);
-    const sent = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: { body: 'photo one.png', media: { key: upload.body.key, mimetype: 'image/png', fileName: 'photo one.png' } } });
+    const sent = await api('POST', `/messages/${ticket.id}`, {
+      token: co.adminToken,
+      body: {
+        body: 'photo one.png',
+        media: { key: upload.body.key, mimetype: 'image/png', fileName: 'photo one.png' },
+      },
+    });
     expect(sent.status).toBe(201);
     expect(sent.body.mediaType).toBe('image');
     expect(Buffer.from(await (await fetch(sent.body.mediaUrl)).arrayBuffer())).toEqual(bytes);
@@ -75,13 +106,19 @@ describe('messages', () => {
     expect(decodeURIComponent(new URL(multipart.body.mediaUrl).pathname)).toContain(`/company${co.companyId}/media/`);
     expect(await (await fetch(multipart.body.mediaUrl)).text()).toBe('%PDF-1.4 small');
 
-    const otherTicket = await createTicket(other.adminToken, { contactId: (await createContact(other.adminToken)).id, whatsappId: (await createWhatsapp(other)).id });
-    const stolen = await api('POST', `/messages/${otherTicket.id}`, { token: other.adminToken, body: { body: 'x', media: { key: upload.body.key, mimetype: 'image/png', fileName: 'x.png' } } });
+    const otherTicket = await createTicket(other.adminToken, {
+      contactId: (await createContact(other.adminToken)).id,
+      whatsappId: (await createWhatsapp(other)).id,
+    });
+    const stolen = await api('POST', `/messages/${otherTicket.id}`, {
+      token: other.adminToken,
+      body: { body: 'x', media: { key: upload.body.key, mimetype: 'image/png', fileName: 'x.png' } },
+    });
     expect(stolen.status).toBe(403);
     expect(stolen.body.error).toBe('ERR_NO_PERMISSION');
   });
 
-  it('a reply carries the quoted message; the page is newest-first by cursor and spans the contact\'s earlier tickets', async () => {
+  it("a reply carries the quoted message; the page is newest-first by cursor and spans the contact's earlier tickets", async () => {
     const co = await newCompany('msg4');
     const w = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
@@ -89,8 +126,12 @@ describe('messages', () => {
     const m1 = (await api('POST', `/messages/${first.id}`, { token: co.adminToken, body: { body: 'one' } })).body;
     await api('PUT', `/tickets/${first.id}`, { token: co.adminToken, body: { status: 'closed' } });
     const second = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: w.id });
-    for (const body of ['two', 'three']) await api('POST', `/messages/${second.id}`, { token: co.adminToken, body: { body } });
-    const quoted = await api('POST', `/messages/${second.id}`, { token: co.adminToken, body: { body: 'four', quotedMsg: { id: m1.id } } });
+    for (const body of ['two', 'three'])
+      await api('POST', `/messages/${second.id}`, { token: co.adminToken, body: { body } });
+    const quoted = await api('POST', `/messages/${second.id}`, {
+      token: co.adminToken,
+      body: { body: 'four', quotedMsg: { id: m1.id } },
+    });
     expect(quoted.body.quotedMsg).toMatchObject({ id: m1.id, body: 'one', fromMe: true });
 
     const page1 = await api('GET', `/messages/${second.id}?limit=2`, { token: co.adminToken });
@@ -98,7 +139,9 @@ describe('messages', () => {
     expect(page1.body.messages.map((m: any) => m.body)).toEqual(['three', 'four']);
     expect(page1.body.hasMore).toBe(true);
     expect(page1.body.ticket.id).toBe(second.id);
-    const page2 = await api('GET', `/messages/${second.id}?limit=2&cursor=${encodeURIComponent(page1.body.cursor)}`, { token: co.adminToken });
+    const page2 = await api('GET', `/messages/${second.id}?limit=2&cursor=${encodeURIComponent(page1.body.cursor)}`, {
+      token: co.adminToken,
+    });
     expect(page2.body.messages.map((m: any) => m.body)).toEqual(['one', 'two']);
     // the earlier ticket's message says which ticket it was, with its close time (the banner)
     expect(page2.body.messages[0].ticket).toMatchObject({ id: first.id, status: 'closed' });
@@ -106,18 +149,27 @@ describe('messages', () => {
     expect(page2.body.messages[1].ticket).toMatchObject({ id: second.id });
   });
 
-  it('reading a ticket\'s messages resets unreadMessages and emits ticket updateUnread', async () => {
+  it("reading a ticket's messages resets unreadMessages and emits ticket updateUnread", async () => {
     const co = await newCompany('msg5');
     const { whatsapp, queueA, agentA, agentB } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     await table().set(`C#${co.companyId}`, `TICKET#${pad(ticket.id)}`, { unreadMessages: 3 });
     const wsA = await realtimeClient(agentA.token);
     const wsB = await realtimeClient(agentB.token);
     try {
       const read = await api('GET', `/messages/${ticket.id}`, { token: agentA.token });
       expect(read.body.ticket.unreadMessages).toBe(0);
-      await wsA.waitFor((e) => e.event === `company-${co.companyId}-ticket` && e.data.action === 'updateUnread' && e.data.ticketId === ticket.id);
+      await wsA.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-ticket` &&
+          e.data.action === 'updateUnread' &&
+          e.data.ticketId === ticket.id,
+      );
       expect((await api('GET', `/tickets/${ticket.id}`, { token: agentA.token })).body.unreadMessages).toBe(0);
       await sleep(300);
       expect(wsB.events.filter((e) => e.data?.action === 'updateUnread')).toHaveLength(0);
@@ -134,7 +186,10 @@ describe('messages', () => {
     try {
       const p = phone(co.companyId, w.id);
       const { wid } = await p.send({ from: '5511977770006', body: 'customer text' });
-      const inbound = await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid, 8000);
+      const inbound = await rt.waitFor(
+        (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid,
+        8000,
+      );
       const ticketId = inbound.data.ticket.id;
       const refused = await api('DELETE', `/messages/${inbound.data.message.id}`, { token: co.adminToken });
       expect(refused.status).toBe(403);
@@ -144,7 +199,13 @@ describe('messages', () => {
       const deleted = await api('DELETE', `/messages/${mine.id}`, { token: co.adminToken });
       expect(deleted.status).toBe(200);
       expect(deleted.body.isDeleted).toBe(true);
-      await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.action === 'update' && e.data.message.id === mine.id && e.data.message.isDeleted);
+      await rt.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-appMessage` &&
+          e.data.action === 'update' &&
+          e.data.message.id === mine.id &&
+          e.data.message.isDeleted,
+      );
       const other = await newCompany('msg6b');
       expect((await api('DELETE', `/messages/${mine.id}`, { token: other.adminToken })).status).toBe(404);
     } finally {
@@ -157,12 +218,17 @@ describe('messages', () => {
     const other = await newCompany('msg7b');
     const { whatsapp, queueA, agentA, agentB } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     const wsA = await realtimeClient(agentA.token);
     const wsB = await realtimeClient(agentB.token);
     const wsOther = await realtimeClient(other.adminToken);
     try {
-      const sent = (await api('POST', `/messages/${ticket.id}`, { token: agentA.token, body: { body: 'private' } })).body;
+      const sent = (await api('POST', `/messages/${ticket.id}`, { token: agentA.token, body: { body: 'private' } }))
+        .body;
       await wsA.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message.id === sent.id);
       await sleep(300);
       expect(wsB.events.filter((e) => e.event.endsWith('-appMessage'))).toHaveLength(0);

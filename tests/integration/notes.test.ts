@@ -7,43 +7,78 @@ describe('ticket notes', () => {
     const co = await newCompany('nt1');
     const { whatsapp, queueA, agentA } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
-    const short = await api('POST', '/ticket-notes', { token: agentA.token, body: { note: 'x', ticketId: ticket.id, contactId: contact.id } });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const short = await api('POST', '/ticket-notes', {
+      token: agentA.token,
+      body: { note: 'x', ticketId: ticket.id, contactId: contact.id },
+    });
     expect(short.status).toBe(400);
     expect(short.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ path: ['note'], message: 'short' }] });
 
-    const first = await api('POST', '/ticket-notes', { token: agentA.token, body: { note: 'called the customer', ticketId: ticket.id, contactId: contact.id } });
+    const first = await api('POST', '/ticket-notes', {
+      token: agentA.token,
+      body: { note: 'called the customer', ticketId: ticket.id, contactId: contact.id },
+    });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ note: 'called the customer', ticketId: ticket.id, contactId: contact.id, user: { id: agentA.id, name: agentA.user.name } });
-    const second = (await api('POST', '/ticket-notes', { token: co.adminToken, body: { note: 'sent the invoice', ticketId: ticket.id, contactId: contact.id } })).body;
+    expect(first.body).toMatchObject({
+      note: 'called the customer',
+      ticketId: ticket.id,
+      contactId: contact.id,
+      user: { id: agentA.id, name: agentA.user.name },
+    });
+    const second = (
+      await api('POST', '/ticket-notes', {
+        token: co.adminToken,
+        body: { note: 'sent the invoice', ticketId: ticket.id, contactId: contact.id },
+      })
+    ).body;
 
-    const list = await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, { token: agentA.token });
+    const list = await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, {
+      token: agentA.token,
+    });
     expect(list.status).toBe(200);
     expect(list.body.map((n: any) => n.id)).toEqual([second.id, first.body.id]);
 
     expect((await api('DELETE', `/ticket-notes/${second.id}`, { token: agentA.token })).status).toBe(403);
     expect((await api('DELETE', `/ticket-notes/${first.body.id}`, { token: agentA.token })).status).toBe(200);
     expect((await api('DELETE', `/ticket-notes/${second.id}`, { token: co.adminToken })).status).toBe(200);
-    expect((await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, { token: co.adminToken })).body).toEqual([]);
+    expect(
+      (await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, { token: co.adminToken }))
+        .body,
+    ).toEqual([]);
   });
 
-  it('notes of a ticket outside the user\'s queues are refused; another company gets 404; ticketNote events go to the ticket\'s viewers', async () => {
+  it("notes of a ticket outside the user's queues are refused; another company gets 404; ticketNote events go to the ticket's viewers", async () => {
     const co = await newCompany('nt2');
     const other = await newCompany('nt2b');
     const { whatsapp, queueA, agentA, agentB } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     const wsA = await realtimeClient(agentA.token);
     const wsB = await realtimeClient(agentB.token);
     try {
       const body = { note: 'internal remark', ticketId: ticket.id, contactId: contact.id };
       expect((await api('POST', '/ticket-notes', { token: agentB.token, body })).status).toBe(403);
-      expect((await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, { token: agentB.token })).status).toBe(403);
+      expect(
+        (await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, { token: agentB.token }))
+          .status,
+      ).toBe(403);
       const foreign = await api('POST', '/ticket-notes', { token: other.adminToken, body });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toBe('ERR_NO_TICKET_FOUND');
       const note = (await api('POST', '/ticket-notes', { token: agentA.token, body })).body;
-      await wsA.waitFor((e) => e.event === `company-${co.companyId}-ticketNote` && e.data.action === 'create' && e.data.note.id === note.id);
+      await wsA.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-ticketNote` && e.data.action === 'create' && e.data.note.id === note.id,
+      );
       expect((await api('DELETE', `/ticket-notes/${note.id}`, { token: other.adminToken })).status).toBe(404);
       await sleep(200);
       expect(wsB.events.filter((e) => e.event.endsWith('-ticketNote'))).toHaveLength(0);

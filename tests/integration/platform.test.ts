@@ -7,14 +7,20 @@ import { api, baseUrl, newCompany, realtimeClient, sleep } from './helpers';
 
 describe('local runtime', () => {
   it('builds the table from the shared definition (keys, GSIs, TTL) that the CDK stack also uses', async () => {
-    const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+    const client = new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
     const TableName = inject('tableName');
     const { Table } = await client.send(new DescribeTableCommand({ TableName }));
     const expected = createTableInput(TableName);
     expect(Table!.KeySchema).toEqual(expected.KeySchema);
-    expect(Table!.GlobalSecondaryIndexes!.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema })).sort((a, b) => a.IndexName!.localeCompare(b.IndexName!))).toEqual(
-      expected.GlobalSecondaryIndexes.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema })),
-    );
+    expect(
+      Table!
+        .GlobalSecondaryIndexes!.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema }))
+        .sort((a, b) => a.IndexName!.localeCompare(b.IndexName!)),
+    ).toEqual(expected.GlobalSecondaryIndexes.map((g) => ({ IndexName: g.IndexName, KeySchema: g.KeySchema })));
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName }));
     expect(ttl.TimeToLiveDescription?.AttributeName).toBe(TTL_ATTRIBUTE);
     client.destroy();
@@ -27,7 +33,10 @@ describe('local runtime', () => {
   });
 
   it('a body over the Lambda limit is refused with 413, not cut', async () => {
-    const res = await api('POST', '/auth/login', { body: 'x'.repeat(6 * 1024 * 1024 + 10), headers: { 'content-type': 'text/plain' } });
+    const res = await api('POST', '/auth/login', {
+      body: 'x'.repeat(6 * 1024 * 1024 + 10),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(413);
     expect(res.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
@@ -38,8 +47,14 @@ describe('local runtime', () => {
   });
 
   it('the @connections endpoint works with the management API client and answers 410 for a gone connection', async () => {
-    const client = new ApiGatewayManagementApiClient({ endpoint: baseUrl(), region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
-    await expect(client.send(new PostToConnectionCommand({ ConnectionId: 'gone', Data: Buffer.from('{}') }))).rejects.toMatchObject({ name: 'GoneException' });
+    const client = new ApiGatewayManagementApiClient({
+      endpoint: baseUrl(),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
+    await expect(
+      client.send(new PostToConnectionCommand({ ConnectionId: 'gone', Data: Buffer.from('{}') })),
+    ).rejects.toMatchObject({ name: 'GoneException' });
     client.destroy();
   });
 
@@ -57,7 +72,19 @@ describe('local runtime', () => {
 
 async function countConnections(companyId: number) {
   const { DynamoDBDocumentClient, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } }));
-  const out = await doc.send(new QueryCommand({ TableName: inject('tableName'), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#WS` } }));
+  const doc = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    }),
+  );
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: inject('tableName'),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#WS` },
+    }),
+  );
   return out.Count ?? 0;
 }

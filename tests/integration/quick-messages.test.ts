@@ -4,7 +4,10 @@ import { api, login, newCompany, realtimeClient, sleep, type TestCompany } from 
 
 async function addAgent(co: TestCompany) {
   const email = `agent-${randomUUID().slice(0, 8)}@test.dev`;
-  const created = await api('POST', '/users', { token: co.adminToken, body: { name: 'Agent', email, password: 'secret123' } });
+  const created = await api('POST', '/users', {
+    token: co.adminToken,
+    body: { name: 'Agent', email, password: 'secret123' },
+  });
   return { id: created.body.id as number, token: (await login(email, 'secret123')).token };
 }
 
@@ -22,11 +25,24 @@ describe('quick messages', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('ERR_VALIDATION');
     expect(missing.body.details[0].path).toEqual(['shortcode']);
-    const blank = await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: '   ', message: 'Hello!' } });
+    const blank = await api('POST', '/quick-messages', {
+      token: co.adminToken,
+      body: { shortcode: '   ', message: 'Hello!' },
+    });
     expect(blank.body.error).toBe('ERR_VALIDATION');
-    const res = await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'hi', message: 'Hello! How can I help?', geral: true } });
+    const res = await api('POST', '/quick-messages', {
+      token: co.adminToken,
+      body: { shortcode: 'hi', message: 'Hello! How can I help?', geral: true },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ shortcode: 'hi', message: 'Hello! How can I help?', geral: true, userId: co.admin.id, mediaPath: null, isMedia: false });
+    expect(res.body).toMatchObject({
+      shortcode: 'hi',
+      message: 'Hello! How can I help?',
+      geral: true,
+      userId: co.admin.id,
+      mediaPath: null,
+      isMedia: false,
+    });
     expect(res.body.searchText).toBeUndefined();
     expect((await api('GET', `/quick-messages/${res.body.id}`, { token: co.adminToken })).body.shortcode).toBe('hi');
   });
@@ -35,15 +51,29 @@ describe('quick messages', () => {
     const co = await newCompany('qm-geral');
     const a = await addAgent(co);
     const b = await addAgent(co);
-    const shared = (await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'shared', message: 'For all', geral: true } })).body;
-    const mine = (await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'mine', message: 'Only me' } })).body;
+    const shared = (
+      await api('POST', '/quick-messages', {
+        token: a.token,
+        body: { shortcode: 'shared', message: 'For all', geral: true },
+      })
+    ).body;
+    const mine = (
+      await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'mine', message: 'Only me' } })
+    ).body;
     const bList = await api('GET', '/quick-messages/list', { token: b.token });
     expect(bList.body.map((q: any) => q.shortcode)).toEqual(['shared']);
     // asking for another user's list as a non-admin still answers with one's own view
-    expect((await api('GET', `/quick-messages/list?userId=${a.id}`, { token: b.token })).body.map((q: any) => q.shortcode)).toEqual(['shared']);
-    expect((await api('GET', '/quick-messages/list', { token: a.token })).body.map((q: any) => q.shortcode)).toEqual(['mine', 'shared']);
+    expect(
+      (await api('GET', `/quick-messages/list?userId=${a.id}`, { token: b.token })).body.map((q: any) => q.shortcode),
+    ).toEqual(['shared']);
+    expect((await api('GET', '/quick-messages/list', { token: a.token })).body.map((q: any) => q.shortcode)).toEqual([
+      'mine',
+      'shared',
+    ]);
     expect((await api('GET', `/quick-messages/${mine.id}`, { token: b.token })).status).toBe(404);
-    expect((await api('GET', '/quick-messages', { token: b.token })).body.records.map((q: any) => q.id)).toEqual([shared.id]);
+    expect((await api('GET', '/quick-messages', { token: b.token })).body.records.map((q: any) => q.id)).toEqual([
+      shared.id,
+    ]);
     // the admin sees all on the page, and a named user's view on the list
     expect((await api('GET', '/quick-messages', { token: co.adminToken })).body.records).toHaveLength(2);
     expect((await api('GET', `/quick-messages/list?userId=${a.id}`, { token: co.adminToken })).body).toHaveLength(2);
@@ -54,14 +84,22 @@ describe('quick messages', () => {
     const co = await newCompany('qm-owner');
     const a = await addAgent(co);
     const b = await addAgent(co);
-    const shared = (await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'bye', message: 'Goodbye', geral: true } })).body;
+    const shared = (
+      await api('POST', '/quick-messages', {
+        token: a.token,
+        body: { shortcode: 'bye', message: 'Goodbye', geral: true },
+      })
+    ).body;
     const put = await api('PUT', `/quick-messages/${shared.id}`, { token: b.token, body: { message: 'Hijacked' } });
     expect(put.status).toBe(403);
     expect(put.body.error).toBe('ERR_NO_PERMISSION');
     expect((await api('DELETE', `/quick-messages/${shared.id}`, { token: b.token })).status).toBe(403);
     const own = await api('PUT', `/quick-messages/${shared.id}`, { token: a.token, body: { message: 'See you' } });
     expect(own.body).toMatchObject({ shortcode: 'bye', message: 'See you' });
-    const byAdmin = await api('PUT', `/quick-messages/${shared.id}`, { token: co.adminToken, body: { shortcode: 'tchau' } });
+    const byAdmin = await api('PUT', `/quick-messages/${shared.id}`, {
+      token: co.adminToken,
+      body: { shortcode: 'tchau' },
+    });
     expect(byAdmin.body.shortcode).toBe('tchau');
     expect((await api('DELETE', `/quick-messages/${shared.id}`, { token: co.adminToken })).status).toBe(200);
     expect((await api('GET', `/quick-messages/${shared.id}`, { token: a.token })).status).toBe(404);
@@ -69,24 +107,40 @@ describe('quick messages', () => {
 
   it('the page searches shortcode and message (case-insensitive) and pages by cursor with hasMore', async () => {
     const co = await newCompany('qm-search');
-    for (const [shortcode, message] of [['pix', 'Our PIX key is 123'], ['hours', 'We open at 8'], ['address', 'Rua das Flores'], ['pix2', 'Backup key']]) {
+    for (const [shortcode, message] of [
+      ['pix', 'Our PIX key is 123'],
+      ['hours', 'We open at 8'],
+      ['address', 'Rua das Flores'],
+      ['pix2', 'Backup key'],
+    ]) {
       await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode, message } });
     }
     const search = await api('GET', '/quick-messages?searchParam=PIX', { token: co.adminToken });
     expect(search.body.records.map((q: any) => q.shortcode).sort()).toEqual(['pix', 'pix2']);
-    expect((await api('GET', '/quick-messages?searchParam=flores', { token: co.adminToken })).body.records.map((q: any) => q.shortcode)).toEqual(['address']);
+    expect(
+      (await api('GET', '/quick-messages?searchParam=flores', { token: co.adminToken })).body.records.map(
+        (q: any) => q.shortcode,
+      ),
+    ).toEqual(['address']);
     const first = await api('GET', '/quick-messages?limit=3', { token: co.adminToken });
     expect(first.body.records).toHaveLength(3);
     expect(first.body.hasMore).toBe(true);
-    const next = await api('GET', `/quick-messages?limit=3&cursor=${encodeURIComponent(first.body.cursor)}`, { token: co.adminToken });
+    const next = await api('GET', `/quick-messages?limit=3&cursor=${encodeURIComponent(first.body.cursor)}`, {
+      token: co.adminToken,
+    });
     expect(next.body.records.map((q: any) => q.shortcode)).toEqual(['pix2']);
     expect(next.body.hasMore).toBe(false);
   });
 
   it('media upload stores the file under the tenant prefix with spaces in the name turned into underscores; delete removes it', async () => {
     const co = await newCompany('qm-media');
-    const q = (await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'menu', message: 'Our menu' } })).body;
-    const up = await api('POST', `/quick-messages/${q.id}/media-upload`, { token: co.adminToken, body: upload('our menu 2026.png', 'PNGDATA') });
+    const q = (
+      await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'menu', message: 'Our menu' } })
+    ).body;
+    const up = await api('POST', `/quick-messages/${q.id}/media-upload`, {
+      token: co.adminToken,
+      body: upload('our menu 2026.png', 'PNGDATA'),
+    });
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({ mediaName: 'our_menu_2026.png', isMedia: true });
     expect(up.body.mediaPath).toMatch(new RegExp(`^company${co.companyId}/quickMessage/.+our_menu_2026\\.png$`));
@@ -95,7 +149,10 @@ describe('quick messages', () => {
     const removed = await api('DELETE', `/quick-messages/${q.id}/media-upload`, { token: co.adminToken });
     expect(removed.body).toMatchObject({ mediaPath: null, mediaName: null, isMedia: false });
     expect((await fetch(up.body.mediaUrl)).status).toBe(404);
-    const noFile = await api('POST', `/quick-messages/${q.id}/media-upload`, { token: co.adminToken, body: new FormData() });
+    const noFile = await api('POST', `/quick-messages/${q.id}/media-upload`, {
+      token: co.adminToken,
+      body: new FormData(),
+    });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error).toBe('ERR_VALIDATION');
   });
@@ -109,9 +166,16 @@ describe('quick messages', () => {
     const bSocket = await realtimeClient(b.token);
     const theirs = await realtimeClient(other.adminToken);
     const name = `company-${co.companyId}-quickMessage`;
-    const priv = (await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'secret', message: 'Private' } })).body;
+    const priv = (
+      await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'secret', message: 'Private' } })
+    ).body;
     expect((await admin.waitFor((e) => e.event === name && e.data.record?.id === priv.id)).data.action).toBe('create');
-    const shared = (await api('POST', '/quick-messages', { token: a.token, body: { shortcode: 'open', message: 'Shared', geral: true } })).body;
+    const shared = (
+      await api('POST', '/quick-messages', {
+        token: a.token,
+        body: { shortcode: 'open', message: 'Shared', geral: true },
+      })
+    ).body;
     await bSocket.waitFor((e) => e.event === name && e.data.record?.id === shared.id && e.data.action === 'create');
     await api('DELETE', `/quick-messages/${shared.id}`, { token: a.token });
     await bSocket.waitFor((e) => e.event === name && e.data.action === 'delete' && e.data.id === shared.id);
@@ -124,11 +188,18 @@ describe('quick messages', () => {
   it("another company's quick message ids are 404 on every route", async () => {
     const a = await newCompany('qm-iso-a');
     const b = await newCompany('qm-iso-b');
-    const q = (await api('POST', '/quick-messages', { token: a.adminToken, body: { shortcode: 'x', message: 'y', geral: true } })).body;
+    const q = (
+      await api('POST', '/quick-messages', { token: a.adminToken, body: { shortcode: 'x', message: 'y', geral: true } })
+    ).body;
     expect((await api('GET', `/quick-messages/${q.id}`, { token: b.adminToken })).status).toBe(404);
-    expect((await api('PUT', `/quick-messages/${q.id}`, { token: b.adminToken, body: { message: 'z' } })).status).toBe(404);
+    expect((await api('PUT', `/quick-messages/${q.id}`, { token: b.adminToken, body: { message: 'z' } })).status).toBe(
+      404,
+    );
     expect((await api('DELETE', `/quick-messages/${q.id}`, { token: b.adminToken })).status).toBe(404);
-    expect((await api('POST', `/quick-messages/${q.id}/media-upload`, { token: b.adminToken, body: upload('a.png', 'x') })).status).toBe(404);
+    expect(
+      (await api('POST', `/quick-messages/${q.id}/media-upload`, { token: b.adminToken, body: upload('a.png', 'x') }))
+        .status,
+    ).toBe(404);
     expect((await api('DELETE', `/quick-messages/${q.id}/media-upload`, { token: b.adminToken })).status).toBe(404);
     expect((await api('GET', '/quick-messages/list', { token: b.adminToken })).body).toEqual([]);
   });

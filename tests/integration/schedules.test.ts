@@ -14,12 +14,16 @@ async function addContact(co: TestCompany, name = 'Maria da Silva') {
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 
 async function addSchedule(co: TestCompany, contactId: number, fields: Record<string, unknown> = {}) {
-  const res = await api('POST', '/schedules', { token: co.adminToken, body: { body: 'Hello there, see you soon', contactId, sendAt: inMinutes(60), ...fields } });
+  const res = await api('POST', '/schedules', {
+    token: co.adminToken,
+    body: { body: 'Hello there, see you soon', contactId, sendAt: inMinutes(60), ...fields },
+  });
   if (res.status !== 201) throw new Error(`create schedule failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-const getSchedule = async (co: TestCompany, id: number) => (await api('GET', `/schedules/${id}`, { token: co.adminToken })).body;
+const getSchedule = async (co: TestCompany, id: number) =>
+  (await api('GET', `/schedules/${id}`, { token: co.adminToken })).body;
 
 /** Runs the due timer and waits until every queue (schedules, session commands, inbound) is idle. */
 async function tick() {
@@ -37,12 +41,32 @@ describe('schedules', () => {
   it('the plan feature useSchedules gates every schedule route (ERR_PLAN_FEATURE_DISABLED)', async () => {
     const co = await newCompany('sc-plan');
     await table().set('PLAN', 'PLAN#0000000777', {
-      id: 777, name: 'No schedules', users: 5, connections: 5, queues: 5, value: 10,
-      useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: false, useInternalChat: true, useExternalApi: true,
+      id: 777,
+      name: 'No schedules',
+      users: 5,
+      connections: 5,
+      queues: 5,
+      value: 10,
+      useCampaigns: true,
+      useKanban: true,
+      useOpenAi: true,
+      useIntegrations: true,
+      useSchedules: false,
+      useInternalChat: true,
+      useExternalApi: true,
     });
     await table().set(`C#${co.companyId}`, 'COMPANY', { planId: 777 });
-    for (const [method, path] of [['GET', '/schedules'], ['GET', '/schedules/1'], ['POST', '/schedules'], ['PUT', '/schedules/1'], ['DELETE', '/schedules/1']] as const) {
-      const res = await api(method, path, { token: co.adminToken, body: method === 'POST' || method === 'PUT' ? {} : undefined });
+    for (const [method, path] of [
+      ['GET', '/schedules'],
+      ['GET', '/schedules/1'],
+      ['POST', '/schedules'],
+      ['PUT', '/schedules/1'],
+      ['DELETE', '/schedules/1'],
+    ] as const) {
+      const res = await api(method, path, {
+        token: co.adminToken,
+        body: method === 'POST' || method === 'PUT' ? {} : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error).toBe('ERR_PLAN_FEATURE_DISABLED');
     }
@@ -54,7 +78,10 @@ describe('schedules', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
     expect(res.body.details.map((d: any) => d.path[0]).sort()).toEqual(['body', 'contactId', 'sendAt']);
-    const badDate = await api('POST', '/schedules', { token: co.adminToken, body: { body: 'Hello world', contactId: 1, sendAt: 'tomorrow-ish' } });
+    const badDate = await api('POST', '/schedules', {
+      token: co.adminToken,
+      body: { body: 'Hello world', contactId: 1, sendAt: 'tomorrow-ish' },
+    });
     expect(badDate.body.details.map((d: any) => d.path[0])).toEqual(['sendAt']);
   });
 
@@ -62,7 +89,10 @@ describe('schedules', () => {
     const co = await newCompany('sc-contact');
     const other = await newCompany('sc-contact-other');
     const theirs = await addContact(other);
-    const res = await api('POST', '/schedules', { token: co.adminToken, body: { body: 'Hello world', contactId: theirs.id, sendAt: inMinutes(5) } });
+    const res = await api('POST', '/schedules', {
+      token: co.adminToken,
+      body: { body: 'Hello world', contactId: theirs.id, sendAt: inMinutes(5) },
+    });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('ERR_NO_CONTACT_FOUND');
   });
@@ -72,7 +102,13 @@ describe('schedules', () => {
     const maria = await addContact(co, 'Maria Souza');
     const joao = await addContact(co, 'João Lima');
     const created = await addSchedule(co, maria.id, { body: 'Your order ships today' });
-    expect(created).toMatchObject({ status: 'PENDENTE', sentAt: null, contactId: maria.id, userId: co.admin.id, contact: { id: maria.id, name: 'Maria Souza', number: maria.number } });
+    expect(created).toMatchObject({
+      status: 'PENDENTE',
+      sentAt: null,
+      contactId: maria.id,
+      userId: co.admin.id,
+      contact: { id: maria.id, name: 'Maria Souza', number: maria.number },
+    });
     await addSchedule(co, joao.id, { body: 'Payment reminder for you' });
     await addSchedule(co, joao.id, { body: 'Another reminder here' });
     expect((await getSchedule(co, created.id)).contact.name).toBe('Maria Souza');
@@ -85,7 +121,9 @@ describe('schedules', () => {
     const first = await api('GET', '/schedules?limit=2', { token: co.adminToken });
     expect(first.body).toMatchObject({ hasMore: true });
     expect(first.body.schedules).toHaveLength(2);
-    const next = await api('GET', `/schedules?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`, { token: co.adminToken });
+    const next = await api('GET', `/schedules?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`, {
+      token: co.adminToken,
+    });
     expect(next.body.schedules).toHaveLength(1);
   });
 
@@ -94,7 +132,10 @@ describe('schedules', () => {
     const wapp = await connectedWhatsapp(co.adminToken, co.companyId);
     const contact = await addContact(co, 'Maria da Silva');
     // due an hour ago: the system was "down" when it fell due
-    const due = await addSchedule(co, contact.id, { body: 'Olá {{firstName}}! Seu pedido, {{name}}, sai hoje.', sendAt: inMinutes(-60) });
+    const due = await addSchedule(co, contact.id, {
+      body: 'Olá {{firstName}}! Seu pedido, {{name}}, sai hoje.',
+      sendAt: inMinutes(-60),
+    });
     const later = await addSchedule(co, contact.id, { sendAt: inMinutes(30) });
     await tick();
     const sent = await eventually(async () => {
@@ -108,7 +149,10 @@ describe('schedules', () => {
       return list.length ? list : undefined;
     });
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ to: `${contact.number}@s.whatsapp.net`, body: 'Olá Maria! Seu pedido, Maria da Silva, sai hoje.' });
+    expect(out[0]).toMatchObject({
+      to: `${contact.number}@s.whatsapp.net`,
+      body: 'Olá Maria! Seu pedido, Maria da Silva, sai hoje.',
+    });
     expect((await getSchedule(co, later.id)).status).toBe('PENDENTE');
     // more timer runs never send it again
     await tick();
@@ -135,7 +179,9 @@ describe('schedules', () => {
     const contact = await addContact(co);
     const s = await addSchedule(co, contact.id, { sendAt: inMinutes(-1) });
     // what a sender that died between starting the send and recording it leaves behind
-    await table().set(`C#${co.companyId}`, `SCHEDULE#${String(s.id).padStart(10, '0')}`, { sendingAt: new Date().toISOString() });
+    await table().set(`C#${co.companyId}`, `SCHEDULE#${String(s.id).padStart(10, '0')}`, {
+      sendingAt: new Date().toISOString(),
+    });
     await tick();
     const failed = await eventually(async () => {
       const current = await getSchedule(co, s.id);
@@ -160,7 +206,9 @@ describe('schedules', () => {
     const put = await api('PUT', `/schedules/${s.id}`, { token: co.adminToken, body: { body: 'Changed text here' } });
     expect(put.status).toBe(400);
     expect(put.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ path: ['sentAt'] }] });
-    expect((await api('POST', `/schedules/${s.id}/media-upload`, { token: co.adminToken, body: image('a.png') })).status).toBe(400);
+    expect(
+      (await api('POST', `/schedules/${s.id}/media-upload`, { token: co.adminToken, body: image('a.png') })).status,
+    ).toBe(400);
     expect((await api('DELETE', `/schedules/${s.id}`, { token: co.adminToken })).status).toBe(200);
     expect((await api('GET', `/schedules/${s.id}`, { token: co.adminToken })).status).toBe(404);
   });
@@ -188,7 +236,10 @@ describe('schedules', () => {
     const wapp = await connectedWhatsapp(co.adminToken, co.companyId);
     const contact = await addContact(co);
     const s = await addSchedule(co, contact.id, { sendAt: inMinutes(-1) });
-    const moved = await api('PUT', `/schedules/${s.id}`, { token: co.adminToken, body: { sendAt: inMinutes(120), body: 'New text, later' } });
+    const moved = await api('PUT', `/schedules/${s.id}`, {
+      token: co.adminToken,
+      body: { sendAt: inMinutes(120), body: 'New text, later' },
+    });
     expect(moved.body).toMatchObject({ status: 'PENDENTE', body: 'New text, later' });
     await tick();
     await sleep(200);
@@ -201,10 +252,16 @@ describe('schedules', () => {
     const wapp = await connectedWhatsapp(co.adminToken, co.companyId);
     const contact = await addContact(co);
     const s = await addSchedule(co, contact.id);
-    const gif = await api('POST', `/schedules/${s.id}/media-upload`, { token: co.adminToken, body: image('anim.gif', 'image/gif') });
+    const gif = await api('POST', `/schedules/${s.id}/media-upload`, {
+      token: co.adminToken,
+      body: image('anim.gif', 'image/gif'),
+    });
     expect(gif.status).toBe(400);
     expect(gif.body.error).toBe('ERR_VALIDATION');
-    const jpg = await api('POST', `/schedules/${s.id}/media-upload`, { token: co.adminToken, body: image('photo 1.JPG', 'image/jpeg') });
+    const jpg = await api('POST', `/schedules/${s.id}/media-upload`, {
+      token: co.adminToken,
+      body: image('photo 1.JPG', 'image/jpeg'),
+    });
     expect(jpg.status).toBe(200);
     expect(jpg.body).toMatchObject({ mediaName: 'photo_1.JPG' });
     expect(jpg.body.mediaPath).toMatch(new RegExp(`^company${co.companyId}/`));
@@ -231,7 +288,9 @@ describe('schedules', () => {
     const name = `company-${co.companyId}-schedule`;
     expect((await mine.waitFor((e) => e.event === name && e.data.action === 'create')).data.schedule.id).toBe(s.id);
     await api('PUT', `/schedules/${s.id}`, { token: co.adminToken, body: { body: 'Updated message' } });
-    expect((await mine.waitFor((e) => e.event === name && e.data.action === 'update')).data.schedule.body).toBe('Updated message');
+    expect((await mine.waitFor((e) => e.event === name && e.data.action === 'update')).data.schedule.body).toBe(
+      'Updated message',
+    );
     await api('DELETE', `/schedules/${s.id}`, { token: co.adminToken });
     expect((await mine.waitFor((e) => e.event === name && e.data.action === 'delete')).data.scheduleId).toBe(s.id);
     await sleep(200);
@@ -246,8 +305,12 @@ describe('schedules', () => {
     const contact = await addContact(a);
     const s = await addSchedule(a, contact.id);
     expect((await api('GET', `/schedules/${s.id}`, { token: b.adminToken })).status).toBe(404);
-    expect((await api('PUT', `/schedules/${s.id}`, { token: b.adminToken, body: { body: 'Stolen body' } })).status).toBe(404);
-    expect((await api('POST', `/schedules/${s.id}/media-upload`, { token: b.adminToken, body: image('x.png') })).status).toBe(404);
+    expect(
+      (await api('PUT', `/schedules/${s.id}`, { token: b.adminToken, body: { body: 'Stolen body' } })).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', `/schedules/${s.id}/media-upload`, { token: b.adminToken, body: image('x.png') })).status,
+    ).toBe(404);
     expect((await api('DELETE', `/schedules/${s.id}/media-upload`, { token: b.adminToken })).status).toBe(404);
     expect((await api('DELETE', `/schedules/${s.id}`, { token: b.adminToken })).status).toBe(404);
     expect((await api('GET', '/schedules', { token: b.adminToken })).body.schedules).toEqual([]);

@@ -24,7 +24,7 @@ describe('settings', () => {
     expect(Object.fromEntries(res.body.map((s: any) => [s.key, s.value]))).toEqual(DEFAULTS);
   });
 
-  it('PUT /settings/{key} stores a value among the key\'s options; a bad value is ERR_VALIDATION, an unknown key ERR_NO_SETTING_FOUND', async () => {
+  it("PUT /settings/{key} stores a value among the key's options; a bad value is ERR_VALIDATION, an unknown key ERR_NO_SETTING_FOUND", async () => {
     const co = await newCompany('s-put');
     const ok = await api('PUT', '/settings/scheduleType', { token: co.adminToken, body: { value: 'queue' } });
     expect(ok.status).toBe(200);
@@ -37,14 +37,19 @@ describe('settings', () => {
     const unknown = await api('PUT', '/settings/noSuchKey', { token: co.adminToken, body: { value: 'enabled' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('ERR_NO_SETTING_FOUND');
-    expect((await api('PUT', '/settings/asaas', { token: co.adminToken, body: { value: 'tok_123' } })).body.value).toBe('tok_123');
+    expect((await api('PUT', '/settings/asaas', { token: co.adminToken, body: { value: 'tok_123' } })).body.value).toBe(
+      'tok_123',
+    );
   });
 
-  it('settings are per company: one company\'s change does not touch another', async () => {
+  it("settings are per company: one company's change does not touch another", async () => {
     const a = await newCompany('s-iso-a');
     const b = await newCompany('s-iso-b');
     await api('PUT', '/settings/sendGreetingAccepted', { token: a.adminToken, body: { value: 'enabled' } });
-    expect((await api('GET', '/settings', { token: b.adminToken })).body).toContainEqual({ key: 'sendGreetingAccepted', value: 'disabled' });
+    expect((await api('GET', '/settings', { token: b.adminToken })).body).toContainEqual({
+      key: 'sendGreetingAccepted',
+      value: 'disabled',
+    });
   });
 
   it('only admins change settings (ERR_NO_PERMISSION); every user reads them', async () => {
@@ -78,14 +83,34 @@ describe('settings', () => {
     const initial = await api('GET', `/companies/${co.companyId}/schedules`, { token: co.adminToken });
     expect(initial.status).toBe(200);
     expect(initial.body.schedules).toHaveLength(7);
-    expect(initial.body.schedules[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' });
+    expect(initial.body.schedules[0]).toEqual({
+      weekday: 'Segunda-feira',
+      weekdayEn: 'monday',
+      startTime: '08:00',
+      endTime: '18:00',
+    });
     const hours = initial.body.schedules.map((d: any) => ({ ...d, startTime: '07:30', endTime: '19:00' }));
-    const put = await api('PUT', `/companies/${co.companyId}/schedules`, { token: co.adminToken, body: { schedules: hours } });
+    const put = await api('PUT', `/companies/${co.companyId}/schedules`, {
+      token: co.adminToken,
+      body: { schedules: hours },
+    });
     expect(put.status).toBe(200);
-    expect((await api('GET', `/companies/${co.companyId}/schedules`, { token: co.adminToken })).body.schedules).toEqual(hours);
-    const bad = await api('PUT', `/companies/${co.companyId}/schedules`, { token: co.adminToken, body: { schedules: [{ ...hours[0], endTime: '7pm' }] } });
+    expect((await api('GET', `/companies/${co.companyId}/schedules`, { token: co.adminToken })).body.schedules).toEqual(
+      hours,
+    );
+    const bad = await api('PUT', `/companies/${co.companyId}/schedules`, {
+      token: co.adminToken,
+      body: { schedules: [{ ...hours[0], endTime: '7pm' }] },
+    });
     expect(bad.body.error).toBe('ERR_VALIDATION');
-    expect((await api('PUT', `/companies/${co.companyId}/schedules`, { token: other.adminToken, body: { schedules: hours } })).status).toBe(404);
+    expect(
+      (
+        await api('PUT', `/companies/${co.companyId}/schedules`, {
+          token: other.adminToken,
+          body: { schedules: hours },
+        })
+      ).status,
+    ).toBe(404);
     expect((await api('GET', `/companies/${co.companyId}/schedules`, { token: other.adminToken })).status).toBe(404);
   });
 });

@@ -39,7 +39,10 @@ describe('tags and kanban', () => {
     const vip = (await newTag(co.adminToken, { name: 'VIP', color: '#111111', kanban: 1 })).body;
     const late = (await newTag(co.adminToken, { name: 'Late payer', color: '#222222', kanban: 1 })).body;
 
-    const synced = await api('POST', '/tags/sync', { token: co.adminToken, body: { ticketId: ticket.id, tags: [{ id: vip.id, name: 'VIP' }, { id: late.id }] } });
+    const synced = await api('POST', '/tags/sync', {
+      token: co.adminToken,
+      body: { ticketId: ticket.id, tags: [{ id: vip.id, name: 'VIP' }, { id: late.id }] },
+    });
     expect(synced.status).toBe(200);
     expect(synced.body.tags.map((t: any) => t.id).sort()).toEqual([vip.id, late.id].sort());
     const list = await api('GET', '/tags?searchParam=vi', { token: co.adminToken });
@@ -53,10 +56,14 @@ describe('tags and kanban', () => {
     expect((await api('GET', `/tags/${late.id}`, { token: co.adminToken })).body.ticketsCount).toBe(1);
 
     const board = await api('GET', '/ticket/kanban', { token: co.adminToken });
-    expect(board.body.tickets.find((t: any) => t.id === ticket.id).tags).toEqual([{ id: late.id, name: 'Late payer', color: '#222222' }]);
+    expect(board.body.tickets.find((t: any) => t.id === ticket.id).tags).toEqual([
+      { id: late.id, name: 'Late payer', color: '#222222' },
+    ]);
 
     await api('PUT', `/tags/${late.id}`, { token: co.adminToken, body: { name: 'Late again', color: '#333333' } });
-    expect((await api('GET', `/tickets/${ticket.id}`, { token: co.adminToken })).body.tags).toEqual([{ id: late.id, name: 'Late again', color: '#333333' }]);
+    expect((await api('GET', `/tickets/${ticket.id}`, { token: co.adminToken })).body.tags).toEqual([
+      { id: late.id, name: 'Late again', color: '#333333' },
+    ]);
     expect((await api('DELETE', `/tags/${late.id}`, { token: co.adminToken })).status).toBe(200);
     expect((await api('GET', `/tickets/${ticket.id}`, { token: co.adminToken })).body.tags).toEqual([]);
     expect((await api('GET', `/tags/${late.id}`, { token: co.adminToken })).status).toBe(404);
@@ -67,13 +74,28 @@ describe('tags and kanban', () => {
     const other = await newCompany('tg3b');
     const { whatsapp, queueA, agentB } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const ticket = await createTicket(co.adminToken, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     const foreign = (await newTag(other.adminToken, { name: 'Foreign tag' })).body;
-    for (const [method, path] of [['GET', `/tags/${foreign.id}`], ['PUT', `/tags/${foreign.id}`], ['DELETE', `/tags/${foreign.id}`]] as const) {
-      expect((await api(method, path, { token: co.adminToken, body: method === 'PUT' ? { name: 'Mine now' } : undefined })).status, `${method} ${path}`).toBe(404);
+    for (const [method, path] of [
+      ['GET', `/tags/${foreign.id}`],
+      ['PUT', `/tags/${foreign.id}`],
+      ['DELETE', `/tags/${foreign.id}`],
+    ] as const) {
+      expect(
+        (await api(method, path, { token: co.adminToken, body: method === 'PUT' ? { name: 'Mine now' } : undefined }))
+          .status,
+        `${method} ${path}`,
+      ).toBe(404);
     }
     expect((await api('PUT', `/ticket-tags/${ticket.id}/${foreign.id}`, { token: co.adminToken })).status).toBe(404);
-    expect((await api('POST', '/tags/sync', { token: other.adminToken, body: { ticketId: ticket.id, tags: [foreign.id] } })).status).toBe(404);
+    expect(
+      (await api('POST', '/tags/sync', { token: other.adminToken, body: { ticketId: ticket.id, tags: [foreign.id] } }))
+        .status,
+    ).toBe(404);
     const mine = (await newTag(co.adminToken, { name: 'Own tag' })).body;
     const outside = await api('PUT', `/ticket-tags/${ticket.id}/${mine.id}`, { token: agentB.token });
     expect(outside.status).toBe(403);
@@ -87,12 +109,18 @@ describe('tags and kanban', () => {
     try {
       const tag = (await newTag(co.adminToken, { name: 'Zebra' })).body;
       await newTag(co.adminToken, { name: 'Alpha' });
-      await ws.waitFor((e) => e.event === `company-${co.companyId}-tag` && e.data.action === 'create' && e.data.tag.id === tag.id);
+      await ws.waitFor(
+        (e) => e.event === `company-${co.companyId}-tag` && e.data.action === 'create' && e.data.tag.id === tag.id,
+      );
       await api('DELETE', `/tags/${tag.id}`, { token: co.adminToken });
-      await ws.waitFor((e) => e.event === `company-${co.companyId}-tag` && e.data.action === 'delete' && e.data.tagId === tag.id);
+      await ws.waitFor(
+        (e) => e.event === `company-${co.companyId}-tag` && e.data.action === 'delete' && e.data.tagId === tag.id,
+      );
       await sleep(200);
       expect(wsOther.events.filter((e) => e.event.endsWith('-tag'))).toHaveLength(0);
-      expect((await api('GET', '/tags/list', { token: co.adminToken })).body.map((t: any) => t.name)).toEqual(['Alpha']);
+      expect((await api('GET', '/tags/list', { token: co.adminToken })).body.map((t: any) => t.name)).toEqual([
+        'Alpha',
+      ]);
     } finally {
       ws.close();
       wsOther.close();

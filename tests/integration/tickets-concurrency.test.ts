@@ -16,13 +16,23 @@ describe('inbound service contract under concurrency', () => {
     const w = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => findOrCreateTicket(co.companyId, { contactId: contact.id, whatsappId: w.id, isGroup: false, fromMe: false })),
+      Array.from({ length: 6 }, () =>
+        findOrCreateTicket(co.companyId, { contactId: contact.id, whatsappId: w.id, isGroup: false, fromMe: false }),
+      ),
     );
     expect(new Set(results.map((r) => r.ticket.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
-    expect(results[0]!.ticket).toMatchObject({ status: 'pending', userId: null, contactId: contact.id, whatsappId: w.id });
+    expect(results[0]!.ticket).toMatchObject({
+      status: 'pending',
+      userId: null,
+      contactId: contact.id,
+      whatsappId: w.id,
+    });
     // the API sees the same one holding the contact
-    const again = await api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: w.id } });
+    const again = await api('POST', '/tickets', {
+      token: co.adminToken,
+      body: { contactId: contact.id, whatsappId: w.id },
+    });
     expect(again.status).toBe(409);
     expect(again.body.details.ticket.id).toBe(results[0]!.ticket.id);
   });
@@ -33,7 +43,12 @@ describe('inbound service contract under concurrency', () => {
     const lid = `${Date.now()}${Math.floor(Math.random() * 1000)}@lid`;
     const contacts = await Promise.all([
       upsertContactFromWhatsApp(co.companyId, { number, name: 'Paula', isGroup: false }),
-      upsertContactFromWhatsApp(co.companyId, { number: `${number}@s.whatsapp.net`, lid, name: 'Paula', isGroup: false }),
+      upsertContactFromWhatsApp(co.companyId, {
+        number: `${number}@s.whatsapp.net`,
+        lid,
+        name: 'Paula',
+        isGroup: false,
+      }),
       upsertContactFromWhatsApp(co.companyId, { number, lid, isGroup: false }),
       upsertContactFromWhatsApp(co.companyId, { number, isGroup: false }),
     ]);
@@ -49,7 +64,12 @@ describe('inbound service contract under concurrency', () => {
     const co = await newCompany('cc3');
     const w = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
-    const { ticket } = await findOrCreateTicket(co.companyId, { contactId: contact.id, whatsappId: w.id, isGroup: false, fromMe: false });
+    const { ticket } = await findOrCreateTicket(co.companyId, {
+      contactId: contact.id,
+      whatsappId: w.id,
+      isGroup: false,
+      fromMe: false,
+    });
     const message: InboundMessage = {
       wid: `WID${Date.now()}`,
       chatJid: `${contact.number}@s.whatsapp.net`,
@@ -59,7 +79,9 @@ describe('inbound service contract under concurrency', () => {
       mediaType: 'chat',
       timestamp: Math.floor(Date.now() / 1000),
     };
-    const results = await Promise.all(Array.from({ length: 4 }, () => storeInboundMessage(co.companyId, ticket, message)));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => storeInboundMessage(co.companyId, ticket, message)),
+    );
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
     expect(new Set(results.map((r) => r.message.id)).size).toBe(1);
     const page = await api('GET', `/messages/${ticket.id}`, { token: co.adminToken });

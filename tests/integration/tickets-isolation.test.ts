@@ -9,8 +9,14 @@ describe('tenant isolation and showAll over the attendance routes', () => {
     const w = await createWhatsapp(a);
     const contact = await createContact(a.adminToken);
     const ticket = await createTicket(a.adminToken, { contactId: contact.id, whatsappId: w.id });
-    const message = (await api('POST', `/messages/${ticket.id}`, { token: a.adminToken, body: { body: 'secret' } })).body;
-    const note = (await api('POST', '/ticket-notes', { token: a.adminToken, body: { note: 'secret note', ticketId: ticket.id, contactId: contact.id } })).body;
+    const message = (await api('POST', `/messages/${ticket.id}`, { token: a.adminToken, body: { body: 'secret' } }))
+      .body;
+    const note = (
+      await api('POST', '/ticket-notes', {
+        token: a.adminToken,
+        body: { note: 'secret note', ticketId: ticket.id, contactId: contact.id },
+      })
+    ).body;
     // ids are per company: give A's tag an id B does not have
     for (const name of ['First tag', 'Second tag']) await api('POST', '/tags', { token: a.adminToken, body: { name } });
     const tag = (await api('POST', '/tags', { token: a.adminToken, body: { name: 'Secret tag' } })).body;
@@ -41,7 +47,9 @@ describe('tenant isolation and showAll over the attendance routes', () => {
     for (const [method, path, body] of routes) {
       const res = await api(method, path, { token: b.adminToken, body });
       expect(res.status, `${method} ${path} -> ${JSON.stringify(res.body)}`).toBe(404);
-      expect(res.body.error, `${method} ${path}`).toMatch(/^ERR_(NO_TICKET_FOUND|NO_CONTACT_FOUND|NOT_FOUND|NO_WAPP_FOUND)$/);
+      expect(res.body.error, `${method} ${path}`).toMatch(
+        /^ERR_(NO_TICKET_FOUND|NO_CONTACT_FOUND|NOT_FOUND|NO_WAPP_FOUND)$/,
+      );
     }
 
     // B's lists never show A's data
@@ -70,8 +78,16 @@ describe('tenant isolation and showAll over the attendance routes', () => {
     const w = await createWhatsapp(co);
     const queue = await createQueue(co.adminToken);
     const agent = await createUser(co, { queueIds: [queue.id] });
-    const adminTicket = await createTicket(co.adminToken, { contactId: (await createContact(co.adminToken)).id, whatsappId: w.id, queueId: queue.id });
-    const agentTicket = await createTicket(agent.token, { contactId: (await createContact(co.adminToken)).id, whatsappId: w.id, queueId: queue.id });
+    const adminTicket = await createTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: w.id,
+      queueId: queue.id,
+    });
+    const agentTicket = await createTicket(agent.token, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: w.id,
+      queueId: queue.id,
+    });
     const asAgent = await api('GET', '/tickets?status=open&showAll=true', { token: agent.token });
     expect(asAgent.body.tickets.map((t: any) => t.id)).toEqual([agentTicket.id]);
     const asAdmin = await api('GET', '/tickets?status=open&showAll=true', { token: co.adminToken });
@@ -87,12 +103,23 @@ describe('tenant isolation and showAll over the attendance routes', () => {
     const strict = await createUser(co, { queueIds: [queue.id], allTicket: 'desabled' });
     const broad = await createUser(co, { queueIds: [queue.id], allTicket: 'enabled' });
     const outsider = await createUser(co, { queueIds: [], allTicket: 'desabled' });
-    const noQueue = await createTicket(co.adminToken, { contactId: (await createContact(co.adminToken)).id, whatsappId: w.id });
+    const noQueue = await createTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: w.id,
+    });
     await api('PUT', `/tickets/${noQueue.id}`, { token: co.adminToken, body: { status: 'pending', userId: null } });
-    const queued = await createTicket(co.adminToken, { contactId: (await createContact(co.adminToken)).id, whatsappId: w.id, queueId: queue.id });
-    await api('PUT', `/tickets/${queued.id}`, { token: co.adminToken, body: { status: 'pending', userId: null, queueId: queue.id } });
+    const queued = await createTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: w.id,
+      queueId: queue.id,
+    });
+    await api('PUT', `/tickets/${queued.id}`, {
+      token: co.adminToken,
+      body: { status: 'pending', userId: null, queueId: queue.id },
+    });
 
-    const ids = async (token: string) => (await api('GET', '/tickets?status=pending', { token })).body.tickets.map((t: any) => t.id).sort();
+    const ids = async (token: string) =>
+      (await api('GET', '/tickets?status=pending', { token })).body.tickets.map((t: any) => t.id).sort();
     expect(await ids(strict.token)).toEqual([queued.id]);
     expect(await ids(broad.token)).toEqual([noQueue.id, queued.id].sort());
     expect(await ids(outsider.token)).toEqual([]);

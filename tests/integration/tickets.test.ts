@@ -1,6 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import { api, newCompany, realtimeClient, table, sleep } from './helpers';
-import { attendanceCompany, createContact, createPendingTicket, createTicket, createUser, createWhatsapp } from './fixtures';
+import {
+  attendanceCompany,
+  createContact,
+  createPendingTicket,
+  createTicket,
+  createUser,
+  createWhatsapp,
+} from './fixtures';
 
 const pad = (n: number) => String(n).padStart(10, '0');
 
@@ -9,19 +16,41 @@ describe('tickets', () => {
     const co = await newCompany('tk1');
     const { whatsapp, queueA, agentA } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
-    expect(ticket).toMatchObject({ status: 'open', userId: agentA.id, queueId: queueA.id, contactId: contact.id, whatsappId: whatsapp.id, unreadMessages: 0 });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    expect(ticket).toMatchObject({
+      status: 'open',
+      userId: agentA.id,
+      queueId: queueA.id,
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      unreadMessages: 0,
+    });
     expect(ticket.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(ticket.contact).toMatchObject({ id: contact.id, name: contact.name, number: contact.number });
 
-    const again = await api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: whatsapp.id, status: 'open' } });
+    const again = await api('POST', '/tickets', {
+      token: co.adminToken,
+      body: { contactId: contact.id, whatsappId: whatsapp.id, status: 'open' },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('ERR_OTHER_OPEN_TICKET');
-    expect(again.body.details.ticket).toEqual({ id: ticket.id, uuid: ticket.uuid, user: { id: agentA.id, name: agentA.user.name }, queue: { id: queueA.id, name: queueA.name } });
+    expect(again.body.details.ticket).toEqual({
+      id: ticket.id,
+      uuid: ticket.uuid,
+      user: { id: agentA.id, name: agentA.user.name },
+      queue: { id: queueA.id, name: queueA.name },
+    });
 
     // another connection is another conversation
     const other = await createWhatsapp(co);
-    const second = await api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: other.id } });
+    const second = await api('POST', '/tickets', {
+      token: co.adminToken,
+      body: { contactId: contact.id, whatsappId: other.id },
+    });
     expect(second.status).toBe(201);
   });
 
@@ -30,23 +59,34 @@ describe('tickets', () => {
     const whatsapp = await createWhatsapp(co);
     const contact = await createContact(co.adminToken);
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: whatsapp.id } })),
+      Array.from({ length: 5 }, () =>
+        api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: whatsapp.id } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error === 'ERR_OTHER_OPEN_TICKET')).toBe(true);
   });
 
-  it('new ticket: the queue is required unless admin, and must be one of the user\'s queues', async () => {
+  it("new ticket: the queue is required unless admin, and must be one of the user's queues", async () => {
     const co = await newCompany('tk3');
     const { whatsapp, queueB, agentA } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const noQueue = await api('POST', '/tickets', { token: agentA.token, body: { contactId: contact.id, whatsappId: whatsapp.id } });
+    const noQueue = await api('POST', '/tickets', {
+      token: agentA.token,
+      body: { contactId: contact.id, whatsappId: whatsapp.id },
+    });
     expect(noQueue.status).toBe(400);
     expect(noQueue.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ path: ['queueId'] }] });
-    const foreignQueue = await api('POST', '/tickets', { token: agentA.token, body: { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueB.id } });
+    const foreignQueue = await api('POST', '/tickets', {
+      token: agentA.token,
+      body: { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueB.id },
+    });
     expect(foreignQueue.status).toBe(403);
     expect(foreignQueue.body.error).toBe('ERR_NO_PERMISSION');
-    const missing = await api('POST', '/tickets', { token: co.adminToken, body: { contactId: 999999, whatsappId: whatsapp.id } });
+    const missing = await api('POST', '/tickets', {
+      token: co.adminToken,
+      body: { contactId: 999999, whatsappId: whatsapp.id },
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('ERR_NO_CONTACT_FOUND');
   });
@@ -55,38 +95,81 @@ describe('tickets', () => {
     const co = await newCompany('tk4');
     const { whatsapp, queueA, queueB, agentA, agentB } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const pending = await createPendingTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const pending = await createPendingTicket(co.adminToken, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     expect(pending).toMatchObject({ status: 'pending', userId: null, queueId: queueA.id });
 
     // pending -> accept -> open, userId of the actor, queue kept
-    const accepted = await api('PUT', `/tickets/${pending.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
+    const accepted = await api('PUT', `/tickets/${pending.id}`, {
+      token: agentA.token,
+      body: { status: 'open', userId: agentA.id },
+    });
     expect(accepted.status).toBe(200);
-    expect(accepted.body).toMatchObject({ status: 'open', userId: agentA.id, user: { id: agentA.id }, queueId: queueA.id });
+    expect(accepted.body).toMatchObject({
+      status: 'open',
+      userId: agentA.id,
+      user: { id: agentA.id },
+      queueId: queueA.id,
+    });
     expect(accepted.body.startedAt).toBeTruthy();
 
     // open -> return -> pending, no user, queue kept
-    const returned = await api('PUT', `/tickets/${pending.id}`, { token: agentA.token, body: { status: 'pending', userId: null, queueId: queueA.id } });
+    const returned = await api('PUT', `/tickets/${pending.id}`, {
+      token: agentA.token,
+      body: { status: 'pending', userId: null, queueId: queueA.id },
+    });
     expect(returned.body).toMatchObject({ status: 'pending', userId: null, user: null, queueId: queueA.id });
 
     // accept again, then resolve -> closed, user and queue kept, integration and prompt cleared
     await api('PUT', `/tickets/${pending.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
     const closed = await api('PUT', `/tickets/${pending.id}`, {
       token: agentA.token,
-      body: { status: 'closed', userId: agentA.id, queueId: queueA.id, useIntegration: false, promptId: null, integrationId: null },
+      body: {
+        status: 'closed',
+        userId: agentA.id,
+        queueId: queueA.id,
+        useIntegration: false,
+        promptId: null,
+        integrationId: null,
+      },
     });
-    expect(closed.body).toMatchObject({ status: 'closed', userId: agentA.id, queueId: queueA.id, useIntegration: false, promptId: null, integrationId: null });
+    expect(closed.body).toMatchObject({
+      status: 'closed',
+      userId: agentA.id,
+      queueId: queueA.id,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+    });
     expect(closed.body.finishedAt).toBeTruthy();
 
     // closed -> reopen -> open, assigns the current user, queue kept
-    const reopened = await api('PUT', `/tickets/${pending.id}`, { token: co.adminToken, body: { status: 'open', userId: co.admin.id, queueId: queueA.id } });
+    const reopened = await api('PUT', `/tickets/${pending.id}`, {
+      token: co.adminToken,
+      body: { status: 'open', userId: co.admin.id, queueId: queueA.id },
+    });
     expect(reopened.body).toMatchObject({ status: 'open', userId: co.admin.id, queueId: queueA.id, finishedAt: null });
 
     // transfer to a queue without a user -> pending, userId null
-    const toQueue = await api('PUT', `/tickets/${pending.id}`, { token: co.adminToken, body: { queueId: queueB.id, userId: null, status: 'pending' } });
-    expect(toQueue.body).toMatchObject({ status: 'pending', userId: null, queueId: queueB.id, queue: { id: queueB.id, name: queueB.name } });
+    const toQueue = await api('PUT', `/tickets/${pending.id}`, {
+      token: co.adminToken,
+      body: { queueId: queueB.id, userId: null, status: 'pending' },
+    });
+    expect(toQueue.body).toMatchObject({
+      status: 'pending',
+      userId: null,
+      queueId: queueB.id,
+      queue: { id: queueB.id, name: queueB.name },
+    });
 
     // transfer to a user -> open with that user
-    const toUser = await api('PUT', `/tickets/${pending.id}`, { token: co.adminToken, body: { queueId: queueB.id, userId: agentB.id, status: 'open' } });
+    const toUser = await api('PUT', `/tickets/${pending.id}`, {
+      token: co.adminToken,
+      body: { queueId: queueB.id, userId: agentB.id, status: 'open' },
+    });
     expect(toUser.body).toMatchObject({ status: 'open', userId: agentB.id, queueId: queueB.id });
   });
 
@@ -97,7 +180,10 @@ describe('tickets', () => {
     const first = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id });
     await api('PUT', `/tickets/${first.id}`, { token: co.adminToken, body: { status: 'closed' } });
     const second = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id });
-    const reopen = await api('PUT', `/tickets/${first.id}`, { token: co.adminToken, body: { status: 'open', userId: co.admin.id } });
+    const reopen = await api('PUT', `/tickets/${first.id}`, {
+      token: co.adminToken,
+      body: { status: 'open', userId: co.admin.id },
+    });
     expect(reopen.status).toBe(409);
     expect(reopen.body.error).toBe('ERR_OTHER_OPEN_TICKET');
     expect(reopen.body.details.ticket.id).toBe(second.id);
@@ -107,12 +193,19 @@ describe('tickets', () => {
     const co = await newCompany('tk6');
     const { whatsapp, queueA, agentB } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createPendingTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const ticket = await createPendingTicket(co.adminToken, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     const read = await api('GET', `/tickets/${ticket.id}`, { token: agentB.token });
     expect(read.status).toBe(403);
     expect(read.body.error).toBe('ERR_NO_PERMISSION');
     expect((await api('GET', `/tickets/u/${ticket.uuid}`, { token: agentB.token })).status).toBe(403);
-    const accept = await api('PUT', `/tickets/${ticket.id}`, { token: agentB.token, body: { status: 'open', userId: agentB.id } });
+    const accept = await api('PUT', `/tickets/${ticket.id}`, {
+      token: agentB.token,
+      body: { status: 'open', userId: agentB.id },
+    });
     expect(accept.status).toBe(403);
     expect((await api('GET', `/messages/${ticket.id}`, { token: agentB.token })).status).toBe(403);
     const admin = await api('GET', `/tickets/u/${ticket.uuid}`, { token: co.adminToken });
@@ -133,7 +226,10 @@ describe('tickets', () => {
       ['DELETE', `/tickets/${ticket.id}`],
       ['GET', `/messages/${ticket.id}`],
     ] as const) {
-      const res = await api(method, path, { token: b.adminToken, body: method === 'PUT' ? { status: 'closed' } : undefined });
+      const res = await api(method, path, {
+        token: b.adminToken,
+        body: method === 'PUT' ? { status: 'closed' } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.error).toBe('ERR_NO_TICKET_FOUND');
     }
@@ -143,10 +239,26 @@ describe('tickets', () => {
     const co = await newCompany('tk8');
     const { whatsapp, queueA, queueB, agentA } = await attendanceCompany(co);
     const contacts = await Promise.all(Array.from({ length: 4 }, () => createContact(co.adminToken)));
-    const pendA1 = await createPendingTicket(co.adminToken, { contactId: contacts[0].id, whatsappId: whatsapp.id, queueId: queueA.id });
-    const pendA2 = await createPendingTicket(co.adminToken, { contactId: contacts[1].id, whatsappId: whatsapp.id, queueId: queueA.id });
-    const pendB = await createPendingTicket(co.adminToken, { contactId: contacts[2].id, whatsappId: whatsapp.id, queueId: queueB.id });
-    const mine = await createTicket(agentA.token, { contactId: contacts[3].id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const pendA1 = await createPendingTicket(co.adminToken, {
+      contactId: contacts[0].id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const pendA2 = await createPendingTicket(co.adminToken, {
+      contactId: contacts[1].id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const pendB = await createPendingTicket(co.adminToken, {
+      contactId: contacts[2].id,
+      whatsappId: whatsapp.id,
+      queueId: queueB.id,
+    });
+    const mine = await createTicket(agentA.token, {
+      contactId: contacts[3].id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
 
     const pending = await api('GET', '/tickets?status=pending&showAll=true', { token: agentA.token });
     expect(pending.status).toBe(200);
@@ -163,21 +275,29 @@ describe('tickets', () => {
     expect(adminPending.body.count).toBe(3);
 
     // queue filter for the admin
-    const onlyB = await api('GET', `/tickets?status=pending&showAll=true&queueIds=${JSON.stringify([queueB.id])}`, { token: co.adminToken });
+    const onlyB = await api('GET', `/tickets?status=pending&showAll=true&queueIds=${JSON.stringify([queueB.id])}`, {
+      token: co.adminToken,
+    });
     expect(onlyB.body.tickets.map((t: any) => t.id)).toEqual([pendB.id]);
 
     // paging: newest first, by cursor, no repeats
     const page1 = await api('GET', '/tickets?status=pending&showAll=true&limit=2', { token: co.adminToken });
     expect(page1.body.tickets.map((t: any) => t.id)).toEqual([pendB.id, pendA2.id]);
     expect(page1.body.hasMore).toBe(true);
-    const page2 = await api('GET', `/tickets?status=pending&showAll=true&limit=2&cursor=${encodeURIComponent(page1.body.cursor)}`, { token: co.adminToken });
+    const page2 = await api(
+      'GET',
+      `/tickets?status=pending&showAll=true&limit=2&cursor=${encodeURIComponent(page1.body.cursor)}`,
+      { token: co.adminToken },
+    );
     expect(page2.body.tickets.map((t: any) => t.id)).toEqual([pendA1.id]);
     expect(page2.body.hasMore).toBe(false);
 
     // non-admin with two queues: merged streams page correctly
     const both = await createUser(co, { queueIds: [queueA.id, queueB.id] });
     const p1 = await api('GET', '/tickets?status=pending&limit=2', { token: both.token });
-    const p2 = await api('GET', `/tickets?status=pending&limit=2&cursor=${encodeURIComponent(p1.body.cursor)}`, { token: both.token });
+    const p2 = await api('GET', `/tickets?status=pending&limit=2&cursor=${encodeURIComponent(p1.body.cursor)}`, {
+      token: both.token,
+    });
     expect([...p1.body.tickets, ...p2.body.tickets].map((t: any) => t.id)).toEqual([pendB.id, pendA2.id, pendA1.id]);
     expect(p2.body.hasMore).toBe(false);
 
@@ -188,7 +308,9 @@ describe('tickets', () => {
 
     // a cursor of another company is refused
     const other = await newCompany('tk8b');
-    const foreign = await api('GET', `/tickets?status=pending&cursor=${encodeURIComponent(page1.body.cursor)}`, { token: other.adminToken });
+    const foreign = await api('GET', `/tickets?status=pending&cursor=${encodeURIComponent(page1.body.cursor)}`, {
+      token: other.adminToken,
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error).toBe('ERR_INVALID_CURSOR');
   });
@@ -211,11 +333,16 @@ describe('tickets', () => {
     const byNumber = await api('GET', '/tickets?searchParam=552198765', { token: co.adminToken });
     expect(byNumber.body.tickets.map((t: any) => t.id)).toEqual([t3.id]);
 
-    const tag = (await api('POST', '/tags', { token: co.adminToken, body: { name: 'VIP client', color: '#ff0000' } })).body;
+    const tag = (await api('POST', '/tags', { token: co.adminToken, body: { name: 'VIP client', color: '#ff0000' } }))
+      .body;
     await api('PUT', `/ticket-tags/${t2.id}/${tag.id}`, { token: co.adminToken });
-    const tagged = await api('GET', `/tickets?searchParam=mari&tags=${JSON.stringify([tag.id])}`, { token: co.adminToken });
+    const tagged = await api('GET', `/tickets?searchParam=mari&tags=${JSON.stringify([tag.id])}`, {
+      token: co.adminToken,
+    });
     expect(tagged.body.tickets.map((t: any) => t.id)).toEqual([t2.id]);
-    const taggedList = await api('GET', `/tickets?status=open&showAll=true&tags=${JSON.stringify([tag.id])}`, { token: co.adminToken });
+    const taggedList = await api('GET', `/tickets?status=open&showAll=true&tags=${JSON.stringify([tag.id])}`, {
+      token: co.adminToken,
+    });
     expect(taggedList.body.tickets.map((t: any) => t.id)).toEqual([t2.id]);
 
     // renaming the contact moves its tickets in the search
@@ -230,14 +357,25 @@ describe('tickets', () => {
     const co = await newCompany('tk10');
     const { whatsapp, queueA, agentA } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     const refused = await api('DELETE', `/tickets/${ticket.id}`, { token: agentA.token });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('ERR_NO_PERMISSION');
     expect((await api('DELETE', `/tickets/${ticket.id}`, { token: co.adminToken })).status).toBe(200);
     expect((await api('GET', `/tickets/${ticket.id}`, { token: co.adminToken })).status).toBe(404);
     // the contact may have a new open ticket again
-    expect((await api('POST', '/tickets', { token: co.adminToken, body: { contactId: contact.id, whatsappId: whatsapp.id } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', '/tickets', {
+          token: co.adminToken,
+          body: { contactId: contact.id, whatsappId: whatsapp.id },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('greeting on accept when sendGreetingAccepted is enabled: an automatic message naming the attendant; none for groups', async () => {
@@ -246,12 +384,18 @@ describe('tickets', () => {
     const contact = await createContact(co.adminToken, { name: 'Greeted Person' });
     const group = await createContact(co.adminToken, { name: 'Some Group' });
     // disabled (the default): no greeting
-    const quiet = await createPendingTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const quiet = await createPendingTicket(co.adminToken, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     await api('PUT', `/tickets/${quiet.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
     expect((await api('GET', `/messages/${quiet.id}`, { token: agentA.token })).body.messages).toHaveLength(0);
     await api('PUT', `/tickets/${quiet.id}`, { token: agentA.token, body: { status: 'pending', userId: null } });
 
-    expect((await api('PUT', '/settings/sendGreetingAccepted', { token: co.adminToken, body: { value: 'enabled' } })).status).toBe(200);
+    expect(
+      (await api('PUT', '/settings/sendGreetingAccepted', { token: co.adminToken, body: { value: 'enabled' } })).status,
+    ).toBe(200);
     await api('PUT', `/tickets/${quiet.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
     const messages = (await api('GET', `/messages/${quiet.id}`, { token: agentA.token })).body.messages;
     expect(messages).toHaveLength(1);
@@ -259,9 +403,16 @@ describe('tickets', () => {
     expect(messages[0].body).toContain(agentA.user.name);
     expect(messages[0].body).toContain('Greeted Person');
 
-    const groupTicket = await createPendingTicket(co.adminToken, { contactId: group.id, whatsappId: whatsapp.id, queueId: queueA.id });
+    const groupTicket = await createPendingTicket(co.adminToken, {
+      contactId: group.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
     await table().set(`C#${co.companyId}`, `TICKET#${pad(groupTicket.id)}`, { isGroup: true });
-    await api('PUT', `/tickets/${groupTicket.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
+    await api('PUT', `/tickets/${groupTicket.id}`, {
+      token: agentA.token,
+      body: { status: 'open', userId: agentA.id },
+    });
     expect((await api('GET', `/messages/${groupTicket.id}`, { token: agentA.token })).body.messages).toHaveLength(0);
   });
 
@@ -269,12 +420,22 @@ describe('tickets', () => {
     const co = await newCompany('tk12');
     const { whatsapp, queueA, queueB, agentA } = await attendanceCompany(co);
     const contact = await createContact(co.adminToken);
-    const ticket = await createTicket(agentA.token, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
-    await api('PUT', `/tickets/${ticket.id}`, { token: co.adminToken, body: { queueId: queueB.id, userId: null, status: 'pending' } });
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    await api('PUT', `/tickets/${ticket.id}`, {
+      token: co.adminToken,
+      body: { queueId: queueB.id, userId: null, status: 'pending' },
+    });
     expect((await api('GET', `/messages/${ticket.id}`, { token: co.adminToken })).body.messages).toHaveLength(0);
 
     await api('PUT', '/settings/sendMsgTransfTicket', { token: co.adminToken, body: { value: 'enabled' } });
-    await api('PUT', `/tickets/${ticket.id}`, { token: co.adminToken, body: { queueId: queueA.id, userId: null, status: 'pending' } });
+    await api('PUT', `/tickets/${ticket.id}`, {
+      token: co.adminToken,
+      body: { queueId: queueA.id, userId: null, status: 'pending' },
+    });
     const messages = (await api('GET', `/messages/${ticket.id}`, { token: co.adminToken })).body.messages;
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ fromMe: true, automatic: true });
@@ -291,9 +452,17 @@ describe('tickets', () => {
     const wsAdmin = await realtimeClient(co.adminToken);
     const wsOther = await realtimeClient(other.adminToken);
     try {
-      const ticket = await createPendingTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueA.id });
+      const ticket = await createPendingTicket(co.adminToken, {
+        contactId: contact.id,
+        whatsappId: whatsapp.id,
+        queueId: queueA.id,
+      });
       await api('PUT', `/tickets/${ticket.id}`, { token: agentA.token, body: { status: 'open', userId: agentA.id } });
-      const isUpdate = (e: any) => e.event === `company-${co.companyId}-ticket` && e.data.action === 'update' && e.data.ticket?.id === ticket.id && e.data.ticket.status === 'open';
+      const isUpdate = (e: any) =>
+        e.event === `company-${co.companyId}-ticket` &&
+        e.data.action === 'update' &&
+        e.data.ticket?.id === ticket.id &&
+        e.data.ticket.status === 'open';
       await wsA.waitFor(isUpdate);
       await wsAdmin.waitFor(isUpdate);
       await sleep(300);
@@ -301,10 +470,23 @@ describe('tickets', () => {
       expect(wsOther.events.filter((e) => e.event.includes('ticket'))).toHaveLength(0);
 
       // a transfer out of queue A removes it from agent A's lists
-      const { queueB } = { queueB: (await api('GET', '/queue', { token: co.adminToken })).body.find((q: any) => q.id !== queueA.id) };
-      await api('PUT', `/tickets/${ticket.id}`, { token: co.adminToken, body: { queueId: queueB.id, userId: null, status: 'pending' } });
-      await wsA.waitFor((e) => e.event === `company-${co.companyId}-ticket` && e.data.action === 'delete' && e.data.ticketId === ticket.id);
-      await wsB.waitFor((e) => e.event === `company-${co.companyId}-ticket` && e.data.action === 'update' && e.data.ticket?.queueId === queueB.id);
+      const { queueB } = {
+        queueB: (await api('GET', '/queue', { token: co.adminToken })).body.find((q: any) => q.id !== queueA.id),
+      };
+      await api('PUT', `/tickets/${ticket.id}`, {
+        token: co.adminToken,
+        body: { queueId: queueB.id, userId: null, status: 'pending' },
+      });
+      await wsA.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-ticket` && e.data.action === 'delete' && e.data.ticketId === ticket.id,
+      );
+      await wsB.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-ticket` &&
+          e.data.action === 'update' &&
+          e.data.ticket?.queueId === queueB.id,
+      );
     } finally {
       for (const ws of [wsA, wsB, wsAdmin, wsOther]) ws.close();
     }
@@ -323,7 +505,12 @@ describe('tickets', () => {
     const plan = await table().get('PLAN', `PLAN#${pad(company!.planId)}`);
     const planId = 900000 + Math.floor(Math.random() * 90000);
     const { pk: _pk, sk: _sk, ...fields } = plan!;
-    await table().set('PLAN', `PLAN#${pad(planId)}`, { ...fields, id: planId, name: `No kanban ${planId}`, useKanban: false });
+    await table().set('PLAN', `PLAN#${pad(planId)}`, {
+      ...fields,
+      id: planId,
+      name: `No kanban ${planId}`,
+      useKanban: false,
+    });
     await table().set(`C#${co.companyId}`, 'COMPANY', { planId });
     const refused = await api('GET', '/ticket/kanban', { token: co.adminToken });
     expect(refused.status).toBe(403);

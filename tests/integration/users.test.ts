@@ -25,10 +25,18 @@ async function addQueue(co: TestCompany, name: string, color: string) {
 /** The stored WebSocket connection items of a company (what realtime filtering reads). */
 async function storedConnections(companyId: number) {
   const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
   const out = await doc.send(
-    new QueryCommand({ TableName: inject('tableName'), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#WS` } }),
+    new QueryCommand({
+      TableName: inject('tableName'),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#WS` },
+    }),
   );
   return out.Items ?? [];
 }
@@ -39,9 +47,21 @@ describe('users', () => {
   it('an admin creates a user with the modal fields; defaults profile user and allTicket desabled; the hash never leaves', async () => {
     const co = await newCompany('u-create');
     const email = uniqueEmail('new');
-    const res = await api('POST', '/users', { token: co.adminToken, body: { name: 'New Agent', email, password: 'secret123' } });
+    const res = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'New Agent', email, password: 'secret123' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'New Agent', email, profile: 'user', allTicket: 'desabled', whatsappId: null, queueIds: [], queues: [], companyId: co.companyId });
+    expect(res.body).toMatchObject({
+      name: 'New Agent',
+      email,
+      profile: 'user',
+      allTicket: 'desabled',
+      whatsappId: null,
+      queueIds: [],
+      queues: [],
+      companyId: co.companyId,
+    });
     expect(res.body.passwordHash).toBeUndefined();
     expect(res.body.searchText).toBeUndefined();
     const fetched = await api('GET', `/users/${res.body.id}`, { token: co.adminToken });
@@ -51,14 +71,23 @@ describe('users', () => {
 
   it('validation of section 5: name 2 to 50, valid e-mail, password 5 to 50 (ERR_VALIDATION naming the fields)', async () => {
     const co = await newCompany('u-valid');
-    const bad = await api('POST', '/users', { token: co.adminToken, body: { name: 'A', email: 'nope', password: '1234' } });
+    const bad = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'A', email: 'nope', password: '1234' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');
     expect(bad.body.details.map((d: any) => d.path[0]).sort()).toEqual(['email', 'name', 'password']);
-    const long = await api('POST', '/users', { token: co.adminToken, body: { name: 'x'.repeat(51), email: uniqueEmail('l'), password: 'p'.repeat(51) } });
+    const long = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'x'.repeat(51), email: uniqueEmail('l'), password: 'p'.repeat(51) },
+    });
     expect(long.body.details.map((d: any) => d.path[0]).sort()).toEqual(['name', 'password']);
     const { user } = await addUser(co);
-    const badEdit = await api('PUT', `/users/${user.id}`, { token: co.adminToken, body: { name: 'B', password: '123' } });
+    const badEdit = await api('PUT', `/users/${user.id}`, {
+      token: co.adminToken,
+      body: { name: 'B', password: '123' },
+    });
     expect(badEdit.status).toBe(400);
     expect(badEdit.body.details.map((d: any) => d.path[0]).sort()).toEqual(['name', 'password']);
   });
@@ -66,7 +95,10 @@ describe('users', () => {
   it('the password is optional on edit: without one the old password still works; with one it changes', async () => {
     const co = await newCompany('u-pass');
     const agent = await addUser(co);
-    const keep = await api('PUT', `/users/${agent.user.id}`, { token: co.adminToken, body: { name: 'Renamed Agent', password: '' } });
+    const keep = await api('PUT', `/users/${agent.user.id}`, {
+      token: co.adminToken,
+      body: { name: 'Renamed Agent', password: '' },
+    });
     expect(keep.status).toBe(200);
     expect(keep.body.name).toBe('Renamed Agent');
     await login(agent.email, agent.password);
@@ -78,22 +110,34 @@ describe('users', () => {
   it('e-mail is unique platform-wide (ERR_EMAIL_ALREADY_EXISTS); changing it moves the guard, freeing the old one', async () => {
     const co = await newCompany('u-email');
     const other = await newCompany('u-email-other');
-    const dup = await api('POST', '/users', { token: co.adminToken, body: { name: 'Dup', email: other.admin.email, password: 'secret123' } });
+    const dup = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Dup', email: other.admin.email, password: 'secret123' },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
     const agent = await addUser(co);
-    const taken = await api('PUT', `/users/${agent.user.id}`, { token: co.adminToken, body: { email: other.admin.email } });
+    const taken = await api('PUT', `/users/${agent.user.id}`, {
+      token: co.adminToken,
+      body: { email: other.admin.email },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
     // the failed change left everything as it was
     await login(agent.email, agent.password);
     const newEmail = uniqueEmail('moved');
-    const moved = await api('PUT', `/users/${agent.user.id}`, { token: co.adminToken, body: { email: newEmail.toUpperCase() } });
+    const moved = await api('PUT', `/users/${agent.user.id}`, {
+      token: co.adminToken,
+      body: { email: newEmail.toUpperCase() },
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.email).toBe(newEmail);
     await login(newEmail, agent.password);
     await expect(login(agent.email, agent.password)).rejects.toThrow(/401/);
-    const reuse = await api('POST', '/users', { token: co.adminToken, body: { name: 'Reuser', email: agent.email, password: 'secret123' } });
+    const reuse = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Reuser', email: agent.email, password: 'secret123' },
+    });
     expect(reuse.status).toBe(201);
   });
 
@@ -101,14 +145,24 @@ describe('users', () => {
     const co = await newCompany('u-self');
     const a = await addUser(co);
     const b = await addUser(co);
-    const own = await api('PUT', `/users/${a.user.id}`, { token: a.token, body: { name: 'My New Name', profile: 'user', allTicket: 'desabled', queueIds: [], whatsappId: null } });
+    const own = await api('PUT', `/users/${a.user.id}`, {
+      token: a.token,
+      body: { name: 'My New Name', profile: 'user', allTicket: 'desabled', queueIds: [], whatsappId: null },
+    });
     expect(own.status).toBe(200);
     expect(own.body.name).toBe('My New Name');
     const other = await api('PUT', `/users/${b.user.id}`, { token: a.token, body: { name: 'Hacked' } });
     expect(other.status).toBe(403);
     expect(other.body.error).toBe('ERR_NO_PERMISSION');
     expect((await api('GET', `/users/${b.user.id}`, { token: a.token })).body.name).toBe('Agent Smith');
-    expect((await api('POST', '/users', { token: a.token, body: { name: 'X Y', email: uniqueEmail('x'), password: 'secret123' } })).status).toBe(403);
+    expect(
+      (
+        await api('POST', '/users', {
+          token: a.token,
+          body: { name: 'X Y', email: uniqueEmail('x'), password: 'secret123' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await api('DELETE', `/users/${b.user.id}`, { token: a.token })).status).toBe(403);
   });
 
@@ -126,9 +180,17 @@ describe('users', () => {
     const me = await api('GET', `/users/${a.user.id}`, { token: a.token });
     expect(me.body).toMatchObject({ profile: 'user', allTicket: 'desabled', queueIds: [] });
     // the admin holds both permissions
-    const byAdmin = await api('PUT', `/users/${a.user.id}`, { token: co.adminToken, body: { profile: 'supervisor', allTicket: 'enabled', queueIds: [queue.id] } });
+    const byAdmin = await api('PUT', `/users/${a.user.id}`, {
+      token: co.adminToken,
+      body: { profile: 'supervisor', allTicket: 'enabled', queueIds: [queue.id] },
+    });
     expect(byAdmin.status).toBe(200);
-    expect(byAdmin.body).toMatchObject({ profile: 'supervisor', allTicket: 'enabled', queueIds: [queue.id], queues: [{ id: queue.id, name: 'Sales', color: '#FF0000' }] });
+    expect(byAdmin.body).toMatchObject({
+      profile: 'supervisor',
+      allTicket: 'enabled',
+      queueIds: [queue.id],
+      queues: [{ id: queue.id, name: 'Sales', color: '#FF0000' }],
+    });
   });
 
   it("queue ids and the connection must be the company's own", async () => {
@@ -136,7 +198,10 @@ describe('users', () => {
     const other = await newCompany('u-refs-other');
     const foreignQueue = await addQueue(other, 'Theirs', '#00FF00');
     const a = await addUser(co);
-    const res = await api('PUT', `/users/${a.user.id}`, { token: co.adminToken, body: { queueIds: [foreignQueue.id] } });
+    const res = await api('PUT', `/users/${a.user.id}`, {
+      token: co.adminToken,
+      body: { queueIds: [foreignQueue.id] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_VALIDATION');
     const wapp = await api('PUT', `/users/${a.user.id}`, { token: co.adminToken, body: { whatsappId: 424242 } });
@@ -150,28 +215,49 @@ describe('users', () => {
     expect(await usersUsage(co.companyId)).toBe(2);
     // plan 1 allows 10 users: fill the counter up to the limit
     await table().set(`C#${co.companyId}`, 'COUNTER#usage#users', { value: 10 });
-    const over = await api('POST', '/users', { token: co.adminToken, body: { name: 'Eleventh', email: uniqueEmail('over'), password: 'secret123' } });
+    const over = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Eleventh', email: uniqueEmail('over'), password: 'secret123' },
+    });
     expect(over.status).toBe(403);
     expect(over.body.error).toBe('ERR_PLAN_LIMIT_REACHED');
     expect((await api('DELETE', `/users/${agent.user.id}`, { token: co.adminToken })).status).toBe(200);
     expect(await usersUsage(co.companyId)).toBe(9);
-    const fits = await api('POST', '/users', { token: co.adminToken, body: { name: 'Tenth', email: uniqueEmail('fits'), password: 'secret123' } });
+    const fits = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Tenth', email: uniqueEmail('fits'), password: 'secret123' },
+    });
     expect(fits.status).toBe(201);
   });
 
   it("userCreation 'disabled' refuses creation by company admins (ERR_USER_CREATION_DISABLED); a platform super user still creates", async () => {
     const co = await newCompany('u-disabled');
-    expect((await api('PUT', '/settings/userCreation', { token: co.adminToken, body: { value: 'disabled' } })).status).toBe(200);
-    const res = await api('POST', '/users', { token: co.adminToken, body: { name: 'Blocked', email: uniqueEmail('blocked'), password: 'secret123' } });
+    expect(
+      (await api('PUT', '/settings/userCreation', { token: co.adminToken, body: { value: 'disabled' } })).status,
+    ).toBe(200);
+    const res = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Blocked', email: uniqueEmail('blocked'), password: 'secret123' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_USER_CREATION_DISABLED');
     await api('PUT', '/settings/userCreation', { token: co.adminToken, body: { value: 'enabled' } });
-    expect((await api('POST', '/users', { token: co.adminToken, body: { name: 'Allowed', email: uniqueEmail('ok'), password: 'secret123' } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', '/users', {
+          token: co.adminToken,
+          body: { name: 'Allowed', email: uniqueEmail('ok'), password: 'secret123' },
+        })
+      ).status,
+    ).toBe(201);
 
     const root = await login(ADMIN.email, ADMIN.password);
     await api('PUT', '/settings/userCreation', { token: root.token, body: { value: 'disabled' } });
     try {
-      const bySuper = await api('POST', '/users', { token: root.token, body: { name: 'By Super', email: uniqueEmail('super'), password: 'secret123' } });
+      const bySuper = await api('POST', '/users', {
+        token: root.token,
+        body: { name: 'By Super', email: uniqueEmail('super'), password: 'secret123' },
+      });
       expect(bySuper.status).toBe(201);
       await api('DELETE', `/users/${bySuper.body.id}`, { token: root.token });
     } finally {
@@ -187,9 +273,14 @@ describe('users', () => {
     const gone = await api('GET', `/users/${agent.user.id}`, { token: co.adminToken });
     expect(gone.status).toBe(404);
     expect(gone.body.error).toBe('ERR_NO_USER_FOUND');
-    expect((await api('DELETE', `/users/${agent.user.id}`, { token: co.adminToken })).body.error).toBe('ERR_NO_USER_FOUND');
+    expect((await api('DELETE', `/users/${agent.user.id}`, { token: co.adminToken })).body.error).toBe(
+      'ERR_NO_USER_FOUND',
+    );
     await expect(login(agent.email, agent.password)).rejects.toThrow(/401/);
-    const again = await api('POST', '/users', { token: co.adminToken, body: { name: 'Same Mail', email: agent.email, password: 'secret123' } });
+    const again = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Same Mail', email: agent.email, password: 'secret123' },
+    });
     expect(again.status).toBe(201);
     const self = await api('DELETE', `/users/${co.admin.id}`, { token: co.adminToken });
     expect(self.status).toBe(403);
@@ -206,15 +297,21 @@ describe('users', () => {
     expect(first.status).toBe(200);
     expect(first.body.users).toHaveLength(2);
     expect(first.body.hasMore).toBe(true);
-    const second = await api('GET', `/users?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`, { token: co.adminToken });
+    const second = await api('GET', `/users?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`, {
+      token: co.adminToken,
+    });
     expect(second.body.users.map((u: any) => u.name)).toEqual(['João Lima', 'Mariana Alves']);
     const search = await api('GET', '/users?searchParam=MARIA', { token: co.adminToken });
     expect(search.body.users.map((u: any) => u.name).sort()).toEqual(['Maria Souza', 'Mariana Alves']);
-    const byMail = await api('GET', `/users?searchParam=${encodeURIComponent(co.admin.email.slice(0, 12))}`, { token: co.adminToken });
+    const byMail = await api('GET', `/users?searchParam=${encodeURIComponent(co.admin.email.slice(0, 12))}`, {
+      token: co.adminToken,
+    });
     expect(byMail.body.users.map((u: any) => u.id)).toEqual([co.admin.id]);
     const list = await api('GET', `/users/list?companyId=${other.companyId}`, { token: co.adminToken });
     expect(list.body.map((u: any) => u.name).sort()).toEqual(['João Lima', 'Maria Souza', 'Mariana Alves', 'Owner']);
-    const foreignCursor = await api('GET', `/users?cursor=${encodeURIComponent(first.body.cursor)}`, { token: other.adminToken });
+    const foreignCursor = await api('GET', `/users?cursor=${encodeURIComponent(first.body.cursor)}`, {
+      token: other.adminToken,
+    });
     expect(foreignCursor.body.error).toBe('ERR_INVALID_CURSOR');
   });
 
@@ -225,7 +322,7 @@ describe('users', () => {
     expect((await api('GET', '/users/list', { token: a.token })).status).toBe(200);
   });
 
-  it('POST /users/set-language/{lang} sets the caller\'s own language, pt, en or es only', async () => {
+  it("POST /users/set-language/{lang} sets the caller's own language, pt, en or es only", async () => {
     const co = await newCompany('u-lang');
     const a = await addUser(co);
     const res = await api('POST', '/users/set-language/es', { token: a.token });
@@ -268,10 +365,18 @@ describe('users', () => {
     const before = (await storedConnections(co.companyId)).filter((c) => c.userId === agent.user.id);
     expect(before).toHaveLength(1);
     expect(before[0]).toMatchObject({ profile: 'user', queueIds: [q1.id], allTicket: 'desabled' });
-    await api('PUT', `/users/${agent.user.id}`, { token: co.adminToken, body: { queueIds: [q2.id], profile: 'supervisor', allTicket: 'enabled' } });
+    await api('PUT', `/users/${agent.user.id}`, {
+      token: co.adminToken,
+      body: { queueIds: [q2.id], profile: 'supervisor', allTicket: 'enabled' },
+    });
     const after = (await storedConnections(co.companyId)).filter((c) => c.userId === agent.user.id);
     expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ connectionId: before[0]!.connectionId, profile: 'supervisor', queueIds: [q2.id], allTicket: 'enabled' });
+    expect(after[0]).toMatchObject({
+      connectionId: before[0]!.connectionId,
+      profile: 'supervisor',
+      queueIds: [q2.id],
+      allTicket: 'enabled',
+    });
     // deleting the queue takes it out of the user's list and their socket's
     await api('DELETE', `/queue/${q2.id}`, { token: co.adminToken });
     expect((await api('GET', `/users/${agent.user.id}`, { token: co.adminToken })).body.queueIds).toEqual([]);
@@ -287,7 +392,9 @@ describe('users', () => {
     const b = await newCompany('u-iso-b');
     const agent = await addUser(a);
     expect((await api('GET', `/users/${agent.user.id}`, { token: b.adminToken })).status).toBe(404);
-    expect((await api('PUT', `/users/${agent.user.id}`, { token: b.adminToken, body: { name: 'Stolen' } })).status).toBe(404);
+    expect(
+      (await api('PUT', `/users/${agent.user.id}`, { token: b.adminToken, body: { name: 'Stolen' } })).status,
+    ).toBe(404);
     expect((await api('DELETE', `/users/${agent.user.id}`, { token: b.adminToken })).status).toBe(404);
     expect((await api('GET', `/users/${agent.user.id}`, { token: a.adminToken })).body.name).toBe('Agent Smith');
   });

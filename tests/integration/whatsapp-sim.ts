@@ -21,7 +21,8 @@ export const phone = (companyId: number, whatsappId: number) => {
     state: () => sim('GET', base),
     scan: (number = '5511900000000') => sim('POST', `${base}/scan`, { number }),
     /** a customer writes to the company */
-    send: (message: { from: string; body?: string; [k: string]: unknown }) => sim<{ wid: string; chatJid: string }>('POST', `${base}/messages`, message),
+    send: (message: { from: string; body?: string; [k: string]: unknown }) =>
+      sim<{ wid: string; chatJid: string }>('POST', `${base}/messages`, message),
     ack: (wid: string, ack?: number) => sim<{ ack: number }>('POST', `${base}/ack`, { wid, ack }),
     call: (from: string) => sim('POST', `${base}/call`, { from }),
     drop: (code: number) => sim('POST', `${base}/drop`, { code }),
@@ -55,12 +56,20 @@ let doc: DynamoDBDocumentClient | undefined;
 /** Reads and rewrites raw items (test set-up only: making a timer due now). */
 export function rawTable() {
   doc ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
   const TableName = inject('tableName');
   return {
     query: async (pk: string) =>
-      (await doc!.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? [],
+      (
+        await doc!.send(
+          new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+        )
+      ).Items ?? [],
     put: async (item: Record<string, unknown>) => void (await doc!.send(new PutCommand({ TableName, Item: item }))),
     del: async (pk: string, sk: string) => void (await doc!.send(new DeleteCommand({ TableName, Key: { pk, sk } }))),
   };

@@ -18,7 +18,12 @@ describe('connections API', () => {
       timeUseBotQueues: 0,
       token: expect.any(String),
     });
-    const qr = await rt.waitFor((e) => e.event === `company-${co.companyId}-whatsappSession` && e.data.session.status === 'qrcode' && e.data.session.id === res.body.id);
+    const qr = await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-whatsappSession` &&
+        e.data.session.status === 'qrcode' &&
+        e.data.session.id === res.body.id,
+    );
     expect(qr.data.session.qrcode).toMatch(/^sim:/);
     expect(qr.data.session).toHaveProperty('retries');
     expect(qr.data.session).toHaveProperty('updatedAt');
@@ -35,11 +40,16 @@ describe('connections API', () => {
     const rt = await realtimeClient(co.adminToken);
     const created = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Support' } });
     await phone(co.companyId, created.body.id).scan('5511988887777');
-    const connected = await rt.waitFor((e) => e.event === `company-${co.companyId}-whatsappSession` && e.data.session.status === 'CONNECTED', 8000);
+    const connected = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-whatsappSession` && e.data.session.status === 'CONNECTED',
+      8000,
+    );
     expect(connected.data.session).toMatchObject({ id: created.body.id, qrcode: '' });
     await rt.waitFor((e) => e.event === `company-${co.companyId}-whatsapp` && e.data.whatsapp?.status === 'CONNECTED');
     const list = await api('GET', '/whatsapp?session=0', { token: co.adminToken });
-    expect(list.body).toEqual([expect.objectContaining({ id: created.body.id, status: 'CONNECTED', number: '5511988887777' })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ id: created.body.id, status: 'CONNECTED', number: '5511988887777' }),
+    ]);
     rt.close();
   });
 
@@ -54,21 +64,35 @@ describe('connections API', () => {
 
   it('more than one queue without a greeting is ERR_WAPP_GREETING_REQUIRED', async () => {
     const co = await newCompany('greet');
-    const q1 = (await api('POST', '/queue', { token: co.adminToken, body: { name: 'First', color: '#aa0001' } })).body.id;
-    const q2 = (await api('POST', '/queue', { token: co.adminToken, body: { name: 'Second', color: '#aa0002' } })).body.id;
-    const res = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [q1, q2] } });
+    const q1 = (await api('POST', '/queue', { token: co.adminToken, body: { name: 'First', color: '#aa0001' } })).body
+      .id;
+    const q2 = (await api('POST', '/queue', { token: co.adminToken, body: { name: 'Second', color: '#aa0002' } })).body
+      .id;
+    const res = await api('POST', '/whatsapp', {
+      token: co.adminToken,
+      body: { name: 'Two queues', queueIds: [q1, q2] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
-    const ok = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Two queues', queueIds: [q1, q2], greetingMessage: 'Hi! Choose:' } });
+    const ok = await api('POST', '/whatsapp', {
+      token: co.adminToken,
+      body: { name: 'Two queues', queueIds: [q1, q2], greetingMessage: 'Hi! Choose:' },
+    });
     expect(ok.status).toBe(201);
     const put = await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { greetingMessage: '' } });
     expect(put.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
     // a queue this company does not have is refused (queue ids are per company)
     const foreign = q2 + 1000;
-    const stolen = await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { queueIds: [q1, foreign] } });
+    const stolen = await api('PUT', `/whatsapp/${ok.body.id}`, {
+      token: co.adminToken,
+      body: { queueIds: [q1, foreign] },
+    });
     expect(stolen.status).toBe(400);
     expect(stolen.body.error).toBe('ERR_VALIDATION');
-    expect((await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { transferQueueId: foreign } })).body.error).toBe('ERR_VALIDATION');
+    expect(
+      (await api('PUT', `/whatsapp/${ok.body.id}`, { token: co.adminToken, body: { transferQueueId: foreign } })).body
+        .error,
+    ).toBe('ERR_VALIDATION');
   });
 
   it('exactly one default per company: a new default moves the flag; un-defaulting or deleting the default is ERR_NO_OTHER_WHATSAPP', async () => {
@@ -109,7 +133,9 @@ describe('connections API', () => {
     const b = await newCompany('other');
     const w = (await api('POST', '/whatsapp', { token: a.adminToken, body: { name: 'Mine' } })).body;
     expect((await api('GET', `/whatsapp/${w.id}`, { token: b.adminToken })).status).toBe(404);
-    expect((await api('PUT', `/whatsapp/${w.id}`, { token: b.adminToken, body: { name: 'Stolen' } })).body.error).toBe('ERR_NO_WAPP_FOUND');
+    expect((await api('PUT', `/whatsapp/${w.id}`, { token: b.adminToken, body: { name: 'Stolen' } })).body.error).toBe(
+      'ERR_NO_WAPP_FOUND',
+    );
     expect((await api('DELETE', `/whatsapp/${w.id}`, { token: b.adminToken })).status).toBe(404);
     expect((await api('POST', `/whatsappsession/${w.id}`, { token: b.adminToken })).status).toBe(404);
     expect((await api('GET', '/whatsapp', { token: b.adminToken })).body).toEqual([]);
@@ -120,7 +146,9 @@ describe('connections API', () => {
     const co = await newCompany('disc');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     expect((await api('DELETE', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
-    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED',
+    );
     expect((await api('POST', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
     const qr = await eventually(async () => {
       const cur = (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body;
@@ -133,16 +161,22 @@ describe('connections API', () => {
       return cur.status === 'qrcode' && cur.qrcode !== qr;
     });
     await phone(co.companyId, w.id).scan();
-    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED',
+    );
   });
 
   it('a 401 close (logged out on the phone) is final: state cleared, DISCONNECTED; a 428 reconnects by itself', async () => {
     const co = await newCompany('close');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     await phone(co.companyId, w.id).drop(428);
-    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED',
+    );
     await phone(co.companyId, w.id).drop(401);
-    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'DISCONNECTED',
+    );
     expect(await table().get(`C#${co.companyId}#WAUTH#${w.id}`, 'creds')).toBeUndefined();
   });
 
@@ -150,7 +184,9 @@ describe('connections API', () => {
     const co = await newCompany('retry');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     expect((await api('POST', `/whatsappsession/${w.id}`, { token: co.adminToken })).status).toBe(200);
-    await eventually(async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.status === 'CONNECTED',
+    );
   });
 
   it('a connected session keeps its auth state, its entry in the sessions to run and a live lease in the table', async () => {
@@ -158,7 +194,10 @@ describe('connections API', () => {
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     // the stored credentials and the list of sessions to run survive in the table
     expect(await table().get(`C#${co.companyId}#WAUTH#${w.id}`, 'creds')).toBeDefined();
-    expect(await table().get('WSESSIONS', `${co.companyId}#${w.id}`)).toMatchObject({ companyId: co.companyId, whatsappId: w.id });
+    expect(await table().get('WSESSIONS', `${co.companyId}#${w.id}`)).toMatchObject({
+      companyId: co.companyId,
+      whatsappId: w.id,
+    });
     const lease = await table().get(`WLEASE#${co.companyId}#${w.id}`, 'LEASE');
     expect(lease!.expiresAt).toBeGreaterThan(Date.now());
   });
@@ -167,7 +206,10 @@ describe('connections API', () => {
     const co = await newCompany('perm');
     const w = (await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line' } })).body;
     const email = `agent-${co.companyId}@test.dev`;
-    const created = await api('POST', '/users', { token: co.adminToken, body: { name: 'Agent', email, password: 'secret123', profile: 'user' } });
+    const created = await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Agent', email, password: 'secret123', profile: 'user' },
+    });
     expect(created.status).toBe(201);
     const agent = await login(email, 'secret123');
     const list = await api('GET', '/whatsapp', { token: agent.token });
@@ -182,7 +224,10 @@ describe('connections API', () => {
       ['PUT', `/whatsappsession/${w.id}`],
       ['DELETE', `/whatsappsession/${w.id}`],
     ] as const) {
-      const res = await api(method, path, { token: agent.token, body: method === 'DELETE' ? undefined : { name: 'Mine now' } });
+      const res = await api(method, path, {
+        token: agent.token,
+        body: method === 'DELETE' ? undefined : { name: 'Mine now' },
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error).toBe('ERR_NO_PERMISSION');
     }

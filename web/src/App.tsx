@@ -27,9 +27,23 @@ export function App() {
                     {list
                       .filter((r) => r.kind === 'public')
                       .map(({ path, Component }) => (
-                        <Route key={path} path={path} element={<Guard kind="public"><Component /></Guard>} />
+                        <Route
+                          key={path}
+                          path={path}
+                          element={
+                            <Guard kind="public">
+                              <Component />
+                            </Guard>
+                          }
+                        />
                       ))}
-                    <Route element={<Guard kind="private"><MainLayout /></Guard>}>
+                    <Route
+                      element={
+                        <Guard kind="private">
+                          <MainLayout />
+                        </Guard>
+                      }
+                    >
                       {list
                         .filter((r) => r.kind === 'private')
                         .map(({ path, Component }) => (

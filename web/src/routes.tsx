@@ -13,7 +13,12 @@ export interface AppRoute {
   flag?: 'cshow';
 }
 
-const page = (path: string, kind: AppRoute['kind'], load: () => Promise<{ default: ComponentType }>, flag?: AppRoute['flag']): AppRoute => ({
+const page = (
+  path: string,
+  kind: AppRoute['kind'],
+  load: () => Promise<{ default: ComponentType }>,
+  flag?: AppRoute['flag'],
+): AppRoute => ({
   path,
   kind,
   Component: lazy(load),

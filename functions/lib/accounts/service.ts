@@ -19,7 +19,10 @@ async function sessionPayload(user: User) {
   const company = await getCompany(user.companyId);
   if (!company) throw new AppError('ERR_NO_PERMISSION');
   const settings = await listSettings(user.companyId);
-  return { user: { ...user, company: { id: company.id, name: company.name, dueDate: company.dueDate } }, company: { ...company, settings } };
+  return {
+    user: { ...user, company: { id: company.id, name: company.name, dueDate: company.dueDate } },
+    company: { ...company, settings },
+  };
 }
 
 export async function login(email: string, password: string) {
@@ -37,7 +40,12 @@ export async function login(email: string, password: string) {
   }
   const session = await issueSession(user);
   // The user's other open sessions learn that the account was used elsewhere.
-  await publish(user.companyId, 'auth', { action: 'update', user: { id: user.id }, sessionId: session.sessionId }, { kind: 'user', userId: user.id });
+  await publish(
+    user.companyId,
+    'auth',
+    { action: 'update', user: { id: user.id }, sessionId: session.sessionId },
+    { kind: 'user', userId: user.id },
+  );
   return { ...session, ...(await sessionPayload(user)) };
 }
 
@@ -100,19 +108,25 @@ export async function signup(input: SignupInput) {
 const RESET_SECONDS = 15 * 60;
 const MAX_RESET_ATTEMPTS = 5;
 const resetKeys = (email: string) => ({ pk: `RESET#${email.toLowerCase()}`, sk: 'RESET' });
-const hashCode = (email: string, code: string) => createHash('sha256').update(`${email.toLowerCase()}:${code}`).digest('hex');
+const hashCode = (email: string, code: string) =>
+  createHash('sha256').update(`${email.toLowerCase()}:${code}`).digest('hex');
 
 export async function requestPasswordReset(email: string) {
   const user = await findUserByEmail(email);
   if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await putItem({ ...resetKeys(email), codeHash: hashCode(email, code), attempts: 0, ttl: ttlIn(RESET_SECONDS) });
-  await sendMail({ to: email, subject: 'Password reset code', text: `Your verification code is ${code}. It expires in 15 minutes.` });
+  await sendMail({
+    to: email,
+    subject: 'Password reset code',
+    text: `Your verification code is ${code}. It expires in 15 minutes.`,
+  });
 }
 
 export async function resetPassword(email: string, code: string, password: string) {
   const item = await getItem<{ codeHash: string; attempts: number; ttl: number }>(resetKeys(email));
-  if (!item || item.ttl < Date.now() / 1000 || item.attempts >= MAX_RESET_ATTEMPTS) throw new AppError('ERR_INVALID_RESET_CODE');
+  if (!item || item.ttl < Date.now() / 1000 || item.attempts >= MAX_RESET_ATTEMPTS)
+    throw new AppError('ERR_INVALID_RESET_CODE');
   if (item.codeHash !== hashCode(email, code)) {
     await updateItem(resetKeys(email), { add: { attempts: 1 } });
     throw new AppError('ERR_INVALID_RESET_CODE');
@@ -121,5 +135,7 @@ export async function resetPassword(email: string, code: string, password: strin
   await deleteItem(resetKeys(email));
   const user = await findUserByEmail(email);
   if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
-  await updateItem(userKeys(user.companyId, user.id), { set: { passwordHash: await hashPassword(password), updatedAt: nowIso() } });
+  await updateItem(userKeys(user.companyId, user.id), {
+    set: { passwordHash: await hashPassword(password), updatedAt: nowIso() },
+  });
 }

@@ -22,8 +22,17 @@ interface RefreshItem {
 
 export async function issueSession(user: User, sessionId = randomToken(12)) {
   const refreshToken = randomToken();
-  await putItem({ ...refreshKeys(refreshToken), companyId: user.companyId, userId: user.id, sessionId, ttl: ttlIn(REFRESH_SECONDS) });
-  const token = await signAccessToken({ companyId: user.companyId, userId: user.id, profile: user.profile, super: user.super }, sessionId);
+  await putItem({
+    ...refreshKeys(refreshToken),
+    companyId: user.companyId,
+    userId: user.id,
+    sessionId,
+    ttl: ttlIn(REFRESH_SECONDS),
+  });
+  const token = await signAccessToken(
+    { companyId: user.companyId, userId: user.id, profile: user.profile, super: user.super },
+    sessionId,
+  );
   return { token, refreshToken, sessionId };
 }
 

@@ -70,7 +70,10 @@ export interface NewUser {
  * (the plan limit) is enforced by the counter's condition; `extra` lets a caller create the
  * company in the same transaction (signup).
  */
-export async function createUser(data: NewUser, opts: { maxUsers?: number; extra?: TransactItem[] } = {}): Promise<User> {
+export async function createUser(
+  data: NewUser,
+  opts: { maxUsers?: number; extra?: TransactItem[] } = {},
+): Promise<User> {
   const id = await nextId(companyScope(data.companyId), 'user');
   const now = nowIso();
   const stored: StoredUser = {

@@ -26,7 +26,12 @@ function input(over: Partial<BotInput> = {}): BotInput {
     ticket: { status: 'pending', queueId: null, userId: null, isGroup: false },
     isNewTicket: true,
     state: undefined,
-    connection: { greetingMessage: 'Hello! Choose:', outOfHoursMessage: 'We are closed', maxUseBotQueues: 3, timeUseBotQueues: 0 },
+    connection: {
+      greetingMessage: 'Hello! Choose:',
+      outOfHoursMessage: 'We are closed',
+      maxUseBotQueues: 3,
+      timeUseBotQueues: 0,
+    },
     queues,
     options: {},
     settings: { sendGreetingMessageOneQueues: 'disabled', scheduleType: 'disabled' },
@@ -35,9 +40,12 @@ function input(over: Partial<BotInput> = {}): BotInput {
     ...over,
   };
 }
-const sent = (actions: BotAction[]) => actions.filter((a) => a.type === 'send').map((a) => (a as { body: string }).body);
-const stateOf = (actions: BotAction[]) => (actions.find((a) => a.type === 'saveState') as { state: BotState } | undefined)?.state;
-const queueOf = (actions: BotAction[]) => (actions.find((a) => a.type === 'setQueue') as { queueId: number } | undefined)?.queueId;
+const sent = (actions: BotAction[]) =>
+  actions.filter((a) => a.type === 'send').map((a) => (a as { body: string }).body);
+const stateOf = (actions: BotAction[]) =>
+  (actions.find((a) => a.type === 'saveState') as { state: BotState } | undefined)?.state;
+const queueOf = (actions: BotAction[]) =>
+  (actions.find((a) => a.type === 'setQueue') as { queueId: number } | undefined)?.queueId;
 
 /** Runs a conversation: each reply goes through decide with the state the previous one saved. */
 function talk(replies: string[], over: Partial<BotInput> = {}) {
@@ -45,7 +53,15 @@ function talk(replies: string[], over: Partial<BotInput> = {}) {
   let queueId: number | null = null;
   const log: BotAction[][] = [];
   replies.forEach((body, i) => {
-    const actions = decide(input({ ...over, message: { body, fromMe: false }, state, isNewTicket: i === 0, ticket: { status: 'pending', queueId, userId: null, isGroup: false } }));
+    const actions = decide(
+      input({
+        ...over,
+        message: { body, fromMe: false },
+        state,
+        isNewTicket: i === 0,
+        ticket: { status: 'pending', queueId, userId: null, isGroup: false },
+      }),
+    );
     state = stateOf(actions) ?? state;
     queueId = queueOf(actions) ?? queueId;
     log.push(actions);
@@ -78,9 +94,13 @@ describe('chatbot engine', () => {
 
   it('timeUseBotQueues is the cool-down: once it passed since the bot spoke, the menu comes again', () => {
     const state: BotState = { stage: 'queues', menus: 3, lastBotAt: 0 };
-    const quiet = decide(input({ state, isNewTicket: false, now: 4 * 60_000, connection: { ...input().connection, timeUseBotQueues: 5 } }));
+    const quiet = decide(
+      input({ state, isNewTicket: false, now: 4 * 60_000, connection: { ...input().connection, timeUseBotQueues: 5 } }),
+    );
     expect(sent(quiet)).toEqual([]);
-    const again = decide(input({ state, isNewTicket: false, now: 6 * 60_000, connection: { ...input().connection, timeUseBotQueues: 5 } }));
+    const again = decide(
+      input({ state, isNewTicket: false, now: 6 * 60_000, connection: { ...input().connection, timeUseBotQueues: 5 } }),
+    );
     expect(sent(again)).toHaveLength(1);
   });
 
@@ -88,7 +108,9 @@ describe('chatbot engine', () => {
     const silent = decide(input({ queues: [queues[0]!] }));
     expect(queueOf(silent)).toBe(11);
     expect(sent(silent)).toEqual(['Welcome to sales']);
-    const greeted = decide(input({ queues: [queues[0]!], settings: { sendGreetingMessageOneQueues: 'enabled', scheduleType: 'disabled' } }));
+    const greeted = decide(
+      input({ queues: [queues[0]!], settings: { sendGreetingMessageOneQueues: 'enabled', scheduleType: 'disabled' } }),
+    );
     expect(sent(greeted)).toEqual(['Hello! Choose:\n\nWelcome to sales']);
   });
 
@@ -111,14 +133,19 @@ describe('chatbot engine', () => {
   });
 
   it('out of hours (scheduleType company): out-of-hours message, no routing, ticket stays pending', () => {
-    const actions = decide(input({ settings: { sendGreetingMessageOneQueues: 'disabled', scheduleType: 'company' }, isOpen: () => false }));
+    const actions = decide(
+      input({ settings: { sendGreetingMessageOneQueues: 'disabled', scheduleType: 'company' }, isOpen: () => false }),
+    );
     expect(sent(actions)).toEqual(['We are closed']);
     expect(queueOf(actions)).toBeUndefined();
     expect(actions.some((a) => a.type === 'outOfHours')).toBe(true);
   });
 
   it('out of hours (scheduleType queue): the chosen queue closed sends its out-of-hours message', () => {
-    const { log, queueId } = talk(['hi', '2'], { settings: { sendGreetingMessageOneQueues: 'disabled', scheduleType: 'queue' }, isOpen: (q) => q !== 12 });
+    const { log, queueId } = talk(['hi', '2'], {
+      settings: { sendGreetingMessageOneQueues: 'disabled', scheduleType: 'queue' },
+      isOpen: (q) => q !== 12,
+    });
     expect(queueId).toBe(12);
     expect(sent(log[1]!)).toEqual(['Support is closed']);
   });

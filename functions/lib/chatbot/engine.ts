@@ -85,7 +85,8 @@ export function optionsMenu(header: string | undefined, children: BotOption[], n
   return join(header, items.join('\n'));
 }
 
-const sortOptions = (list: BotOption[]) => [...list].sort((a, b) => Number(a.option) - Number(b.option) || String(a.option).localeCompare(String(b.option)));
+const sortOptions = (list: BotOption[]) =>
+  [...list].sort((a, b) => Number(a.option) - Number(b.option) || String(a.option).localeCompare(String(b.option)));
 
 function findOption(tree: BotOption[], id: number | null | undefined): BotOption | undefined {
   for (const node of tree) {
@@ -102,7 +103,8 @@ function budget(state: BotState | undefined, input: BotInput): BotState | undefi
   const max = input.connection.maxUseBotQueues;
   if (!max || state.menus < max) return state;
   const coolMs = input.connection.timeUseBotQueues * 60_000;
-  if (coolMs > 0 && state.lastBotAt !== undefined && input.now - state.lastBotAt >= coolMs) return { ...state, menus: 0 };
+  if (coolMs > 0 && state.lastBotAt !== undefined && input.now - state.lastBotAt >= coolMs)
+    return { ...state, menus: 0 };
   return state;
 }
 
@@ -124,7 +126,10 @@ export function decide(input: BotInput): BotAction[] {
   if (input.settings.scheduleType === 'company' && !input.isOpen()) {
     if (spent) return [];
     return speak(
-      [{ type: 'outOfHours' }, ...(connection.outOfHoursMessage ? [{ type: 'send' as const, body: connection.outOfHoursMessage }] : [])],
+      [
+        { type: 'outOfHours' },
+        ...(connection.outOfHoursMessage ? [{ type: 'send' as const, body: connection.outOfHoursMessage }] : []),
+      ],
       // the conversation resumes where it was once the company opens
       { stage: state?.stage ?? 'queues', queueId: state?.queueId ?? ticket.queueId, optionId: state?.optionId ?? null },
     );
@@ -135,18 +140,30 @@ export function decide(input: BotInput): BotAction[] {
     const actions: BotAction[] = [...pre, { type: 'setQueue', queueId: queue.id }];
     if (input.settings.scheduleType === 'queue' && !input.isOpen(queue.id)) {
       const body = queue.outOfHoursMessage || connection.outOfHoursMessage;
-      return speak([...actions, { type: 'outOfHours' }, ...(body ? [{ type: 'send' as const, body }] : [])], { stage: 'done', queueId: queue.id }, false);
+      return speak(
+        [...actions, { type: 'outOfHours' }, ...(body ? [{ type: 'send' as const, body }] : [])],
+        { stage: 'done', queueId: queue.id },
+        false,
+      );
     }
     const tree = input.options[queue.id] ?? [];
     if (tree.length) {
-      return speak([...actions, { type: 'send', body: optionsMenu(join(greeting, queue.greetingMessage), tree, false) }], {
-        stage: 'options',
-        queueId: queue.id,
-        optionId: null,
-      }, false);
+      return speak(
+        [...actions, { type: 'send', body: optionsMenu(join(greeting, queue.greetingMessage), tree, false) }],
+        {
+          stage: 'options',
+          queueId: queue.id,
+          optionId: null,
+        },
+        false,
+      );
     }
     const text = join(greeting, queue.greetingMessage);
-    return speak([...actions, ...(text ? [{ type: 'send' as const, body: text }] : [])], { stage: 'done', queueId: queue.id }, false);
+    return speak(
+      [...actions, ...(text ? [{ type: 'send' as const, body: text }] : [])],
+      { stage: 'done', queueId: queue.id },
+      false,
+    );
   };
 
   if (!queues.length) {
@@ -161,7 +178,8 @@ export function decide(input: BotInput): BotAction[] {
   }
 
   const reply = message.body.trim();
-  const showQueues = () => speak([{ type: 'send', body: queueMenu(connection.greetingMessage, queues) }], { stage: 'queues' });
+  const showQueues = () =>
+    speak([{ type: 'send', body: queueMenu(connection.greetingMessage, queues) }], { stage: 'queues' });
 
   if (!state || state.stage === 'queues') {
     if (!state) return showQueues();
@@ -180,7 +198,16 @@ export function decide(input: BotInput): BotAction[] {
   // Moving through the tree is progress; only a repeated menu (invalid reply) spends the budget.
   const showNode = (node: BotOption | undefined, repeat = false) =>
     speak(
-      [{ type: 'send', body: optionsMenu(node ? node.message || node.title : queue.greetingMessage, node ? (node.children ?? []) : tree, Boolean(node) || queues.length > 1) }],
+      [
+        {
+          type: 'send',
+          body: optionsMenu(
+            node ? node.message || node.title : queue.greetingMessage,
+            node ? (node.children ?? []) : tree,
+            Boolean(node) || queues.length > 1,
+          ),
+        },
+      ],
       { stage: 'options', queueId: queue.id, optionId: node?.id ?? null },
       repeat,
     );
@@ -194,5 +221,9 @@ export function decide(input: BotInput): BotAction[] {
   if (!picked) return showNode(parent, true);
   if (picked.children?.length) return showNode(picked);
   // A leaf: its message is the answer; the conversation waits for an attendant.
-  return speak([...(picked.message ? [{ type: 'send' as const, body: picked.message }] : [])], { stage: 'done', queueId: queue.id, optionId: picked.id }, false);
+  return speak(
+    [...(picked.message ? [{ type: 'send' as const, body: picked.message }] : [])],
+    { stage: 'done', queueId: queue.id, optionId: picked.id },
+    false,
+  );
 }

@@ -19,7 +19,10 @@ import { scheduleDue } from './timers';
  * The wait: `C#<cid>` / `RATING#<whatsappId>#<contactId>` {ticketId, userId, askedAt}.
  */
 export const RATING_WAIT_MINUTES = 30;
-const ratingKeys = (companyId: number, whatsappId: number, contactId: number) => ({ pk: `C#${companyId}`, sk: `RATING#${whatsappId}#${contactId}` });
+const ratingKeys = (companyId: number, whatsappId: number, contactId: number) => ({
+  pk: `C#${companyId}`,
+  sk: `RATING#${whatsappId}#${contactId}`,
+});
 
 export const RATING_SCALE = '\n\n*[ 1 ]* - Insatisfeito\n*[ 2 ]* - Satisfeito\n*[ 3 ]* - Muito satisfeito';
 
@@ -41,14 +44,24 @@ export async function onTicketClosed(companyId: number, ticket: Ticket) {
   const whatsapp = await getWhatsapp(companyId, ticket.whatsappId);
   if (!whatsapp) return;
   try {
-    await putItem({ pk: `C#${companyId}`, sk: `CLOSENOTE#${ticket.id}#${ticket.finishedAt ?? ticket.updatedAt}`, ttl: ttlIn(2 * 24 * 3600) }, { ifNotExists: true });
+    await putItem(
+      {
+        pk: `C#${companyId}`,
+        sk: `CLOSENOTE#${ticket.id}#${ticket.finishedAt ?? ticket.updatedAt}`,
+        ttl: ttlIn(2 * 24 * 3600),
+      },
+      { ifNotExists: true },
+    );
   } catch (err) {
     if (err instanceof AppError && err.code === 'ERR_DUPLICATED') return;
     throw err;
   }
   try {
     if ((await settingValue(companyId, 'userRating')) === 'enabled' && whatsapp.ratingMessage.trim()) {
-      await sendMessage(companyId, ticket, { body: fillVariables(whatsapp.ratingMessage, variables(ticket)) + RATING_SCALE, automatic: true });
+      await sendMessage(companyId, ticket, {
+        body: fillVariables(whatsapp.ratingMessage, variables(ticket)) + RATING_SCALE,
+        automatic: true,
+      });
       await putItem({
         ...ratingKeys(companyId, ticket.whatsappId, ticket.contactId),
         ticketId: ticket.id,
@@ -56,18 +69,31 @@ export async function onTicketClosed(companyId: number, ticket: Ticket) {
         askedAt: Date.now(),
         ttl: ttlIn(RATING_WAIT_MINUTES * 60 + 3600),
       });
-      await scheduleDue('rating', companyId, ticket.id, RATING_WAIT_MINUTES, `${ticket.whatsappId}#${ticket.contactId}`);
+      await scheduleDue(
+        'rating',
+        companyId,
+        ticket.id,
+        RATING_WAIT_MINUTES,
+        `${ticket.whatsappId}#${ticket.contactId}`,
+      );
       return;
     }
     if (whatsapp.complationMessage.trim()) {
-      await sendMessage(companyId, ticket, { body: fillVariables(whatsapp.complationMessage, variables(ticket)), automatic: true });
+      await sendMessage(companyId, ticket, {
+        body: fillVariables(whatsapp.complationMessage, variables(ticket)),
+        automatic: true,
+      });
     }
   } catch (err) {
     log.error('closing messages failed', { ticketId: ticket.id, error: (err as Error).message });
   }
 }
 
-export async function awaitedRating(companyId: number, whatsappId: number, contactId: number): Promise<AwaitedRatingItem | undefined> {
+export async function awaitedRating(
+  companyId: number,
+  whatsappId: number,
+  contactId: number,
+): Promise<AwaitedRatingItem | undefined> {
   const item = await getItem<AwaitedRatingItem & { ttl: number }>(ratingKeys(companyId, whatsappId, contactId));
   // DynamoDB deletes expired items lazily: an expired wait is over
   if (!item || item.ttl < Date.now() / 1000) return undefined;
@@ -80,9 +106,15 @@ export async function finishRating(companyId: number, whatsappId: number, contac
   await deleteItem(ratingKeys(companyId, whatsappId, contactId));
   if (!wait || rating === null) return;
   await recordRating(companyId, wait.ticketId, rating as Rating);
-  const [ticket, whatsapp] = await Promise.all([getTicket(companyId, wait.ticketId), getWhatsapp(companyId, whatsappId)]);
+  const [ticket, whatsapp] = await Promise.all([
+    getTicket(companyId, wait.ticketId),
+    getWhatsapp(companyId, whatsappId),
+  ]);
   if (ticket && whatsapp?.complationMessage.trim()) {
-    await sendMessage(companyId, ticket, { body: fillVariables(whatsapp.complationMessage, variables(ticket)), automatic: true });
+    await sendMessage(companyId, ticket, {
+      body: fillVariables(whatsapp.complationMessage, variables(ticket)),
+      automatic: true,
+    });
   }
 }
 

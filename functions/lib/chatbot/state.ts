@@ -7,7 +7,10 @@ import type { BotState } from './engine';
  * rating is awaited: pk `C#<cid>`, sk `BOT#<pad(ticketId)>`. Kept apart from the ticket item so the
  * bot never races the attendants' writes on the ticket.
  */
-export const botStateKeys = (companyId: number, ticketId: number) => ({ pk: `C#${companyId}`, sk: `BOT#${pad(ticketId)}` });
+export const botStateKeys = (companyId: number, ticketId: number) => ({
+  pk: `C#${companyId}`,
+  sk: `BOT#${pad(ticketId)}`,
+});
 
 export interface StoredBotState extends BotState {
   /** the close that asked for a rating: who attended, to credit the answer */

@@ -20,11 +20,28 @@ export interface DueItem {
 }
 
 const PK = 'BOTDUE';
-const sk = (d: Pick<DueItem, 'dueAt' | 'kind' | 'companyId' | 'ticketId'>) => `${d.dueAt}#${d.kind}#${d.companyId}#${d.ticketId}`;
+const sk = (d: Pick<DueItem, 'dueAt' | 'kind' | 'companyId' | 'ticketId'>) =>
+  `${d.dueAt}#${d.kind}#${d.companyId}#${d.ticketId}`;
 
-export async function scheduleDue(kind: DueKind, companyId: number, ticketId: number, inMinutes: number, marker?: string, now = Date.now()) {
+export async function scheduleDue(
+  kind: DueKind,
+  companyId: number,
+  ticketId: number,
+  inMinutes: number,
+  marker?: string,
+  now = Date.now(),
+) {
   const dueAt = new Date(now + inMinutes * 60_000).toISOString();
-  await putItem({ pk: PK, sk: sk({ dueAt, kind, companyId, ticketId }), kind, companyId, ticketId, dueAt, marker, ttl: ttlIn(inMinutes * 60 + 7 * 24 * 3600) });
+  await putItem({
+    pk: PK,
+    sk: sk({ dueAt, kind, companyId, ticketId }),
+    kind,
+    companyId,
+    ticketId,
+    dueAt,
+    marker,
+    ttl: ttlIn(inMinutes * 60 + 7 * 24 * 3600),
+  });
 }
 
 export async function dueItems(now = new Date(), limit = 100): Promise<DueItem[]> {

@@ -26,15 +26,40 @@ const dayEnd = (d: string) => (d.length === 10 ? `${d}T23:59:59.999Z` : new Date
  */
 function plan(companyId: number, f: ContactsFilter): QueryOptions {
   const term = f.searchParam?.trim() ?? '';
-  const range = f.date ? [dayStart(f.date), dayEnd(f.date)] : f.dateStart || f.dateEnd ? [f.dateStart ? dayStart(f.dateStart) : '0', f.dateEnd ? dayEnd(f.dateEnd) : '9'] : undefined;
+  const range = f.date
+    ? [dayStart(f.date), dayEnd(f.date)]
+    : f.dateStart || f.dateEnd
+      ? [f.dateStart ? dayStart(f.dateStart) : '0', f.dateEnd ? dayEnd(f.dateEnd) : '9']
+      : undefined;
   const rangeFilter = range
-    ? { filter: '#created BETWEEN :from AND :to', filterNames: { '#created': 'createdAt' }, filterValues: { ':from': range[0], ':to': range[1] } }
+    ? {
+        filter: '#created BETWEEN :from AND :to',
+        filterNames: { '#created': 'createdAt' },
+        filterValues: { ':from': range[0], ':to': range[1] },
+      }
     : {};
   if (term && /^[\d\s()+-]+$/.test(term) && digitsOnly(term).length) {
-    return { index: 'gsi2', pk: contactIndex.byNumber(companyId), sk: { beginsWith: digitsOnly(term) }, ...rangeFilter };
+    return {
+      index: 'gsi2',
+      pk: contactIndex.byNumber(companyId),
+      sk: { beginsWith: digitsOnly(term) },
+      ...rangeFilter,
+    };
   }
-  if (term) return { index: 'gsi1', pk: contactIndex.byName(companyId), sk: { beginsWith: normalizeText(term) }, ...rangeFilter };
-  if (range) return { index: 'gsi3', pk: contactIndex.byDate(companyId), sk: { between: [range[0]!, `${range[1]}~`] }, forward: false };
+  if (term)
+    return {
+      index: 'gsi1',
+      pk: contactIndex.byName(companyId),
+      sk: { beginsWith: normalizeText(term) },
+      ...rangeFilter,
+    };
+  if (range)
+    return {
+      index: 'gsi3',
+      pk: contactIndex.byDate(companyId),
+      sk: { between: [range[0]!, `${range[1]}~`] },
+      forward: false,
+    };
   return { index: 'gsi1', pk: contactIndex.byName(companyId) };
 }
 
@@ -80,7 +105,11 @@ export async function listContacts(companyId: number, f: ContactsFilter) {
   const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd);
   const [out, count] = await Promise.all([
     query<Contact>({ ...opts, limit: f.limit ?? PAGE_SIZE, startKey: await decodeCursor(companyId, f.cursor) }),
-    filtered ? countMatching(opts) : getItem<{ value: number }>({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` }).then((c) => c?.value ?? 0),
+    filtered
+      ? countMatching(opts)
+      : getItem<{ value: number }>({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` }).then(
+          (c) => c?.value ?? 0,
+        ),
   ]);
   const paged = await page(companyId, out.items.map(toContact), out.lastKey);
   return { contacts: paged.items, hasMore: paged.hasMore, cursor: paged.cursor, count };

@@ -13,7 +13,10 @@ import { pad } from '../keys';
  * `C#<cid>#CNUM#<number>` / `GUARD` and `C#<cid>#CLID#<lid>` / `GUARD`, both holding `contactId`.
  */
 export const contactKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `CONTACT#${pad(id)}` });
-export const numberGuardKeys = (companyId: number, number: string) => ({ pk: `C#${companyId}#CNUM#${number}`, sk: 'GUARD' });
+export const numberGuardKeys = (companyId: number, number: string) => ({
+  pk: `C#${companyId}#CNUM#${number}`,
+  sk: 'GUARD',
+});
 export const lidGuardKeys = (companyId: number, lid: string) => ({ pk: `C#${companyId}#CLID#${lid}`, sk: 'GUARD' });
 export const CONTACTS_USAGE = 'usage#contacts';
 export const contactIndex = {
@@ -24,12 +27,7 @@ export const contactIndex = {
 
 /** Lower case, accents removed, spaces collapsed: the form names are indexed and searched in. */
 export function normalizeText(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /** `5511999@s.whatsapp.net` / `123@lid` / `5511999:12@s.whatsapp.net` -> the user part. */

@@ -23,7 +23,11 @@ import { refreshTicketContact } from '../tickets/service';
 
 export type { Contact };
 
-function newContact(companyId: number, id: number, fields: Partial<Contact> & { name: string; number: string }): Contact {
+function newContact(
+  companyId: number,
+  id: number,
+  fields: Partial<Contact> & { name: string; number: string },
+): Contact {
   const now = nowIso();
   return {
     id,
@@ -48,7 +52,8 @@ function newContact(companyId: number, id: number, fields: Partial<Contact> & { 
  */
 async function insertContact(contact: Contact) {
   const items: TransactItem[] = [];
-  if (contact.number) items.push(putTx({ ...numberGuardKeys(contact.companyId, contact.number), contactId: contact.id }, true));
+  if (contact.number)
+    items.push(putTx({ ...numberGuardKeys(contact.companyId, contact.number), contactId: contact.id }, true));
   if (contact.lid) items.push(putTx({ ...lidGuardKeys(contact.companyId, contact.lid), contactId: contact.id }, true));
   items.push(putTx(contactItem(contact), true), counterTx(companyScope(contact.companyId), CONTACTS_USAGE, 1));
   await transact(items, () => new AppError('ERR_DUPLICATED_CONTACT'));
@@ -65,7 +70,11 @@ export async function createContact(companyId: number, body: ContactBody): Promi
 }
 
 /** PUT /contacts/{id}: a number change moves the guard in the same transaction. */
-export async function updateContact(companyId: number, id: number, changes: ContactUpdateBody & { profilePicUrl?: string; lid?: string }): Promise<Contact> {
+export async function updateContact(
+  companyId: number,
+  id: number,
+  changes: ContactUpdateBody & { profilePicUrl?: string; lid?: string },
+): Promise<Contact> {
   const before = await requireContact(companyId, id);
   const after: Contact = {
     ...before,
@@ -83,14 +92,18 @@ export async function updateContact(companyId: number, id: number, changes: Cont
   }
   await transact(items, () => new AppError('ERR_DUPLICATED_CONTACT'));
   if (after.name !== before.name || after.number !== before.number) await refreshTicketContact(companyId, after);
-  else if (after.profilePicUrl !== before.profilePicUrl) await refreshTicketContact(companyId, after, { activeOnly: true });
+  else if (after.profilePicUrl !== before.profilePicUrl)
+    await refreshTicketContact(companyId, after, { activeOnly: true });
   await publish(companyId, 'contact', { action: 'update', contact: after });
   return after;
 }
 
 export async function deleteContact(companyId: number, id: number) {
   const contact = await requireContact(companyId, id);
-  const items: TransactItem[] = [deleteTx(contactKeys(companyId, id)), counterTx(companyScope(companyId), CONTACTS_USAGE, -1)];
+  const items: TransactItem[] = [
+    deleteTx(contactKeys(companyId, id)),
+    counterTx(companyScope(companyId), CONTACTS_USAGE, -1),
+  ];
   if (contact.number) items.push(deleteTx(numberGuardKeys(companyId, contact.number)));
   if (contact.lid) items.push(deleteTx(lidGuardKeys(companyId, contact.lid)));
   await transact(items);
@@ -109,8 +122,15 @@ export async function upsertContactFromWhatsApp(
   const number = input.isGroup ? jidUser(input.number) : digitsOnly(jidUser(input.number ?? ''));
   const lid = input.lid ? jidUser(input.lid) : undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const found = (await findContactByNumber(companyId, number)) ?? (lid ? await findContactByLid(companyId, lid) : undefined);
-    if (found) return refreshFromWhatsApp(companyId, found, { number, lid, name: input.name, profilePicUrl: input.profilePicUrl });
+    const found =
+      (await findContactByNumber(companyId, number)) ?? (lid ? await findContactByLid(companyId, lid) : undefined);
+    if (found)
+      return refreshFromWhatsApp(companyId, found, {
+        number,
+        lid,
+        name: input.name,
+        profilePicUrl: input.profilePicUrl,
+      });
     const id = await nextId(companyScope(companyId), 'contact');
     const contact = newContact(companyId, id, {
       name: input.name?.trim() || number || lid || 'contact',
@@ -142,7 +162,13 @@ async function refreshFromWhatsApp(
   if (seen.profilePicUrl && seen.profilePicUrl !== contact.profilePicUrl) changes.profilePicUrl = seen.profilePicUrl;
   // a contact first named after its number takes the push name once we learn it
   const name = seen.name?.trim();
-  if (name && name.length >= 1 && (contact.name === contact.number || contact.name === contact.lid) && name !== contact.name) changes.name = name;
+  if (
+    name &&
+    name.length >= 1 &&
+    (contact.name === contact.number || contact.name === contact.lid) &&
+    name !== contact.name
+  )
+    changes.name = name;
   if (!Object.keys(changes).length) return contact;
   try {
     return await updateContact(companyId, contact.id, changes);
@@ -189,16 +215,25 @@ export async function importContacts(companyId: number, rows: Record<string, unk
     const name = contactName.safeParse(rawName);
     const number = contactNumber.safeParse(get('number', 'numero', 'número', 'phone', 'telefone'));
     if (!name.success || !number.success) {
-      const issue = !name.success ? `name: ${name.error.issues[0]?.message}` : `number: ${number.error!.issues[0]?.message}`;
+      const issue = !name.success
+        ? `name: ${name.error.issues[0]?.message}`
+        : `number: ${number.error!.issues[0]?.message}`;
       result.errorBag.push({ contactName: rawName, error: { message: issue } });
       continue;
     }
     try {
       const email = get('email', 'e-mail');
-      const contact = await createContact(companyId, { name: name.data, number: number.data, email: /.+@.+\..+/.test(email) ? email.toLowerCase() : '' });
+      const contact = await createContact(companyId, {
+        name: name.data,
+        number: number.data,
+        email: /.+@.+\..+/.test(email) ? email.toLowerCase() : '',
+      });
       result.newContacts.push({ contactId: contact.id, contactName: contact.name });
     } catch (err) {
-      result.errorBag.push({ contactName: name.data, error: { message: err instanceof AppError ? err.code : 'ERR_INTERNAL_SERVER_ERROR' } });
+      result.errorBag.push({
+        contactName: name.data,
+        error: { message: err instanceof AppError ? err.code : 'ERR_INTERNAL_SERVER_ERROR' },
+      });
     }
   }
   return result;

@@ -15,12 +15,24 @@ import { log } from '../log';
  */
 export const dashPk = (companyId: number) => `C#${companyId}#DASH`;
 export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(companyId), sk: `D#${day}` });
-export const userDayKeys = (companyId: number, day: string, userId: number) => ({ pk: dashPk(companyId), sk: `U#${day}#${pad(userId)}` });
+export const userDayKeys = (companyId: number, day: string, userId: number) => ({
+  pk: dashPk(companyId),
+  sk: `U#${day}#${pad(userId)}`,
+});
 
 export const dayOf = (iso: string) => iso.slice(0, 10);
 export const hourOf = (iso: string) => `h${iso.slice(11, 13)}`;
 
-export type DayCounter = 'tickets' | 'open' | 'pending' | 'closed' | 'newContacts' | 'waitSum' | 'waitCount' | 'supportSum' | 'supportCount';
+export type DayCounter =
+  | 'tickets'
+  | 'open'
+  | 'pending'
+  | 'closed'
+  | 'newContacts'
+  | 'waitSum'
+  | 'waitCount'
+  | 'supportSum'
+  | 'supportCount';
 export type UserDayCounter = 'tickets' | 'supportSum' | 'supportCount' | 'ratingSum' | 'ratingCount';
 
 /**
@@ -41,6 +53,11 @@ export function bumpDay(companyId: number, day: string, fields: Partial<Record<D
   return add(dayKeys(companyId, day), fields as Record<string, number>, { day });
 }
 
-export function bumpUserDay(companyId: number, day: string, userId: number, fields: Partial<Record<UserDayCounter, number>>) {
+export function bumpUserDay(
+  companyId: number,
+  day: string,
+  userId: number,
+  fields: Partial<Record<UserDayCounter, number>>,
+) {
   return add(userDayKeys(companyId, day, userId), fields as Record<string, number>, { day, userId });
 }

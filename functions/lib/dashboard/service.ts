@@ -15,7 +15,10 @@ export interface Range {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-export function resolveRange(q: { days?: number; date_from?: string; date_to?: string; initialDate?: string; finalDate?: string }, now = new Date()): Range {
+export function resolveRange(
+  q: { days?: number; date_from?: string; date_to?: string; initialDate?: string; finalDate?: string },
+  now = new Date(),
+): Range {
   const from = q.date_from ?? q.initialDate;
   const to = q.date_to ?? q.finalDate;
   if (q.days && q.days > 0) {
@@ -38,7 +41,12 @@ async function userDayItems(companyId: number, r: Range) {
 const sum = (items: Record<string, any>[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
-  const [days, userDays, users, online] = await Promise.all([dayItems(companyId, r), userDayItems(companyId, r), listUsers(companyId), onlineUserIds(companyId)]);
+  const [days, userDays, users, online] = await Promise.all([
+    dayItems(companyId, r),
+    userDayItems(companyId, r),
+    listUsers(companyId),
+    onlineUserIds(companyId),
+  ]);
   const counters = {
     supportHappening: sum(days, 'open'),
     supportPending: sum(days, 'pending'),

@@ -70,7 +70,11 @@ async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
   const ports = portsFor(event.companyId, whatsapp);
   const settings = await ports.settings();
   const accepted = settings.call === 'enabled';
-  const time = new Date(event.timestamp * 1000).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit', timeZone: 'America/Sao_Paulo' });
+  const time = new Date(event.timestamp * 1000).toLocaleTimeString('pt-BR', {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'America/Sao_Paulo',
+  });
   const message = {
     wid: `call-${event.callId}`,
     chatJid: event.from,
@@ -84,6 +88,12 @@ async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
   const { ticket } = await ports.findOrCreateTicket(contact, message);
   const stored = await ports.storeMessage(ticket, contact, message);
   if (accepted || !stored.created) return;
-  await sendSessionCommand({ type: 'rejectCall', companyId: event.companyId, whatsappId: event.whatsappId, callId: event.callId, from: event.from });
+  await sendSessionCommand({
+    type: 'rejectCall',
+    companyId: event.companyId,
+    whatsappId: event.whatsappId,
+    callId: event.callId,
+    from: event.from,
+  });
   await ports.sendBot(stored.ticket ?? ticket, CALL_REJECTED_MESSAGE);
 }

@@ -17,7 +17,17 @@ const whatsapp = {
 } as unknown as Whatsapp;
 
 function msg(body: string, over: Partial<InboundMessage> = {}): InboundMessage {
-  return { wid: `W${Math.random()}`, chatJid: '5511988887777@s.whatsapp.net', fromMe: false, isGroup: false, body, mediaType: 'chat', timestamp: 1, pushName: 'Maria Silva', ...over };
+  return {
+    wid: `W${Math.random()}`,
+    chatJid: '5511988887777@s.whatsapp.net',
+    fromMe: false,
+    isGroup: false,
+    body,
+    mediaType: 'chat',
+    timestamp: 1,
+    pushName: 'Maria Silva',
+    ...over,
+  };
 }
 
 /** In-memory ports: one contact, tickets, messages by wid, bot state, sent bot messages. */
@@ -30,12 +40,25 @@ function fakes(settings: Record<string, string> = { userRating: 'enabled' }) {
   const ratings: { rating: AwaitedRating; value: number | null }[] = [];
   let awaited: AwaitedRating | undefined;
   const ports: Ports = {
-    settings: async () => ({ CheckMsgIsGroup: 'enabled', scheduleType: 'disabled', sendGreetingMessageOneQueues: 'disabled', ...settings }),
+    settings: async () => ({
+      CheckMsgIsGroup: 'enabled',
+      scheduleType: 'disabled',
+      sendGreetingMessageOneQueues: 'disabled',
+      ...settings,
+    }),
     upsertContact: async () => ({ id: 7, name: 'Maria Silva' }),
     findOrCreateTicket: async (contact, m) => {
       const open = tickets.find((t) => t.contactId === contact.id && t.status !== 'closed');
       if (open) return { ticket: open, created: false };
-      const ticket = { id: tickets.length + 1, status: m.fromMe ? 'open' : 'pending', queueId: null, userId: null, isGroup: m.isGroup, contactId: contact.id, whatsappId: 1 };
+      const ticket = {
+        id: tickets.length + 1,
+        status: m.fromMe ? 'open' : 'pending',
+        queueId: null,
+        userId: null,
+        isGroup: m.isGroup,
+        contactId: contact.id,
+        whatsappId: 1,
+      };
       tickets.push(ticket);
       return { ticket, created: true };
     },
@@ -52,7 +75,12 @@ function fakes(settings: Record<string, string> = { userRating: 'enabled' }) {
     },
     botState: async (t) => bot.get(t.id),
     saveBotState: async (t, s) => void bot.set(t.id, s),
-    queues: async (ids) => ids.map((id) => ({ id, name: id === 11 ? 'Sales' : 'Support', greetingMessage: id === 12 ? 'Support here' : '' })),
+    queues: async (ids) =>
+      ids.map((id) => ({
+        id,
+        name: id === 11 ? 'Sales' : 'Support',
+        greetingMessage: id === 12 ? 'Support here' : '',
+      })),
     optionTree: async () => [],
     isOpen: async () => true,
     sendBot: async (t, body) => void sent.push({ ticketId: t.id, body }),

@@ -53,7 +53,11 @@ export interface Ports<T extends PipelineTicket = PipelineTicket> {
 
 const RATING_ANSWER = /^\s*([1-3])\s*$/;
 
-export async function runInboundMessage<T extends PipelineTicket>(ports: Ports<T>, whatsapp: Whatsapp, message: InboundMessage) {
+export async function runInboundMessage<T extends PipelineTicket>(
+  ports: Ports<T>,
+  whatsapp: Whatsapp,
+  message: InboundMessage,
+) {
   const settings = await ports.settings();
   // "group-message ignore" (attendance.md section 9)
   if (message.isGroup && settings.CheckMsgIsGroup === 'enabled') return { ignored: true as const };
@@ -108,7 +112,10 @@ export async function runInboundMessage<T extends PipelineTicket>(ports: Ports<T
     },
     queues: ordered,
     options,
-    settings: { sendGreetingMessageOneQueues: settings.sendGreetingMessageOneQueues ?? 'disabled', scheduleType: settings.scheduleType ?? 'disabled' },
+    settings: {
+      sendGreetingMessageOneQueues: settings.sendGreetingMessageOneQueues ?? 'disabled',
+      scheduleType: settings.scheduleType ?? 'disabled',
+    },
     isOpen: (queueId) => openQueues.get(queueId) ?? true,
     now: now.getTime(),
   });
@@ -116,7 +123,8 @@ export async function runInboundMessage<T extends PipelineTicket>(ports: Ports<T
   let target = current;
   for (const action of actions) {
     if (action.type === 'setQueue') target = await ports.setQueue(target, action.queueId);
-    else if (action.type === 'send') await ports.sendBot(target, fillVariables(action.body, { contactName: contact.name, now, protocol: target.id }));
+    else if (action.type === 'send')
+      await ports.sendBot(target, fillVariables(action.body, { contactName: contact.name, now, protocol: target.id }));
     else if (action.type === 'saveState') await ports.saveBotState(target, action.state);
   }
   // A pending ticket the bot could not route moves to transferQueueId after timeToTransfer minutes.

@@ -27,7 +27,8 @@ export function contactIds(message: InboundMessage) {
 /** Binds the pipeline's ports to the contacts, tickets, messages, queues and settings services. */
 export function portsFor(companyId: number, whatsapp: Whatsapp): Ports<PortTicket> {
   let settingsCache: Record<string, string> | undefined;
-  const settings = async () => (settingsCache ??= Object.fromEntries((await listSettings(companyId)).map((s) => [s.key, s.value])));
+  const settings = async () =>
+    (settingsCache ??= Object.fromEntries((await listSettings(companyId)).map((s) => [s.key, s.value])));
   return {
     settings,
     upsertContact: async (message) => {
@@ -43,7 +44,12 @@ export function portsFor(companyId: number, whatsapp: Whatsapp): Ports<PortTicke
       return { id: contact.id, name: contact.name };
     },
     findOrCreateTicket: (contact, message) =>
-      findOrCreateTicket(companyId, { contactId: contact.id, whatsappId: whatsapp.id, isGroup: message.isGroup, fromMe: message.fromMe }),
+      findOrCreateTicket(companyId, {
+        contactId: contact.id,
+        whatsappId: whatsapp.id,
+        isGroup: message.isGroup,
+        fromMe: message.fromMe,
+      }),
     storeMessage: async (ticket, _contact, message) => {
       const out = await storeInboundMessage(companyId, ticket, message);
       return { created: !out.duplicate, ticket: out.ticket };
@@ -54,11 +60,18 @@ export function portsFor(companyId: number, whatsapp: Whatsapp): Ports<PortTicke
     botState: (ticket) => getBotState(companyId, ticket.id),
     saveBotState: (ticket, state) => saveBotState(companyId, ticket.id, state),
     queues: async (ids) =>
-      (await getQueues(companyId, ids)).map((q) => ({ id: q.id, name: q.name, greetingMessage: q.greetingMessage, outOfHoursMessage: q.outOfHoursMessage, schedules: q.schedules })),
+      (await getQueues(companyId, ids)).map((q) => ({
+        id: q.id,
+        name: q.name,
+        greetingMessage: q.greetingMessage,
+        outOfHoursMessage: q.outOfHoursMessage,
+        schedules: q.schedules,
+      })),
     optionTree: async (queueId) => (await getOptionTree(companyId, queueId)) as unknown as BotOption[],
     isOpen: async (queueId) => {
       const s = await settings();
-      if (queueId === undefined) return s.scheduleType !== 'company' || isWithinHours(await getCompanySchedules(companyId), new Date());
+      if (queueId === undefined)
+        return s.scheduleType !== 'company' || isWithinHours(await getCompanySchedules(companyId), new Date());
       if (s.scheduleType !== 'queue') return true;
       const [queue] = await getQueues(companyId, [queueId]);
       return !queue || isWithinHours(queue.schedules, new Date());

@@ -13,7 +13,8 @@ import { presignGet } from '../storage';
  * - the guard `C#<cid>#WID#<wid>` / `WID` {msgPk, msgSk, messageId} makes a WhatsApp id stored
  *   once (redelivery, the echo of our own send) and finds a message by wid (acks, edits, revokes).
  */
-export const conversationPk = (companyId: number, contactId: number, whatsappId: number) => `C#${companyId}#MSG#${contactId}#${whatsappId}`;
+export const conversationPk = (companyId: number, contactId: number, whatsappId: number) =>
+  `C#${companyId}#MSG#${contactId}#${whatsappId}`;
 export const messageKeys = (companyId: number, contactId: number, whatsappId: number, id: string) => ({
   pk: conversationPk(companyId, contactId, whatsappId),
   sk: `M#${id}`,
@@ -22,22 +23,39 @@ export const widGuardKeys = (companyId: number, wid: string) => ({ pk: `C#${comp
 const idIndexPk = (companyId: number, id: string) => `C#${companyId}#MID#${id}`;
 
 export function newMessageId(atMs = Date.now()): string {
-  return atMs.toString(36).padStart(9, '0') + BigInt('0x' + randomBytes(6).toString('hex')).toString(36).padStart(10, '0').slice(-8);
+  return (
+    atMs.toString(36).padStart(9, '0') +
+    BigInt('0x' + randomBytes(6).toString('hex'))
+      .toString(36)
+      .padStart(10, '0')
+      .slice(-8)
+  );
 }
 
 export function messageItem(m: Message): Item {
-  return { ...messageKeys(m.companyId, m.contactId, m.whatsappId, m.id), ...m, gsi1pk: idIndexPk(m.companyId, m.id), gsi1sk: 'M' };
+  return {
+    ...messageKeys(m.companyId, m.contactId, m.whatsappId, m.id),
+    ...m,
+    gsi1pk: idIndexPk(m.companyId, m.id),
+    gsi1sk: 'M',
+  };
 }
 
 export const toMessage = (item: Item) => stripKeys(item) as Message & { pk?: never };
 
-export async function getMessageById(companyId: number, id: string): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
+export async function getMessageById(
+  companyId: number,
+  id: string,
+): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
   const { items } = await query({ index: 'gsi1', pk: idIndexPk(companyId, id), limit: 1 });
   const item = items[0];
   return item ? { ...(toMessage(item) as Message), key: { pk: item.pk, sk: item.sk } } : undefined;
 }
 
-export async function getMessageByWid(companyId: number, wid: string): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
+export async function getMessageByWid(
+  companyId: number,
+  wid: string,
+): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
   const guard = await getItem<{ msgPk: string; msgSk: string }>(widGuardKeys(companyId, wid));
   if (!guard) return undefined;
   const item = await getItem({ pk: guard.msgPk, sk: guard.msgSk });

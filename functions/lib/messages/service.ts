@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Message, QuotedMessage } from '#shared/schemas/messages';
 import { mediaTypeOf } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
-import { COMMAND_QUEUE, commandGroupId, type InboundMessage, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
+import {
+  COMMAND_QUEUE,
+  commandGroupId,
+  type InboundMessage,
+  type MediaKind,
+  type SessionCommand,
+} from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
 import { batchGet, deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem } from '../db';
 import { decodeCursor, page } from '../cursor';
@@ -16,7 +22,15 @@ import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/
 import { publishTicketChange, publishToTicket } from '../tickets/events';
 import { companyConnections } from '../realtime';
 import { requireStoredTicket } from '../tickets/repo';
-import { conversationPk, getMessageById, getMessageByWid, messageItem, newMessageId, presentMessage, widGuardKeys } from './repo';
+import {
+  conversationPk,
+  getMessageById,
+  getMessageByWid,
+  messageItem,
+  newMessageId,
+  presentMessage,
+  widGuardKeys,
+} from './repo';
 
 export type { Message, InboundMessage };
 
@@ -27,10 +41,16 @@ function quoteOf(m: Message | undefined): QuotedMessage | null {
   return { id: m.id, body: m.body, fromMe: m.fromMe, mediaType: m.mediaType, contact: m.fromMe ? null : m.contact };
 }
 
-const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) => (m.body || m.mediaName || m.mediaType || '').slice(0, 255);
+const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) =>
+  (m.body || m.mediaName || m.mediaType || '').slice(0, 255);
 
 /** Stores a message and bumps its ticket (lastMessage, updatedAt, unread) in one transaction. */
-async function insertWithTicket(companyId: number, ticketId: number, message: Message, opts: { wid?: string; unread: boolean; initial?: StoredTicket }) {
+async function insertWithTicket(
+  companyId: number,
+  ticketId: number,
+  message: Message,
+  opts: { wid?: string; unread: boolean; initial?: StoredTicket },
+) {
   return mutateTicket(
     companyId,
     ticketId,
@@ -42,7 +62,20 @@ async function insertWithTicket(companyId: number, ticketId: number, message: Me
     }),
     {
       extra: (_b, a) => [
-        ...(opts.wid ? [putTx({ ...widGuardKeys(companyId, opts.wid), msgPk: conversationPk(companyId, a.contactId, a.whatsappId), msgSk: `M#${message.id}`, messageId: message.id, ticketId }, true)] : []),
+        ...(opts.wid
+          ? [
+              putTx(
+                {
+                  ...widGuardKeys(companyId, opts.wid),
+                  msgPk: conversationPk(companyId, a.contactId, a.whatsappId),
+                  msgSk: `M#${message.id}`,
+                  messageId: message.id,
+                  ticketId,
+                },
+                true,
+              ),
+            ]
+          : []),
         putTx(messageItem({ ...message, contactId: a.contactId, whatsappId: a.whatsappId }), true),
       ],
       mapConflict: () => new AppError('ERR_DUPLICATED'),
@@ -55,9 +88,21 @@ async function insertWithTicket(companyId: number, ticketId: number, message: Me
 const storedOrUndefined = (ticket: Ticket) => ('version' in ticket ? (ticket as StoredTicket) : undefined);
 
 /** appMessage to the ticket's viewers (and, for a new message, the ticket update): one connections Query. */
-async function announce(companyId: number, before: Parameters<typeof publishTicketChange>[1], ticket: Ticket, message: Message, action: 'create' | 'update') {
+async function announce(
+  companyId: number,
+  before: Parameters<typeof publishTicketChange>[1],
+  ticket: Ticket,
+  message: Message,
+  action: 'create' | 'update',
+) {
   const [shown, connections] = await Promise.all([presentMessage(message), companyConnections(companyId)]);
-  await publishToTicket(companyId, ticket, 'appMessage', { action, message: shown, ticket, contact: ticket.contact }, connections);
+  await publishToTicket(
+    companyId,
+    ticket,
+    'appMessage',
+    { action, message: shown, ticket, contact: ticket.contact },
+    connections,
+  );
   if (action === 'create') await publishTicketChange(companyId, before, ticket, 'update', connections);
 }
 
@@ -95,7 +140,13 @@ export async function storeInboundMessage(
     isEdited: false,
     quotedMsgId: quoted?.id ?? null,
     quotedMsg: quoteOf(quoted),
-    contact: message.fromMe ? null : { name: message.isGroup ? (message.participantName ?? message.participantJid ?? '') : (message.pushName ?? ticket.contact.name) },
+    contact: message.fromMe
+      ? null
+      : {
+          name: message.isGroup
+            ? (message.participantName ?? message.participantJid ?? '')
+            : (message.pushName ?? ticket.contact.name),
+        },
     participant: message.participantJid ?? null,
     userId: null,
     automatic: false,
@@ -104,10 +155,17 @@ export async function storeInboundMessage(
     updatedAt: nowIso(),
   };
   try {
-    const { before, after } = await insertWithTicket(companyId, ticket.id, stored, { wid: message.wid, unread: !message.fromMe });
+    const { before, after } = await insertWithTicket(companyId, ticket.id, stored, {
+      wid: message.wid,
+      unread: !message.fromMe,
+    });
     const current = toTicket(after);
     await announce(companyId, before, current, stored, 'create');
-    return { message: { ...stored, contactId: after.contactId, whatsappId: after.whatsappId }, duplicate: false, ticket: current };
+    return {
+      message: { ...stored, contactId: after.contactId, whatsappId: after.whatsappId },
+      duplicate: false,
+      ticket: current,
+    };
   } catch (err) {
     if (err instanceof AppError && err.code === 'ERR_DUPLICATED') {
       const winner = await getMessageByWid(companyId, message.wid);
@@ -138,7 +196,8 @@ export async function sendMessage(
     automatic?: boolean;
   },
 ): Promise<Message> {
-  if (!input.media && !input.body.trim()) throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
+  if (!input.media && !input.body.trim())
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
   const contact = await requireContact(companyId, ticket.contactId);
   const quoted = input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined;
@@ -169,7 +228,10 @@ export async function sendMessage(
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };
-  const { before, after } = await insertWithTicket(companyId, ticket.id, message, { unread: false, initial: storedOrUndefined(ticket) });
+  const { before, after } = await insertWithTicket(companyId, ticket.id, message, {
+    unread: false,
+    initial: storedOrUndefined(ticket),
+  });
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
   await announce(companyId, before, current, saved, 'create');
@@ -186,7 +248,10 @@ export async function sendMessage(
     ...(quoted?.wid ? { quotedWid: quoted.wid } : {}),
   };
   try {
-    await enqueue(COMMAND_QUEUE, command, { groupId: commandGroupId(companyId, after.whatsappId), dedupId: command.commandId });
+    await enqueue(COMMAND_QUEUE, command, {
+      groupId: commandGroupId(companyId, after.whatsappId),
+      dedupId: command.commandId,
+    });
   } catch (err) {
     log.error('send command not enqueued', { messageId: saved.id, error: (err as Error).message });
     return (await patchMessage(companyId, current, saved.id, { error: 'ERR_SENDING_WAPP_MSG' })) ?? saved;
@@ -195,7 +260,13 @@ export async function sendMessage(
 }
 
 /** Sets fields on a stored message and publishes `appMessage` update. */
-async function patchMessage(companyId: number, ticket: Ticket | undefined, id: string, set: Partial<Message>, condition?: { expr: string; values: Record<string, unknown> }) {
+async function patchMessage(
+  companyId: number,
+  ticket: Ticket | undefined,
+  id: string,
+  set: Partial<Message>,
+  condition?: { expr: string; values: Record<string, unknown> },
+) {
   const found = await getMessageById(companyId, id);
   if (!found) return undefined;
   return patchFound(companyId, ticket, found, set, condition);
@@ -231,19 +302,26 @@ export async function applySendResult(
   const found = await getMessageById(companyId, result.messageId);
   if (!found) return undefined;
   if (result.wid) {
-    const guard = await getItem<{ messageId: string; msgPk: string; msgSk: string }>(widGuardKeys(companyId, result.wid));
+    const guard = await getItem<{ messageId: string; msgPk: string; msgSk: string }>(
+      widGuardKeys(companyId, result.wid),
+    );
     if (guard && guard.messageId !== found.id) {
       // the echo arrived first and was stored as a message of its own: drop it, keep ours
       await deleteItem({ pk: guard.msgPk, sk: guard.msgSk });
     }
-    await putItem({ ...widGuardKeys(companyId, result.wid), msgPk: found.key.pk, msgSk: found.key.sk, messageId: found.id, ticketId: found.ticketId });
+    await putItem({
+      ...widGuardKeys(companyId, result.wid),
+      msgPk: found.key.pk,
+      msgSk: found.key.sk,
+      messageId: found.id,
+      ticketId: found.ticketId,
+    });
   }
-  return patchFound(
-    companyId,
-    undefined,
-    found,
-    { ...(result.wid ? { wid: result.wid } : {}), ack: Math.max(found.ack, result.ack), error: result.error ?? null },
-  );
+  return patchFound(companyId, undefined, found, {
+    ...(result.wid ? { wid: result.wid } : {}),
+    ack: Math.max(found.ack, result.ack),
+    error: result.error ?? null,
+  });
 }
 
 /** An ack from WhatsApp; acks only move forward (a late "delivered" never undoes "read"). */
@@ -275,10 +353,20 @@ export async function deleteMessageByUser(companyId: number, actor: Actor, id: s
   const updated = await patchFound(companyId, toTicket(ticket), found, { isDeleted: true });
   if (found.wid) {
     const contact = await requireContact(companyId, ticket.contactId);
-    const command: SessionCommand = { type: 'delete', commandId: randomUUID(), companyId, whatsappId: found.whatsappId, messageId: found.id, wid: found.wid, to: contactJid(contact), fromMe: true };
-    await enqueue(COMMAND_QUEUE, command, { groupId: commandGroupId(companyId, found.whatsappId), dedupId: command.commandId }).catch((err) =>
-      log.error('delete command not enqueued', { messageId: id, error: (err as Error).message }),
-    );
+    const command: SessionCommand = {
+      type: 'delete',
+      commandId: randomUUID(),
+      companyId,
+      whatsappId: found.whatsappId,
+      messageId: found.id,
+      wid: found.wid,
+      to: contactJid(contact),
+      fromMe: true,
+    };
+    await enqueue(COMMAND_QUEUE, command, {
+      groupId: commandGroupId(companyId, found.whatsappId),
+      dedupId: command.commandId,
+    }).catch((err) => log.error('delete command not enqueued', { messageId: id, error: (err as Error).message }));
   }
   return updated ?? stripKey(found);
 }
@@ -293,12 +381,25 @@ export async function listMessages(companyId: number, actor: Actor, ticketId: nu
   await assertCanSee(companyId, actor, stored);
   const startKey = await decodeCursor(companyId, cursor);
   const [result, ticket] = await Promise.all([
-    query<Message>({ pk: conversationPk(companyId, stored.contactId, stored.whatsappId), sk: { beginsWith: 'M#' }, forward: false, limit, startKey }),
+    query<Message>({
+      pk: conversationPk(companyId, stored.contactId, stored.whatsappId),
+      sk: { beginsWith: 'M#' },
+      forward: false,
+      limit,
+      startKey,
+    }),
     stored.unreadMessages > 0 ? resetUnread(companyId, ticketId) : Promise.resolve(toTicket(stored)),
   ]);
-  const briefs = await ticketBriefs(companyId, stored, result.items.map((m) => m.ticketId));
+  const briefs = await ticketBriefs(
+    companyId,
+    stored,
+    result.items.map((m) => m.ticketId),
+  );
   const messages = await Promise.all(
-    result.items.reverse().map(async (item) => ({ ...(await presentMessage(stripMessageKeys(item))), ticket: briefs.get(item.ticketId) ?? null })),
+    result.items.reverse().map(async (item) => ({
+      ...(await presentMessage(stripMessageKeys(item))),
+      ticket: briefs.get(item.ticketId) ?? null,
+    })),
   );
   const paged = await page(companyId, messages, result.lastKey);
   return { messages: paged.items, ticket, hasMore: paged.hasMore, cursor: paged.cursor };
@@ -309,10 +410,18 @@ export async function listMessages(companyId: number, actor: Actor, ticketId: nu
  * A page usually holds one ticket (the open one, already read): earlier ones are one BatchGet.
  */
 async function ticketBriefs(companyId: number, current: StoredTicket, ids: number[]) {
-  const brief = (t: StoredTicket) => ({ id: t.id, status: t.status, createdAt: t.createdAt, updatedAt: t.updatedAt, closedAt: t.finishedAt });
+  const brief = (t: StoredTicket) => ({
+    id: t.id,
+    status: t.status,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    closedAt: t.finishedAt,
+  });
   const out = new Map([[current.id, brief(current)]]);
   const others = [...new Set(ids)].filter((id) => id !== current.id);
-  if (others.length) for (const item of await batchGet(others.map((id) => ticketKeys(companyId, id)))) out.set(item.id, brief(toStored(item)));
+  if (others.length)
+    for (const item of await batchGet(others.map((id) => ticketKeys(companyId, id))))
+      out.set(item.id, brief(toStored(item)));
   return out;
 }
 

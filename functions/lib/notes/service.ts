@@ -16,10 +16,17 @@ import { publishToTicket } from '../tickets/events';
  * `C#<cid>#NOTE#<id>` / `N` finds a note by id for DELETE.
  */
 const notesPk = (companyId: number, contactId: number) => `C#${companyId}#NOTES#${contactId}`;
-const noteKeys = (n: Pick<TicketNote, 'companyId' | 'contactId' | 'ticketId' | 'id'>) => ({ pk: notesPk(n.companyId, n.contactId), sk: `N#${pad(n.ticketId)}#${pad(n.id)}` });
+const noteKeys = (n: Pick<TicketNote, 'companyId' | 'contactId' | 'ticketId' | 'id'>) => ({
+  pk: notesPk(n.companyId, n.contactId),
+  sk: `N#${pad(n.ticketId)}#${pad(n.id)}`,
+});
 const noteIndex = (companyId: number, id: number) => `C#${companyId}#NOTE#${id}`;
 
-export async function createNote(companyId: number, actor: Actor, body: { note: string; ticketId: number; contactId: number }): Promise<TicketNote> {
+export async function createNote(
+  companyId: number,
+  actor: Actor,
+  body: { note: string; ticketId: number; contactId: number },
+): Promise<TicketNote> {
   const ticket = await requireStoredTicket(companyId, body.ticketId);
   await requireContact(companyId, body.contactId);
   if (ticket.contactId !== body.contactId) throw new AppError('ERR_NO_CONTACT_FOUND');
@@ -35,7 +42,10 @@ export async function createNote(companyId: number, actor: Actor, body: { note: 
     user: { id: actor.userId, name: user?.name ?? '' },
     createdAt: nowIso(),
   };
-  await putItem({ ...noteKeys(note), ...note, gsi1pk: noteIndex(companyId, note.id), gsi1sk: 'N' }, { ifNotExists: true });
+  await putItem(
+    { ...noteKeys(note), ...note, gsi1pk: noteIndex(companyId, note.id), gsi1sk: 'N' },
+    { ifNotExists: true },
+  );
   await publishToTicket(companyId, ticket, 'ticketNote', { action: 'create', note, ticketId: ticket.id });
   return note;
 }
@@ -49,11 +59,16 @@ export async function deleteNote(companyId: number, actor: Actor, id: number) {
   if (note.userId !== actor.userId && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
   const ticket = await requireStoredTicket(companyId, note.ticketId).catch(() => undefined);
   await deleteItem({ pk: item.pk, sk: item.sk });
-  if (ticket) await publishToTicket(companyId, ticket, 'ticketNote', { action: 'delete', noteId: id, ticketId: note.ticketId });
+  if (ticket)
+    await publishToTicket(companyId, ticket, 'ticketNote', { action: 'delete', noteId: id, ticketId: note.ticketId });
 }
 
 /** GET /ticket-notes/list: a contact's notes, or one ticket's notes of that contact; newest first. */
-export async function listNotes(companyId: number, actor: Actor, f: { contactId: number; ticketId?: number }): Promise<TicketNote[]> {
+export async function listNotes(
+  companyId: number,
+  actor: Actor,
+  f: { contactId: number; ticketId?: number },
+): Promise<TicketNote[]> {
   await requireContact(companyId, f.contactId);
   if (f.ticketId) {
     const ticket = await requireStoredTicket(companyId, f.ticketId);

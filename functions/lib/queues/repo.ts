@@ -11,8 +11,14 @@ import { pad } from '../keys';
  * / `<pad(id)>` so one Query reads a queue's whole option tree.
  */
 export const queueKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `QUEUE#${pad(id)}` });
-export const queueNameGuardKeys = (companyId: number, name: string) => ({ pk: `C#${companyId}`, sk: `QUEUENAME#${name.trim().toLowerCase()}` });
-export const queueColorGuardKeys = (companyId: number, color: string) => ({ pk: `C#${companyId}`, sk: `QUEUECOLOR#${color.trim().toLowerCase()}` });
+export const queueNameGuardKeys = (companyId: number, name: string) => ({
+  pk: `C#${companyId}`,
+  sk: `QUEUENAME#${name.trim().toLowerCase()}`,
+});
+export const queueColorGuardKeys = (companyId: number, color: string) => ({
+  pk: `C#${companyId}`,
+  sk: `QUEUECOLOR#${color.trim().toLowerCase()}`,
+});
 export const QUEUES_USAGE = 'usage#queues';
 
 export const queueOptionKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `QOPTION#${pad(id)}` });
@@ -31,7 +37,8 @@ export async function getQueue(companyId: number, id: number): Promise<Queue | u
 
 /** Queues in the order the product shows them: orderQueue (unset last), then name. */
 export function sortQueues(queues: Queue[]): Queue[] {
-  const order = (q: Queue) => (q.orderQueue === null || q.orderQueue === undefined ? Number.MAX_SAFE_INTEGER : q.orderQueue);
+  const order = (q: Queue) =>
+    q.orderQueue === null || q.orderQueue === undefined ? Number.MAX_SAFE_INTEGER : q.orderQueue;
   return [...queues].sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
 }
 

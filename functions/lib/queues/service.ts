@@ -1,7 +1,17 @@
 import { DEFAULT_SCHEDULES } from '#shared/constants';
 import type { Queue, QueueBody, QueueOption, QueueUpdateBody } from '#shared/schemas/queues';
 import { AppError } from '../errors';
-import { batchWrite, deleteTx, putItem, putTx, stripKeys, transact, updateItem, updateTx, type TransactItem } from '../db';
+import {
+  batchWrite,
+  deleteTx,
+  putItem,
+  putTx,
+  stripKeys,
+  transact,
+  updateItem,
+  updateTx,
+  type TransactItem,
+} from '../db';
 import { counterTx, companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
@@ -55,7 +65,8 @@ export async function createQueue(companyId: number, body: QueueBody): Promise<Q
       putTx({ ...queueKeys(companyId, id), ...queue }, true),
       counterTx(companyScope(companyId), QUEUES_USAGE, 1, plan?.queues),
     ],
-    (index) => [nameTaken(), colorTaken(), new AppError('ERR_CONFLICT'), new AppError('ERR_PLAN_LIMIT_REACHED')][index]!,
+    (index) =>
+      [nameTaken(), colorTaken(), new AppError('ERR_CONFLICT'), new AppError('ERR_PLAN_LIMIT_REACHED')][index]!,
   );
   await publish(companyId, 'queue', { action: 'create', queue });
   return queue;
@@ -101,7 +112,10 @@ export async function deleteQueue(companyId: number, id: number) {
     () => new AppError('ERR_NOT_FOUND'),
   );
   const options = await listQueueOptions(companyId, id);
-  await batchWrite([], options.map((o) => queueOptionKeys(companyId, o.id)));
+  await batchWrite(
+    [],
+    options.map((o) => queueOptionKeys(companyId, o.id)),
+  );
   await removeQueueFromUsers(companyId, id);
   await publish(companyId, 'queue', { action: 'delete', queueId: id });
 }
@@ -143,11 +157,18 @@ export async function createOption(
     createdAt: now,
     updatedAt: now,
   };
-  await putItem({ ...queueOptionKeys(companyId, id), ...queueOptionIndex(companyId, body.queueId, id), ...option }, { ifNotExists: true });
+  await putItem(
+    { ...queueOptionKeys(companyId, id), ...queueOptionIndex(companyId, body.queueId, id), ...option },
+    { ifNotExists: true },
+  );
   return { ...option, children: [] };
 }
 
-export async function updateOption(companyId: number, id: number, body: { title?: string; message?: string; option?: string }) {
+export async function updateOption(
+  companyId: number,
+  id: number,
+  body: { title?: string; message?: string; option?: string },
+) {
   const updated = await updateItem<QueueOption>(queueOptionKeys(companyId, id), {
     set: { ...body, updatedAt: nowIso() },
     condition: 'attribute_exists(pk)',
@@ -170,6 +191,9 @@ export async function deleteOption(companyId: number, id: number) {
       }
     }
   }
-  await batchWrite([], [...doomed].map((optionId) => queueOptionKeys(companyId, optionId)));
+  await batchWrite(
+    [],
+    [...doomed].map((optionId) => queueOptionKeys(companyId, optionId)),
+  );
   return [...doomed];
 }

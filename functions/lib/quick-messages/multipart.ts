@@ -44,7 +44,11 @@ export function readMultipartFile(event: HttpEvent, field = 'file'): Promise<Upl
         tooLarge = true;
       });
       stream.on('end', () => {
-        file = { filename: (info.filename || 'file').trim().replace(/\s+/g, '_'), mimeType: info.mimeType, data: Buffer.concat(chunks) };
+        file = {
+          filename: (info.filename || 'file').trim().replace(/\s+/g, '_'),
+          mimeType: info.mimeType,
+          data: Buffer.concat(chunks),
+        };
       });
     });
     parser.on('error', () => reject(invalid('invalid')));

@@ -17,7 +17,10 @@ import type { UploadedFile } from './multipart';
  * company; the others belong to `userId` (admins see and manage all). `searchText` (shortcode and
  * message, lower case) lets the list search inside its one Query.
  */
-export const quickMessageKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `QUICKMSG#${pad(id)}` });
+export const quickMessageKeys = (companyId: number, id: number) => ({
+  pk: `C#${companyId}`,
+  sk: `QUICKMSG#${pad(id)}`,
+});
 const searchText = (shortcode: string, message: string) => `${shortcode} ${message}`.toLowerCase();
 
 const toQuickMessage = (item: Record<string, any>): QuickMessage => {
@@ -33,9 +36,20 @@ const mayRead = (auth: AuthContext, q: QuickMessage) => q.geral || q.userId === 
 const mayWrite = (auth: AuthContext, q: QuickMessage) => q.userId === auth.userId || isAdmin(auth);
 
 /** Shared ones go to the company; a private one only to its owner and the admins. */
-async function announce(q: QuickMessage, data: { action: 'create' | 'update' } | { action: 'delete' }, ownerIsAdmin: boolean) {
-  const payload = data.action === 'delete' ? { action: 'delete' as const, id: q.id } : { action: data.action, record: await present(q) };
-  const audiences: Audience[] = q.geral ? [{ kind: 'company' }] : ownerIsAdmin ? [{ kind: 'admins' }] : [{ kind: 'user', userId: q.userId }, { kind: 'admins' }];
+async function announce(
+  q: QuickMessage,
+  data: { action: 'create' | 'update' } | { action: 'delete' },
+  ownerIsAdmin: boolean,
+) {
+  const payload =
+    data.action === 'delete'
+      ? { action: 'delete' as const, id: q.id }
+      : { action: data.action, record: await present(q) };
+  const audiences: Audience[] = q.geral
+    ? [{ kind: 'company' }]
+    : ownerIsAdmin
+      ? [{ kind: 'admins' }]
+      : [{ kind: 'user', userId: q.userId }, { kind: 'admins' }];
   for (const audience of audiences) await publish(q.companyId, 'quickMessage', payload, audience);
 }
 
@@ -58,7 +72,11 @@ export const getQuickMessage = async (auth: AuthContext, id: number) => present(
 function visibility(auth: AuthContext, userId?: number) {
   if (isAdmin(auth) && userId === undefined) return undefined;
   const owner = isAdmin(auth) ? userId! : auth.userId;
-  return { filter: '(#geral = :true OR #userId = :owner)', names: { '#geral': 'geral', '#userId': 'userId' }, values: { ':true': true, ':owner': owner } };
+  return {
+    filter: '(#geral = :true OR #userId = :owner)',
+    names: { '#geral': 'geral', '#userId': 'userId' },
+    values: { ':true': true, ':owner': owner },
+  };
 }
 
 function filters(auth: AuthContext, opts: { searchParam?: string; userId?: number }) {
@@ -81,7 +99,10 @@ function filters(auth: AuthContext, opts: { searchParam?: string; userId?: numbe
 }
 
 /** The quick messages page: `{ records, hasMore, cursor }`, one Query per page. */
-export async function listQuickMessagesPage(auth: AuthContext, opts: { searchParam?: string; userId?: number; cursor?: string; limit?: number }) {
+export async function listQuickMessagesPage(
+  auth: AuthContext,
+  opts: { searchParam?: string; userId?: number; cursor?: string; limit?: number },
+) {
   const out = await query({
     pk: `C#${auth.companyId}`,
     sk: { beginsWith: 'QUICKMSG#' },
@@ -89,7 +110,11 @@ export async function listQuickMessagesPage(auth: AuthContext, opts: { searchPar
     startKey: await decodeCursor(auth.companyId, opts.cursor),
     ...filters(auth, opts),
   });
-  const result = await page(auth.companyId, await Promise.all(out.items.map((i) => present(toQuickMessage(i)))), out.lastKey);
+  const result = await page(
+    auth.companyId,
+    await Promise.all(out.items.map((i) => present(toQuickMessage(i)))),
+    out.lastKey,
+  );
   return { records: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
 
@@ -107,7 +132,10 @@ export async function listQuickMessagesFor(auth: AuthContext, userId?: number): 
   return list.sort((a, b) => a.shortcode.localeCompare(b.shortcode));
 }
 
-export async function createQuickMessage(auth: AuthContext, body: { shortcode: string; message?: string; geral?: boolean; status?: string }) {
+export async function createQuickMessage(
+  auth: AuthContext,
+  body: { shortcode: string; message?: string; geral?: boolean; status?: string },
+) {
   const id = await nextId(companyScope(auth.companyId), 'quickMessage');
   const now = nowIso();
   const q: QuickMessage = {
@@ -124,7 +152,10 @@ export async function createQuickMessage(auth: AuthContext, body: { shortcode: s
     createdAt: now,
     updatedAt: now,
   };
-  await putItem({ ...quickMessageKeys(auth.companyId, id), ...q, searchText: searchText(q.shortcode, q.message) }, { ifNotExists: true });
+  await putItem(
+    { ...quickMessageKeys(auth.companyId, id), ...q, searchText: searchText(q.shortcode, q.message) },
+    { ifNotExists: true },
+  );
   await announce(q, { action: 'create' }, isAdmin(auth));
   return present(q);
 }
@@ -145,7 +176,11 @@ async function save(auth: AuthContext, current: QuickMessage, set: Record<string
   return present(q);
 }
 
-export async function updateQuickMessage(auth: AuthContext, id: number, body: { shortcode?: string; message?: string; geral?: boolean; status?: string }) {
+export async function updateQuickMessage(
+  auth: AuthContext,
+  id: number,
+  body: { shortcode?: string; message?: string; geral?: boolean; status?: string },
+) {
   const current = await requireQuickMessage(auth, id, true);
   return save(auth, current, { ...body });
 }

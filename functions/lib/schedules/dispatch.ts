@@ -9,7 +9,16 @@ import { requireContact } from '../contacts/repo';
 import { getDefaultWhatsapp } from '../whatsapp/repo';
 import { findOrCreateTicket } from '../tickets/service';
 import { sendMessage } from '../messages/service';
-import { DUE_SHARDS, dueIndex, dueShardPk, dueUpperBound, getStoredSchedule, scheduleKeys, toStoredSchedule, type StoredSchedule } from './repo';
+import {
+  DUE_SHARDS,
+  dueIndex,
+  dueShardPk,
+  dueUpperBound,
+  getStoredSchedule,
+  scheduleKeys,
+  toStoredSchedule,
+  type StoredSchedule,
+} from './repo';
 import { presentOne } from './service';
 
 /**
@@ -65,7 +74,10 @@ async function claim(s: StoredSchedule, dueKey: string): Promise<boolean> {
   } catch (err) {
     // Not handed over: back on the due index for the next run.
     log.error('schedule not enqueued', { companyId: s.companyId, scheduleId: s.id, error: (err as Error).message });
-    await updateItem(key, { set: { status: 'PENDENTE', ...dueIndex(s.companyId, s.id, s.sendAt) }, condition: 'attribute_exists(pk)' });
+    await updateItem(key, {
+      set: { status: 'PENDENTE', ...dueIndex(s.companyId, s.id, s.sendAt) },
+      condition: 'attribute_exists(pk)',
+    });
     return false;
   }
 }
@@ -106,11 +118,21 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
   try {
     const whatsapp = await getDefaultWhatsapp(s.companyId);
     const contact = await requireContact(s.companyId, s.contactId);
-    const { ticket } = await findOrCreateTicket(s.companyId, { contactId: contact.id, whatsappId: whatsapp.id, isGroup: contact.isGroup, fromMe: true });
+    const { ticket } = await findOrCreateTicket(s.companyId, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      isGroup: contact.isGroup,
+      fromMe: true,
+    });
     const now = new Date();
     const body = fillVariables(s.body, { contactName: contact.name, now, protocol: protocolOf(now, ticket.id) });
     const media = s.mediaPath
-      ? { key: s.mediaPath, mimetype: s.mediaMimetype ?? 'image/jpeg', fileName: s.mediaName ?? 'image.jpg', kind: 'image' as const }
+      ? {
+          key: s.mediaPath,
+          mimetype: s.mediaMimetype ?? 'image/jpeg',
+          fileName: s.mediaName ?? 'image.jpg',
+          kind: 'image' as const,
+        }
       : undefined;
     await sendMessage(s.companyId, ticket, { body, media, userId: s.userId, automatic: true });
     ticketId = ticket.id;

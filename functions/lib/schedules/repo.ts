@@ -21,10 +21,19 @@ export const dueIndex = (companyId: number, id: number, sendAt: string) => ({
 export const dueUpperBound = (now: string) => `${now}#~`;
 
 /** Internal fields: search text, media type for the send, failed attempts, and the in-flight send marker. */
-export type StoredSchedule = Schedule & { searchText: string; mediaMimetype?: string | null; attempts?: number; sendingAt?: string };
+export type StoredSchedule = Schedule & {
+  searchText: string;
+  mediaMimetype?: string | null;
+  attempts?: number;
+  sendingAt?: string;
+};
 
 export function scheduleItem(s: StoredSchedule): Item {
-  return { ...scheduleKeys(s.companyId, s.id), ...s, ...(s.status === 'PENDENTE' ? dueIndex(s.companyId, s.id, s.sendAt) : {}) };
+  return {
+    ...scheduleKeys(s.companyId, s.id),
+    ...s,
+    ...(s.status === 'PENDENTE' ? dueIndex(s.companyId, s.id, s.sendAt) : {}),
+  };
 }
 
 export const toStoredSchedule = (item: Item) => stripKeys(item) as StoredSchedule;

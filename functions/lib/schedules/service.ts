@@ -11,7 +11,15 @@ import { publish } from '../realtime';
 import { deleteObject, newObjectKey, presignGet, putObject } from '../storage';
 import { contactKeys, normalizeText, requireContact, toContact } from '../contacts/repo';
 import type { UploadedFile } from '../quick-messages/multipart';
-import { dueIndex, getStoredSchedule, scheduleItem, scheduleKeys, toSchedule, toStoredSchedule, type StoredSchedule } from './repo';
+import {
+  dueIndex,
+  getStoredSchedule,
+  scheduleItem,
+  scheduleKeys,
+  toSchedule,
+  toStoredSchedule,
+  type StoredSchedule,
+} from './repo';
 
 const contactSummary = (c: Contact) => ({ id: c.id, name: c.name, number: c.number, profilePicUrl: c.profilePicUrl });
 const searchText = (body: string, contactName: string) => normalizeText(`${body} ${contactName}`);
@@ -46,7 +54,8 @@ export async function requireSchedule(companyId: number, id: number): Promise<St
   return s;
 }
 
-export const getSchedule = async (companyId: number, id: number) => presentOne(scheduleItem(await requireSchedule(companyId, id)));
+export const getSchedule = async (companyId: number, id: number) =>
+  presentOne(scheduleItem(await requireSchedule(companyId, id)));
 
 /** The schedules list: one Query per page, filtered by text (body or contact name), contact or user. */
 export async function listSchedulesPage(
@@ -118,7 +127,12 @@ const EDITABLE = {
   conditionValues: { ':nullType': 'NULL', ':pending': 'PENDENTE', ':error': 'ERRO' },
 };
 
-async function updateUnsent(companyId: number, current: StoredSchedule, set: Record<string, unknown>, remove: string[] = []) {
+async function updateUnsent(
+  companyId: number,
+  current: StoredSchedule,
+  set: Record<string, unknown>,
+  remove: string[] = [],
+) {
   const sendAt = (set.sendAt as string | undefined) ?? current.sendAt;
   // Every edit puts the schedule back on the due index as PENDENTE (a failed one is tried again).
   const updated = await updateItem(scheduleKeys(companyId, current.id), {
@@ -140,12 +154,20 @@ function assertEditable(s: StoredSchedule) {
 }
 
 /** Editing is allowed only while sentAt is empty (attendance.md 5; management.md "Schedule"). */
-export async function updateSchedule(companyId: number, id: number, body: { body?: string; contactId?: number; sendAt?: string }) {
+export async function updateSchedule(
+  companyId: number,
+  id: number,
+  body: { body?: string; contactId?: number; sendAt?: string },
+) {
   const current = await requireSchedule(companyId, id);
   assertEditable(current);
   const contact = await requireContact(companyId, body.contactId ?? current.contactId);
   const text = body.body ?? current.body;
-  const { out } = await updateUnsent(companyId, current, { ...body, contactId: contact.id, searchText: searchText(text, contact.name) });
+  const { out } = await updateUnsent(companyId, current, {
+    ...body,
+    contactId: contact.id,
+    searchText: searchText(text, contact.name),
+  });
   return out;
 }
 
@@ -162,14 +184,20 @@ const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg
 export async function attachScheduleMedia(companyId: number, id: number, file: UploadedFile) {
   const extension = file.filename.split('.').pop()?.toLowerCase() ?? '';
   if (!(SCHEDULE_MEDIA_EXTENSIONS as readonly string[]).includes(extension)) {
-    throw new AppError('ERR_VALIDATION', 400, [{ path: ['file'], message: 'invalid', allowed: SCHEDULE_MEDIA_EXTENSIONS }]);
+    throw new AppError('ERR_VALIDATION', 400, [
+      { path: ['file'], message: 'invalid', allowed: SCHEDULE_MEDIA_EXTENSIONS },
+    ]);
   }
   const current = await requireSchedule(companyId, id);
   assertEditable(current);
   const key = newObjectKey(companyId, 'schedules', file.filename);
   await putObject(key, file.data, IMAGE_TYPES[extension]);
   try {
-    const { out } = await updateUnsent(companyId, current, { mediaPath: key, mediaName: file.filename, mediaMimetype: IMAGE_TYPES[extension] });
+    const { out } = await updateUnsent(companyId, current, {
+      mediaPath: key,
+      mediaName: file.filename,
+      mediaMimetype: IMAGE_TYPES[extension],
+    });
     if (current.mediaPath) await deleteObject(current.mediaPath);
     return out;
   } catch (err) {

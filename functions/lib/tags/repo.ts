@@ -10,7 +10,10 @@ import { pad } from '../keys';
  * renaming or deleting a tag refreshes the chips on its tickets without reading any other ticket.
  */
 export const tagKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `TAG#${pad(id)}` });
-export const tagLinkKeys = (companyId: number, tagId: number, ticketId: number) => ({ pk: `C#${companyId}#TAGT#${tagId}`, sk: `T#${pad(ticketId)}` });
+export const tagLinkKeys = (companyId: number, tagId: number, ticketId: number) => ({
+  pk: `C#${companyId}#TAGT#${tagId}`,
+  sk: `T#${pad(ticketId)}`,
+});
 export const tagLinksPk = (companyId: number, tagId: number) => `C#${companyId}#TAGT#${tagId}`;
 
 export const tagItem = (t: Tag): Item => ({ ...tagKeys(t.companyId, t.id), ...t, nameLower: t.name.toLowerCase() });

@@ -16,10 +16,15 @@ const DEFAULT_COLOR = '#A4CCCC';
 
 /** The kanban flag is set only by admins and supervisors (management.md 6: permission tags:kanban). */
 function checkKanban(actor: Actor, requested: 0 | 1 | undefined, current: 0 | 1) {
-  if (requested !== undefined && requested !== current && !can(actor.profile, 'tags:kanban')) throw new AppError('ERR_NO_PERMISSION');
+  if (requested !== undefined && requested !== current && !can(actor.profile, 'tags:kanban'))
+    throw new AppError('ERR_NO_PERMISSION');
 }
 
-export async function createTag(companyId: number, actor: Actor, body: { name: string; color?: string; kanban?: 0 | 1; userId?: number | null }): Promise<Tag> {
+export async function createTag(
+  companyId: number,
+  actor: Actor,
+  body: { name: string; color?: string; kanban?: 0 | 1; userId?: number | null },
+): Promise<Tag> {
   checkKanban(actor, body.kanban, 0);
   const id = await nextId(companyScope(companyId), 'tag');
   const now = nowIso();
@@ -39,7 +44,12 @@ export async function createTag(companyId: number, actor: Actor, body: { name: s
   return tag;
 }
 
-export async function updateTag(companyId: number, actor: Actor, id: number, body: { name?: string; color?: string; kanban?: 0 | 1; userId?: number | null }): Promise<Tag> {
+export async function updateTag(
+  companyId: number,
+  actor: Actor,
+  id: number,
+  body: { name?: string; color?: string; kanban?: 0 | 1; userId?: number | null },
+): Promise<Tag> {
   const before = await requireTag(companyId, id);
   checkKanban(actor, body.kanban, before.kanban);
   const after: Tag = {
@@ -51,8 +61,23 @@ export async function updateTag(companyId: number, actor: Actor, id: number, bod
     updatedAt: nowIso(),
   };
   // ticketsCount moves with ticket writes: never overwrite it from this read
-  await transact([updateTx(tagKeys(companyId, id), { set: { name: after.name, nameLower: after.name.toLowerCase(), color: after.color, kanban: after.kanban, userId: after.userId, updatedAt: after.updatedAt }, condition: 'attribute_exists(pk)' })]);
-  if (after.name !== before.name || after.color !== before.color) await refreshTagOnTickets(companyId, id, (tags) => tags.map((t) => (t.id === id ? { id, name: after.name, color: after.color } : t)));
+  await transact([
+    updateTx(tagKeys(companyId, id), {
+      set: {
+        name: after.name,
+        nameLower: after.name.toLowerCase(),
+        color: after.color,
+        kanban: after.kanban,
+        userId: after.userId,
+        updatedAt: after.updatedAt,
+      },
+      condition: 'attribute_exists(pk)',
+    }),
+  ]);
+  if (after.name !== before.name || after.color !== before.color)
+    await refreshTagOnTickets(companyId, id, (tags) =>
+      tags.map((t) => (t.id === id ? { id, name: after.name, color: after.color } : t)),
+    );
   await publish(companyId, 'tag', { action: 'update', tag: after });
   return after;
 }
@@ -65,7 +90,12 @@ export async function deleteTag(companyId: number, id: number) {
 }
 
 /** Applies a chip change to every ticket linked to the tag (one Query on the links per page). */
-async function refreshTagOnTickets(companyId: number, tagId: number, change: (tags: Tag[] | any[]) => any[], unlink = false) {
+async function refreshTagOnTickets(
+  companyId: number,
+  tagId: number,
+  change: (tags: Tag[] | any[]) => any[],
+  unlink = false,
+) {
   const links = await queryAll<{ ticketId: number }>({ pk: tagLinksPk(companyId, tagId), sk: { beginsWith: 'T#' } });
   for (const link of links) {
     try {
@@ -123,7 +153,9 @@ export async function setTicketTags(companyId: number, actor: Actor, ticketId: n
     ticketId,
     (t) => {
       const same = t.tagIds.length === wanted.length && wanted.every((id) => t.tagIds.includes(id));
-      return same ? null : { ...t, tags: tags.map((x) => ({ id: x.id, name: x.name, color: x.color })), tagIds: wanted };
+      return same
+        ? null
+        : { ...t, tags: tags.map((x) => ({ id: x.id, name: x.name, color: x.color })), tagIds: wanted };
     },
     {
       extra: (b) => {
@@ -134,7 +166,9 @@ export async function setTicketTags(companyId: number, actor: Actor, ticketId: n
         }
         for (const id of b.tagIds.filter((id) => !wanted.includes(id))) {
           items.push(deleteTx(tagLinkKeys(companyId, id, ticketId)));
-          items.push(updateTx(tagKeys(companyId, id), { add: { ticketsCount: -1 }, condition: 'attribute_exists(pk)' }));
+          items.push(
+            updateTx(tagKeys(companyId, id), { add: { ticketsCount: -1 }, condition: 'attribute_exists(pk)' }),
+          );
         }
         return items;
       },

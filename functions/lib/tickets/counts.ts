@@ -11,7 +11,11 @@ import { log } from '../log';
 const countKeys = (companyId: number) => ({ pk: `C#${companyId}#TCOUNT`, sk: 'LISTS' });
 type Placed = Pick<Ticket, 'companyId' | 'status' | 'queueId' | 'userId'>;
 
-const partitionsOf = (t: Placed) => [`TS#${t.status}`, `TQ#${t.queueId ?? 0}#${t.status}`, `TU#${t.userId ?? 0}#${t.status}`];
+const partitionsOf = (t: Placed) => [
+  `TS#${t.status}`,
+  `TQ#${t.queueId ?? 0}#${t.status}`,
+  `TU#${t.userId ?? 0}#${t.status}`,
+];
 
 /** One atomic ADD after the business write (no transaction); a failure only skews a badge and is logged. */
 export async function moveListCounts(before: Placed | null, after: Placed | null) {
@@ -21,7 +25,9 @@ export async function moveListCounts(before: Placed | null, after: Placed | null
   const changes = Object.fromEntries(Object.entries(delta).filter(([, n]) => n !== 0));
   if (!Object.keys(changes).length) return;
   const companyId = (after ?? before)!.companyId;
-  await updateItem(countKeys(companyId), { add: changes }).catch((err) => log.error('ticket count update failed', { error: (err as Error).message }));
+  await updateItem(countKeys(companyId), { add: changes }).catch((err) =>
+    log.error('ticket count update failed', { error: (err as Error).message }),
+  );
 }
 
 /** Sum of the counters of the given list partitions (`TS#…`, `TQ#…`, `TU#…`): one GetItem. */

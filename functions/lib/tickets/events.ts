@@ -4,7 +4,13 @@ import type { Ticket } from '#shared/schemas/tickets';
 import { companyConnections, mayReceive, postToConnection, type WsConnection } from '../realtime';
 
 type Scope = Pick<Ticket, 'id' | 'status' | 'queueId' | 'userId'>;
-export const ticketAudience = (t: Scope): Audience => ({ kind: 'ticket', ticketId: t.id, status: t.status, queueId: t.queueId, userId: t.userId });
+export const ticketAudience = (t: Scope): Audience => ({
+  kind: 'ticket',
+  ticketId: t.id,
+  status: t.status,
+  queueId: t.queueId,
+  userId: t.userId,
+});
 
 /**
  * A ticket changed: connections that may see it now get `update`; those that could see it before
@@ -22,9 +28,19 @@ export async function publishTicketChange(
   const sends: (() => Promise<unknown>)[] = [];
   for (const conn of connections) {
     if (mayReceive(conn, ticketAudience(after))) {
-      sends.push(() => postToConnection(conn, { event: channelEvent(companyId, 'ticket'), data: { action, ticket: after, ticketId: after.id } }));
+      sends.push(() =>
+        postToConnection(conn, {
+          event: channelEvent(companyId, 'ticket'),
+          data: { action, ticket: after, ticketId: after.id },
+        }),
+      );
     } else if (before && mayReceive(conn, ticketAudience(before))) {
-      sends.push(() => postToConnection(conn, { event: channelEvent(companyId, 'ticket'), data: { action: 'delete', ticketId: after.id } }));
+      sends.push(() =>
+        postToConnection(conn, {
+          event: channelEvent(companyId, 'ticket'),
+          data: { action: 'delete', ticketId: after.id },
+        }),
+      );
     }
   }
   await runBounded(sends);
@@ -38,8 +54,12 @@ export async function publishToTicket(
   data: Record<string, unknown> & { action: EventAction },
   known?: WsConnection[],
 ) {
-  const connections = (known ?? (await companyConnections(companyId))).filter((c) => mayReceive(c, ticketAudience(ticket)));
-  await runBounded(connections.map((conn) => () => postToConnection(conn, { event: channelEvent(companyId, name), data })));
+  const connections = (known ?? (await companyConnections(companyId))).filter((c) =>
+    mayReceive(c, ticketAudience(ticket)),
+  );
+  await runBounded(
+    connections.map((conn) => () => postToConnection(conn, { event: channelEvent(companyId, name), data })),
+  );
 }
 
 const CONCURRENCY = 16;

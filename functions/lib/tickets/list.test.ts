@@ -2,8 +2,12 @@ import { describe, it, expect } from 'vitest';
 import { streamsFor, type Viewer } from './list';
 
 const viewer = (profile: string, fields: Record<string, unknown> = {}): Viewer =>
-  ({ profile, user: { id: 5, queueIds: [1, 2], allTicket: 'desabled', showNoQueue: false, ...fields } }) as unknown as Viewer;
-const pks = (v: Viewer, q: Record<string, unknown>, kanban = false) => streamsFor(v, q as any, 9, { kanban }).map((s) => `${s.index} ${s.pk}`);
+  ({
+    profile,
+    user: { id: 5, queueIds: [1, 2], allTicket: 'desabled', showNoQueue: false, ...fields },
+  }) as unknown as Viewer;
+const pks = (v: Viewer, q: Record<string, unknown>, kanban = false) =>
+  streamsFor(v, q as any, 9, { kanban }).map((s) => `${s.index} ${s.pk}`);
 
 describe('ticket list partitions (one Query per partition, never a filter over the company)', () => {
   it('"open" without showAll is the attendant\'s own partition, admin or not', () => {
@@ -28,16 +32,31 @@ describe('ticket list partitions (one Query per partition, never a filter over t
 
   it('a queue filter narrows a non-admin to the chosen queues among their own, never others', () => {
     expect(pks(viewer('user'), { status: 'pending', queueIds: [2, 3] })).toEqual(['gsi2 C#9#TQ#2#pending']);
-    expect(pks(viewer('admin'), { status: 'pending', queueIds: [3] })).toEqual(['gsi2 C#9#TQ#3#pending', 'gsi2 C#9#TQ#0#pending']);
+    expect(pks(viewer('admin'), { status: 'pending', queueIds: [3] })).toEqual([
+      'gsi2 C#9#TQ#3#pending',
+      'gsi2 C#9#TQ#0#pending',
+    ]);
   });
 
   it('the users filter is for admins; a non-admin can only ask for themselves', () => {
-    expect(pks(viewer('admin'), { status: 'closed', users: [7, 8] })).toEqual(['gsi3 C#9#TU#7#closed', 'gsi3 C#9#TU#8#closed']);
+    expect(pks(viewer('admin'), { status: 'closed', users: [7, 8] })).toEqual([
+      'gsi3 C#9#TU#7#closed',
+      'gsi3 C#9#TU#8#closed',
+    ]);
     expect(pks(viewer('user'), { status: 'closed', users: [7] })).toEqual([]);
   });
 
   it('kanban reads open and pending by queue; the unread bell reads open and pending', () => {
-    expect(pks(viewer('user'), {}, true)).toEqual(['gsi2 C#9#TQ#1#open', 'gsi2 C#9#TQ#2#open', 'gsi2 C#9#TQ#1#pending', 'gsi2 C#9#TQ#2#pending']);
-    expect(pks(viewer('user'), { withUnreadMessages: true })).toEqual(['gsi3 C#9#TU#5#open', 'gsi2 C#9#TQ#1#pending', 'gsi2 C#9#TQ#2#pending']);
+    expect(pks(viewer('user'), {}, true)).toEqual([
+      'gsi2 C#9#TQ#1#open',
+      'gsi2 C#9#TQ#2#open',
+      'gsi2 C#9#TQ#1#pending',
+      'gsi2 C#9#TQ#2#pending',
+    ]);
+    expect(pks(viewer('user'), { withUnreadMessages: true })).toEqual([
+      'gsi3 C#9#TU#5#open',
+      'gsi2 C#9#TQ#1#pending',
+      'gsi2 C#9#TQ#2#pending',
+    ]);
   });
 });

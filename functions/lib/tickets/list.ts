@@ -41,11 +41,17 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
   const admin = can(viewer.profile, 'tickets-manager:showall');
   const showAll = Boolean(q.showAll) && admin;
   // the notification bell (unread, no status) lists open and pending tickets only
-  const statuses = opts.kanban || (!q.status && q.withUnreadMessages) ? (['open', 'pending'] as const) : q.status ? [q.status] : (['open', 'pending', 'closed'] as const);
+  const statuses =
+    opts.kanban || (!q.status && q.withUnreadMessages)
+      ? (['open', 'pending'] as const)
+      : q.status
+        ? [q.status]
+        : (['open', 'pending', 'closed'] as const);
   const out: Stream[] = [];
   const users = q.users?.length ? (admin ? q.users : q.users.filter((u) => u === viewer.user.id)) : undefined;
   if (users) {
-    for (const s of statuses) for (const u of users) out.push({ id: `u${u}${s}`, index: 'gsi3', pk: ticketIndex.user(companyId, u, s) });
+    for (const s of statuses)
+      for (const u of users) out.push({ id: `u${u}${s}`, index: 'gsi3', pk: ticketIndex.user(companyId, u, s) });
     return out;
   }
   for (const s of statuses) {
@@ -58,11 +64,14 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
       out.push({ id: `s${s}`, index: 'gsi1', pk: ticketIndex.status(companyId, s) });
       continue;
     }
-    const own = admin ? (q.queueIds ?? []) : viewer.user.queueIds.filter((id) => !q.queueIds?.length || q.queueIds.includes(id));
+    const own = admin
+      ? (q.queueIds ?? [])
+      : viewer.user.queueIds.filter((id) => !q.queueIds?.length || q.queueIds.includes(id));
     const queues: (number | null)[] = [...new Set(own)];
     const noQueue = admin || viewer.user.allTicket === 'enabled' || Boolean(viewer.user.showNoQueue);
     if (noQueue) queues.push(null);
-    for (const queueId of queues) out.push({ id: `q${queueId ?? 0}${s}`, index: 'gsi2', pk: ticketIndex.queue(companyId, queueId, s) });
+    for (const queueId of queues)
+      out.push({ id: `q${queueId ?? 0}${s}`, index: 'gsi2', pk: ticketIndex.queue(companyId, queueId, s) });
   }
   return out;
 }
@@ -120,7 +129,12 @@ export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQ
   const live = streams.filter((s) => state[s.id] !== 'done');
   // the badge: first page only, and only when the partitions hold exactly the list (no filters)
   const unfiltered = !q.cursor && !q.tags?.length && !q.withUnreadMessages && !q.date && !q.updatedAt;
-  const counting = unfiltered ? listCount(companyId, streams.map((s) => s.pk.slice(`C#${companyId}#`.length))) : Promise.resolve(undefined);
+  const counting = unfiltered
+    ? listCount(
+        companyId,
+        streams.map((s) => s.pk.slice(`C#${companyId}#`.length)),
+      )
+    : Promise.resolve(undefined);
   const reads = await Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q)));
   const tagged = reads.flatMap((r, i) => r.items.map((item) => ({ item, stream: live[i]! })));
   // newest first across streams: the index sort keys are `<updatedAt>#<pad(id)>` on every stream
@@ -134,9 +148,16 @@ export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQ
     else if (consumed.length) next[s.id] = indexKeyOf(consumed[consumed.length - 1]!.item, s.index);
   });
   const hasMore = streams.some((s) => next[s.id] !== 'done');
-  const tickets = pageItems.map((p) => toTicket(p.item)).filter((t) => canSeeTicket({ ...viewer.user, userId: viewer.user.id, profile: viewer.profile }, t));
+  const tickets = pageItems
+    .map((p) => toTicket(p.item))
+    .filter((t) => canSeeTicket({ ...viewer.user, userId: viewer.user.id, profile: viewer.profile }, t));
   const count = await counting;
-  return { tickets, hasMore, cursor: hasMore ? await encodeCursor(companyId, next) : undefined, ...(count !== undefined ? { count } : {}) };
+  return {
+    tickets,
+    hasMore,
+    cursor: hasMore ? await encodeCursor(companyId, next) : undefined,
+    ...(count !== undefined ? { count } : {}),
+  };
 }
 
 const MAX_NUMBER_CONTACTS = 10;
@@ -158,9 +179,17 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
     (!q.withUnreadMessages || t.unreadMessages > 0);
 
   if (digits.length >= 3 && digits.length === term.replace(/[\s()+-]/g, '').length) {
-    const contacts = await query({ index: 'gsi2', pk: contactIndex.byNumber(companyId), sk: { beginsWith: digits }, limit: MAX_NUMBER_CONTACTS, projection: ['id'] });
+    const contacts = await query({
+      index: 'gsi2',
+      pk: contactIndex.byNumber(companyId),
+      sk: { beginsWith: digits },
+      limit: MAX_NUMBER_CONTACTS,
+      projection: ['id'],
+    });
     const lists = await Promise.all(
-      contacts.items.map((c) => query({ index: 'gsi5', pk: ticketIndex.contact(companyId, c.id), forward: false, limit })),
+      contacts.items.map((c) =>
+        query({ index: 'gsi5', pk: ticketIndex.contact(companyId, c.id), forward: false, limit }),
+      ),
     );
     const tickets = lists
       .flatMap((l) => l.items.map(toTicket))
@@ -173,7 +202,13 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
   const prefix = normalizeText(term);
   if (!prefix) throw new AppError('ERR_VALIDATION', 400, [{ path: ['searchParam'], message: 'short' }]);
   const startKey = await decodeCursor(companyId, q.cursor);
-  const out = await query({ index: 'gsi4', pk: ticketIndex.name(companyId), sk: { beginsWith: prefix }, limit, startKey });
+  const out = await query({
+    index: 'gsi4',
+    pk: ticketIndex.name(companyId),
+    sk: { beginsWith: prefix },
+    limit,
+    startKey,
+  });
   const tickets = out.items.map(toTicket).filter(visible);
   return { tickets, hasMore: Boolean(out.lastKey), cursor: await encodeCursor(companyId, out.lastKey) };
 }

@@ -29,7 +29,10 @@ export const openGuardKeys = (companyId: number, contactId: number, whatsappId: 
   sk: `TOPEN#${contactId}#${whatsappId}`,
 });
 export const uuidKeys = (companyId: number, uuid: string) => ({ pk: `C#${companyId}#TUUID#${uuid}`, sk: 'T' });
-export const roundKeys = (companyId: number, ticketId: number, round: number) => ({ pk: `C#${companyId}#T#${pad(ticketId)}`, sk: `ROUND#${pad(round, 5)}` });
+export const roundKeys = (companyId: number, ticketId: number, round: number) => ({
+  pk: `C#${companyId}#T#${pad(ticketId)}`,
+  sk: `ROUND#${pad(round, 5)}`,
+});
 
 export const ticketIndex = {
   status: (companyId: number, status: string) => `C#${companyId}#TS#${status}`,
@@ -97,7 +100,11 @@ export function ticketPutTx(after: StoredTicket, expectedVersion: number | null)
       Item: ticketItem(after),
       ...(expectedVersion === null
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': expectedVersion } }),
+        : {
+            ConditionExpression: '#v = :v',
+            ExpressionAttributeNames: { '#v': 'version' },
+            ExpressionAttributeValues: { ':v': expectedVersion },
+          }),
     },
   } as TransactItem;
 }

@@ -58,7 +58,11 @@ export async function getTicketByUuid(companyId: number, uuid: string): Promise<
  * Refuses a non-admin a ticket outside what they may see (attendance.md 2.4, 6): ERR_NO_PERMISSION.
  * Admins see every ticket.
  */
-export async function assertCanSee(companyId: number, actor: Actor, ticket: Pick<Ticket, 'status' | 'queueId' | 'userId'>) {
+export async function assertCanSee(
+  companyId: number,
+  actor: Actor,
+  ticket: Pick<Ticket, 'status' | 'queueId' | 'userId'>,
+) {
   if (isAdmin(actor)) return;
   const user = await getUser(companyId, actor.userId);
   if (!user || !canSeeTicket({ ...user, userId: user.id }, ticket)) throw new AppError('ERR_NO_PERMISSION');
@@ -81,14 +85,27 @@ async function whatsappSnap(companyId: number, whatsappId: number) {
   if (!w) throw new AppError('ERR_NO_WAPP_FOUND');
   return { id: w.id, name: w.name };
 }
-const contactSnap = (c: Contact) => ({ id: c.id, name: c.name, number: c.number, profilePicUrl: c.profilePicUrl, isGroup: c.isGroup });
+const contactSnap = (c: Contact) => ({
+  id: c.id,
+  name: c.name,
+  number: c.number,
+  profilePicUrl: c.profilePicUrl,
+  isGroup: c.isGroup,
+});
 
 /** ERR_OTHER_OPEN_TICKET with the holding ticket's user and queue (attendance.md 8). */
 async function otherOpenTicket(companyId: number, contactId: number, whatsappId: number): Promise<AppError> {
   const guard = await getItem<{ ticketId: number }>(openGuardKeys(companyId, contactId, whatsappId));
   const holder = guard ? await getStoredTicket(companyId, guard.ticketId) : undefined;
   const details: OtherOpenTicket | undefined = holder
-    ? { ticket: { id: holder.id, uuid: holder.uuid, user: holder.user, queue: holder.queue ? { id: holder.queue.id, name: holder.queue.name } : null } }
+    ? {
+        ticket: {
+          id: holder.id,
+          uuid: holder.uuid,
+          user: holder.user,
+          queue: holder.queue ? { id: holder.queue.id, name: holder.queue.name } : null,
+        },
+      }
     : undefined;
   return new AppError('ERR_OTHER_OPEN_TICKET', undefined, details);
 }
@@ -96,7 +113,10 @@ async function otherOpenTicket(companyId: number, contactId: number, whatsappId:
 function newTicket(
   companyId: number,
   id: number,
-  fields: Pick<StoredTicket, 'status' | 'userId' | 'user' | 'queueId' | 'queue' | 'whatsappId' | 'whatsapp' | 'contactId' | 'contact' | 'isGroup'>,
+  fields: Pick<
+    StoredTicket,
+    'status' | 'userId' | 'user' | 'queueId' | 'queue' | 'whatsappId' | 'whatsapp' | 'contactId' | 'contact' | 'isGroup'
+  >,
 ): StoredTicket {
   const now = nowIso();
   return {
@@ -138,7 +158,9 @@ async function insertTicket(ticket: StoredTicket) {
   await Promise.all([
     moveListCounts(null, ticket),
     bumpDay(ticket.companyId, ticket.createdDay, { tickets: 1, [hourOf(ticket.createdAt)]: 1, [ticket.status]: 1 }),
-    ticket.userId !== null ? bumpUserDay(ticket.companyId, ticket.createdDay, ticket.userId, { tickets: 1 }) : undefined,
+    ticket.userId !== null
+      ? bumpUserDay(ticket.companyId, ticket.createdDay, ticket.userId, { tickets: 1 })
+      : undefined,
   ]);
   await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
 }
@@ -223,7 +245,8 @@ export async function createTicketByUser(
   try {
     await insertTicket(ticket);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'ERR_OTHER_OPEN_TICKET') throw await otherOpenTicket(companyId, contact.id, whatsappId);
+    if (err instanceof AppError && err.code === 'ERR_OTHER_OPEN_TICKET')
+      throw await otherOpenTicket(companyId, contact.id, whatsappId);
     throw err;
   }
   return toTicket(ticket);
@@ -257,7 +280,8 @@ export async function mutateTicket(
         conflict = index;
         return new AppError('ERR_CONFLICT');
       });
-      if (before.status !== after.status || before.queueId !== after.queueId || before.userId !== after.userId) await moveListCounts(before, after);
+      if (before.status !== after.status || before.queueId !== after.queueId || before.userId !== after.userId)
+        await moveListCounts(before, after);
       return { before, after, changed: true };
     } catch (err) {
       if (conflict === undefined || !(err instanceof AppError)) {
@@ -277,8 +301,12 @@ function guardItems(before: StoredTicket, after: StoredTicket): TransactItem[] {
   const active = isActive(after.status);
   const moved = before.whatsappId !== after.whatsappId || before.contactId !== after.contactId;
   const items: TransactItem[] = [];
-  if (active && (!wasActive || moved)) items.push(putTx({ ...openGuardKeys(after.companyId, after.contactId, after.whatsappId), ticketId: after.id }, true));
-  if (wasActive && (!active || moved)) items.push(deleteTx(openGuardKeys(before.companyId, before.contactId, before.whatsappId)));
+  if (active && (!wasActive || moved))
+    items.push(
+      putTx({ ...openGuardKeys(after.companyId, after.contactId, after.whatsappId), ticketId: after.id }, true),
+    );
+  if (wasActive && (!active || moved))
+    items.push(deleteTx(openGuardKeys(before.companyId, before.contactId, before.whatsappId)));
   return items;
 }
 
@@ -296,7 +324,8 @@ async function recordAggregates(before: StoredTicket, after: StoredTicket, now: 
   if (!before.startedAt && after.startedAt && after.queuedAt && after.round === before.round) {
     add(days, day, { waitSum: Date.parse(after.startedAt) - Date.parse(after.queuedAt), waitCount: 1 });
   }
-  const taken = after.status === 'open' && after.userId !== null && (after.userId !== before.userId || before.status !== 'open');
+  const taken =
+    after.status === 'open' && after.userId !== null && (after.userId !== before.userId || before.status !== 'open');
   if (taken) add(users, String(after.userId), { tickets: 1 });
   if (!before.finishedAt && after.finishedAt && after.startedAt) {
     const support = Date.parse(after.finishedAt) - Date.parse(after.startedAt);
@@ -340,7 +369,20 @@ export async function updateTicket(
     {
       extra: (b, a) => [
         ...guardItems(b, a),
-        ...(kind === 'close' ? [putTx({ ...roundKeys(companyId, a.id, a.round), ticketId: a.id, userId: a.userId, queueId: a.queueId, queuedAt: a.queuedAt, startedAt: a.startedAt, finishedAt: a.finishedAt, rating: null })] : []),
+        ...(kind === 'close'
+          ? [
+              putTx({
+                ...roundKeys(companyId, a.id, a.round),
+                ticketId: a.id,
+                userId: a.userId,
+                queueId: a.queueId,
+                queuedAt: a.queuedAt,
+                startedAt: a.startedAt,
+                finishedAt: a.finishedAt,
+                rating: null,
+              }),
+            ]
+          : []),
       ],
       mapConflict: (_index, _b, a) => otherOpenTicket(companyId, a.contactId, a.whatsappId),
       initial,
@@ -352,12 +394,20 @@ export async function updateTicket(
   await publishTicketChange(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind);
   // the rating question or the completion message (once per close, see chatbot/rating.ts)
-  if (kind === 'close') await onTicketClosed(companyId, ticket).catch((err) => log.error('on close failed', { ticketId, error: (err as Error).message }));
+  if (kind === 'close')
+    await onTicketClosed(companyId, ticket).catch((err) =>
+      log.error('on close failed', { ticketId, error: (err as Error).message }),
+    );
   return ticket;
 }
 
 /** PUT /tickets/{id}: the caller must be able to see the ticket (non-admins: their queues). */
-export async function updateTicketByUser(companyId: number, actor: Actor, ticketId: number, changes: TicketChanges): Promise<Ticket> {
+export async function updateTicketByUser(
+  companyId: number,
+  actor: Actor,
+  ticketId: number,
+  changes: TicketChanges,
+): Promise<Ticket> {
   const current = await requireStoredTicket(companyId, ticketId);
   await assertCanSee(companyId, actor, current);
   return updateTicket(companyId, ticketId, changes, actor, current);
@@ -369,7 +419,10 @@ async function automaticMessages(companyId: number, before: StoredTicket, after:
   let body: string | undefined;
   if (kind === 'accept' && after.user && (await settingValue(companyId, 'sendGreetingAccepted')) === 'enabled') {
     body = `Olá *${after.contact.name}*, meu nome é *${after.user.name}* e agora vou prosseguir com seu atendimento!`;
-  } else if ((kind === 'transferQueue' || kind === 'transferUser') && (await settingValue(companyId, 'sendMsgTransfTicket')) === 'enabled') {
+  } else if (
+    (kind === 'transferQueue' || kind === 'transferUser') &&
+    (await settingValue(companyId, 'sendMsgTransfTicket')) === 'enabled'
+  ) {
     // the first routing of a new ticket into a queue is not a transfer
     const wasRouted = before.queueId !== null || before.userId !== null;
     if (wasRouted) {
@@ -390,10 +443,15 @@ async function automaticMessages(companyId: number, before: StoredTicket, after:
 /** The contact's answer to the rating question (1-3): feeds the attendant's rating on the dashboard. */
 export async function recordRating(companyId: number, ticketId: number, rating: Rating): Promise<void> {
   const now = nowIso();
-  const { after, changed } = await mutateTicket(companyId, ticketId, (t) => (t.rating !== null && t.rating !== undefined ? null : { ...t, rating, ratingAt: now }));
+  const { after, changed } = await mutateTicket(companyId, ticketId, (t) =>
+    t.rating !== null && t.rating !== undefined ? null : { ...t, rating, ratingAt: now },
+  );
   if (!changed) return;
-  await updateItem(roundKeys(companyId, ticketId, after.round), { set: { rating, ratingAt: now, ticketId, userId: after.userId } });
-  if (after.userId !== null) await bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 });
+  await updateItem(roundKeys(companyId, ticketId, after.round), {
+    set: { rating, ratingAt: now, ticketId, userId: after.userId },
+  });
+  if (after.userId !== null)
+    await bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 });
 }
 
 /** DELETE /tickets/{id}: the ticket, its guard and uuid pointer go; viewers get `ticket` delete. */
@@ -409,7 +467,9 @@ export async function deleteTicket(companyId: number, ticketId: number) {
 
 /** Reading a ticket's messages: unreadMessages back to 0 and `ticket` updateUnread to its viewers. */
 export async function resetUnread(companyId: number, ticketId: number): Promise<Ticket> {
-  const { after, changed } = await mutateTicket(companyId, ticketId, (t) => (t.unreadMessages > 0 ? { ...t, unreadMessages: 0 } : null));
+  const { after, changed } = await mutateTicket(companyId, ticketId, (t) =>
+    t.unreadMessages > 0 ? { ...t, unreadMessages: 0 } : null,
+  );
   const ticket = toTicket(after);
   if (changed) await publishToTicket(companyId, ticket, 'ticket', { action: 'updateUnread', ticketId, ticket });
   return ticket;
@@ -427,10 +487,19 @@ export async function refreshTicketContact(companyId: number, contact: Contact, 
       pk: ticketIndex.contact(companyId, contact.id),
       startKey,
       projection: ['id'],
-      ...(opts.activeOnly ? { filter: '#s IN (:open, :pending)', filterNames: { '#s': 'status' }, filterValues: { ':open': 'open', ':pending': 'pending' } } : {}),
+      ...(opts.activeOnly
+        ? {
+            filter: '#s IN (:open, :pending)',
+            filterNames: { '#s': 'status' },
+            filterValues: { ':open': 'open', ':pending': 'pending' },
+          }
+        : {}),
     });
     for (const item of page.items) {
-      const { after, changed } = await mutateTicket(companyId, item.id, (t) => ({ ...t, contact: contactSnap(contact) }));
+      const { after, changed } = await mutateTicket(companyId, item.id, (t) => ({
+        ...t,
+        contact: contactSnap(contact),
+      }));
       if (changed) await publishTicketChange(companyId, null, toTicket(after));
     }
     startKey = page.lastKey;

@@ -63,7 +63,16 @@ describe('ticket status transitions (attendance.md 4.2)', () => {
     const closed = ticket({ status: 'closed', userId: 8, startedAt: T0, finishedAt: T0, rating: 2, ratingAt: T0 });
     const { after, kind } = applyTransition(closed, { status: 'open', userId: 42, queueId: 7 }, 42, NOW);
     expect(kind).toBe('reopen');
-    expect(after).toMatchObject({ status: 'open', userId: 42, queueId: 7, round: 2, queuedAt: NOW, startedAt: NOW, finishedAt: null, rating: null });
+    expect(after).toMatchObject({
+      status: 'open',
+      userId: 42,
+      queueId: 7,
+      round: 2,
+      queuedAt: NOW,
+      startedAt: NOW,
+      finishedAt: null,
+      rating: null,
+    });
   });
 
   it('open -return-> pending with no user, queue kept, back in the queue', () => {
@@ -77,7 +86,16 @@ describe('ticket status transitions (attendance.md 4.2)', () => {
     const open = ticket({ status: 'open', userId: 42, startedAt: T0 });
     const { after, kind } = applyTransition(open, { status: 'closed' }, 42, NOW);
     expect(kind).toBe('close');
-    expect(after).toMatchObject({ status: 'closed', userId: 42, queueId: 7, useIntegration: false, promptId: null, integrationId: null, chatbot: false, finishedAt: NOW });
+    expect(after).toMatchObject({
+      status: 'closed',
+      userId: 42,
+      queueId: 7,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+      chatbot: false,
+      finishedAt: NOW,
+    });
   });
 
   it('open or pending -transfer to a queue without a user-> pending, userId null', () => {

@@ -13,7 +13,15 @@ export interface TicketChanges {
   chatbot?: boolean;
 }
 
-export type TransitionKind = 'accept' | 'reopen' | 'return' | 'close' | 'transferQueue' | 'transferUser' | 'requeue' | 'edit';
+export type TransitionKind =
+  | 'accept'
+  | 'reopen'
+  | 'return'
+  | 'close'
+  | 'transferQueue'
+  | 'transferUser'
+  | 'requeue'
+  | 'edit';
 
 /**
  * The status table of attendance.md 4.2, as a pure function of the ticket, the requested fields

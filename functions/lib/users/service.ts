@@ -12,7 +12,17 @@ import { decodeCursor, page } from '../cursor';
 import { companyConnections, disconnect, publish, removeConnection, saveConnection } from '../realtime';
 import { settingValue } from '../settings';
 import { companyPlan } from '../accounts/companies';
-import { USERS_USAGE, createUser, emailKeys, getStoredUser, getUser, listUsers, toUser, userKeys, userSearchText } from '../accounts/users';
+import {
+  USERS_USAGE,
+  createUser,
+  emailKeys,
+  getStoredUser,
+  getUser,
+  listUsers,
+  toUser,
+  userKeys,
+  userSearchText,
+} from '../accounts/users';
 import { getQueues } from '../queues/repo';
 import { getWhatsapp } from '../whatsapp/repo';
 
@@ -34,14 +44,23 @@ export async function requireUser(companyId: number, id: number): Promise<User> 
 }
 
 /** The users page: one Query per page, searched by name or e-mail. */
-export async function listUsersPage(companyId: number, opts: { searchParam?: string; cursor?: string; limit?: number }) {
+export async function listUsersPage(
+  companyId: number,
+  opts: { searchParam?: string; cursor?: string; limit?: number },
+) {
   const search = opts.searchParam?.trim().toLowerCase();
   const out = await query({
     pk: `C#${companyId}`,
     sk: { beginsWith: 'USER#' },
     limit: opts.limit ?? PAGE_SIZE,
     startKey: await decodeCursor(companyId, opts.cursor),
-    ...(search ? { filter: 'contains(#search, :search)', filterNames: { '#search': 'searchText' }, filterValues: { ':search': search } } : {}),
+    ...(search
+      ? {
+          filter: 'contains(#search, :search)',
+          filterNames: { '#search': 'searchText' },
+          filterValues: { ':search': search },
+        }
+      : {}),
   });
   const result = await page(companyId, out.items.map(toUser), out.lastKey);
   return { users: result.items, hasMore: result.hasMore, cursor: result.cursor };
@@ -52,7 +71,8 @@ async function assertReferences(companyId: number, body: { queueIds?: number[]; 
   if (body.queueIds?.length) {
     const wanted = [...new Set(body.queueIds)];
     const found = await getQueues(companyId, wanted);
-    if (found.length !== wanted.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueIds'], message: 'invalid' }]);
+    if (found.length !== wanted.length)
+      throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueIds'], message: 'invalid' }]);
   }
   if (body.whatsappId) {
     if (!(await getWhatsapp(companyId, body.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
@@ -71,13 +91,20 @@ const sameIds = (a: number[] = [], b: number[] = []) => {
  * current value back (as the form does) is not a change and is allowed.
  */
 function assertModalPermissions(auth: AuthContext, current: Partial<User>, body: UserUpdateBody) {
-  const now = { profile: current.profile, allTicket: current.allTicket, whatsappId: current.whatsappId ?? null, showNoQueue: Boolean(current.showNoQueue) };
+  const now = {
+    profile: current.profile,
+    allTicket: current.allTicket,
+    whatsappId: current.whatsappId ?? null,
+    showNoQueue: Boolean(current.showNoQueue),
+  };
   const changesProfileFields = (['profile', 'allTicket', 'whatsappId', 'showNoQueue'] as const).some(
     (field) => body[field] !== undefined && body[field] !== now[field],
   );
-  if (changesProfileFields && !auth.super && !can(auth.profile, 'user-modal:editProfile')) throw new AppError('ERR_NO_PERMISSION');
+  if (changesProfileFields && !auth.super && !can(auth.profile, 'user-modal:editProfile'))
+    throw new AppError('ERR_NO_PERMISSION');
   const changesQueues = body.queueIds !== undefined && !sameIds(body.queueIds, current.queueIds);
-  if (changesQueues && !auth.super && !can(auth.profile, 'user-modal:editQueues')) throw new AppError('ERR_NO_PERMISSION');
+  if (changesQueues && !auth.super && !can(auth.profile, 'user-modal:editQueues'))
+    throw new AppError('ERR_NO_PERMISSION');
 }
 
 /**
@@ -87,8 +114,13 @@ function assertModalPermissions(auth: AuthContext, current: Partial<User>, body:
  */
 export async function createCompanyUser(auth: AuthContext, body: UserCreateBody): Promise<UserWithQueues> {
   const companyId = auth.companyId;
-  if (!auth.super && (await settingValue(companyId, 'userCreation')) === 'disabled') throw new AppError('ERR_USER_CREATION_DISABLED');
-  assertModalPermissions(auth, { profile: 'user', allTicket: 'desabled', whatsappId: null, queueIds: [], showNoQueue: false }, body);
+  if (!auth.super && (await settingValue(companyId, 'userCreation')) === 'disabled')
+    throw new AppError('ERR_USER_CREATION_DISABLED');
+  assertModalPermissions(
+    auth,
+    { profile: 'user', allTicket: 'desabled', whatsappId: null, queueIds: [], showNoQueue: false },
+    body,
+  );
   await assertReferences(companyId, body);
   const plan = await companyPlan(companyId);
   const user = await createUser(
@@ -115,7 +147,13 @@ async function syncConnections(user: User) {
   const mine = (await companyConnections(user.companyId)).filter((c) => c.userId === user.id);
   await Promise.all(
     mine.map(({ pk: _pk, sk: _sk, ttl: _ttl, ...conn }: any) =>
-      saveConnection({ ...conn, profile: user.profile, queueIds: user.queueIds, allTicket: user.allTicket, showNoQueue: Boolean(user.showNoQueue) }),
+      saveConnection({
+        ...conn,
+        profile: user.profile,
+        queueIds: user.queueIds,
+        allTicket: user.allTicket,
+        showNoQueue: Boolean(user.showNoQueue),
+      }),
     ),
   );
 }
@@ -178,10 +216,12 @@ export async function deleteCompanyUser(auth: AuthContext, id: number) {
   ];
   await transact(items, () => new AppError('ERR_NO_USER_FOUND'));
   const sockets = (await companyConnections(companyId)).filter((c) => c.userId === id);
-  await Promise.all(sockets.map(async (c) => {
-    await removeConnection(c.connectionId, companyId);
-    await disconnect(c.connectionId);
-  }));
+  await Promise.all(
+    sockets.map(async (c) => {
+      await removeConnection(c.connectionId, companyId);
+      await disconnect(c.connectionId);
+    }),
+  );
   await publish(companyId, 'user', { action: 'delete', userId: id });
 }
 
@@ -199,11 +239,13 @@ export async function removeQueueFromUsers(companyId: number, queueId: number) {
   const users = (await listUsers(companyId)).filter((u) => u.queueIds?.includes(queueId));
   for (const user of users) {
     const queueIds = user.queueIds.filter((q) => q !== queueId);
-    const updated = await updateItem(userKeys(companyId, user.id), { set: { queueIds, updatedAt: nowIso() }, condition: 'attribute_exists(pk)' });
+    const updated = await updateItem(userKeys(companyId, user.id), {
+      set: { queueIds, updatedAt: nowIso() },
+      condition: 'attribute_exists(pk)',
+    });
     if (updated) {
       await syncConnections(toUser(updated));
       await publish(companyId, 'user', { action: 'update', user: await withQueues(toUser(updated)) });
     }
   }
 }
-

@@ -8,8 +8,13 @@ type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> :
  * Sends a command to the session runner: FIFO group per connection, so a start, a send and a
  * disconnect of one connection run in the order they were given.
  */
-export async function sendSessionCommand(command: DistributiveOmit<SessionCommand, 'commandId'> & { commandId?: string }) {
+export async function sendSessionCommand(
+  command: DistributiveOmit<SessionCommand, 'commandId'> & { commandId?: string },
+) {
   const full = { ...command, commandId: command.commandId ?? randomUUID() } as SessionCommand;
-  await enqueue(COMMAND_QUEUE, full, { groupId: commandGroupId(full.companyId, full.whatsappId), dedupId: full.commandId });
+  await enqueue(COMMAND_QUEUE, full, {
+    groupId: commandGroupId(full.companyId, full.whatsappId),
+    dedupId: full.commandId,
+  });
   return full;
 }

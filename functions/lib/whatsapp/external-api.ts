@@ -28,16 +28,30 @@ export async function authenticateApiToken(authorization: string | undefined): P
 
 export function parseSendFields(fields: Record<string, unknown>) {
   const parsed = ExternalSendBody.safeParse(fields);
-  if (!parsed.success) throw new AppError('ERR_VALIDATION', 400, parsed.error.issues.map((i) => ({ path: i.path, message: i.message })));
+  if (!parsed.success)
+    throw new AppError(
+      'ERR_VALIDATION',
+      400,
+      parsed.error.issues.map((i) => ({ path: i.path, message: i.message })),
+    );
   return parsed.data;
 }
 
-export async function sendExternal(whatsapp: Whatsapp, input: { number: string; body: string }, files: UploadedFile[] = []) {
+export async function sendExternal(
+  whatsapp: Whatsapp,
+  input: { number: string; body: string },
+  files: UploadedFile[] = [],
+) {
   const { companyId } = whatsapp;
   if (whatsapp.status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   const jid = await checkNumber(companyId, whatsapp.id, digitsOnly(input.number));
   const contact = await upsertContactFromWhatsApp(companyId, { number: jid, isGroup: false });
-  const { ticket } = await findOrCreateTicket(companyId, { contactId: contact.id, whatsappId: whatsapp.id, isGroup: false, fromMe: true });
+  const { ticket } = await findOrCreateTicket(companyId, {
+    contactId: contact.id,
+    whatsappId: whatsapp.id,
+    isGroup: false,
+    fromMe: true,
+  });
   if (!files.length) return [await sendMessage(companyId, ticket, { body: input.body, automatic: false })];
   const sent = [];
   for (const [i, file] of files.entries()) {

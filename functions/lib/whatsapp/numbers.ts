@@ -11,7 +11,10 @@ import { sendSessionCommand } from './commands';
  *   reply: `WCHECK#<replyId>` / `WCHECK` (TTL 5 min); cache: `C#<cid>#WNUMBER` / `<wid>#<digits>` (TTL 1 day)
  */
 const replyKeys = (replyTo: string) => ({ pk: `WCHECK#${replyTo}`, sk: 'WCHECK' });
-const cacheKeys = (companyId: number, whatsappId: number, digits: string) => ({ pk: `C#${companyId}#WNUMBER`, sk: `${whatsappId}#${digits}` });
+const cacheKeys = (companyId: number, whatsappId: number, digits: string) => ({
+  pk: `C#${companyId}#WNUMBER`,
+  sk: `${whatsappId}#${digits}`,
+});
 
 export interface NumberCheck {
   exists: boolean;
@@ -19,14 +22,22 @@ export interface NumberCheck {
   error?: string;
 }
 
-export async function recordNumberCheck(ev: { companyId: number; whatsappId: number; number: string; replyTo: string } & NumberCheck) {
+export async function recordNumberCheck(
+  ev: { companyId: number; whatsappId: number; number: string; replyTo: string } & NumberCheck,
+) {
   const result = { exists: ev.exists, jid: ev.jid, error: ev.error };
   await putItem({ ...replyKeys(ev.replyTo), companyId: ev.companyId, ...result, ttl: ttlIn(300) });
-  if (!ev.error) await putItem({ ...cacheKeys(ev.companyId, ev.whatsappId, ev.number), ...result, ttl: ttlIn(24 * 3600) });
+  if (!ev.error)
+    await putItem({ ...cacheKeys(ev.companyId, ev.whatsappId, ev.number), ...result, ttl: ttlIn(24 * 3600) });
 }
 
 /** The number's WhatsApp jid; ERR_WAPP_INVALID_CONTACT when it is not on WhatsApp. */
-export async function checkNumber(companyId: number, whatsappId: number, digits: string, waitMs = 10_000): Promise<string> {
+export async function checkNumber(
+  companyId: number,
+  whatsappId: number,
+  digits: string,
+  waitMs = 10_000,
+): Promise<string> {
   const cached = await getItem<NumberCheck>(cacheKeys(companyId, whatsappId, digits));
   let result: NumberCheck | undefined = cached;
   if (!result) {

@@ -12,7 +12,10 @@ import { pad } from '../keys';
  */
 export const whatsappKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `WHATSAPP#${pad(id)}` });
 export const defaultGuardKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'WHATSAPP_DEFAULT' });
-export const tokenGuardKeys = (token: string) => ({ pk: `WTOKEN#${createHash('sha256').update(token).digest('hex')}`, sk: 'WTOKEN' });
+export const tokenGuardKeys = (token: string) => ({
+  pk: `WTOKEN#${createHash('sha256').update(token).digest('hex')}`,
+  sk: 'WTOKEN',
+});
 /** per-company count of connections, checked against the plan limit in the creating transaction */
 export const CONNECTIONS_USAGE = 'usage#connections';
 

@@ -69,7 +69,10 @@ function moveDefaultTx(companyId: number, id: number, previous: number | undefin
       conditionNames: { '#w': 'whatsappId' },
       conditionValues: { ':prev': previous },
     }),
-    updateTx(whatsappKeys(companyId, previous), { set: { isDefault: false, updatedAt: nowIso() }, condition: 'attribute_exists(pk)' }),
+    updateTx(whatsappKeys(companyId, previous), {
+      set: { isDefault: false, updatedAt: nowIso() },
+      condition: 'attribute_exists(pk)',
+    }),
   ];
 }
 
@@ -124,7 +127,11 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
     ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []),
   ];
   await transact(items, (index) =>
-    index === 1 ? new AppError('ERR_PLAN_LIMIT_REACHED') : index === 2 ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }]) : new AppError('ERR_CONFLICT'),
+    index === 1
+      ? new AppError('ERR_PLAN_LIMIT_REACHED')
+      : index === 2
+        ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }])
+        : new AppError('ERR_CONFLICT'),
   );
   // A new connection starts its session at once: the QR code follows on the whatsappSession event.
   await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
@@ -221,7 +228,14 @@ export async function disconnectSession(companyId: number, id: number) {
 }
 
 /** A `session` event from the runner: store the status and tell the browsers. */
-export async function applySessionEvent(ev: { companyId: number; whatsappId: number; status: ConnectionStatus; qrcode?: string; retries?: number; number?: string }) {
+export async function applySessionEvent(ev: {
+  companyId: number;
+  whatsappId: number;
+  status: ConnectionStatus;
+  qrcode?: string;
+  retries?: number;
+  number?: string;
+}) {
   return setStatus(ev.companyId, ev.whatsappId, ev.status, {
     qrcode: ev.qrcode ?? '',
     ...(ev.retries !== undefined ? { retries: ev.retries } : {}),

@@ -165,7 +165,8 @@ export class SimulatedPhone implements ProviderSession {
         }
       : undefined;
     const kind = m.media?.mimetype.split('/')[0];
-    const mediaType = m.mediaType ?? (!m.media ? 'chat' : kind === 'image' || kind === 'audio' || kind === 'video' ? kind : 'document');
+    const mediaType =
+      m.mediaType ?? (!m.media ? 'chat' : kind === 'image' || kind === 'audio' || kind === 'video' ? kind : 'document');
     await this.ctx.events.message({
       wid,
       chatJid,

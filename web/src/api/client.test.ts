@@ -12,14 +12,17 @@ type Call = { url: string; auth?: string; method: string };
 function fakeServer(opts: { refreshOk?: boolean; alwaysExpired?: boolean } = {}) {
   const calls: Call[] = [];
   let refreshes = 0;
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const fetchImpl = (async (url: string, init: RequestInit) => {
     const auth = (init.headers as Record<string, string>).Authorization;
     calls.push({ url, auth, method: init.method! });
     if (url.endsWith('/auth/refresh_token')) {
       refreshes += 1;
       await new Promise((r) => setTimeout(r, 10));
-      return opts.refreshOk === false ? json(401, { error: 'ERR_SESSION_EXPIRED' }) : json(200, { token: 'good', user: { id: 1, companyId: 1 } });
+      return opts.refreshOk === false
+        ? json(401, { error: 'ERR_SESSION_EXPIRED' })
+        : json(200, { token: 'good', user: { id: 1, companyId: 1 } });
     }
     if (url.endsWith('/gone')) return json(401, { error: 'ERR_SESSION_EXPIRED' });
     if (auth === 'Bearer good' && !opts.alwaysExpired) return json(200, { ok: url });
@@ -87,7 +90,9 @@ describe('API client session handling (attendance.md 4.1)', () => {
   });
 
   test('query strings skip empty values and send arrays as JSON', () => {
-    expect(buildQuery({ a: 1, b: '', c: undefined, d: null, queueIds: [1, 2], showAll: false })).toBe('?a=1&queueIds=%5B1%2C2%5D&showAll=false');
+    expect(buildQuery({ a: 1, b: '', c: undefined, d: null, queueIds: [1, 2], showAll: false })).toBe(
+      '?a=1&queueIds=%5B1%2C2%5D&showAll=false',
+    );
     expect(buildQuery({})).toBe('');
   });
 });

@@ -10,7 +10,10 @@ export const apiFetcher = <T>([path, query]: ApiKey) => api.get<T>(path, query);
 
 /** GET through the one client. `path` null = do not fetch yet. Live data comes from realtime, not polling. */
 export function useApi<T>(path: string | null, query?: QueryParams, opts?: SWRConfiguration<T>) {
-  return useSWR<T, unknown, ApiKey | null>(path ? [path, query] : null, apiFetcher<T>, { revalidateOnFocus: false, ...opts });
+  return useSWR<T, unknown, ApiKey | null>(path ? [path, query] : null, apiFetcher<T>, {
+    revalidateOnFocus: false,
+    ...opts,
+  });
 }
 
 /** True when an SWR key belongs to the resource path (exact or one of its sub-paths). */

@@ -41,12 +41,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [landing, setLanding] = useState<string | null>(null);
 
   const accept = useCallback((data: SessionPayload) => {
-    sessionStore.save({ token: data.token, companyId: data.user.companyId, userId: data.user.id, dueDate: formatDate(data.company?.dueDate ?? data.user.company?.dueDate) });
+    sessionStore.save({
+      token: data.token,
+      companyId: data.user.companyId,
+      userId: data.user.id,
+      dueDate: formatDate(data.company?.dueDate ?? data.user.company?.dueDate),
+    });
     setUser(data.user);
     setCompany(data.company);
     setStatus('authenticated');
     // The language saved on the account applies when this browser has no choice of its own.
-    if (!localStorage.getItem('language') && data.user.language && data.user.language !== i18n.language) void i18n.changeLanguage(data.user.language);
+    if (!localStorage.getItem('language') && data.user.language && data.user.language !== i18n.language)
+      void i18n.changeLanguage(data.user.language);
   }, []);
 
   useEffect(() => {
@@ -95,6 +101,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const value = useMemo(() => ({ status, user, company, plan, landing, login, logout, setUser }), [status, user, company, plan, landing, login, logout]);
+  const value = useMemo(
+    () => ({ status, user, company, plan, landing, login, logout, setUser }),
+    [status, user, company, plan, landing, login, logout],
+  );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -19,7 +19,12 @@ export function tokenSessionId(token: string | null): string | undefined {
   const part = token?.split('.')[1];
   if (!part) return undefined;
   try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     return (JSON.parse(json) as { sid?: string }).sid;
   } catch {
     return undefined;
@@ -30,6 +35,9 @@ export function tokenSessionId(token: string | null): string | undefined {
  * An `auth` event means the account was used elsewhere when it names this user and a session
  * other than ours (attendance.md 4.1).
  */
-export function isUsedElsewhere(event: { user?: { id?: number }; sessionId?: string }, me: { userId: number; sessionId?: string }) {
+export function isUsedElsewhere(
+  event: { user?: { id?: number }; sessionId?: string },
+  me: { userId: number; sessionId?: string },
+) {
   return event.user?.id === me.userId && Boolean(event.sessionId) && event.sessionId !== me.sessionId;
 }

@@ -1,6 +1,9 @@
 import type { Plan, Setting, User } from '#shared/schemas/accounts';
 
-export type SessionUser = User & { company?: { id: number; name: string; dueDate: string | null }; queues?: { id: number; name: string; color: string }[] };
+export type SessionUser = User & {
+  company?: { id: number; name: string; dueDate: string | null };
+  queues?: { id: number; name: string; color: string }[];
+};
 export interface SessionCompany {
   id: number;
   name: string;

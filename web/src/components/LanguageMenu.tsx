@@ -6,7 +6,13 @@ import { LANGUAGES, type Language } from '#shared/constants';
 import { storeLanguage } from '../i18n';
 
 /** pt / en / es. `onChange` lets the signed-in shell tell the server (set-language). */
-export function LanguageMenu({ onChange, color }: { onChange?: (lang: Language) => void; color?: 'inherit' | 'default' }) {
+export function LanguageMenu({
+  onChange,
+  color,
+}: {
+  onChange?: (lang: Language) => void;
+  color?: 'inherit' | 'default';
+}) {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const choose = (lang: Language) => {
@@ -19,7 +25,11 @@ export function LanguageMenu({ onChange, color }: { onChange?: (lang: Language) 
   return (
     <>
       <Tooltip title={t('topbar.language')}>
-        <IconButton color={color ?? 'inherit'} aria-label={t('topbar.language')} onClick={(e) => setAnchor(e.currentTarget)}>
+        <IconButton
+          color={color ?? 'inherit'}
+          aria-label={t('topbar.language')}
+          onClick={(e) => setAnchor(e.currentTarget)}
+        >
           <TranslateIcon />
         </IconButton>
       </Tooltip>

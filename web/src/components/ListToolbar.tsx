@@ -3,7 +3,14 @@ import { Button } from '@mui/material';
 import { SearchField } from './SearchField';
 
 /** The actions row of a searchable list screen: its search box, extra actions, and the add button. */
-export function ListToolbar({ searchLabel, search, onSearch, addLabel, onAdd, children }: {
+export function ListToolbar({
+  searchLabel,
+  search,
+  onSearch,
+  addLabel,
+  onAdd,
+  children,
+}: {
   searchLabel: string;
   search: string;
   onSearch: (value: string) => void;

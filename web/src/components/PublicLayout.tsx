@@ -8,7 +8,10 @@ import { LanguageMenu } from './LanguageMenu';
 export function PublicLayout({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}
+    >
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', p: 1 }}>
         <LanguageMenu color="default" />
       </Box>

@@ -8,7 +8,14 @@ export function Toaster() {
   const top = list[0];
   if (!top) return null;
   return (
-    <Snackbar key={top.id} open autoHideDuration={TOAST_CLOSE_MS} onClose={() => toasts.dismiss(top.id)} anchorOrigin={{ vertical: 'top', horizontal: 'right' }} sx={{ top: { xs: 64, sm: 64 } }}>
+    <Snackbar
+      key={top.id}
+      open
+      autoHideDuration={TOAST_CLOSE_MS}
+      onClose={() => toasts.dismiss(top.id)}
+      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      sx={{ top: { xs: 64, sm: 64 } }}
+    >
       <Alert severity={top.kind} variant="filled" onClose={() => toasts.dismiss(top.id)} sx={{ width: '100%' }}>
         {top.text}
       </Alert>

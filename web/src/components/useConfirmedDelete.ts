@@ -9,7 +9,17 @@ import { notify } from './toast';
  */
 export function useConfirmedDelete() {
   const confirm = useConfirm();
-  return async ({ message, path, onDeleted, deleted }: { message: string; path: string; onDeleted: () => void; deleted: string }) => {
+  return async ({
+    message,
+    path,
+    onDeleted,
+    deleted,
+  }: {
+    message: string;
+    path: string;
+    onDeleted: () => void;
+    deleted: string;
+  }) => {
     if (!(await confirm({ message }))) return;
     try {
       await api.delete(path);

@@ -88,10 +88,19 @@ const fromWhatsapp = (w: Whatsapp): Form => ({
   maxUseBotQueues: w.maxUseBotQueues ?? CONNECTION_DEFAULTS.maxUseBotQueues,
 });
 
-const randomToken = () => Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, '0')).join('');
+const randomToken = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** Add/edit a connection (management.md sections 2, 3, 5 and 7; defaults of section 9). */
-export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; whatsappId?: number; onClose(): void }) {
+export function ConnectionModal({
+  open,
+  whatsappId,
+  onClose,
+}: {
+  open: boolean;
+  whatsappId?: number;
+  onClose(): void;
+}) {
   const { t } = useTranslation(['connections', 'common']);
   const { plan } = useAuth();
   const [form, setForm] = useState<Form>(EMPTY);
@@ -114,7 +123,8 @@ export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; 
   const num = (key: 'timeToTransfer' | 'expiresTicket' | 'timeUseBotQueues' | 'maxUseBotQueues') => ({
     type: 'number',
     value: form[key],
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value === '' ? '' : Math.max(0, Number(e.target.value))),
+    onChange: (e: { target: { value: string } }) =>
+      set(key, e.target.value === '' ? '' : Math.max(0, Number(e.target.value))),
     slotProps: { htmlInput: { min: 0 } },
     ...fieldError(key),
   });
@@ -144,19 +154,48 @@ export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; 
     }
   };
 
-  const multiline = (key: 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage' | 'expiresInactiveMessage') => (
-    <TextField label={t(`modal.${key}`)} value={form[key]} onChange={(e) => set(key, e.target.value)} {...fieldError(key)} multiline minRows={2} maxRows={6} fullWidth />
+  const multiline = (
+    key: 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage' | 'expiresInactiveMessage',
+  ) => (
+    <TextField
+      label={t(`modal.${key}`)}
+      value={form[key]}
+      onChange={(e) => set(key, e.target.value)}
+      {...fieldError(key)}
+      multiline
+      minRows={2}
+      maxRows={6}
+      fullWidth
+    />
   );
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="md" scroll="paper" aria-labelledby="connection-modal-title">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      scroll="paper"
+      aria-labelledby="connection-modal-title"
+    >
       <form onSubmit={submit} noValidate style={{ display: 'contents' }}>
         <DialogTitle id="connection-modal-title">{whatsappId ? t('modal.titleEdit') : t('modal.titleAdd')}</DialogTitle>
         <DialogContent dividers>
           <Stack spacing={2}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-              <TextField label={t('modal.name')} value={form.name} onChange={(e) => set('name', e.target.value)} {...fieldError('name')} required autoFocus fullWidth />
-              <FormControlLabel control={<Switch checked={form.isDefault} onChange={(e) => set('isDefault', e.target.checked)} />} label={t('modal.isDefault')} />
+              <TextField
+                label={t('modal.name')}
+                value={form.name}
+                onChange={(e) => set('name', e.target.value)}
+                {...fieldError('name')}
+                required
+                autoFocus
+                fullWidth
+              />
+              <FormControlLabel
+                control={<Switch checked={form.isDefault} onChange={(e) => set('isDefault', e.target.checked)} />}
+                label={t('modal.isDefault')}
+              />
             </Stack>
             <Typography variant="subtitle2">{t('modal.sectionMessages')}</Typography>
             {multiline('greetingMessage')}
@@ -174,7 +213,11 @@ export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; 
                   endAdornment: (
                     <InputAdornment position="end">
                       <Tooltip title={t('modal.generateToken')}>
-                        <IconButton aria-label={t('modal.generateToken')} onClick={() => set('token', randomToken())} edge="end">
+                        <IconButton
+                          aria-label={t('modal.generateToken')}
+                          onClick={() => set('token', randomToken())}
+                          edge="end"
+                        >
                           <AutorenewIcon />
                         </IconButton>
                       </Tooltip>
@@ -193,7 +236,12 @@ export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; 
                 multiple
                 value={form.queueIds}
                 onChange={(e) => set('queueIds', (e.target.value as number[]).map(Number))}
-                renderValue={(ids) => queues.filter((q) => ids.includes(q.id)).map((q) => q.name).join(', ')}
+                renderValue={(ids) =>
+                  queues
+                    .filter((q) => ids.includes(q.id))
+                    .map((q) => q.name)
+                    .join(', ')
+                }
               >
                 {queues.map((q) => (
                   <MenuItem key={q.id} value={q.id}>
@@ -204,7 +252,13 @@ export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; 
               </Select>
             </FormControl>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField select label={t('modal.transferQueue')} value={form.transferQueueId} onChange={(e) => set('transferQueueId', e.target.value === '' ? '' : Number(e.target.value))} fullWidth>
+              <TextField
+                select
+                label={t('modal.transferQueue')}
+                value={form.transferQueueId}
+                onChange={(e) => set('transferQueueId', e.target.value === '' ? '' : Number(e.target.value))}
+                fullWidth
+              >
                 <MenuItem value="">{t('modal.noQueue')}</MenuItem>
                 {queues.map((q) => (
                   <MenuItem key={q.id} value={q.id}>
@@ -215,7 +269,13 @@ export function ConnectionModal({ open, whatsappId, onClose }: { open: boolean; 
               <TextField label={t('modal.timeToTransfer')} {...num('timeToTransfer')} fullWidth />
             </Stack>
             {plan?.useOpenAi && (
-              <TextField select label={t('modal.prompt')} value={form.promptId} onChange={(e) => set('promptId', e.target.value === '' ? '' : Number(e.target.value))} fullWidth>
+              <TextField
+                select
+                label={t('modal.prompt')}
+                value={form.promptId}
+                onChange={(e) => set('promptId', e.target.value === '' ? '' : Number(e.target.value))}
+                fullWidth
+              >
                 <MenuItem value="">{t('modal.noQueue')}</MenuItem>
                 {prompts.map((p) => (
                   <MenuItem key={p.id} value={p.id}>

@@ -1,5 +1,19 @@
 import { useState, type ReactElement } from 'react';
-import { Box, Button, Chip, CircularProgress, IconButton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  IconButton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
@@ -51,13 +65,21 @@ export default function ConnectionsPage() {
   const mayEdit = can(user?.profile, 'connections-page:editOrDeleteConnection');
 
   useRealtimeEvent<{ action: string; whatsapp?: Row; whatsappId?: number }>('whatsapp', (ev) => {
-    if (ev.action === 'delete' && ev.whatsappId !== undefined) void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), ev.whatsappId!), { revalidate: false });
-    else if (ev.whatsapp) void mutate((d: unknown) => upsertById(asList<Row>(d, 'whatsapps'), ev.whatsapp!, 'end'), { revalidate: false });
+    if (ev.action === 'delete' && ev.whatsappId !== undefined)
+      void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), ev.whatsappId!), { revalidate: false });
+    else if (ev.whatsapp)
+      void mutate((d: unknown) => upsertById(asList<Row>(d, 'whatsapps'), ev.whatsapp!, 'end'), { revalidate: false });
   });
   useRealtimeEvent<{ action: string; session?: Partial<Row> & { id: number } }>('whatsappSession', (ev) => {
     if (!ev.session) return;
     const { id, status, updatedAt } = ev.session;
-    void mutate((d: unknown) => asList<Row>(d, 'whatsapps').map((c) => (c.id === id ? { ...c, ...(status && { status }), ...(updatedAt && { updatedAt }) } : c)), { revalidate: false });
+    void mutate(
+      (d: unknown) =>
+        asList<Row>(d, 'whatsapps').map((c) =>
+          c.id === id ? { ...c, ...(status && { status }), ...(updatedAt && { updatedAt }) } : c,
+        ),
+      { revalidate: false },
+    );
   });
 
   const session = async (w: Row, button: Exclude<SessionButton, 'qrcode' | 'connecting'>) => {
@@ -73,7 +95,13 @@ export default function ConnectionsPage() {
   };
 
   const remove = (w: Row) =>
-    confirmedDelete({ message: t('confirmDelete', { name: w.name }), path: `/whatsapp/${w.id}`, onDeleted: () => void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), w.id), { revalidate: false }), deleted: t('deleted') });
+    confirmedDelete({
+      message: t('confirmDelete', { name: w.name }),
+      path: `/whatsapp/${w.id}`,
+      onDeleted: () =>
+        void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), w.id), { revalidate: false }),
+      deleted: t('deleted'),
+    });
 
   const renderButton = (w: Row, b: SessionButton) => {
     if (b === 'qrcode')
@@ -89,7 +117,14 @@ export default function ConnectionsPage() {
         </Button>
       );
     return (
-      <Button key={b} size="small" variant={b === 'disconnect' ? 'outlined' : 'contained'} color={b === 'disconnect' ? 'error' : 'primary'} disabled={busy === w.id} onClick={() => void session(w, b)}>
+      <Button
+        key={b}
+        size="small"
+        variant={b === 'disconnect' ? 'outlined' : 'contained'}
+        color={b === 'disconnect' ? 'error' : 'primary'}
+        disabled={busy === w.id}
+        onClick={() => void session(w, b)}
+      >
         {t(`buttons.${b}`)}
       </Button>
     );
@@ -137,13 +172,23 @@ export default function ConnectionsPage() {
                 </TableCell>
               )}
               <TableCell align="center">{formatShortDateTime(w.updatedAt)}</TableCell>
-              <TableCell align="center">{w.isDefault && <Chip size="small" color="success" icon={<CheckCircleIcon />} label={t('isDefault')} />}</TableCell>
+              <TableCell align="center">
+                {w.isDefault && <Chip size="small" color="success" icon={<CheckCircleIcon />} label={t('isDefault')} />}
+              </TableCell>
               {mayEdit && (
                 <TableCell align="center">
-                  <IconButton size="small" aria-label={t('buttons.edit', { name: w.name })} onClick={() => setModal({ id: w.id })}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('buttons.edit', { name: w.name })}
+                    onClick={() => setModal({ id: w.id })}
+                  >
                     <EditIcon />
                   </IconButton>
-                  <IconButton size="small" aria-label={t('buttons.delete', { name: w.name })} onClick={() => void remove(w)}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('buttons.delete', { name: w.name })}
+                    onClick={() => void remove(w)}
+                  >
                     <DeleteIcon />
                   </IconButton>
                 </TableCell>

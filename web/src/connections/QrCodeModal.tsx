@@ -48,9 +48,25 @@ export function QrCodeModal({ whatsapp, onClose }: { whatsapp: { id: number; nam
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 360 }}>
           {t('qr.steps')}
         </Typography>
-        <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: QR_SIZE + 16, p: 1, bgcolor: '#fff', borderRadius: 1 }}>
+        <Box
+          sx={{
+            display: 'flex',
+            justifyContent: 'center',
+            alignItems: 'center',
+            minHeight: QR_SIZE + 16,
+            p: 1,
+            bgcolor: '#fff',
+            borderRadius: 1,
+          }}
+        >
           {qrcode ? (
-            <QRCodeSVG value={qrcode} size={QR_SIZE} role="img" aria-label={t('qr.image', { name: whatsapp?.name ?? '' })} data-qrcode={qrcode} />
+            <QRCodeSVG
+              value={qrcode}
+              size={QR_SIZE}
+              role="img"
+              aria-label={t('qr.image', { name: whatsapp?.name ?? '' })}
+              data-qrcode={qrcode}
+            />
           ) : (
             <Box sx={{ textAlign: 'center' }}>
               <CircularProgress size={32} />

@@ -32,5 +32,7 @@ export const SESSION_CALLS: Record<Exclude<SessionButton, 'qrcode' | 'connecting
 };
 
 /** The QR modal closes itself once a session update for its connection arrives with an empty qrcode. */
-export const qrModalShouldClose = (openId: number | null, session: { id: number; qrcode?: string | null } | undefined) =>
-  openId !== null && session !== undefined && session.id === openId && !session.qrcode;
+export const qrModalShouldClose = (
+  openId: number | null,
+  session: { id: number; qrcode?: string | null } | undefined,
+) => openId !== null && session !== undefined && session.id === openId && !session.qrcode;

@@ -1,5 +1,22 @@
 import { useState } from 'react';
-import { Avatar, Box, Button, Divider, Drawer, IconButton, List, ListItem, ListItemText, Paper, Stack, TextField, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  Divider,
+  Drawer,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  Stack,
+  TextField,
+  Toolbar,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +42,8 @@ interface Note {
 export const validNote = (text: string) => text.trim().length >= 2;
 
 /** Below 600 px the contact name is cut to 10 characters plus an ellipsis (2.9). */
-export const drawerName = (name: string, narrow: boolean) => (narrow && name.length > 10 ? `${name.slice(0, 10)}...` : name);
+export const drawerName = (name: string, narrow: boolean) =>
+  narrow && name.length > 10 ? `${name.slice(0, 10)}...` : name;
 
 export const CONTACT_DRAWER_WIDTH = 320;
 
@@ -36,7 +54,10 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const confirm = useConfirm();
   const { data: contact, mutate } = useApi<Contact>(open ? `/contacts/${ticket.contactId}` : null);
-  const { data: notesData, mutate: mutateNotes } = useApi<unknown>(open ? '/ticket-notes/list' : null, { ticketId: ticket.id, contactId: ticket.contactId });
+  const { data: notesData, mutate: mutateNotes } = useApi<unknown>(open ? '/ticket-notes/list' : null, {
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+  });
   const notes = asList<Note>(notesData, 'notes');
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState(false);
@@ -44,7 +65,8 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
   const shown = contact ?? ticket.contact;
 
   useRealtimeEvent<{ action: string; contact?: Contact }>('contact', (ev) => {
-    if (ev.contact?.id === ticket.contactId) void mutate({ ...(contact as Contact), ...ev.contact }, { revalidate: false });
+    if (ev.contact?.id === ticket.contactId)
+      void mutate({ ...(contact as Contact), ...ev.contact }, { revalidate: false });
   });
 
   const addNote = async () => {
@@ -76,7 +98,15 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
       variant={narrow ? 'temporary' : 'persistent'}
       open={open}
       onClose={onClose}
-      sx={{ width: open && !narrow ? CONTACT_DRAWER_WIDTH : 0, flexShrink: 0, '& .MuiDrawer-paper': { width: narrow ? '100%' : CONTACT_DRAWER_WIDTH, position: narrow ? 'fixed' : 'relative', boxSizing: 'border-box' } }}
+      sx={{
+        width: open && !narrow ? CONTACT_DRAWER_WIDTH : 0,
+        flexShrink: 0,
+        '& .MuiDrawer-paper': {
+          width: narrow ? '100%' : CONTACT_DRAWER_WIDTH,
+          position: narrow ? 'fixed' : 'relative',
+          boxSizing: 'border-box',
+        },
+      }}
       slotProps={{ paper: { 'aria-label': t('drawer.title') } as object }}
     >
       <Toolbar variant="dense" sx={{ gap: 1 }}>
@@ -121,13 +151,19 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
             fullWidth
             size="small"
             error={noteError}
-            helperText={noteError ? (note.trim() ? t('common:validation.short') : t('common:validation.required')) : undefined}
+            helperText={
+              noteError ? (note.trim() ? t('common:validation.short') : t('common:validation.required')) : undefined
+            }
           />
           <Button size="small" variant="contained" onClick={() => void addNote()} sx={{ mt: 1 }}>
             {t('drawer.addNote')}
           </Button>
           <List dense>
-            {notes.length === 0 && <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>{t('drawer.noNotes')}</Typography>}
+            {notes.length === 0 && (
+              <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
+                {t('drawer.noNotes')}
+              </Typography>
+            )}
             {notes.map((n) => (
               <ListItem
                 key={n.id}
@@ -159,7 +195,12 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
           </Paper>
         )}
       </Box>
-      <ContactModal open={editing} contactId={ticket.contactId} onClose={() => setEditing(false)} onSaved={(c) => void mutate(c, { revalidate: false })} />
+      <ContactModal
+        open={editing}
+        contactId={ticket.contactId}
+        onClose={() => setEditing(false)}
+        onSaved={(c) => void mutate(c, { revalidate: false })}
+      />
     </Drawer>
   );
 }

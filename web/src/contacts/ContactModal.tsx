@@ -1,5 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField, Typography } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import AddIcon from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +51,14 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
     if (!contactId) return setValues({ name: initialName ?? '', number: '', email: '', extraInfo: [] });
     api
       .get<Contact>(`/contacts/${contactId}`)
-      .then((c) => setValues({ name: c.name, number: c.number, email: c.email ?? '', extraInfo: (c.extraInfo ?? []).map(({ name, value }) => ({ name, value })) }))
+      .then((c) =>
+        setValues({
+          name: c.name,
+          number: c.number,
+          email: c.email ?? '',
+          extraInfo: (c.extraInfo ?? []).map(({ name, value }) => ({ name, value })),
+        }),
+      )
       .catch(toastError);
   }, [open, contactId, initialName]);
 
@@ -52,7 +69,9 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
     setBusy(true);
     try {
       const body = parsed.data;
-      const saved = contactId ? await api.put<Contact>(`/contacts/${contactId}`, body) : await api.post<Contact>('/contacts', body);
+      const saved = contactId
+        ? await api.put<Contact>(`/contacts/${contactId}`, body)
+        : await api.post<Contact>('/contacts', body);
       notify.success(t('modal.saved'));
       onSaved?.(saved);
       onClose();
@@ -73,21 +92,72 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField label={t('modal.name')} value={values.name} onChange={(e) => { setValues({ ...values, name: e.target.value }); setErrors(({ name: _gone, ...rest }) => rest); }} {...fieldError('name')} required fullWidth autoFocus />
-              <TextField label={t('modal.number')} value={values.number} onChange={(e) => { setValues({ ...values, number: e.target.value }); setErrors(({ number: _gone, ...rest }) => rest); }} {...fieldError('number')} required fullWidth placeholder="5511999998888" />
+              <TextField
+                label={t('modal.name')}
+                value={values.name}
+                onChange={(e) => {
+                  setValues({ ...values, name: e.target.value });
+                  setErrors(({ name: _gone, ...rest }) => rest);
+                }}
+                {...fieldError('name')}
+                required
+                fullWidth
+                autoFocus
+              />
+              <TextField
+                label={t('modal.number')}
+                value={values.number}
+                onChange={(e) => {
+                  setValues({ ...values, number: e.target.value });
+                  setErrors(({ number: _gone, ...rest }) => rest);
+                }}
+                {...fieldError('number')}
+                required
+                fullWidth
+                placeholder="5511999998888"
+              />
             </Stack>
-            <TextField label={t('modal.email')} type="email" value={values.email} onChange={(e) => { setValues({ ...values, email: e.target.value }); setErrors(({ email: _gone, ...rest }) => rest); }} {...fieldError('email')} fullWidth />
+            <TextField
+              label={t('modal.email')}
+              type="email"
+              value={values.email}
+              onChange={(e) => {
+                setValues({ ...values, email: e.target.value });
+                setErrors(({ email: _gone, ...rest }) => rest);
+              }}
+              {...fieldError('email')}
+              fullWidth
+            />
             <Typography variant="subtitle2">{t('modal.extraInfo')}</Typography>
             {values.extraInfo.map((info, i) => (
               <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <TextField size="small" label={t('modal.extraName')} value={info.name} onChange={(e) => setExtra(i, 'name', e.target.value)} fullWidth />
-                <TextField size="small" label={t('modal.extraValue')} value={info.value} onChange={(e) => setExtra(i, 'value', e.target.value)} fullWidth />
-                <IconButton aria-label={t('modal.removeExtra')} onClick={() => setValues((s) => ({ ...s, extraInfo: s.extraInfo.filter((_, j) => j !== i) }))}>
+                <TextField
+                  size="small"
+                  label={t('modal.extraName')}
+                  value={info.name}
+                  onChange={(e) => setExtra(i, 'name', e.target.value)}
+                  fullWidth
+                />
+                <TextField
+                  size="small"
+                  label={t('modal.extraValue')}
+                  value={info.value}
+                  onChange={(e) => setExtra(i, 'value', e.target.value)}
+                  fullWidth
+                />
+                <IconButton
+                  aria-label={t('modal.removeExtra')}
+                  onClick={() => setValues((s) => ({ ...s, extraInfo: s.extraInfo.filter((_, j) => j !== i) }))}
+                >
                   <DeleteIcon />
                 </IconButton>
               </Stack>
             ))}
-            <Button startIcon={<AddIcon />} onClick={() => setValues((s) => ({ ...s, extraInfo: [...s.extraInfo, { name: '', value: '' }] }))} sx={{ alignSelf: 'flex-start' }}>
+            <Button
+              startIcon={<AddIcon />}
+              onClick={() => setValues((s) => ({ ...s, extraInfo: [...s.extraInfo, { name: '', value: '' }] }))}
+              sx={{ alignSelf: 'flex-start' }}
+            >
               {t('modal.addExtra')}
             </Button>
           </Stack>

@@ -75,7 +75,9 @@ export default function ContactsPage() {
   const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
   const [busy, setBusy] = useState<'import' | 'export' | null>(null);
-  const [result, setResult] = useState<{ created: number; errors: { contactName: string; message: string }[] } | null>(null);
+  const [result, setResult] = useState<{ created: number; errors: { contactName: string; message: string }[] } | null>(
+    null,
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
   // The server names row errors by catalogue code, validation key or `field: key`; show them as text.
@@ -88,7 +90,11 @@ export default function ContactsPage() {
 
   useRealtimeEvent<{ action: string; contact?: Contact; contactId?: number }>('contact', (ev) => {
     if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
-    else if (ev.contact && (!search || ev.contact.name.toLowerCase().includes(search) || ev.contact.number.includes(search))) contacts.upsert(ev.contact);
+    else if (
+      ev.contact &&
+      (!search || ev.contact.name.toLowerCase().includes(search) || ev.contact.number.includes(search))
+    )
+      contacts.upsert(ev.contact);
   });
 
   const startTicket = async (contact: Contact) => {
@@ -96,7 +102,12 @@ export default function ContactsPage() {
     const queueId = user.profile === 'admin' ? null : (user.queueIds?.[0] ?? null);
     if (needsQueue(queueId, user.profile)) return notify.error(t('needsQueue'));
     try {
-      const ticket = await api.post<Ticket>('/tickets', { contactId: contact.id, queueId, userId: user.id, status: 'open' });
+      const ticket = await api.post<Ticket>('/tickets', {
+        contactId: contact.id,
+        queueId,
+        userId: user.id,
+        status: 'open',
+      });
       navigate(`/tickets/${ticket.uuid}`);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'ERR_OTHER_OPEN_TICKET')) return toastError(err);
@@ -108,7 +119,12 @@ export default function ContactsPage() {
   };
 
   const remove = (contact: Contact) =>
-    confirmedDelete({ message: t('confirmDelete', { name: contact.name }), path: `/contacts/${contact.id}`, onDeleted: () => contacts.remove(contact.id), deleted: t('deleted') });
+    confirmedDelete({
+      message: t('confirmDelete', { name: contact.name }),
+      path: `/contacts/${contact.id}`,
+      onDeleted: () => contacts.remove(contact.id),
+      deleted: t('deleted'),
+    });
 
   const importFile = async (file: File | undefined) => {
     if (fileInput.current) fileInput.current.value = '';
@@ -144,12 +160,35 @@ export default function ContactsPage() {
       title={t('title')}
       onScroll={contacts.onScroll}
       actions={
-        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})}>
-          <input ref={fileInput} type="file" hidden accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-label={t('import')} onChange={(e) => void importFile(e.target.files?.[0])} />
-          <Button variant="outlined" startIcon={busy === 'import' ? <CircularProgress size={16} /> : <UploadIcon />} disabled={busy !== null} onClick={() => fileInput.current?.click()}>
+        <ListToolbar
+          searchLabel={t('search')}
+          search={text}
+          onSearch={setText}
+          addLabel={t('add')}
+          onAdd={() => setModal({})}
+        >
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            aria-label={t('import')}
+            onChange={(e) => void importFile(e.target.files?.[0])}
+          />
+          <Button
+            variant="outlined"
+            startIcon={busy === 'import' ? <CircularProgress size={16} /> : <UploadIcon />}
+            disabled={busy !== null}
+            onClick={() => fileInput.current?.click()}
+          >
             {t('import')}
           </Button>
-          <Button variant="outlined" startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />} disabled={busy !== null} onClick={() => void exportCsv()}>
+          <Button
+            variant="outlined"
+            startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
+            disabled={busy !== null}
+            onClick={() => void exportCsv()}
+          >
             {t('export')}
           </Button>
         </ListToolbar>
@@ -177,10 +216,18 @@ export default function ContactsPage() {
               <TableCell>{c.number}</TableCell>
               <TableCell>{c.email}</TableCell>
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                <IconButton size="small" aria-label={t('startTicket', { name: c.name })} onClick={() => void startTicket(c)}>
+                <IconButton
+                  size="small"
+                  aria-label={t('startTicket', { name: c.name })}
+                  onClick={() => void startTicket(c)}
+                >
                   <WhatsAppIcon />
                 </IconButton>
-                <IconButton size="small" aria-label={t('edit', { name: c.name })} onClick={() => setModal({ id: c.id })}>
+                <IconButton
+                  size="small"
+                  aria-label={t('edit', { name: c.name })}
+                  onClick={() => setModal({ id: c.id })}
+                >
                   <EditIcon />
                 </IconButton>
                 {mayDelete && (
@@ -203,8 +250,19 @@ export default function ContactsPage() {
           <Typography color="text.secondary">{t('empty')}</Typography>
         </Box>
       )}
-      <ContactModal open={modal !== null} contactId={modal?.id} onClose={() => setModal(null)} onSaved={(c) => contacts.upsert(c)} />
-      <Dialog open={result !== null} onClose={() => setResult(null)} fullWidth maxWidth="sm" aria-labelledby="import-result-title">
+      <ContactModal
+        open={modal !== null}
+        contactId={modal?.id}
+        onClose={() => setModal(null)}
+        onSaved={(c) => contacts.upsert(c)}
+      />
+      <Dialog
+        open={result !== null}
+        onClose={() => setResult(null)}
+        fullWidth
+        maxWidth="sm"
+        aria-labelledby="import-result-title"
+      >
         <DialogTitle id="import-result-title">{t('importTitle')}</DialogTitle>
         <DialogContent>
           <Alert severity="success" sx={{ mb: 1 }}>

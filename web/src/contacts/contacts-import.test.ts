@@ -4,12 +4,23 @@ import { importErrors, readContactsFile, rowsToContacts } from './contacts-impor
 
 describe('contact import rows (management.md "Contacts": .xlsx)', () => {
   test('maps headers in pt, en or es, in any case, to name, number and email', () => {
-    expect(rowsToContacts([{ Nome: 'Ana', Numero: '5511999990001', 'E-mail': 'ana@x.dev' }])).toEqual([{ name: 'Ana', number: '5511999990001', email: 'ana@x.dev' }]);
-    expect(rowsToContacts([{ name: ' Bob ', number: 5511999990002, email: '' }])).toEqual([{ name: 'Bob', number: '5511999990002', email: '' }]);
-    expect(rowsToContacts([{ Nombre: 'Carla', Teléfono: '5511999990003.0', Correo: 'c@x.dev', Extra: 'ignored' }])).toEqual([{ name: 'Carla', number: '5511999990003', email: 'c@x.dev' }]);
+    expect(rowsToContacts([{ Nome: 'Ana', Numero: '5511999990001', 'E-mail': 'ana@x.dev' }])).toEqual([
+      { name: 'Ana', number: '5511999990001', email: 'ana@x.dev' },
+    ]);
+    expect(rowsToContacts([{ name: ' Bob ', number: 5511999990002, email: '' }])).toEqual([
+      { name: 'Bob', number: '5511999990002', email: '' },
+    ]);
+    expect(
+      rowsToContacts([{ Nombre: 'Carla', Teléfono: '5511999990003.0', Correo: 'c@x.dev', Extra: 'ignored' }]),
+    ).toEqual([{ name: 'Carla', number: '5511999990003', email: 'c@x.dev' }]);
   });
   test('drops blank rows but keeps rows the server must reject (it lists them as errors)', () => {
-    expect(rowsToContacts([{ name: '', number: '', email: '' }, { name: 'No number', number: '' }])).toEqual([{ name: 'No number', number: '', email: '' }]);
+    expect(
+      rowsToContacts([
+        { name: '', number: '', email: '' },
+        { name: 'No number', number: '' },
+      ]),
+    ).toEqual([{ name: 'No number', number: '', email: '' }]);
   });
   test('reads the first sheet of a real .xlsx file', async () => {
     const sheet = XLSX.utils.aoa_to_sheet([
@@ -26,7 +37,15 @@ describe('contact import rows (management.md "Contacts": .xlsx)', () => {
     ]);
   });
   test('the error list shows contact name plus message', () => {
-    expect(importErrors({ newContacts: [], errorBag: [{ contactName: 'X', error: { message: 'ERR_DUPLICATED_CONTACT' } }, { contactName: 'Y', error: 'invalid' }] })).toEqual([
+    expect(
+      importErrors({
+        newContacts: [],
+        errorBag: [
+          { contactName: 'X', error: { message: 'ERR_DUPLICATED_CONTACT' } },
+          { contactName: 'Y', error: 'invalid' },
+        ],
+      }),
+    ).toEqual([
       { contactName: 'X', message: 'ERR_DUPLICATED_CONTACT' },
       { contactName: 'Y', message: 'invalid' },
     ]);

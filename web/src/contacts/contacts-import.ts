@@ -28,7 +28,8 @@ export function rowsToContacts(rows: Record<string, unknown>[]): ImportRow[] {
       const out: ImportRow = { name: '', number: '', email: '' };
       for (const [header, value] of Object.entries(row)) {
         const h = normalise(header);
-        for (const field of Object.keys(HEADERS) as (keyof ImportRow)[]) if (HEADERS[field].includes(h) && !out[field]) out[field] = cell(value);
+        for (const field of Object.keys(HEADERS) as (keyof ImportRow)[])
+          if (HEADERS[field].includes(h) && !out[field]) out[field] = cell(value);
       }
       // Numbers typed as numbers in the sheet arrive raw (String keeps every digit); text may carry ".0".
       if (/^\d+(\.0+)?$/.test(out.number)) out.number = out.number.replace(/\.0+$/, '');
@@ -48,4 +49,7 @@ export async function readContactsFile(data: ArrayBuffer): Promise<ImportRow[]> 
 
 /** The error list as the user sees it: contact name plus the error message. */
 export const importErrors = (result: ImportResult) =>
-  (result.errorBag ?? []).map((e) => ({ contactName: e.contactName, message: typeof e.error === 'string' ? e.error : (e.error?.message ?? '') }));
+  (result.errorBag ?? []).map((e) => ({
+    contactName: e.contactName,
+    message: typeof e.error === 'string' ? e.error : (e.error?.message ?? ''),
+  }));

@@ -1,6 +1,24 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { Box, Button, Card, CardContent, Grid, MenuItem, Paper, Rating, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Grid,
+  MenuItem,
+  Paper,
+  Rating,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_PERIODS, MAX_RATING } from '#shared/constants';
@@ -16,7 +34,14 @@ interface DashboardData {
   attendants?: { id?: number; name: string; rating: number; avgSupportTime: number; online: boolean }[];
 }
 
-const COUNTERS = ['supportHappening', 'supportPending', 'supportFinished', 'newContacts', 'avgSupportTime', 'avgWaitTime'] as const;
+const COUNTERS = [
+  'supportHappening',
+  'supportPending',
+  'supportFinished',
+  'newContacts',
+  'avgSupportTime',
+  'avgWaitTime',
+] as const;
 
 /** The dashboard (2.11): counters, date-range or period filter, attendants, charts. */
 export default function DashboardPage() {
@@ -48,17 +73,45 @@ export default function DashboardPage() {
       </Typography>
       <Paper sx={{ p: 2, mb: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-          <TextField select size="small" label={t('filters.type')} value={type} onChange={(e) => setType(Number(e.target.value) as FilterType)} sx={{ minWidth: 180 }}>
+          <TextField
+            select
+            size="small"
+            label={t('filters.type')}
+            value={type}
+            onChange={(e) => setType(Number(e.target.value) as FilterType)}
+            sx={{ minWidth: 180 }}
+          >
             <MenuItem value={1}>{t('filters.byDate')}</MenuItem>
             <MenuItem value={2}>{t('filters.byPeriod')}</MenuItem>
           </TextField>
           {type === 1 ? (
             <>
-              <TextField size="small" type="date" label={t('filters.dateFrom')} value={range.dateFrom} onChange={(e) => setRange({ ...range, dateFrom: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-              <TextField size="small" type="date" label={t('filters.dateTo')} value={range.dateTo} onChange={(e) => setRange({ ...range, dateTo: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+              <TextField
+                size="small"
+                type="date"
+                label={t('filters.dateFrom')}
+                value={range.dateFrom}
+                onChange={(e) => setRange({ ...range, dateFrom: e.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+              <TextField
+                size="small"
+                type="date"
+                label={t('filters.dateTo')}
+                value={range.dateTo}
+                onChange={(e) => setRange({ ...range, dateTo: e.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
             </>
           ) : (
-            <TextField select size="small" label={t('filters.period')} value={days} onChange={(e) => setDays(Number(e.target.value))} sx={{ minWidth: 180 }}>
+            <TextField
+              select
+              size="small"
+              label={t('filters.period')}
+              value={days}
+              onChange={(e) => setDays(Number(e.target.value))}
+              sx={{ minWidth: 180 }}
+            >
               {DASHBOARD_PERIODS.map((d) => (
                 <MenuItem key={d} value={d}>
                   {d === 0 ? t('filters.none') : t('filters.lastDays', { count: d })}
@@ -80,7 +133,9 @@ export default function DashboardPage() {
                   {t(`counters.${key}`)}
                 </Typography>
                 <Typography variant="h5" component="p" aria-label={t(`counters.${key}`)}>
-                  {key.startsWith('avg') ? formatMinutes(counters[key]) : (counters[key] ?? (key === 'newContacts' ? (counters.leads ?? 0) : 0))}
+                  {key.startsWith('avg')
+                    ? formatMinutes(counters[key])
+                    : (counters[key] ?? (key === 'newContacts' ? (counters.leads ?? 0) : 0))}
                 </Typography>
               </CardContent>
             </Card>
@@ -111,7 +166,14 @@ export default function DashboardPage() {
                 <TableRow key={a.id ?? i}>
                   <TableCell>{a.name}</TableCell>
                   <TableCell>
-                    <Rating value={Number(a.rating) || 0} max={MAX_RATING} precision={0.1} readOnly size="small" aria-label={t('attendants.ratingLabel', { value: (Number(a.rating) || 0).toFixed(1) })} />
+                    <Rating
+                      value={Number(a.rating) || 0}
+                      max={MAX_RATING}
+                      precision={0.1}
+                      readOnly
+                      size="small"
+                      aria-label={t('attendants.ratingLabel', { value: (Number(a.rating) || 0).toFixed(1) })}
+                    />
                   </TableCell>
                   <TableCell>{formatMinutes(a.avgSupportTime)}</TableCell>
                   <TableCell>

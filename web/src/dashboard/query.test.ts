@@ -3,7 +3,9 @@ import { dashboardQuery, defaultRange, formatMinutes } from './query';
 
 describe('dashboard filters (attendance.md 2.11)', () => {
   test('type 1 filters by date range, type 2 by period in days', () => {
-    expect(dashboardQuery(1, { dateFrom: '2026-11-01', dateTo: '2026-11-22' })).toEqual({ query: { date_from: '2026-11-01', date_to: '2026-11-22' } });
+    expect(dashboardQuery(1, { dateFrom: '2026-11-01', dateTo: '2026-11-22' })).toEqual({
+      query: { date_from: '2026-11-01', date_to: '2026-11-22' },
+    });
     expect(dashboardQuery(2, { days: 7 })).toEqual({ query: { days: 7 } });
   });
   test('applying without a filter shows the select-filter error', () => {

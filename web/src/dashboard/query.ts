@@ -3,14 +3,21 @@ import { format, startOfMonth } from 'date-fns';
 export type FilterType = 1 | 2;
 
 /** Default date range: from the first of the month to today (2.11). */
-export const defaultRange = (now = new Date()) => ({ dateFrom: format(startOfMonth(now), 'yyyy-MM-dd'), dateTo: format(now, 'yyyy-MM-dd') });
+export const defaultRange = (now = new Date()) => ({
+  dateFrom: format(startOfMonth(now), 'yyyy-MM-dd'),
+  dateTo: format(now, 'yyyy-MM-dd'),
+});
 
 /**
  * The `GET /dashboard` query for a filter: type 1 = date range (date_from/date_to), type 2 = period
  * in days (3, 7, 15, 30, 60, 90). Applying without a usable filter is the select-filter error.
  */
-export function dashboardQuery(type: FilterType | '', input: { dateFrom?: string; dateTo?: string; days?: number }): { query: Record<string, string | number> } | { error: 'selectFilter' } {
-  if (type === 1 && input.dateFrom && input.dateTo) return { query: { date_from: input.dateFrom, date_to: input.dateTo } };
+export function dashboardQuery(
+  type: FilterType | '',
+  input: { dateFrom?: string; dateTo?: string; days?: number },
+): { query: Record<string, string | number> } | { error: 'selectFilter' } {
+  if (type === 1 && input.dateFrom && input.dateTo)
+    return { query: { date_from: input.dateFrom, date_to: input.dateTo } };
   if (type === 2 && input.days) return { query: { days: input.days } };
   return { error: 'selectFilter' };
 }

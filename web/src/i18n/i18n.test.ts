@@ -4,7 +4,9 @@ import { detectLanguage, namespaces } from './index';
 import type { Strings } from './types';
 
 const flatKeys = (s: Strings, prefix = ''): string[] =>
-  Object.entries(s).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : flatKeys(v, `${prefix}${k}.`))).sort();
+  Object.entries(s)
+    .flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : flatKeys(v, `${prefix}${k}.`)))
+    .sort();
 
 describe('i18n', () => {
   test.each(Object.keys(namespaces))('namespace %s has the same keys in pt, en and es', (ns) => {
@@ -14,7 +16,8 @@ describe('i18n', () => {
   });
   test('every catalogued error code has a toast text (section 8)', () => {
     const codes = flatKeys(namespaces.errors.pt);
-    for (const code of ERROR_CODES.filter((c) => !['ERR_ROUTE_NOT_FOUND', 'ERR_INVALID_CURSOR'].includes(c))) expect(codes).toContain(code);
+    for (const code of ERROR_CODES.filter((c) => !['ERR_ROUTE_NOT_FOUND', 'ERR_INVALID_CURSOR'].includes(c)))
+      expect(codes).toContain(code);
   });
   test('language: storage first (two letters), else the browser, else pt', () => {
     expect(detectLanguage('es', 'en-US')).toBe('es');

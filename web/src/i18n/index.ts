@@ -21,7 +21,22 @@ import type { Locales } from './types';
  * One i18n setup. Each area has ONE namespace file holding pt, en and es side by side (so a missing
  * translation shows in review); add an area by adding its file to this table.
  */
-export const namespaces: Record<string, Locales> = { common, auth, errors, tickets, contacts, dashboard, todo, connections, queues, users, contactsPage, tags, quickMessages, settings };
+export const namespaces: Record<string, Locales> = {
+  common,
+  auth,
+  errors,
+  tickets,
+  contacts,
+  dashboard,
+  todo,
+  connections,
+  queues,
+  users,
+  contactsPage,
+  tags,
+  quickMessages,
+  settings,
+};
 
 const STORAGE_KEY = 'language';
 
@@ -44,7 +59,12 @@ export function initI18n(lang?: Language) {
     resources[l] = {};
     for (const [ns, locales] of Object.entries(namespaces)) resources[l][ns] = locales[l];
   }
-  const language = lang ?? detectLanguage(typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY), typeof navigator === 'undefined' ? undefined : navigator.language);
+  const language =
+    lang ??
+    detectLanguage(
+      typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY),
+      typeof navigator === 'undefined' ? undefined : navigator.language,
+    );
   void i18n.use(initReactI18next).init({
     resources,
     lng: language,

@@ -13,7 +13,14 @@ export default {
     deleted: 'Tag excluída com sucesso.',
     saved: 'Tag salva com sucesso.',
     empty: 'Nenhuma tag encontrada.',
-    modal: { titleAdd: 'Adicionar tag', titleEdit: 'Editar tag', name: 'Nome', color: 'Cor', kanban: 'Mostrar no Kanban', tooShort: 'Mensagem muito curta' },
+    modal: {
+      titleAdd: 'Adicionar tag',
+      titleEdit: 'Editar tag',
+      name: 'Nome',
+      color: 'Cor',
+      kanban: 'Mostrar no Kanban',
+      tooShort: 'Mensagem muito curta',
+    },
   },
   en: {
     title: 'Tags',
@@ -26,7 +33,14 @@ export default {
     deleted: 'Tag deleted successfully.',
     saved: 'Tag saved successfully.',
     empty: 'No tags found.',
-    modal: { titleAdd: 'Add tag', titleEdit: 'Edit tag', name: 'Name', color: 'Colour', kanban: 'Show on the Kanban', tooShort: 'Too short' },
+    modal: {
+      titleAdd: 'Add tag',
+      titleEdit: 'Edit tag',
+      name: 'Name',
+      color: 'Colour',
+      kanban: 'Show on the Kanban',
+      tooShort: 'Too short',
+    },
   },
   es: {
     title: 'Etiquetas',
@@ -39,6 +53,13 @@ export default {
     deleted: 'Etiqueta eliminada con éxito.',
     saved: 'Etiqueta guardada con éxito.',
     empty: 'No se encontraron etiquetas.',
-    modal: { titleAdd: 'Agregar etiqueta', titleEdit: 'Editar etiqueta', name: 'Nombre', color: 'Color', kanban: 'Mostrar en el Kanban', tooShort: 'Mensaje muy corto' },
+    modal: {
+      titleAdd: 'Agregar etiqueta',
+      titleEdit: 'Editar etiqueta',
+      name: 'Nombre',
+      color: 'Color',
+      kanban: 'Mostrar en el Kanban',
+      tooShort: 'Mensaje muy corto',
+    },
   },
 } satisfies Locales;

@@ -3,7 +3,15 @@ import type { Locales } from './types';
 /** The attendance workspace: ticket lists, ticket view, messages, composer and ticket modals. */
 export default {
   pt: {
-    tabs: { open: 'Abertos', closed: 'Resolvidos', search: 'Busca', assigned: 'Atendendo', pending: 'Aguardando', ticket: 'Tickets', attendance: 'Atendimento' },
+    tabs: {
+      open: 'Abertos',
+      closed: 'Resolvidos',
+      search: 'Busca',
+      assigned: 'Atendendo',
+      pending: 'Aguardando',
+      ticket: 'Tickets',
+      attendance: 'Atendimento',
+    },
     manager: {
       newTicket: 'Novo',
       showAll: 'Todos',
@@ -118,7 +126,15 @@ export default {
     },
   },
   en: {
-    tabs: { open: 'Open', closed: 'Resolved', search: 'Search', assigned: 'Assigned', pending: 'Pending', ticket: 'Tickets', attendance: 'Attendance' },
+    tabs: {
+      open: 'Open',
+      closed: 'Resolved',
+      search: 'Search',
+      assigned: 'Assigned',
+      pending: 'Pending',
+      ticket: 'Tickets',
+      attendance: 'Attendance',
+    },
     manager: {
       newTicket: 'New',
       showAll: 'All',
@@ -233,7 +249,15 @@ export default {
     },
   },
   es: {
-    tabs: { open: 'Abiertos', closed: 'Resueltos', search: 'Búsqueda', assigned: 'Atendiendo', pending: 'En espera', ticket: 'Tickets', attendance: 'Atención' },
+    tabs: {
+      open: 'Abiertos',
+      closed: 'Resueltos',
+      search: 'Búsqueda',
+      assigned: 'Atendiendo',
+      pending: 'En espera',
+      ticket: 'Tickets',
+      attendance: 'Atención',
+    },
     manager: {
       newTicket: 'Nuevo',
       showAll: 'Todos',

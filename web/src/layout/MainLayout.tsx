@@ -52,7 +52,13 @@ export default function MainLayout() {
   }, [narrow, location.pathname]);
 
   const items = useMemo(
-    () => visibleMenu({ profile: user?.profile, super: Boolean(user?.super), plan, cshow: localStorage.getItem('cshow') !== null }),
+    () =>
+      visibleMenu({
+        profile: user?.profile,
+        super: Boolean(user?.super),
+        plan,
+        cshow: localStorage.getItem('cshow') !== null,
+      }),
     [user?.profile, user?.super, plan],
   );
   const section = (name: MenuEntry['section']) => items.filter((i) => i.section === name);
@@ -61,18 +67,36 @@ export default function MainLayout() {
     const Icon = MENU_ICONS[item.key];
     const icon =
       item.key === 'connections' && warning ? (
-        <Badge color="warning" variant="dot" overlap="circular" title={t('menu.connectionWarning')} aria-label={t('menu.connectionWarning')}>
+        <Badge
+          color="warning"
+          variant="dot"
+          overlap="circular"
+          title={t('menu.connectionWarning')}
+          aria-label={t('menu.connectionWarning')}
+        >
           <Icon />
         </Badge>
       ) : item.key === 'chats' && unreadChats ? (
-        <Badge color="error" variant="dot" overlap="circular" title={t('menu.unreadChat')} aria-label={t('menu.unreadChat')}>
+        <Badge
+          color="error"
+          variant="dot"
+          overlap="circular"
+          title={t('menu.unreadChat')}
+          aria-label={t('menu.unreadChat')}
+        >
           <Icon />
         </Badge>
       ) : (
         <Icon />
       );
     return (
-      <ListItemButton key={item.key} component={NavLink} to={item.to} end={item.to === '/'} sx={{ '&.active': { bgcolor: 'action.selected' } }}>
+      <ListItemButton
+        key={item.key}
+        component={NavLink}
+        to={item.to}
+        end={item.to === '/'}
+        sx={{ '&.active': { bgcolor: 'action.selected' } }}
+      >
         <ListItemIcon>{icon}</ListItemIcon>
         <ListItemText primary={t(`menu.${item.key}`)} />
       </ListItemButton>
@@ -90,13 +114,15 @@ export default function MainLayout() {
         </IconButton>
       </Toolbar>
       <Divider />
-      <List component="nav" dense aria-label={t("menu.navigation")} sx={{ flex: 1, overflowY: "auto" }}>
+      <List component="nav" dense aria-label={t('menu.navigation')} sx={{ flex: 1, overflowY: 'auto' }}>
         {section('main').map(renderItem)}
         {(section('admin').length > 0 || section('campaigns').length > 0) && (
           <>
             <Divider sx={{ my: 1 }} />
             <ListSubheader>{t('menu.administration')}</ListSubheader>
-            {section('campaigns').length > 0 && <ListSubheader sx={{ pl: 3, lineHeight: '32px' }}>{t('menu.campaigns')}</ListSubheader>}
+            {section('campaigns').length > 0 && (
+              <ListSubheader sx={{ pl: 3, lineHeight: '32px' }}>{t('menu.campaigns')}</ListSubheader>
+            )}
             {section('campaigns').map(renderItem)}
             {section('admin').map(renderItem)}
           </>
@@ -110,7 +136,13 @@ export default function MainLayout() {
 
   return (
     <Box sx={{ display: 'flex', height: '100dvh' }}>
-      <AppBar position="fixed" sx={{ zIndex: (th) => th.zIndex.drawer + 1, ...(open && !narrow && { ml: `${DRAWER_WIDTH}px`, width: `calc(100% - ${DRAWER_WIDTH}px)` }) }}>
+      <AppBar
+        position="fixed"
+        sx={{
+          zIndex: (th) => th.zIndex.drawer + 1,
+          ...(open && !narrow && { ml: `${DRAWER_WIDTH}px`, width: `calc(100% - ${DRAWER_WIDTH}px)` }),
+        }}
+      >
         <Toolbar variant="dense" sx={{ gap: 1 }}>
           {!open && (
             <Tooltip title={t('menu.open')}>
@@ -121,17 +153,39 @@ export default function MainLayout() {
           )}
           <TopBar />
         </Toolbar>
-        {!connected && <Box role="status" aria-label={t("session.reconnecting")} title={t("session.reconnecting")} sx={{ height: 3, bgcolor: "warning.main" }} />}
+        {!connected && (
+          <Box
+            role="status"
+            aria-label={t('session.reconnecting')}
+            title={t('session.reconnecting')}
+            sx={{ height: 3, bgcolor: 'warning.main' }}
+          />
+        )}
       </AppBar>
       <Drawer
         variant={narrow ? 'temporary' : 'persistent'}
         open={open}
         onClose={() => setOpen(false)}
-        sx={{ width: open && !narrow ? DRAWER_WIDTH : 0, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box', zIndex: (th) => th.zIndex.drawer + 2 } }}
+        sx={{
+          width: open && !narrow ? DRAWER_WIDTH : 0,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box', zIndex: (th) => th.zIndex.drawer + 2 },
+        }}
       >
         {drawer}
       </Drawer>
-      <Box component="main" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', pt: '48px', height: '100dvh', overflow: 'hidden' }}>
+      <Box
+        component="main"
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          display: 'flex',
+          flexDirection: 'column',
+          pt: '48px',
+          height: '100dvh',
+          overflow: 'hidden',
+        }}
+      >
         <Outlet />
       </Box>
     </Box>

@@ -1,6 +1,17 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Avatar, Badge, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Tooltip, Typography } from '@mui/material';
+import {
+  Avatar,
+  Badge,
+  IconButton,
+  List,
+  ListItemAvatar,
+  ListItemButton,
+  ListItemText,
+  Popover,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/AuthProvider';
@@ -23,16 +34,25 @@ export function NotificationsPopover() {
   const tickets = toPage<Ticket>(data, 'tickets').items.filter((tk) => isNotifiable(tk, allTicket));
 
   const upsert = (ticket: Ticket) =>
-    mutate((d: unknown) => {
-      const page = toPage<Ticket>(d, 'tickets');
-      const rest = page.items.filter((x) => x.id !== ticket.id);
-      return { tickets: isNotifiable(ticket, allTicket) ? [ticket, ...rest] : rest, hasMore: page.hasMore };
-    }, { revalidate: false });
+    mutate(
+      (d: unknown) => {
+        const page = toPage<Ticket>(d, 'tickets');
+        const rest = page.items.filter((x) => x.id !== ticket.id);
+        return { tickets: isNotifiable(ticket, allTicket) ? [ticket, ...rest] : rest, hasMore: page.hasMore };
+      },
+      { revalidate: false },
+    );
 
   useRealtimeEvent<{ action: string; ticket?: Ticket; ticketId?: number }>('ticket', (ev) => {
     if (ev.action === 'update' && ev.ticket) void upsert(ev.ticket);
     if ((ev.action === 'delete' || ev.action === 'updateUnread') && ev.ticketId !== undefined)
-      void mutate((d: unknown) => ({ ...toPage<Ticket>(d, 'tickets'), tickets: toPage<Ticket>(d, 'tickets').items.filter((x) => x.id !== ev.ticketId) }), { revalidate: false });
+      void mutate(
+        (d: unknown) => ({
+          ...toPage<Ticket>(d, 'tickets'),
+          tickets: toPage<Ticket>(d, 'tickets').items.filter((x) => x.id !== ev.ticketId),
+        }),
+        { revalidate: false },
+      );
   });
   useRealtimeEvent<{ action: string; message?: Message; ticket?: Ticket }>('appMessage', (ev) => {
     if (ev.action !== 'create' || !ev.ticket || ev.message?.fromMe) return;
@@ -49,9 +69,19 @@ export function NotificationsPopover() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover open={Boolean(anchor)} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Popover
+        open={Boolean(anchor)}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <List sx={{ width: 320, maxHeight: 400, overflowY: 'auto' }} aria-label={t('topbar.notifications')}>
-          {tickets.length === 0 && <Typography sx={{ p: 2 }} color="text.secondary">{t('topbar.noTickets')}</Typography>}
+          {tickets.length === 0 && (
+            <Typography sx={{ p: 2 }} color="text.secondary">
+              {t('topbar.noTickets')}
+            </Typography>
+          )}
           {tickets.map((tk) => (
             <ListItemButton
               key={tk.id}
@@ -63,7 +93,11 @@ export function NotificationsPopover() {
               <ListItemAvatar>
                 <Avatar src={tk.contact?.profilePicUrl ?? undefined} alt={tk.contact?.name} />
               </ListItemAvatar>
-              <ListItemText primary={tk.contact?.name} secondary={`${formatListStamp(tk.updatedAt)} · ${tk.lastMessage ?? ''}`} slotProps={{ secondary: { noWrap: true } }} />
+              <ListItemText
+                primary={tk.contact?.name}
+                secondary={`${formatListStamp(tk.updatedAt)} · ${tk.lastMessage ?? ''}`}
+                slotProps={{ secondary: { noWrap: true } }}
+              />
             </ListItemButton>
           ))}
         </List>

@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { Box, IconButton, ListItemIcon, Menu, MenuItem, Popover, Slider, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  IconButton,
+  ListItemIcon,
+  Menu,
+  MenuItem,
+  Popover,
+  Slider,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import Brightness4Icon from '@mui/icons-material/Brightness4';
 import Brightness7Icon from '@mui/icons-material/Brightness7';
@@ -46,13 +57,17 @@ export function TopBar() {
         <Typography variant="body1" noWrap component="p">
           {t('topbar.greeting', { name: user.name, company: company?.name ?? user.company?.name ?? '' })}
           {isAdmin && dueDate && (
-            <Typography component="span" variant="body2" sx={{ ml: 1, opacity: 0.85, display: { xs: 'none', md: 'inline' } }}>
+            <Typography
+              component="span"
+              variant="body2"
+              sx={{ ml: 1, opacity: 0.85, display: { xs: 'none', md: 'inline' } }}
+            >
               {t('topbar.dueDate', { date: formatDate(dueDate) })}
             </Typography>
           )}
         </Typography>
       </Box>
-      <Stack direction="row" sx={{ alignItems: "center" }}>
+      <Stack direction="row" sx={{ alignItems: 'center' }}>
         <NotificationsPopover />
         <Tooltip title={t('topbar.refresh')}>
           <IconButton color="inherit" aria-label={t('topbar.refresh')} onClick={() => void mutate(() => true)}>
@@ -60,11 +75,21 @@ export function TopBar() {
           </IconButton>
         </Tooltip>
         <Tooltip title={t('topbar.volume')}>
-          <IconButton color="inherit" aria-label={t('topbar.volume')} onClick={(e) => setVolumeAnchor(e.currentTarget)} sx={{ display: { xs: 'none', sm: 'inline-flex' } }}>
+          <IconButton
+            color="inherit"
+            aria-label={t('topbar.volume')}
+            onClick={(e) => setVolumeAnchor(e.currentTarget)}
+            sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+          >
             {volume > 0 ? <VolumeUpIcon /> : <VolumeOffIcon />}
           </IconButton>
         </Tooltip>
-        <Popover open={Boolean(volumeAnchor)} anchorEl={volumeAnchor} onClose={() => setVolumeAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
+        <Popover
+          open={Boolean(volumeAnchor)}
+          anchorEl={volumeAnchor}
+          onClose={() => setVolumeAnchor(null)}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        >
           <Box sx={{ width: 180, px: 2, py: 1 }}>
             <Slider
               aria-label={t('topbar.volume')}
@@ -82,13 +107,21 @@ export function TopBar() {
           </Box>
         </Popover>
         <Tooltip title={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}>
-          <IconButton color="inherit" aria-label={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')} onClick={toggle}>
+          <IconButton
+            color="inherit"
+            aria-label={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}
+            onClick={toggle}
+          >
             {mode === 'dark' ? <Brightness7Icon /> : <Brightness4Icon />}
           </IconButton>
         </Tooltip>
         <LanguageMenu onChange={setLanguage} />
         <Tooltip title={t('topbar.profile')}>
-          <IconButton color="inherit" aria-label={t('topbar.profile')} onClick={(e) => setProfileAnchor(e.currentTarget)}>
+          <IconButton
+            color="inherit"
+            aria-label={t('topbar.profile')}
+            onClick={(e) => setProfileAnchor(e.currentTarget)}
+          >
             <AccountCircle />
           </IconButton>
         </Tooltip>

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { connectionsNeedAttention, hasUnreadChats, visibleMenu, type MenuContext } from './menu';
 
-const keys = (ctx: Partial<MenuContext>) => visibleMenu({ profile: 'user', super: false, plan: {}, cshow: false, ...ctx }).map((m) => m.key);
+const keys = (ctx: Partial<MenuContext>) =>
+  visibleMenu({ profile: 'user', super: false, plan: {}, cshow: false, ...ctx }).map((m) => m.key);
 
 describe('side menu gating (attendance.md 2.2)', () => {
   test('an attendant sees the user items but no dashboard and no admin section', () => {
@@ -9,14 +10,28 @@ describe('side menu gating (attendance.md 2.2)', () => {
   });
   test('the admin section needs drawer-admin-items:view', () => {
     const admin = keys({ profile: 'admin' });
-    expect(admin).toEqual(expect.arrayContaining(['dashboard', 'connections', 'files', 'queues', 'users', 'financeiro', 'settings']));
+    expect(admin).toEqual(
+      expect.arrayContaining(['dashboard', 'connections', 'files', 'queues', 'users', 'financeiro', 'settings']),
+    );
     expect(admin).not.toContain('messagesApi');
   });
   test('plan flags gate kanban, schedules, internal chat, prompts, integrations, external API and campaigns', () => {
-    const plan = { useKanban: true, useSchedules: true, useInternalChat: true, useOpenAi: true, useIntegrations: true, useExternalApi: true, useCampaigns: true };
-    expect(keys({ plan })).toEqual(expect.arrayContaining(['kanban', 'schedules', 'chats', 'prompts', 'queueIntegration']));
+    const plan = {
+      useKanban: true,
+      useSchedules: true,
+      useInternalChat: true,
+      useOpenAi: true,
+      useIntegrations: true,
+      useExternalApi: true,
+      useCampaigns: true,
+    };
+    expect(keys({ plan })).toEqual(
+      expect.arrayContaining(['kanban', 'schedules', 'chats', 'prompts', 'queueIntegration']),
+    );
     expect(keys({ plan })).not.toContain('messagesApi');
-    expect(keys({ profile: 'admin', plan })).toEqual(expect.arrayContaining(['messagesApi', 'campaignsList', 'contactLists', 'campaignsConfig']));
+    expect(keys({ profile: 'admin', plan })).toEqual(
+      expect.arrayContaining(['messagesApi', 'campaignsList', 'contactLists', 'campaignsConfig']),
+    );
   });
   test('the cshow storage flag shows campaigns without the plan flag', () => {
     expect(keys({ profile: 'admin', cshow: true })).toContain('campaignsList');
@@ -27,7 +42,8 @@ describe('side menu gating (attendance.md 2.2)', () => {
     expect(keys({ profile: 'admin' })).not.toContain('announcements');
   });
   test('the connections warning is raised by qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING', () => {
-    for (const status of ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING']) expect(connectionsNeedAttention([{ status: 'CONNECTED' }, { status }])).toBe(true);
+    for (const status of ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'])
+      expect(connectionsNeedAttention([{ status: 'CONNECTED' }, { status }])).toBe(true);
     expect(connectionsNeedAttention([{ status: 'CONNECTED' }])).toBe(false);
     expect(connectionsNeedAttention(undefined)).toBe(false);
   });
@@ -35,7 +51,14 @@ describe('side menu gating (attendance.md 2.2)', () => {
 
 describe('chat menu dot (2.2)', () => {
   test('shows when the user has unread internal chat messages', () => {
-    const chats = [{ users: [{ userId: 1, unreads: 0 }, { userId: 2, unreads: 3 }] }];
+    const chats = [
+      {
+        users: [
+          { userId: 1, unreads: 0 },
+          { userId: 2, unreads: 3 },
+        ],
+      },
+    ];
     expect(hasUnreadChats(chats, 2)).toBe(true);
     expect(hasUnreadChats(chats, 1)).toBe(false);
     expect(hasUnreadChats(undefined, 1)).toBe(false);

@@ -35,9 +35,24 @@ export const MENU: MenuEntry[] = [
   { key: 'chats', to: '/chats', section: 'main', show: feature('useInternalChat') },
   { key: 'helps', to: '/helps', section: 'main', show: always },
   // Campaigns sit in the admin section (2.2: "campaigns" is listed among the admin items).
-  { key: 'campaignsList', to: '/campaigns', section: 'campaigns', show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow) },
-  { key: 'contactLists', to: '/contact-lists', section: 'campaigns', show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow) },
-  { key: 'campaignsConfig', to: '/campaigns-config', section: 'campaigns', show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow) },
+  {
+    key: 'campaignsList',
+    to: '/campaigns',
+    section: 'campaigns',
+    show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow),
+  },
+  {
+    key: 'contactLists',
+    to: '/contact-lists',
+    section: 'campaigns',
+    show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow),
+  },
+  {
+    key: 'campaignsConfig',
+    to: '/campaigns-config',
+    section: 'campaigns',
+    show: (c) => admin(c) && (Boolean(c.plan?.useCampaigns) || c.cshow),
+  },
   { key: 'announcements', to: '/announcements', section: 'main', show: (c) => c.super },
   { key: 'prompts', to: '/prompts', section: 'main', show: feature('useOpenAi') },
   { key: 'queueIntegration', to: '/queue-integration', section: 'main', show: feature('useIntegrations') },
@@ -45,7 +60,12 @@ export const MENU: MenuEntry[] = [
   { key: 'files', to: '/files', section: 'admin', show: admin },
   { key: 'queues', to: '/queues', section: 'admin', show: admin },
   { key: 'users', to: '/users', section: 'admin', show: admin },
-  { key: 'messagesApi', to: '/messages-api', section: 'admin', show: (c) => admin(c) && Boolean(c.plan?.useExternalApi) },
+  {
+    key: 'messagesApi',
+    to: '/messages-api',
+    section: 'admin',
+    show: (c) => admin(c) && Boolean(c.plan?.useExternalApi),
+  },
   { key: 'financeiro', to: '/financeiro', section: 'admin', show: admin },
   { key: 'settings', to: '/settings', section: 'admin', show: admin },
 ];
@@ -57,5 +77,7 @@ export const connectionsNeedAttention = (list: { status: string }[] | undefined)
   (list ?? []).some((c) => (CONNECTION_WARNING_STATUSES as string[]).includes(c.status as ConnectionStatus));
 
 /** The chat item's dot: the user has unread internal chat messages (2.2). */
-export const hasUnreadChats = (records: { users?: { userId: number; unreads?: number }[] }[] | undefined, userId: number | undefined) =>
-  (records ?? []).some((chat) => (chat.users ?? []).some((u) => u.userId === userId && (u.unreads ?? 0) > 0));
+export const hasUnreadChats = (
+  records: { users?: { userId: number; unreads?: number }[] }[] | undefined,
+  userId: number | undefined,
+) => (records ?? []).some((chat) => (chat.users ?? []).some((u) => u.userId === userId && (u.unreads ?? 0) > 0));

@@ -18,14 +18,29 @@ export function useConnectionWarning(profile: string | undefined) {
   const [warning, setWarning] = useState(false);
   const list = asList<Connection>(data, 'whatsapps');
 
-  useRealtimeEvent<{ action: string; whatsapp?: Connection; whatsappId?: number; session?: Partial<Connection> & { id: number } }>('whatsapp', (ev) => {
+  useRealtimeEvent<{
+    action: string;
+    whatsapp?: Connection;
+    whatsappId?: number;
+    session?: Partial<Connection> & { id: number };
+  }>('whatsapp', (ev) => {
     if (!enabled) return;
-    if (ev.action === 'delete' && ev.whatsappId !== undefined) void mutate((d: unknown) => removeById(asList<Connection>(d, 'whatsapps'), ev.whatsappId!), { revalidate: false });
-    else if (ev.whatsapp) void mutate((d: unknown) => upsertById(asList<Connection>(d, 'whatsapps'), ev.whatsapp!, 'end'), { revalidate: false });
+    if (ev.action === 'delete' && ev.whatsappId !== undefined)
+      void mutate((d: unknown) => removeById(asList<Connection>(d, 'whatsapps'), ev.whatsappId!), {
+        revalidate: false,
+      });
+    else if (ev.whatsapp)
+      void mutate((d: unknown) => upsertById(asList<Connection>(d, 'whatsapps'), ev.whatsapp!, 'end'), {
+        revalidate: false,
+      });
   });
   useRealtimeEvent<{ action: string; session?: Partial<Connection> & { id: number } }>('whatsappSession', (ev) => {
     if (!enabled || !ev.session) return;
-    void mutate((d: unknown) => asList<Connection>(d, 'whatsapps').map((c) => (c.id === ev.session!.id ? { ...c, ...ev.session } : c)), { revalidate: false });
+    void mutate(
+      (d: unknown) =>
+        asList<Connection>(d, 'whatsapps').map((c) => (c.id === ev.session!.id ? { ...c, ...ev.session } : c)),
+      { revalidate: false },
+    );
   });
 
   const flag = connectionsNeedAttention(list);

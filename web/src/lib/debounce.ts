@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'react';
 
 /** Calls `fn` once `ms` after the last call (search boxes, 500 ms per section 9). */
-export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number, timers: { set: typeof setTimeout; clear: typeof clearTimeout } = { set: setTimeout, clear: clearTimeout }) {
+export function debounce<A extends unknown[]>(
+  fn: (...args: A) => void,
+  ms: number,
+  timers: { set: typeof setTimeout; clear: typeof clearTimeout } = { set: setTimeout, clear: clearTimeout },
+) {
   let id: ReturnType<typeof setTimeout> | undefined;
   const run = (...args: A) => {
     if (id !== undefined) timers.clear(id);

@@ -31,4 +31,5 @@ export const formatListStamp = (value: string | null | undefined, now = new Date
   return format(d, 'yyyy-MM-dd') === format(now, 'yyyy-MM-dd') ? format(d, 'HH:mm') : format(d, 'dd/MM/yyyy');
 };
 
-export const formatBRL = (value: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(value);
+export const formatBRL = (value: number) =>
+  new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(value);

@@ -3,7 +3,11 @@ import { applyOps, flattenPages, nearBottom, readPage, removeFromPages, upsertIn
 
 describe('paged lists', () => {
   test('reads the named list key, items, records or a bare array', () => {
-    expect(readPage({ contacts: [{ id: 1 }], hasMore: true, cursor: 'c' }, 'contacts')).toEqual({ items: [{ id: 1 }], hasMore: true, cursor: 'c' });
+    expect(readPage({ contacts: [{ id: 1 }], hasMore: true, cursor: 'c' }, 'contacts')).toEqual({
+      items: [{ id: 1 }],
+      hasMore: true,
+      cursor: 'c',
+    });
     expect(readPage({ items: [{ id: 2 }] }, 'tags').items).toEqual([{ id: 2 }]);
     expect(readPage({ records: [{ id: 3 }], hasMore: false }, 'x').items).toEqual([{ id: 3 }]);
     expect(readPage([{ id: 4 }], 'x')).toEqual({ items: [{ id: 4 }], hasMore: false, cursor: null });
@@ -18,7 +22,11 @@ describe('paged lists', () => {
     expect(flattenPages(created).map((x) => x.id)).toEqual([3, 1, 2]);
     expect(created[0].cursor).toBe('c1');
     const updated = upsertInPages(created, { id: 2, n: 'B' });
-    expect(flattenPages(updated)).toEqual([{ id: 3, n: 'c' }, { id: 1, n: 'a' }, { id: 2, n: 'B' }]);
+    expect(flattenPages(updated)).toEqual([
+      { id: 3, n: 'c' },
+      { id: 1, n: 'a' },
+      { id: 2, n: 'B' },
+    ]);
     expect(upsertInPages(undefined, { id: 9 })).toEqual([{ items: [{ id: 9 }], hasMore: false, cursor: null }]);
   });
 
@@ -45,6 +53,9 @@ describe('paged lists', () => {
       { kind: 'remove', id: 2 },
       { kind: 'upsert', item: { id: 3, n: 'c' } },
     ]);
-    expect(flattenPages(next)).toEqual([{ id: 3, n: 'c' }, { id: 1, n: 'A' }]);
+    expect(flattenPages(next)).toEqual([
+      { id: 3, n: 'c' },
+      { id: 1, n: 'A' },
+    ]);
   });
 });

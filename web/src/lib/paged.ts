@@ -13,7 +13,11 @@ export function readPage<T>(data: unknown, key: string): ListPage<T> {
   if (Array.isArray(data)) return { items: data as T[], hasMore: false, cursor: null };
   const d = (data ?? {}) as Record<string, unknown>;
   const items = (d[key] ?? d.items ?? d.records ?? []) as T[];
-  return { items: Array.isArray(items) ? items : [], hasMore: Boolean(d.hasMore), cursor: (d.cursor as string | null | undefined) ?? null };
+  return {
+    items: Array.isArray(items) ? items : [],
+    hasMore: Boolean(d.hasMore),
+    cursor: (d.cursor as string | null | undefined) ?? null,
+  };
 }
 
 /** A live create/update: replace the row wherever it is, or add it on top of the first page. */
@@ -26,11 +30,18 @@ export function upsertInPages<T extends { id: Id }>(pages: ListPage<T>[] | undef
 }
 
 /** A live update of a row we may not hold: only rows already listed change. */
-export function patchInPages<T extends { id: Id }>(pages: ListPage<T>[] | undefined, id: Id, patch: Partial<T>): ListPage<T>[] | undefined {
+export function patchInPages<T extends { id: Id }>(
+  pages: ListPage<T>[] | undefined,
+  id: Id,
+  patch: Partial<T>,
+): ListPage<T>[] | undefined {
   return pages?.map((p) => ({ ...p, items: p.items.map((x) => (x.id === id ? { ...x, ...patch } : x)) }));
 }
 
-export function removeFromPages<T extends { id: Id }>(pages: ListPage<T>[] | undefined, id: Id): ListPage<T>[] | undefined {
+export function removeFromPages<T extends { id: Id }>(
+  pages: ListPage<T>[] | undefined,
+  id: Id,
+): ListPage<T>[] | undefined {
   return pages?.map((p) => ({ ...p, items: p.items.filter((x) => x.id !== id) }));
 }
 
@@ -41,12 +52,20 @@ export function flattenPages<T extends { id: Id }>(pages: ListPage<T>[] | undefi
 }
 
 /** Section 9: the next page loads when the list is scrolled within 100 px of its bottom. */
-export const nearBottom = (el: { scrollTop: number; scrollHeight: number; clientHeight: number }, px = NEXT_PAGE_BOTTOM_PX) =>
-  el.scrollHeight - el.scrollTop - el.clientHeight < px;
+export const nearBottom = (
+  el: { scrollTop: number; scrollHeight: number; clientHeight: number },
+  px = NEXT_PAGE_BOTTOM_PX,
+) => el.scrollHeight - el.scrollTop - el.clientHeight < px;
 
 /** A live change waiting to be applied (events are applied in batches: an import can bring hundreds). */
 export type PageOp<T> = { kind: 'upsert'; item: T } | { kind: 'remove'; id: Id };
 
-export function applyOps<T extends { id: Id }>(pages: ListPage<T>[] | undefined, ops: PageOp<T>[]): ListPage<T>[] | undefined {
-  return ops.reduce<ListPage<T>[] | undefined>((acc, op) => (op.kind === 'upsert' ? upsertInPages(acc, op.item) : removeFromPages(acc, op.id)), pages);
+export function applyOps<T extends { id: Id }>(
+  pages: ListPage<T>[] | undefined,
+  ops: PageOp<T>[],
+): ListPage<T>[] | undefined {
+  return ops.reduce<ListPage<T>[] | undefined>(
+    (acc, op) => (op.kind === 'upsert' ? upsertInPages(acc, op.item) : removeFromPages(acc, op.id)),
+    pages,
+  );
 }

@@ -29,7 +29,10 @@ export function usePagedList<T extends { id: Id }>(path: string | null, key: str
   const loadMore = useCallback(() => {
     if (hasMore && !isValidating) void setSize(size + 1);
   }, [hasMore, isValidating, setSize, size]);
-  const onScroll = useCallback((e: { currentTarget: HTMLElement }) => nearBottom(e.currentTarget) && loadMore(), [loadMore]);
+  const onScroll = useCallback(
+    (e: { currentTarget: HTMLElement }) => nearBottom(e.currentTarget) && loadMore(),
+    [loadMore],
+  );
   // Live changes are applied together every 150 ms: one render for a burst (an import sends hundreds).
   const pending = useRef<PageOp<T>[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -52,8 +52,27 @@ export default function LoginPage() {
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
           {expired && <Alert severity="error">{expired}</Alert>}
-          <TextField label={t('login.email')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} {...fieldError('email')} fullWidth required autoFocus />
-          <TextField label={t('login.password')} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} {...fieldError('password')} fullWidth required />
+          <TextField
+            label={t('login.email')}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            {...fieldError('email')}
+            fullWidth
+            required
+            autoFocus
+          />
+          <TextField
+            label={t('login.password')}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            {...fieldError('password')}
+            fullWidth
+            required
+          />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             {t('login.submit')}
           </Button>

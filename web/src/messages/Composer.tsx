@@ -1,5 +1,20 @@
 import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Box, CircularProgress, FormControlLabel, IconButton, List, ListItemButton, ListItemText, Paper, Popover, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  CircularProgress,
+  FormControlLabel,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemText,
+  Paper,
+  Popover,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import SendIcon from '@mui/icons-material/Send';
 import MoodIcon from '@mui/icons-material/Mood';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
@@ -16,7 +31,15 @@ import { notify } from '../components/toast';
 import { prefs } from '../lib/preferences';
 import { asList } from '../realtime/cache';
 import type { Message, Ticket } from '../tickets/types';
-import { canRecord, canSendText, matchQuickReplies, quickReplyLabel, quickReplyQuery, signBody, type QuickReply } from './composer-rules';
+import {
+  canRecord,
+  canSendText,
+  matchQuickReplies,
+  quickReplyLabel,
+  quickReplyQuery,
+  signBody,
+  type QuickReply,
+} from './composer-rules';
 import { sendMedia, sendText } from './send';
 import { useRecorder } from './useRecorder';
 
@@ -43,7 +66,10 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   const open = ticket.status === 'open';
   const query = quickReplyQuery(text);
   const { data: quickData } = useApi<unknown>(query !== null ? '/quick-messages/list' : null, { userId: user?.id });
-  const suggestions = useMemo(() => (query === null ? [] : matchQuickReplies(asList<QuickReply>(quickData, 'records', 'quickMessages'), query)), [quickData, query]);
+  const suggestions = useMemo(
+    () => (query === null ? [] : matchQuickReplies(asList<QuickReply>(quickData, 'records', 'quickMessages'), query)),
+    [quickData, query],
+  );
 
   const send = async () => {
     if (!canSendText(text) || busy || !user) return;
@@ -111,10 +137,25 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   return (
     <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', px: 1, py: 0.75, position: 'relative' }}>
       {replyTo && (
-        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 0.75, px: 1, py: 0.5, borderLeft: 4, borderColor: 'primary.main', bgcolor: 'action.hover', borderRadius: 1 }}>
+        <Stack
+          direction="row"
+          sx={{
+            alignItems: 'center',
+            gap: 1,
+            mb: 0.75,
+            px: 1,
+            py: 0.5,
+            borderLeft: 4,
+            borderColor: 'primary.main',
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+          }}
+        >
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="caption" color="primary" sx={{ fontWeight: 600 }}>
-              {t('composer.replyingTo', { name: replyTo.fromMe ? t('composer.you') : (replyTo.contact?.name ?? ticket.contact?.name ?? '') })}
+              {t('composer.replyingTo', {
+                name: replyTo.fromMe ? t('composer.you') : (replyTo.contact?.name ?? ticket.contact?.name ?? ''),
+              })}
             </Typography>
             <Typography variant="body2" noWrap color="text.secondary">
               {replyTo.body}
@@ -126,7 +167,10 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
         </Stack>
       )}
       {suggestions.length > 0 && (
-        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
+        <Paper
+          elevation={4}
+          sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}
+        >
           <List dense aria-label={t('composer.quickReplies')}>
             {suggestions.map((q) => (
               <ListItemButton key={q.id ?? q.shortcode} onClick={() => chooseQuick(q)}>
@@ -139,7 +183,16 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
       <Stack direction="row" sx={{ alignItems: 'flex-end', gap: 0.5 }}>
         {recorder.state === 'recording' ? (
           <Stack direction="row" sx={{ flex: 1, alignItems: 'center', gap: 1, py: 1 }}>
-            <Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: 'error.main', animation: 'pulse 1s infinite', '@keyframes pulse': { '50%': { opacity: 0.3 } } }} />
+            <Box
+              sx={{
+                width: 10,
+                height: 10,
+                borderRadius: '50%',
+                bgcolor: 'error.main',
+                animation: 'pulse 1s infinite',
+                '@keyframes pulse': { '50%': { opacity: 0.3 } },
+              }}
+            />
             <Typography sx={{ flex: 1 }}>{t('composer.recording')}</Typography>
             <IconButton aria-label={t('composer.cancelRecording')} color="error" onClick={() => void recorder.cancel()}>
               <CancelIcon />
@@ -152,19 +205,34 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
           <>
             <Tooltip title={t('composer.emoji')}>
               <span>
-                <IconButton aria-label={t('composer.emoji')} disabled={!open} onClick={(e) => setEmojiAnchor(e.currentTarget)}>
+                <IconButton
+                  aria-label={t('composer.emoji')}
+                  disabled={!open}
+                  onClick={(e) => setEmojiAnchor(e.currentTarget)}
+                >
                   <MoodIcon />
                 </IconButton>
               </span>
             </Tooltip>
             <Tooltip title={t('composer.attach')}>
               <span>
-                <IconButton aria-label={t('composer.attach')} disabled={!open || busy} onClick={() => fileInput.current?.click()}>
+                <IconButton
+                  aria-label={t('composer.attach')}
+                  disabled={!open || busy}
+                  onClick={() => fileInput.current?.click()}
+                >
                   <AttachFileIcon />
                 </IconButton>
               </span>
             </Tooltip>
-            <input ref={fileInput} type="file" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="composer-file" />
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              onChange={(e) => void upload(e.target.files)}
+              data-testid="composer-file"
+            />
             <TextField
               inputRef={input}
               multiline
@@ -180,7 +248,12 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
               sx={{ '& .MuiInputBase-root': { borderRadius: 3 } }}
             />
             {canSendText(text) || !canRecord(ticket.status) ? (
-              <IconButton aria-label={t('composer.send')} color="primary" disabled={!open || busy || !canSendText(text)} onClick={() => void send()}>
+              <IconButton
+                aria-label={t('composer.send')}
+                color="primary"
+                disabled={!open || busy || !canSendText(text)}
+                onClick={() => void send()}
+              >
                 {busy ? <CircularProgress size={22} /> : <SendIcon />}
               </IconButton>
             ) : (
@@ -205,7 +278,13 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
         }
         label={t('composer.sign')}
       />
-      <Popover open={Boolean(emojiAnchor)} anchorEl={emojiAnchor} onClose={() => setEmojiAnchor(null)} anchorOrigin={{ vertical: 'top', horizontal: 'left' }} transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+      <Popover
+        open={Boolean(emojiAnchor)}
+        anchorEl={emojiAnchor}
+        onClose={() => setEmojiAnchor(null)}
+        anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
+        transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+      >
         <Suspense fallback={<CircularProgress sx={{ m: 2 }} />}>
           <EmojiPicker onEmojiClick={(e) => setText((v) => v + e.emoji)} lazyLoadEmojis />
         </Suspense>

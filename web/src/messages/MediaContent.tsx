@@ -16,13 +16,29 @@ export function MediaContent({ message }: { message: Message }) {
     case 'image':
       return (
         <Link href={url} target="_blank" rel="noreferrer">
-          <Box component="img" src={url} alt={message.body || 'image'} loading="lazy" sx={{ display: 'block', maxWidth: '100%', width: 250, maxHeight: 300, objectFit: 'cover', borderRadius: 1 }} />
+          <Box
+            component="img"
+            src={url}
+            alt={message.body || 'image'}
+            loading="lazy"
+            sx={{ display: 'block', maxWidth: '100%', width: 250, maxHeight: 300, objectFit: 'cover', borderRadius: 1 }}
+          />
         </Link>
       );
     case 'audio':
-      return <audio controls src={url} preload="metadata" style={{ maxWidth: 260 }} aria-label={message.body || 'audio'} />;
+      return (
+        <audio controls src={url} preload="metadata" style={{ maxWidth: 260 }} aria-label={message.body || 'audio'} />
+      );
     case 'video':
-      return <Box component="video" controls src={url} preload="metadata" sx={{ maxWidth: '100%', width: 250, maxHeight: 300, borderRadius: 1 }} />;
+      return (
+        <Box
+          component="video"
+          controls
+          src={url}
+          preload="metadata"
+          sx={{ maxWidth: '100%', width: 250, maxHeight: 300, borderRadius: 1 }}
+        />
+      );
     case 'locationMessage': {
       const loc = parseLocation(message.body);
       return (
@@ -62,7 +78,15 @@ export function MediaContent({ message }: { message: Message }) {
     default:
       if (!url) return null;
       return (
-        <Button size="small" variant="outlined" startIcon={<DownloadIcon />} href={url} target="_blank" rel="noreferrer" sx={{ textTransform: 'none' }}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          href={url}
+          target="_blank"
+          rel="noreferrer"
+          sx={{ textTransform: 'none' }}
+        >
           {message.body || t('messages.download')}
         </Button>
       );
@@ -71,4 +95,5 @@ export function MediaContent({ message }: { message: Message }) {
 
 /** Media types whose body is the file name or structured data rather than a caption. */
 export const bodyIsMediaData = (m: Message) =>
-  ['locationMessage', 'vcard', 'contactMessage', 'call_log'].includes(m.mediaType ?? '') || (Boolean(m.mediaUrl) && !['image', 'video'].includes(m.mediaType ?? ''));
+  ['locationMessage', 'vcard', 'contactMessage', 'call_log'].includes(m.mediaType ?? '') ||
+  (Boolean(m.mediaUrl) && !['image', 'video'].includes(m.mediaType ?? ''));

@@ -62,7 +62,13 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
         }}
       >
         {!readOnly && !message.isDeleted && (
-          <IconButton className="msg-menu" size="small" aria-label={t('messages.options')} onClick={(e) => setAnchor(e.currentTarget)} sx={{ position: 'absolute', top: 0, right: 0, opacity: { xs: 1, md: 0 }, p: 0.25 }}>
+          <IconButton
+            className="msg-menu"
+            size="small"
+            aria-label={t('messages.options')}
+            onClick={(e) => setAnchor(e.currentTarget)}
+            sx={{ position: 'absolute', top: 0, right: 0, opacity: { xs: 1, md: 0 }, p: 0.25 }}
+          >
             <ExpandMoreIcon fontSize="small" />
           </IconButton>
         )}
@@ -72,25 +78,54 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
           </Typography>
         )}
         {quoted && !message.isDeleted && (
-          <Box sx={{ maxWidth: 300, borderLeft: 4, borderColor: quoted.fromMe ? 'success.main' : 'primary.main', bgcolor: 'action.hover', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, overflow: 'hidden' }}>
+          <Box
+            sx={{
+              maxWidth: 300,
+              borderLeft: 4,
+              borderColor: quoted.fromMe ? 'success.main' : 'primary.main',
+              bgcolor: 'action.hover',
+              borderRadius: 1,
+              px: 1,
+              py: 0.5,
+              mb: 0.5,
+              overflow: 'hidden',
+            }}
+          >
             {!quoted.fromMe && (
               <Typography variant="caption" color="primary" sx={{ fontWeight: 600, display: 'block' }}>
                 {quoted.contact?.name}
               </Typography>
             )}
-            <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{
+                whiteSpace: 'pre-wrap',
+                display: '-webkit-box',
+                WebkitLineClamp: 3,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+              }}
+            >
               {quoted.body}
             </Typography>
           </Box>
         )}
         {message.isDeleted ? (
-          <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic', display: 'flex', alignItems: 'center', gap: 0.5, pr: 2 }}>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ fontStyle: 'italic', display: 'flex', alignItems: 'center', gap: 0.5, pr: 2 }}
+          >
             <BlockIcon fontSize="inherit" />
             {t(mine ? 'messages.deleted' : 'messages.deletedByContact')}
           </Typography>
         ) : (
           <>
-            {(message.mediaUrl || message.mediaType === 'locationMessage' || message.mediaType === 'vcard' || message.mediaType === 'call_log') && <MediaContent message={message} />}
+            {(message.mediaUrl ||
+              message.mediaType === 'locationMessage' ||
+              message.mediaType === 'vcard' ||
+              message.mediaType === 'call_log') && <MediaContent message={message} />}
             {!bodyIsMediaData(message) && message.body && (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }}>
                 {formatted(message.body)}

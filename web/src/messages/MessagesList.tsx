@@ -91,41 +91,55 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
       role="log"
       aria-live="polite"
       aria-label={t('tabs.attendance')}
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', py: 1, bgcolor: (th) => (th.palette.mode === 'dark' ? '#0b141a' : '#efeae2') }}
+      sx={{
+        flex: 1,
+        minHeight: 0,
+        overflowY: 'auto',
+        py: 1,
+        bgcolor: (th) => (th.palette.mode === 'dark' ? '#0b141a' : '#efeae2'),
+      }}
     >
       <div ref={content}>
-      {(isLoading || (hasMore && isValidating)) && (
-        <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
-          <CircularProgress size={20} aria-label={t('messages.loadMore')} />
-        </Box>
-      )}
-      {!isLoading && rows.length === 0 && (
-        <Typography color="text.secondary" sx={{ textAlign: 'center', p: 3 }}>
-          {t('messages.empty')}
-        </Typography>
-      )}
-      {rows.map((row) => {
-        if (row.kind === 'day')
+        {(isLoading || (hasMore && isValidating)) && (
+          <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
+            <CircularProgress size={20} aria-label={t('messages.loadMore')} />
+          </Box>
+        )}
+        {!isLoading && rows.length === 0 && (
+          <Typography color="text.secondary" sx={{ textAlign: 'center', p: 3 }}>
+            {t('messages.empty')}
+          </Typography>
+        )}
+        {rows.map((row) => {
+          if (row.kind === 'day')
+            return (
+              <Box key={row.key} sx={{ display: 'flex', justifyContent: 'center', my: 1 }}>
+                <Chip size="small" label={formatDate(row.date)} />
+              </Box>
+            );
+          if (row.kind === 'ticketChange')
+            return (
+              <Box key={row.key} role="separator" sx={{ my: 2, px: 2 }}>
+                <Divider>
+                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                    {t('messages.conversationEnded', { date: formatDateTime(row.closedAt) })}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                    {t('messages.conversationStarted', { date: formatDateTime(row.startedAt) })}
+                  </Typography>
+                </Divider>
+              </Box>
+            );
           return (
-            <Box key={row.key} sx={{ display: 'flex', justifyContent: 'center', my: 1 }}>
-              <Chip size="small" label={formatDate(row.date)} />
-            </Box>
+            <MessageBubble
+              key={row.key}
+              message={row.message}
+              onReply={onReply}
+              onDelete={onDelete}
+              readOnly={readOnly}
+            />
           );
-        if (row.kind === 'ticketChange')
-          return (
-            <Box key={row.key} role="separator" sx={{ my: 2, px: 2 }}>
-              <Divider>
-                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                  {t('messages.conversationEnded', { date: formatDateTime(row.closedAt) })}
-                </Typography>
-                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                  {t('messages.conversationStarted', { date: formatDateTime(row.startedAt) })}
-                </Typography>
-              </Divider>
-            </Box>
-          );
-        return <MessageBubble key={row.key} message={row.message} onReply={onReply} onDelete={onDelete} readOnly={readOnly} />;
-      })}
+        })}
       </div>
     </Box>
   );

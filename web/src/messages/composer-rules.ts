@@ -21,7 +21,8 @@ export interface QuickReply {
 }
 
 /** Matching on shortcode. */
-export const matchQuickReplies = (list: QuickReply[], query: string) => list.filter((q) => q.shortcode.toLowerCase().includes(query.toLowerCase()));
+export const matchQuickReplies = (list: QuickReply[], query: string) =>
+  list.filter((q) => q.shortcode.toLowerCase().includes(query.toLowerCase()));
 
 /** The suggestion label truncates the message at 35 characters. */
 export const quickReplyLabel = (q: QuickReply) =>
@@ -39,10 +40,13 @@ export const canRecord = (status: string | undefined) => status === 'open';
  * webm/opus, mp4); the server may transcode.
  */
 export function pickAudioType(isSupported: (type: string) => boolean): string | undefined {
-  return ['audio/mpeg', 'audio/ogg;codecs=opus', 'audio/webm;codecs=opus', 'audio/mp4', 'audio/webm'].find((type) => isSupported(type));
+  return ['audio/mpeg', 'audio/ogg;codecs=opus', 'audio/webm;codecs=opus', 'audio/mp4', 'audio/webm'].find((type) =>
+    isSupported(type),
+  );
 }
 
-export const audioExtension = (type: string) => (type.includes('mpeg') ? 'mp3' : type.includes('ogg') ? 'ogg' : type.includes('mp4') ? 'm4a' : 'webm');
+export const audioExtension = (type: string) =>
+  type.includes('mpeg') ? 'mp3' : type.includes('ogg') ? 'ogg' : type.includes('mp4') ? 'm4a' : 'webm';
 
 /** Composer rows: multiline up to 5. */
 export { COMPOSER_MAX_ROWS } from '#shared/constants';

@@ -1,9 +1,26 @@
 import { describe, expect, test } from 'vitest';
 import { ackMark, buildTimeline, canDeleteMessage, mergeMessages, parseLocation, parseVcard } from './timeline';
-import { audioExtension, canRecord, canSendText, keepRecording, matchQuickReplies, pickAudioType, quickReplyLabel, quickReplyQuery, signBody } from './composer-rules';
+import {
+  audioExtension,
+  canRecord,
+  canSendText,
+  keepRecording,
+  matchQuickReplies,
+  pickAudioType,
+  quickReplyLabel,
+  quickReplyQuery,
+  signBody,
+} from './composer-rules';
 import type { Message } from '../tickets/types';
 
-const msg = (id: number, ticketId: number, createdAt: string, extra: Partial<Message> = {}): Message => ({ id, ticketId, body: `m${id}`, fromMe: false, createdAt, ...extra });
+const msg = (id: number, ticketId: number, createdAt: string, extra: Partial<Message> = {}): Message => ({
+  id,
+  ticketId,
+  body: `m${id}`,
+  fromMe: false,
+  createdAt,
+  ...extra,
+});
 
 describe('message list (attendance.md 2.5)', () => {
   test('pages merge oldest first without duplicates', () => {
@@ -13,14 +30,22 @@ describe('message list (attendance.md 2.5)', () => {
   });
 
   test('a day separator appears when the date changes', () => {
-    const rows = buildTimeline([msg(1, 1, '2026-01-01T10:00:00'), msg(2, 1, '2026-01-01T12:00:00'), msg(3, 1, '2026-01-02T09:00:00')]);
+    const rows = buildTimeline([
+      msg(1, 1, '2026-01-01T10:00:00'),
+      msg(2, 1, '2026-01-01T12:00:00'),
+      msg(3, 1, '2026-01-02T09:00:00'),
+    ]);
     expect(rows.map((r) => r.kind)).toEqual(['day', 'message', 'message', 'day', 'message']);
   });
 
   test('a banner with closed and started times appears when consecutive messages belong to different tickets', () => {
     const rows = buildTimeline([
-      msg(1, 1, '2026-01-01T10:00:00', { ticket: { id: 1, status: 'closed', closedAt: '2026-01-01T10:30:00', updatedAt: '2026-01-01T10:30:00' } }),
-      msg(2, 2, '2026-01-01T11:00:00', { ticket: { id: 2, status: 'open', createdAt: '2026-01-01T11:00:00', updatedAt: '2026-01-01T11:00:00' } }),
+      msg(1, 1, '2026-01-01T10:00:00', {
+        ticket: { id: 1, status: 'closed', closedAt: '2026-01-01T10:30:00', updatedAt: '2026-01-01T10:30:00' },
+      }),
+      msg(2, 2, '2026-01-01T11:00:00', {
+        ticket: { id: 2, status: 'open', createdAt: '2026-01-01T11:00:00', updatedAt: '2026-01-01T11:00:00' },
+      }),
     ]);
     expect(rows.map((r) => r.kind)).toEqual(['day', 'message', 'ticketChange', 'message']);
     expect(rows[2]).toMatchObject({ closedAt: '2026-01-01T10:30:00', startedAt: '2026-01-01T11:00:00' });
@@ -33,12 +58,20 @@ describe('message list (attendance.md 2.5)', () => {
   });
 
   test('location parts are separated by a pipe: preview image, link, optional description', () => {
-    expect(parseLocation('data:image/png;base64,xx|https://maps.google.com/?q=1,2|Office')).toEqual({ image: 'data:image/png;base64,xx', link: 'https://maps.google.com/?q=1,2', description: 'Office' });
+    expect(parseLocation('data:image/png;base64,xx|https://maps.google.com/?q=1,2|Office')).toEqual({
+      image: 'data:image/png;base64,xx',
+      link: 'https://maps.google.com/?q=1,2',
+      description: 'Office',
+    });
     expect(parseLocation('img|link')).toEqual({ image: 'img', link: 'link', description: null });
   });
 
   test('vcards show name and number', () => {
-    expect(parseVcard('BEGIN:VCARD\nVERSION:3.0\nFN:Maria Silva\nTEL;type=CELL;waid=5511999998888:+55 11 99999-8888\nEND:VCARD')).toEqual({ name: 'Maria Silva', number: '5511999998888' });
+    expect(
+      parseVcard(
+        'BEGIN:VCARD\nVERSION:3.0\nFN:Maria Silva\nTEL;type=CELL;waid=5511999998888:+55 11 99999-8888\nEND:VCARD',
+      ),
+    ).toEqual({ name: 'Maria Silva', number: '5511999998888' });
   });
 
   test('ack marks: 1 sent, 2 delivered, 3 and above in colour', () => {
@@ -75,7 +108,9 @@ describe('composer rules (attendance.md 2.6)', () => {
   });
 
   test('the quick-reply label truncates the message at 35 characters', () => {
-    expect(quickReplyLabel({ shortcode: 'bomdia', message: 'Bom dia! Como posso ajudar você hoje com o seu pedido?' })).toBe('bomdia - Bom dia! Como posso ajudar você hoj...');
+    expect(
+      quickReplyLabel({ shortcode: 'bomdia', message: 'Bom dia! Como posso ajudar você hoje com o seu pedido?' }),
+    ).toBe('bomdia - Bom dia! Como posso ajudar você hoj...');
     expect(quickReplyLabel({ shortcode: 'x', message: 'short' })).toBe('x - short');
   });
 

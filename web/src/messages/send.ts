@@ -17,12 +17,22 @@ export const sendText = (ticketId: number, body: string, quoted?: Message | null
  * Media: the browser uploads straight to storage with a presigned PUT (`POST /uploads`), then
  * sends the key with the file name as body, so no request through the API carries the file.
  */
-export async function sendMedia(ticketId: number, file: File | Blob, fileName: string, quoted?: Message | null, opts: { ptt?: boolean } = {}) {
+export async function sendMedia(
+  ticketId: number,
+  file: File | Blob,
+  fileName: string,
+  quoted?: Message | null,
+  opts: { ptt?: boolean } = {},
+) {
   const contentType = file.type || 'application/octet-stream';
   const ticket = await api.post<UploadTicket>('/uploads', { fileName, contentType });
   const target = ticket.uploadUrl ?? ticket.url;
   if (!target) throw new Error('upload URL missing');
-  const put = await fetch(target, { method: 'PUT', body: file, headers: { 'Content-Type': contentType, ...(ticket.headers ?? {}) } });
+  const put = await fetch(target, {
+    method: 'PUT',
+    body: file,
+    headers: { 'Content-Type': contentType, ...(ticket.headers ?? {}) },
+  });
   if (!put.ok) throw new Error(`upload failed: ${put.status}`);
   return api.post<Message>(`/messages/${ticketId}`, {
     body: fileName,

@@ -15,7 +15,9 @@ const dayOf = (iso: string) => {
 export function mergeMessages(pages: Message[][]): Message[] {
   const byId = new Map<string, Message>();
   for (const page of pages) for (const m of page) byId.set(String(m.id), { ...byId.get(String(m.id)), ...m });
-  return [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || String(a.id).localeCompare(String(b.id)));
+  return [...byId.values()].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || String(a.id).localeCompare(String(b.id)),
+  );
 }
 
 /**
@@ -28,9 +30,15 @@ export function buildTimeline(messages: Message[]): TimelineRow[] {
   let previous: Message | null = null;
   for (const m of messages) {
     if (previous && previous.ticketId !== m.ticketId) {
-      rows.push({ kind: 'ticketChange', key: `tc-${previous.id}-${m.id}`, closedAt: previous.ticket?.closedAt ?? previous.ticket?.updatedAt ?? previous.createdAt, startedAt: m.ticket?.createdAt ?? m.createdAt });
+      rows.push({
+        kind: 'ticketChange',
+        key: `tc-${previous.id}-${m.id}`,
+        closedAt: previous.ticket?.closedAt ?? previous.ticket?.updatedAt ?? previous.createdAt,
+        startedAt: m.ticket?.createdAt ?? m.createdAt,
+      });
     }
-    if (!previous || dayOf(previous.createdAt) !== dayOf(m.createdAt)) rows.push({ kind: 'day', key: `day-${m.id}`, date: m.createdAt });
+    if (!previous || dayOf(previous.createdAt) !== dayOf(m.createdAt))
+      rows.push({ kind: 'day', key: `day-${m.id}`, date: m.createdAt });
     rows.push({ kind: 'message', key: `m-${m.id}`, message: m });
     previous = m;
   }
@@ -45,7 +53,16 @@ export function parseLocation(body: string) {
 
 /** Name and number from a vCard body. */
 export function parseVcard(body: string) {
-  const name = body.match(/^FN:(.*)$/m)?.[1]?.trim() ?? body.match(/^N:(.*)$/m)?.[1]?.split(';').filter(Boolean).reverse().join(' ').trim() ?? '';
+  const name =
+    body.match(/^FN:(.*)$/m)?.[1]?.trim() ??
+    body
+      .match(/^N:(.*)$/m)?.[1]
+      ?.split(';')
+      .filter(Boolean)
+      .reverse()
+      .join(' ')
+      .trim() ??
+    '';
   const number = body.match(/waid=(\d+)/)?.[1] ?? body.match(/^TEL[^:]*:(.*)$/m)?.[1]?.replace(/\D/g, '') ?? '';
   return { name, number };
 }

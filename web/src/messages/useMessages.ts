@@ -16,7 +16,8 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
       if (previous && !previous.hasMore) return null;
       return [`/messages/${ticketId}`, { cursor: index === 0 ? undefined : (previous?.cursor ?? undefined) }] as const;
     },
-    async ([path, q]: readonly [string, Record<string, unknown>]) => toPage<Message>(await api.get(path, q as never), 'messages'),
+    async ([path, q]: readonly [string, Record<string, unknown>]) =>
+      toPage<Message>(await api.get(path, q as never), 'messages'),
     { revalidateOnFocus: false, revalidateFirstPage: false },
   );
   useRoom('joinChatBox', opts.live && ticketId ? ticketId : null);
@@ -27,7 +28,11 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
         (pages) => {
           if (!pages?.length) return [{ items: [message], hasMore: false, cursor: null }];
           const exists = pages.some((p) => p.items.some((m) => String(m.id) === String(message.id)));
-          if (exists) return pages.map((p) => ({ ...p, items: p.items.map((m) => (String(m.id) === String(message.id) ? { ...m, ...message } : m)) }));
+          if (exists)
+            return pages.map((p) => ({
+              ...p,
+              items: p.items.map((m) => (String(m.id) === String(message.id) ? { ...m, ...message } : m)),
+            }));
           const [first, ...rest] = pages;
           return [{ ...first, items: [...first.items, message] }, ...rest];
         },

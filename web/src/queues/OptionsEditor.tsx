@@ -11,7 +11,17 @@ import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
 import { useConfirm } from '../components/ConfirmProvider';
 import { notify } from '../components/toast';
-import { addOption, buildTree, moveOption, optionPath, removeOption, updateOption, type ApiOption, type OptionNode, type Renumbered } from './option-tree';
+import {
+  addOption,
+  buildTree,
+  moveOption,
+  optionPath,
+  removeOption,
+  updateOption,
+  type ApiOption,
+  type OptionNode,
+  type Renumbered,
+} from './option-tree';
 
 /**
  * The queue's chatbot menu as a nested tree (management.md "Queues"): add, edit, reorder and delete
@@ -47,7 +57,13 @@ export function OptionsEditor({ queueId }: { queueId: number }) {
     setSaving(node.key);
     try {
       if (node.id === undefined) {
-        const created = await api.post<{ id: number }>('/queue-options', { queueId, parentId: node.parentId ?? -1, title: node.title, message: node.message, option: node.option });
+        const created = await api.post<{ id: number }>('/queue-options', {
+          queueId,
+          parentId: node.parentId ?? -1,
+          title: node.title,
+          message: node.message,
+          option: node.option,
+        });
         setTree((tr) => updateOption(tr, node.key, { id: created.id }));
       } else {
         await api.put(`/queue-options/${node.id}`, { title: node.title, message: node.message, option: node.option });
@@ -86,22 +102,53 @@ export function OptionsEditor({ queueId }: { queueId: number }) {
         <Box key={node.key} sx={{ ml: depth * 3, mt: 1.5 }} data-option-path={path}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
             {depth > 0 && <SubdirectoryIcon fontSize="small" sx={{ mt: 1, color: 'text.secondary' }} />}
-            <Chip label={path} size="small" color={node.id === undefined ? 'default' : 'primary'} sx={{ mt: 0.75, minWidth: 40 }} />
+            <Chip
+              label={path}
+              size="small"
+              color={node.id === undefined ? 'default' : 'primary'}
+              sx={{ mt: 0.75, minWidth: 40 }}
+            />
             <Stack spacing={1} sx={{ flex: 1 }}>
-              <TextField size="small" label={t('options.title', { path })} value={node.title} onChange={(e) => setTree((tr) => updateOption(tr, node.key, { title: e.target.value }))} fullWidth />
-              <TextField size="small" label={t('options.message', { path })} value={node.message} onChange={(e) => setTree((tr) => updateOption(tr, node.key, { message: e.target.value }))} multiline minRows={1} maxRows={4} fullWidth />
+              <TextField
+                size="small"
+                label={t('options.title', { path })}
+                value={node.title}
+                onChange={(e) => setTree((tr) => updateOption(tr, node.key, { title: e.target.value }))}
+                fullWidth
+              />
+              <TextField
+                size="small"
+                label={t('options.message', { path })}
+                value={node.message}
+                onChange={(e) => setTree((tr) => updateOption(tr, node.key, { message: e.target.value }))}
+                multiline
+                minRows={1}
+                maxRows={4}
+                fullWidth
+              />
             </Stack>
             <Stack direction="row" sx={{ flexShrink: 0 }}>
               <Tooltip title={t('options.save', { path })}>
                 <span>
-                  <IconButton size="small" aria-label={t('options.save', { path })} onClick={() => void save(node)} disabled={saving === node.key} color={node.id === undefined ? 'warning' : 'default'}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('options.save', { path })}
+                    onClick={() => void save(node)}
+                    disabled={saving === node.key}
+                    color={node.id === undefined ? 'warning' : 'default'}
+                  >
                     <SaveIcon fontSize="small" />
                   </IconButton>
                 </span>
               </Tooltip>
               <Tooltip title={t('options.addChild', { path })}>
                 <span>
-                  <IconButton size="small" aria-label={t('options.addChild', { path })} onClick={() => setTree((tr) => addOption(tr, node.key).tree)} disabled={node.id === undefined}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('options.addChild', { path })}
+                    onClick={() => setTree((tr) => addOption(tr, node.key).tree)}
+                    disabled={node.id === undefined}
+                  >
                     <AddIcon fontSize="small" />
                   </IconButton>
                 </span>
@@ -109,10 +156,20 @@ export function OptionsEditor({ queueId }: { queueId: number }) {
               <IconButton size="small" aria-label={t('options.delete', { path })} onClick={() => void remove(node)}>
                 <DeleteIcon fontSize="small" />
               </IconButton>
-              <IconButton size="small" aria-label={t('options.up', { path })} onClick={() => void move(node, -1)} disabled={index === 0}>
+              <IconButton
+                size="small"
+                aria-label={t('options.up', { path })}
+                onClick={() => void move(node, -1)}
+                disabled={index === 0}
+              >
                 <UpIcon fontSize="small" />
               </IconButton>
-              <IconButton size="small" aria-label={t('options.down', { path })} onClick={() => void move(node, 1)} disabled={index === nodes.length - 1}>
+              <IconButton
+                size="small"
+                aria-label={t('options.down', { path })}
+                onClick={() => void move(node, 1)}
+                disabled={index === nodes.length - 1}
+              >
                 <DownIcon fontSize="small" />
               </IconButton>
             </Stack>

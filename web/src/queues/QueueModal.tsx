@@ -1,5 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  Stack,
+  Tab,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { QueueBody, type Queue } from '#shared/schemas/queues';
 import { api } from '../api/client';
@@ -27,13 +41,29 @@ interface Form {
  * chatbot option tree, and the attendance-hours tab only when the setting scheduleType is 'queue'.
  * A new queue stays open after its first save so its chatbot options can be added.
  */
-export function QueueModal({ open, queueId, takenColors, onClose }: { open: boolean; queueId?: number; takenColors: string[]; onClose(): void }) {
+export function QueueModal({
+  open,
+  queueId,
+  takenColors,
+  onClose,
+}: {
+  open: boolean;
+  queueId?: number;
+  takenColors: string[];
+  onClose(): void;
+}) {
   const { t } = useTranslation(['queues', 'common']);
   const { value } = useSettings(open);
   const withHours = value('scheduleType') === 'queue';
   const [id, setId] = useState<number | undefined>(queueId);
   const [tab, setTab] = useState(0);
-  const [form, setForm] = useState<Form>({ name: '', color: '', orderQueue: '', greetingMessage: '', outOfHoursMessage: '' });
+  const [form, setForm] = useState<Form>({
+    name: '',
+    color: '',
+    orderQueue: '',
+    greetingMessage: '',
+    outOfHoursMessage: '',
+  });
   const [week, setWeek] = useState<DayHours[]>(weekOf(undefined));
   const [promptId, setPromptId] = useState<number | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -46,7 +76,13 @@ export function QueueModal({ open, queueId, takenColors, onClose }: { open: bool
     setTab(0);
     setErrors({});
     if (!queueId) {
-      setForm({ name: '', color: firstFreeColor(takenColors), orderQueue: '', greetingMessage: '', outOfHoursMessage: '' });
+      setForm({
+        name: '',
+        color: firstFreeColor(takenColors),
+        orderQueue: '',
+        greetingMessage: '',
+        outOfHoursMessage: '',
+      });
       setWeek(weekOf(undefined));
       setPromptId(null);
       return;
@@ -54,7 +90,13 @@ export function QueueModal({ open, queueId, takenColors, onClose }: { open: bool
     api
       .get<Queue>(`/queue/${queueId}`)
       .then((q) => {
-        setForm({ name: q.name, color: q.color, orderQueue: q.orderQueue ?? '', greetingMessage: q.greetingMessage ?? '', outOfHoursMessage: q.outOfHoursMessage ?? '' });
+        setForm({
+          name: q.name,
+          color: q.color,
+          orderQueue: q.orderQueue ?? '',
+          greetingMessage: q.greetingMessage ?? '',
+          outOfHoursMessage: q.outOfHoursMessage ?? '',
+        });
         setWeek(weekOf(q.schedules));
         setPromptId(q.promptId ?? null);
       })
@@ -102,21 +144,86 @@ export function QueueModal({ open, queueId, takenColors, onClose }: { open: bool
           <Box hidden={tab !== 0}>
             <Stack spacing={2} sx={{ pt: 1 }}>
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField label={t('modal.name')} value={form.name} onChange={(e) => set('name', e.target.value)} {...fieldError('name')} required autoFocus fullWidth />
-                <TextField label={t('modal.color')} value={form.color} onChange={(e) => set('color', e.target.value)} {...fieldError('color')} required sx={{ width: { sm: 160 } }} slotProps={{ input: { startAdornment: <Box sx={{ width: 18, height: 18, borderRadius: 0.5, bgcolor: form.color || 'transparent', mr: 1, flexShrink: 0, border: 1, borderColor: 'divider' }} /> } }} />
-                <TextField label={t('modal.orderQueue')} type="number" value={form.orderQueue} onChange={(e) => set('orderQueue', e.target.value === '' ? '' : Number(e.target.value))} {...fieldError('orderQueue')} sx={{ width: { sm: 180 } }} />
+                <TextField
+                  label={t('modal.name')}
+                  value={form.name}
+                  onChange={(e) => set('name', e.target.value)}
+                  {...fieldError('name')}
+                  required
+                  autoFocus
+                  fullWidth
+                />
+                <TextField
+                  label={t('modal.color')}
+                  value={form.color}
+                  onChange={(e) => set('color', e.target.value)}
+                  {...fieldError('color')}
+                  required
+                  sx={{ width: { sm: 160 } }}
+                  slotProps={{
+                    input: {
+                      startAdornment: (
+                        <Box
+                          sx={{
+                            width: 18,
+                            height: 18,
+                            borderRadius: 0.5,
+                            bgcolor: form.color || 'transparent',
+                            mr: 1,
+                            flexShrink: 0,
+                            border: 1,
+                            borderColor: 'divider',
+                          }}
+                        />
+                      ),
+                    },
+                  }}
+                />
+                <TextField
+                  label={t('modal.orderQueue')}
+                  type="number"
+                  value={form.orderQueue}
+                  onChange={(e) => set('orderQueue', e.target.value === '' ? '' : Number(e.target.value))}
+                  {...fieldError('orderQueue')}
+                  sx={{ width: { sm: 180 } }}
+                />
               </Stack>
               <ColorPalette value={form.color} onChange={(c) => set('color', c)} taken={takenColors} />
-              <TextField label={t('modal.greetingMessage')} value={form.greetingMessage} onChange={(e) => set('greetingMessage', e.target.value)} {...fieldError('greetingMessage')} multiline minRows={3} fullWidth />
+              <TextField
+                label={t('modal.greetingMessage')}
+                value={form.greetingMessage}
+                onChange={(e) => set('greetingMessage', e.target.value)}
+                {...fieldError('greetingMessage')}
+                multiline
+                minRows={3}
+                fullWidth
+              />
               <Divider />
-              {id ? <OptionsEditor queueId={id} /> : <Typography color="text.secondary">{t('modal.optionsAfterSave')}</Typography>}
+              {id ? (
+                <OptionsEditor queueId={id} />
+              ) : (
+                <Typography color="text.secondary">{t('modal.optionsAfterSave')}</Typography>
+              )}
             </Stack>
           </Box>
           {withHours && (
             <Box hidden={tab !== 1}>
-              {invalidHours(week).length > 0 && <Alert severity="error" sx={{ mb: 1 }}>{t('modal.hoursInvalid')}</Alert>}
+              {invalidHours(week).length > 0 && (
+                <Alert severity="error" sx={{ mb: 1 }}>
+                  {t('modal.hoursInvalid')}
+                </Alert>
+              )}
               <HoursEditor week={week} onChange={setWeek} />
-              <TextField label={t('modal.outOfHoursMessage')} value={form.outOfHoursMessage} onChange={(e) => set('outOfHoursMessage', e.target.value)} {...fieldError('outOfHoursMessage')} multiline minRows={2} fullWidth sx={{ mt: 2 }} />
+              <TextField
+                label={t('modal.outOfHoursMessage')}
+                value={form.outOfHoursMessage}
+                onChange={(e) => set('outOfHoursMessage', e.target.value)}
+                {...fieldError('outOfHoursMessage')}
+                multiline
+                minRows={2}
+                fullWidth
+                sx={{ mt: 2 }}
+              />
             </Box>
           )}
         </DialogContent>

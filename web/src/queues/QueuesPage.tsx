@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { Box, Button, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
@@ -23,12 +34,19 @@ export default function QueuesPage() {
   const [modal, setModal] = useState<{ id?: number } | null>(null);
 
   useRealtimeEvent<{ action: string; queue?: Queue; queueId?: number }>('queue', (ev) => {
-    if (ev.action === 'delete' && ev.queueId !== undefined) void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), ev.queueId!), { revalidate: false });
-    else if (ev.queue) void mutate((d: unknown) => upsertById(asList<Queue>(d, 'queues'), ev.queue!, 'end'), { revalidate: false });
+    if (ev.action === 'delete' && ev.queueId !== undefined)
+      void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), ev.queueId!), { revalidate: false });
+    else if (ev.queue)
+      void mutate((d: unknown) => upsertById(asList<Queue>(d, 'queues'), ev.queue!, 'end'), { revalidate: false });
   });
 
   const remove = (q: Queue) =>
-    confirmedDelete({ message: t('confirmDelete', { name: q.name }), path: `/queue/${q.id}`, onDeleted: () => void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), q.id), { revalidate: false }), deleted: t('deleted') });
+    confirmedDelete({
+      message: t('confirmDelete', { name: q.name }),
+      path: `/queue/${q.id}`,
+      onDeleted: () => void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), q.id), { revalidate: false }),
+      deleted: t('deleted'),
+    });
 
   return (
     <PageFrame
@@ -56,7 +74,11 @@ export default function QueuesPage() {
               <TableCell>{q.id}</TableCell>
               <TableCell>{q.name}</TableCell>
               <TableCell align="center">
-                <Chip size="small" label={q.color} sx={{ bgcolor: q.color, color: (th) => textOn(th, q.color), fontFamily: 'monospace' }} />
+                <Chip
+                  size="small"
+                  label={q.color}
+                  sx={{ bgcolor: q.color, color: (th) => textOn(th, q.color), fontFamily: 'monospace' }}
+                />
               </TableCell>
               <TableCell align="center">{q.orderQueue ?? ''}</TableCell>
               <TableCell sx={{ maxWidth: 360 }}>
@@ -65,7 +87,11 @@ export default function QueuesPage() {
                 </Typography>
               </TableCell>
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                <IconButton size="small" aria-label={t('edit', { name: q.name })} onClick={() => setModal({ id: q.id })}>
+                <IconButton
+                  size="small"
+                  aria-label={t('edit', { name: q.name })}
+                  onClick={() => setModal({ id: q.id })}
+                >
                   <EditIcon />
                 </IconButton>
                 <IconButton size="small" aria-label={t('delete', { name: q.name })} onClick={() => void remove(q)}>
@@ -81,7 +107,11 @@ export default function QueuesPage() {
           <Typography color="text.secondary">{t('empty')}</Typography>
         </Box>
       )}
-      <QueueModal open={modal !== null} queueId={modal?.id} takenColors={list.filter((q) => q.id !== modal?.id).map((q) => q.color)} onClose={() => {
+      <QueueModal
+        open={modal !== null}
+        queueId={modal?.id}
+        takenColors={list.filter((q) => q.id !== modal?.id).map((q) => q.color)}
+        onClose={() => {
           setModal(null);
           void mutate();
         }}

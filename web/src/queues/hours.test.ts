@@ -12,7 +12,15 @@ describe('attendance hours (management.md "Queues", section 9)', () => {
   });
   test('a queue without hours gets the defaults: Mon-Fri 08:00-18:00, Sat 08:00-12:00, Sun 00:00-00:00', () => {
     const week = weekOf(undefined);
-    expect(week.map((d) => d.weekdayEn)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+    expect(week.map((d) => d.weekdayEn)).toEqual([
+      'monday',
+      'tuesday',
+      'wednesday',
+      'thursday',
+      'friday',
+      'saturday',
+      'sunday',
+    ]);
     expect(week.slice(0, 5).every((d) => d.startTime === '08:00' && d.endTime === '18:00')).toBe(true);
     expect(week[5]).toMatchObject({ startTime: '08:00', endTime: '12:00' });
     expect(week[6]).toMatchObject({ startTime: '00:00', endTime: '00:00' });

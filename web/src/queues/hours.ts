@@ -18,7 +18,9 @@ export function maskHHMM(input: string): string {
 export function weekOf(saved: DayHours[] | null | undefined): DayHours[] {
   return DEFAULT_SCHEDULES.map((d) => {
     const row = saved?.find((s) => s.weekdayEn === d.weekdayEn);
-    return row ? { weekday: d.weekday, weekdayEn: d.weekdayEn, startTime: row.startTime ?? '', endTime: row.endTime ?? '' } : { ...d };
+    return row
+      ? { weekday: d.weekday, weekdayEn: d.weekdayEn, startTime: row.startTime ?? '', endTime: row.endTime ?? '' }
+      : { ...d };
   });
 }
 

@@ -14,7 +14,16 @@ describe('chatbot option tree (management.md "Queue option")', () => {
     const tree = buildTree([...flat].reverse());
     expect(tree.map((n) => n.title)).toEqual(['Sales', 'Support']);
     expect(tree[1].children.map((n) => n.title)).toEqual(['Billing', 'Tech', 'Other']);
-    const nested = buildTree([{ id: 9, parentId: null, title: 'A', message: '', option: 1, children: [{ id: 10, parentId: 9, title: 'B', message: '', option: 1 }] }]);
+    const nested = buildTree([
+      {
+        id: 9,
+        parentId: null,
+        title: 'A',
+        message: '',
+        option: 1,
+        children: [{ id: 10, parentId: 9, title: 'B', message: '', option: 1 }],
+      },
+    ]);
     expect(nested[0].children[0]).toMatchObject({ id: 10, parentId: 9, title: 'B', option: '1' });
   });
 

@@ -30,7 +30,8 @@ export interface Renumbered {
   option: string;
 }
 
-const byPosition = (a: { option: string | number }, b: { option: string | number }) => Number(a.option) - Number(b.option);
+const byPosition = (a: { option: string | number }, b: { option: string | number }) =>
+  Number(a.option) - Number(b.option);
 
 /** From the API's nested (children) or flat (parentId) options to the editor's tree. */
 export function buildTree(options: ApiOption[]): OptionNode[] {
@@ -45,14 +46,16 @@ export function buildTree(options: ApiOption[]): OptionNode[] {
   });
   const nested = options.some((o) => o.children?.length);
   if (nested) {
-    const walk = (list: ApiOption[]): OptionNode[] => [...list].sort(byPosition).map((o) => ({ ...toNode(o), children: walk(o.children ?? []) }));
+    const walk = (list: ApiOption[]): OptionNode[] =>
+      [...list].sort(byPosition).map((o) => ({ ...toNode(o), children: walk(o.children ?? []) }));
     return walk(options);
   }
   const nodes = new Map(options.map((o) => [o.id, toNode(o)]));
   const roots: OptionNode[] = [];
   for (const o of [...options].sort(byPosition)) {
     const node = nodes.get(o.id)!;
-    const parent = o.parentId !== null && o.parentId !== undefined && o.parentId !== -1 ? nodes.get(o.parentId) : undefined;
+    const parent =
+      o.parentId !== null && o.parentId !== undefined && o.parentId !== -1 ? nodes.get(o.parentId) : undefined;
     (parent ? parent.children : roots).push(node);
   }
   return roots;
@@ -68,9 +71,17 @@ export function findNode(tree: OptionNode[], key: string): OptionNode | undefine
 }
 
 /** Applies `fn` to the sibling list that holds `key` (or the top level for `null` parent). */
-function mapSiblings(tree: OptionNode[], parentKey: string | null, fn: (siblings: OptionNode[]) => OptionNode[]): OptionNode[] {
+function mapSiblings(
+  tree: OptionNode[],
+  parentKey: string | null,
+  fn: (siblings: OptionNode[]) => OptionNode[],
+): OptionNode[] {
   if (parentKey === null) return fn(tree);
-  return tree.map((n) => (n.key === parentKey ? { ...n, children: fn(n.children) } : { ...n, children: mapSiblings(n.children, parentKey, fn) }));
+  return tree.map((n) =>
+    n.key === parentKey
+      ? { ...n, children: fn(n.children) }
+      : { ...n, children: mapSiblings(n.children, parentKey, fn) },
+  );
 }
 
 function parentKeyOf(tree: OptionNode[], key: string, parent: string | null = null): string | null | undefined {
@@ -95,7 +106,11 @@ export function addOption(tree: OptionNode[], parentKey: string | null): { tree:
   return { tree: next, key };
 }
 
-export function updateOption(tree: OptionNode[], key: string, patch: Partial<Pick<OptionNode, 'title' | 'message' | 'id'>>): OptionNode[] {
+export function updateOption(
+  tree: OptionNode[],
+  key: string,
+  patch: Partial<Pick<OptionNode, 'title' | 'message' | 'id'>>,
+): OptionNode[] {
   return tree.map((n) => {
     if (n.key !== key) return { ...n, children: updateOption(n.children, key, patch) };
     const updated = { ...n, ...patch };
@@ -118,7 +133,10 @@ function renumber(siblings: OptionNode[]): { siblings: OptionNode[]; changed: Re
 }
 
 /** Removes an option with its whole subtree; the later siblings move up one position. */
-export function removeOption(tree: OptionNode[], key: string): { tree: OptionNode[]; changed: Renumbered[]; removed?: OptionNode } {
+export function removeOption(
+  tree: OptionNode[],
+  key: string,
+): { tree: OptionNode[]; changed: Renumbered[]; removed?: OptionNode } {
   const parentKey = parentKeyOf(tree, key);
   if (parentKey === undefined) return { tree, changed: [] };
   const removed = findNode(tree, key);
@@ -132,7 +150,11 @@ export function removeOption(tree: OptionNode[], key: string): { tree: OptionNod
 }
 
 /** Moves an option one place up (-1) or down (+1) among its siblings, swapping positions. */
-export function moveOption(tree: OptionNode[], key: string, direction: -1 | 1): { tree: OptionNode[]; changed: Renumbered[] } {
+export function moveOption(
+  tree: OptionNode[],
+  key: string,
+  direction: -1 | 1,
+): { tree: OptionNode[]; changed: Renumbered[] } {
   const parentKey = parentKeyOf(tree, key);
   if (parentKey === undefined) return { tree, changed: [] };
   let changed: Renumbered[] = [];

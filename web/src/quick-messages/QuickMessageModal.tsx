@@ -1,5 +1,16 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import {
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Stack,
+  Switch,
+  TextField,
+} from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CancelIcon from '@mui/icons-material/Cancel';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +23,17 @@ import { fieldErrors } from '../lib/zod-errors';
 import { mediaFileName, mediaUploadBody } from './media';
 
 /** Add/edit a quick message (management.md "Quick messages", 5, 7, 9): shortcode required; optional media. */
-export function QuickMessageModal({ open, id, onClose, onSaved }: { open: boolean; id?: number; onClose(): void; onSaved(q: QuickMessage): void }) {
+export function QuickMessageModal({
+  open,
+  id,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  id?: number;
+  onClose(): void;
+  onSaved(q: QuickMessage): void;
+}) {
   const { t } = useTranslation(['quickMessages', 'common']);
   const [form, setForm] = useState({ shortcode: '', message: '', geral: true });
   const [mediaName, setMediaName] = useState<string | null>(null);
@@ -57,8 +78,12 @@ export function QuickMessageModal({ open, id, onClose, onSaved }: { open: boolea
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      let saved = id ? await api.put<QuickMessage>(`/quick-messages/${id}`, parsed.data) : await api.post<QuickMessage>('/quick-messages', parsed.data);
-      if (file) saved = (await api.post<QuickMessage>(`/quick-messages/${saved.id}/media-upload`, mediaUploadBody(file))) ?? saved;
+      let saved = id
+        ? await api.put<QuickMessage>(`/quick-messages/${id}`, parsed.data)
+        : await api.post<QuickMessage>('/quick-messages', parsed.data);
+      if (file)
+        saved =
+          (await api.post<QuickMessage>(`/quick-messages/${saved.id}/media-upload`, mediaUploadBody(file))) ?? saved;
       notify.success(t('saved'));
       onSaved(saved);
       onClose();
@@ -76,15 +101,46 @@ export function QuickMessageModal({ open, id, onClose, onSaved }: { open: boolea
         <DialogTitle id="qm-modal-title">{id ? t('modal.titleEdit') : t('modal.titleAdd')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField label={t('modal.shortcode')} value={form.shortcode} onChange={(e) => setForm({ ...form, shortcode: e.target.value })} {...fieldError('shortcode')} required autoFocus fullWidth />
-            <TextField label={t('modal.message')} value={form.message} onChange={(e) => setForm({ ...form, message: e.target.value })} {...fieldError('message')} multiline minRows={4} fullWidth />
-            <FormControlLabel control={<Switch checked={form.geral} onChange={(e) => setForm({ ...form, geral: e.target.checked })} />} label={t('modal.geral')} />
+            <TextField
+              label={t('modal.shortcode')}
+              value={form.shortcode}
+              onChange={(e) => setForm({ ...form, shortcode: e.target.value })}
+              {...fieldError('shortcode')}
+              required
+              autoFocus
+              fullWidth
+            />
+            <TextField
+              label={t('modal.message')}
+              value={form.message}
+              onChange={(e) => setForm({ ...form, message: e.target.value })}
+              {...fieldError('message')}
+              multiline
+              minRows={4}
+              fullWidth
+            />
+            <FormControlLabel
+              control={<Switch checked={form.geral} onChange={(e) => setForm({ ...form, geral: e.target.checked })} />}
+              label={t('modal.geral')}
+            />
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <input ref={fileInput} type="file" hidden aria-label={t('modal.attach')} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+              <input
+                ref={fileInput}
+                type="file"
+                hidden
+                aria-label={t('modal.attach')}
+                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              />
               <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
                 {t('modal.attach')}
               </Button>
-              {shownMedia && <Chip label={shownMedia} onDelete={() => void removeMedia()} deleteIcon={<CancelIcon titleAccess={t('modal.removeMedia', { name: shownMedia })} />} />}
+              {shownMedia && (
+                <Chip
+                  label={shownMedia}
+                  onDelete={() => void removeMedia()}
+                  deleteIcon={<CancelIcon titleAccess={t('modal.removeMedia', { name: shownMedia })} />}
+                />
+              )}
             </Stack>
           </Stack>
         </DialogContent>

@@ -22,10 +22,19 @@ export default function QuickMessagesPage() {
   const confirmedDelete = useConfirmedDelete();
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
-  const list = usePagedList<QuickMessage>(user ? '/quick-messages' : null, 'records', { searchParam: search, userId: user?.id });
+  const list = usePagedList<QuickMessage>(user ? '/quick-messages' : null, 'records', {
+    searchParam: search,
+    userId: user?.id,
+  });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
 
-  useRealtimeEvent<{ action: string; record?: QuickMessage; quickMessage?: QuickMessage; id?: number; quickMessageId?: number }>('quickMessage', (ev) => {
+  useRealtimeEvent<{
+    action: string;
+    record?: QuickMessage;
+    quickMessage?: QuickMessage;
+    id?: number;
+    quickMessageId?: number;
+  }>('quickMessage', (ev) => {
     const id = ev.id ?? ev.quickMessageId;
     const record = ev.record ?? ev.quickMessage;
     if (ev.action === 'delete' && id !== undefined) list.remove(Number(id));
@@ -33,14 +42,25 @@ export default function QuickMessagesPage() {
   });
 
   const remove = (q: QuickMessage) =>
-    confirmedDelete({ message: t('confirmDelete', { shortcode: q.shortcode }), path: `/quick-messages/${q.id}`, onDeleted: () => list.remove(q.id), deleted: t('deleted') });
+    confirmedDelete({
+      message: t('confirmDelete', { shortcode: q.shortcode }),
+      path: `/quick-messages/${q.id}`,
+      onDeleted: () => list.remove(q.id),
+      deleted: t('deleted'),
+    });
 
   return (
     <PageFrame
       title={t('title')}
       onScroll={list.onScroll}
       actions={
-        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})} />
+        <ListToolbar
+          searchLabel={t('search')}
+          search={text}
+          onSearch={setText}
+          addLabel={t('add')}
+          onAdd={() => setModal({})}
+        />
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>
@@ -62,12 +82,26 @@ export default function QuickMessagesPage() {
                   {q.message}
                 </Typography>
               </TableCell>
-              <TableCell>{q.mediaName || <Typography variant="body2" color="text.secondary">{t('noMedia')}</Typography>}</TableCell>
+              <TableCell>
+                {q.mediaName || (
+                  <Typography variant="body2" color="text.secondary">
+                    {t('noMedia')}
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                <IconButton size="small" aria-label={t('edit', { shortcode: q.shortcode })} onClick={() => setModal({ id: q.id })}>
+                <IconButton
+                  size="small"
+                  aria-label={t('edit', { shortcode: q.shortcode })}
+                  onClick={() => setModal({ id: q.id })}
+                >
                   <EditIcon />
                 </IconButton>
-                <IconButton size="small" aria-label={t('delete', { shortcode: q.shortcode })} onClick={() => void remove(q)}>
+                <IconButton
+                  size="small"
+                  aria-label={t('delete', { shortcode: q.shortcode })}
+                  onClick={() => void remove(q)}
+                >
                   <DeleteIcon />
                 </IconButton>
               </TableCell>

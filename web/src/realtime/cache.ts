@@ -13,7 +13,8 @@ export function upsertById<T extends WithId>(list: T[] | undefined, item: T, whe
   return next;
 }
 
-export const removeById = <T extends WithId>(list: T[] | undefined, id: number | string): T[] => (list ?? []).filter((x) => x.id !== id);
+export const removeById = <T extends WithId>(list: T[] | undefined, id: number | string): T[] =>
+  (list ?? []).filter((x) => x.id !== id);
 
 /** Lists may arrive as an array or wrapped (`{ whatsapps }`, `{ items }`, `{ records }`). */
 export function asList<T>(data: unknown, ...keys: string[]): T[] {

@@ -82,7 +82,11 @@ describe('realtime client (attendance.md 4.3)', () => {
     h.client.join('joinNotification');
     h.client.join('joinTickets', 'pending');
     leaveChat();
-    expect(h.sockets[0].sent.slice(-3)).toEqual([{ action: 'joinNotification' }, { action: 'joinTickets', value: 'pending' }, { action: 'leaveChatBox', value: 42 }]);
+    expect(h.sockets[0].sent.slice(-3)).toEqual([
+      { action: 'joinNotification' },
+      { action: 'joinTickets', value: 'pending' },
+      { action: 'leaveChatBox', value: 42 },
+    ]);
     h.sockets[0].close();
     expect(h.timers).toHaveLength(1);
     expect(h.timers[0].ms).toBe(1000);
@@ -90,7 +94,11 @@ describe('realtime client (attendance.md 4.3)', () => {
     await h.flush();
     h.sockets[1].open();
     expect(h.sockets[1].url).toBe('ws://x/ws?ticket=t2');
-    expect(h.sockets[1].sent).toEqual([{ action: 'joinNotification' }, { action: 'joinTickets', value: 'pending' }, { action: 'userStatus' }]);
+    expect(h.sockets[1].sent).toEqual([
+      { action: 'joinNotification' },
+      { action: 'joinTickets', value: 'pending' },
+      { action: 'userStatus' },
+    ]);
     expect(h.reconnects()).toBe(1);
   });
 

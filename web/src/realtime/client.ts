@@ -28,7 +28,11 @@ export interface RealtimeOptions {
 }
 
 type RoomAction = 'joinChatBox' | 'joinTickets' | 'joinNotification';
-const LEAVE: Record<RoomAction, ClientAction> = { joinChatBox: 'leaveChatBox', joinTickets: 'leaveTickets', joinNotification: 'leaveNotification' };
+const LEAVE: Record<RoomAction, ClientAction> = {
+  joinChatBox: 'leaveChatBox',
+  joinTickets: 'leaveTickets',
+  joinNotification: 'leaveNotification',
+};
 const OPEN = 1;
 
 /** Backoff before reconnect attempt n (0-based): 1 s doubling to 30 s, with up to 30 % jitter. */

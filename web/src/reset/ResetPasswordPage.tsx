@@ -65,7 +65,16 @@ export default function ResetPasswordPage() {
       {step === 1 ? (
         <Box component="form" onSubmit={requestCode} noValidate>
           <Stack spacing={2}>
-            <TextField label={t('reset.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} {...fieldError('email')} required fullWidth autoFocus />
+            <TextField
+              label={t('reset.email')}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              {...fieldError('email')}
+              required
+              fullWidth
+              autoFocus
+            />
             <Button type="submit" variant="contained" size="large" disabled={busy}>
               {t('reset.sendCode')}
             </Button>
@@ -78,9 +87,36 @@ export default function ResetPasswordPage() {
         <Box component="form" onSubmit={reset} noValidate>
           <Stack spacing={2}>
             <Alert severity="info">{t('reset.codeSent')}</Alert>
-            <TextField label={t('reset.code')} value={token} onChange={(e) => setToken(e.target.value)} {...fieldError('token')} required fullWidth autoFocus autoComplete="one-time-code" />
-            <TextField label={t('reset.newPassword')} type="password" value={password} onChange={(e) => setPassword(e.target.value)} {...fieldError('password')} required fullWidth autoComplete="new-password" />
-            <TextField label={t('reset.confirmPassword')} type="password" value={confirm} onChange={(e) => setConfirm(e.target.value)} {...fieldError('confirm')} required fullWidth autoComplete="new-password" />
+            <TextField
+              label={t('reset.code')}
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              {...fieldError('token')}
+              required
+              fullWidth
+              autoFocus
+              autoComplete="one-time-code"
+            />
+            <TextField
+              label={t('reset.newPassword')}
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              {...fieldError('password')}
+              required
+              fullWidth
+              autoComplete="new-password"
+            />
+            <TextField
+              label={t('reset.confirmPassword')}
+              type="password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              {...fieldError('confirm')}
+              required
+              fullWidth
+              autoComplete="new-password"
+            />
             <Button type="submit" variant="contained" size="large" disabled={busy}>
               {t('reset.submit')}
             </Button>

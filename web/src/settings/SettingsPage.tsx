@@ -42,7 +42,9 @@ export default function SettingsPage() {
   const save = async (key: SettingKey, next: string) => {
     try {
       const setting = await api.put<Setting>(`/settings/${key}`, { value: next });
-      void mutate((list) => [...(list ?? []).filter((s) => s.key !== key), setting ?? { key, value: next }], { revalidate: false });
+      void mutate((list) => [...(list ?? []).filter((s) => s.key !== key), setting ?? { key, value: next }], {
+        revalidate: false,
+      });
       notify.success(t('saved'));
     } catch (err) {
       toastError(err);
@@ -77,7 +79,15 @@ export default function SettingsPage() {
               return (
                 <Grid key={key} size={options ? { xs: 12, sm: 6, md: 4 } : { xs: 12, md: 8 }}>
                   {options ? (
-                    <TextField select fullWidth size="small" label={t(`keys.${key}`)} value={value(key)} disabled={isLoading} onChange={(e) => void save(key, e.target.value)}>
+                    <TextField
+                      select
+                      fullWidth
+                      size="small"
+                      label={t(`keys.${key}`)}
+                      value={value(key)}
+                      disabled={isLoading}
+                      onChange={(e) => void save(key, e.target.value)}
+                    >
                       {options.map((v) => (
                         <MenuItem key={v} value={v}>
                           {t(`values.${v}`)}

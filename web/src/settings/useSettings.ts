@@ -11,6 +11,7 @@ export function useSettings(enabled = true) {
     if (!setting) return;
     void mutate((list) => [...(list ?? []).filter((s) => s.key !== setting.key), setting], { revalidate: false });
   });
-  const value = (key: SettingKey) => (Array.isArray(data) ? data.find((s) => s.key === key)?.value : undefined) ?? SETTING_DEFAULTS[key];
+  const value = (key: SettingKey) =>
+    (Array.isArray(data) ? data.find((s) => s.key === key)?.value : undefined) ?? SETTING_DEFAULTS[key];
   return { settings: data, value, mutate, isLoading };
 }

@@ -18,7 +18,9 @@ export default function SignupPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { data: plans } = useSWR('public:/plans/list', () => api.request<Plan[]>('GET', '/plans/list', { public: true }));
+  const { data: plans } = useSWR('public:/plans/list', () =>
+    api.request<Plan[]>('GET', '/plans/list', { public: true }),
+  );
   const [form, setForm] = useState({ companyName: '', name: '', email: '', password: '', phone: '', planId: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -29,7 +31,12 @@ export default function SignupPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const companyId = params.get('companyId') ?? undefined;
-    const parsed = SignupBody.safeParse({ ...form, phone: form.phone || undefined, planId: form.planId || undefined, companyId });
+    const parsed = SignupBody.safeParse({
+      ...form,
+      phone: form.phone || undefined,
+      planId: form.planId || undefined,
+      companyId,
+    });
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setErrors({});
     setBusy(true);
@@ -48,10 +55,44 @@ export default function SignupPage() {
     <PublicLayout title={t('signup.title')}>
       <Box component="form" onSubmit={submit} noValidate>
         <Stack spacing={2}>
-          <TextField label={t('signup.companyName')} value={form.companyName} onChange={set('companyName')} {...fieldError('companyName')} required fullWidth autoFocus />
-          <TextField label={t('signup.name')} value={form.name} onChange={set('name')} {...fieldError('name')} required fullWidth autoComplete="name" />
-          <TextField label={t('signup.email')} type="email" value={form.email} onChange={set('email')} {...fieldError('email')} required fullWidth autoComplete="email" />
-          <TextField label={t('signup.password')} type="password" value={form.password} onChange={set('password')} {...fieldError('password')} required fullWidth autoComplete="new-password" />
+          <TextField
+            label={t('signup.companyName')}
+            value={form.companyName}
+            onChange={set('companyName')}
+            {...fieldError('companyName')}
+            required
+            fullWidth
+            autoFocus
+          />
+          <TextField
+            label={t('signup.name')}
+            value={form.name}
+            onChange={set('name')}
+            {...fieldError('name')}
+            required
+            fullWidth
+            autoComplete="name"
+          />
+          <TextField
+            label={t('signup.email')}
+            type="email"
+            value={form.email}
+            onChange={set('email')}
+            {...fieldError('email')}
+            required
+            fullWidth
+            autoComplete="email"
+          />
+          <TextField
+            label={t('signup.password')}
+            type="password"
+            value={form.password}
+            onChange={set('password')}
+            {...fieldError('password')}
+            required
+            fullWidth
+            autoComplete="new-password"
+          />
           <TextField
             label={t('signup.phone')}
             value={form.phone}
@@ -61,10 +102,24 @@ export default function SignupPage() {
             placeholder="(99) 99999-9999"
             slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 15 } }}
           />
-          <TextField select label={t('signup.plan')} value={form.planId} onChange={set('planId')} {...fieldError('planId')} required fullWidth>
+          <TextField
+            select
+            label={t('signup.plan')}
+            value={form.planId}
+            onChange={set('planId')}
+            {...fieldError('planId')}
+            required
+            fullWidth
+          >
             {(plans ?? []).map((p) => (
               <MenuItem key={p.id} value={String(p.id)}>
-                {t('signup.planOption', { name: p.name, users: p.users, connections: p.connections, queues: p.queues, value: formatBRL(p.value) })}
+                {t('signup.planOption', {
+                  name: p.name,
+                  users: p.users,
+                  connections: p.connections,
+                  queues: p.queues,
+                  value: formatBRL(p.value),
+                })}
               </MenuItem>
             ))}
           </TextField>

@@ -1,5 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Stack,
+  Switch,
+  TextField,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { can } from '#shared/permissions';
 import { TagBody, type Tag } from '#shared/schemas/tags';
@@ -13,7 +24,17 @@ import { ColorPalette } from '../queues/ColorPalette';
 import { QUEUE_PALETTE } from '../queues/palette';
 
 /** Add/edit a tag (management.md 5 and 6): name of at least 3; the kanban flag only for admin and supervisor. */
-export function TagModal({ open, tagId, onClose, onSaved }: { open: boolean; tagId?: number; onClose(): void; onSaved(tag: Tag): void }) {
+export function TagModal({
+  open,
+  tagId,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  tagId?: number;
+  onClose(): void;
+  onSaved(tag: Tag): void;
+}) {
   const { t } = useTranslation(['tags', 'common']);
   const { user } = useAuth();
   const mayKanban = can(user?.profile, 'tags:kanban');
@@ -26,7 +47,9 @@ export function TagModal({ open, tagId, onClose, onSaved }: { open: boolean; tag
     if (!open) return;
     setErrors({});
     if (!tagId) return setForm({ name: '', color: QUEUE_PALETTE[22], kanban: 0 });
-    api.get<Tag>(`/tags/${tagId}`).then((tag) => setForm({ name: tag.name, color: tag.color, kanban: tag.kanban ? 1 : 0 }), toastError);
+    api
+      .get<Tag>(`/tags/${tagId}`)
+      .then((tag) => setForm({ name: tag.name, color: tag.color, kanban: tag.kanban ? 1 : 0 }), toastError);
   }, [open, tagId]);
 
   const submit = async (e: FormEvent) => {
@@ -74,10 +97,26 @@ export function TagModal({ open, tagId, onClose, onSaved }: { open: boolean; tag
               onChange={(e) => setForm({ ...form, color: e.target.value })}
               {...fieldError('color')}
               fullWidth
-              slotProps={{ input: { startAdornment: <Box sx={{ width: 18, height: 18, borderRadius: 0.5, bgcolor: form.color, mr: 1, flexShrink: 0 }} /> } }}
+              slotProps={{
+                input: {
+                  startAdornment: (
+                    <Box sx={{ width: 18, height: 18, borderRadius: 0.5, bgcolor: form.color, mr: 1, flexShrink: 0 }} />
+                  ),
+                },
+              }}
             />
             <ColorPalette value={form.color} onChange={(color) => setForm({ ...form, color })} />
-            {mayKanban && <FormControlLabel control={<Switch checked={form.kanban === 1} onChange={(e) => setForm({ ...form, kanban: e.target.checked ? 1 : 0 })} />} label={t('modal.kanban')} />}
+            {mayKanban && (
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={form.kanban === 1}
+                    onChange={(e) => setForm({ ...form, kanban: e.target.checked ? 1 : 0 })}
+                  />
+                }
+                label={t('modal.kanban')}
+              />
+            )}
           </Stack>
         </DialogContent>
         <DialogActions>

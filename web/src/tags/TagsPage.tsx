@@ -31,14 +31,25 @@ export default function TagsPage() {
   });
 
   const remove = (tag: Tag) =>
-    confirmedDelete({ message: t('confirmDelete', { name: tag.name }), path: `/tags/${tag.id}`, onDeleted: () => tags.remove(tag.id), deleted: t('deleted') });
+    confirmedDelete({
+      message: t('confirmDelete', { name: tag.name }),
+      path: `/tags/${tag.id}`,
+      onDeleted: () => tags.remove(tag.id),
+      deleted: t('deleted'),
+    });
 
   return (
     <PageFrame
       title={t('title')}
       onScroll={tags.onScroll}
       actions={
-        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})} />
+        <ListToolbar
+          searchLabel={t('search')}
+          search={text}
+          onSearch={setText}
+          addLabel={t('add')}
+          onAdd={() => setModal({})}
+        />
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>
@@ -54,11 +65,21 @@ export default function TagsPage() {
             <TableRow key={tag.id} hover>
               <TableCell>
                 <Chip size="small" label={tag.name} sx={{ bgcolor: tag.color, color: (th) => textOn(th, tag.color) }} />
-                {tag.kanban === 1 && <ViewKanbanIcon fontSize="small" titleAccess={t('columns.kanban')} sx={{ ml: 1, verticalAlign: 'middle', color: 'text.secondary' }} />}
+                {tag.kanban === 1 && (
+                  <ViewKanbanIcon
+                    fontSize="small"
+                    titleAccess={t('columns.kanban')}
+                    sx={{ ml: 1, verticalAlign: 'middle', color: 'text.secondary' }}
+                  />
+                )}
               </TableCell>
               <TableCell align="center">{tag.ticketsCount ?? 0}</TableCell>
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                <IconButton size="small" aria-label={t('edit', { name: tag.name })} onClick={() => setModal({ id: tag.id })}>
+                <IconButton
+                  size="small"
+                  aria-label={t('edit', { name: tag.name })}
+                  onClick={() => setModal({ id: tag.id })}
+                >
                   <EditIcon />
                 </IconButton>
                 <IconButton size="small" aria-label={t('delete', { name: tag.name })} onClick={() => void remove(tag)}>

@@ -9,7 +9,10 @@ export function initialMode(stored: string | null, systemDark: boolean): Palette
 }
 
 export const storedMode = () =>
-  initialMode(localStorage.getItem(STORAGE_KEY), typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  initialMode(
+    localStorage.getItem(STORAGE_KEY),
+    typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches,
+  );
 
 export const saveMode = (mode: PaletteMode) => localStorage.setItem(STORAGE_KEY, mode);
 

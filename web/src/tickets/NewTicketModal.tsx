@@ -1,5 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Autocomplete, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
@@ -17,7 +28,15 @@ import type { Contact, Queue, Ticket } from './types';
 type Option = Contact | { id: 'new'; name: string };
 
 /** New ticket (2.7): contact search from 3 characters or add one, a queue (required unless admin). */
-export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(t: Ticket): void }) {
+export function NewTicketModal({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose(): void;
+  onCreated(t: Ticket): void;
+}) {
   const { t } = useTranslation(['tickets', 'common']);
   const { user } = useAuth();
   const [text, setText] = useState('');
@@ -71,13 +90,19 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
     setBusy(true);
     setNotice(null);
     try {
-      const ticket = await api.post<Ticket>('/tickets', { contactId: contact.id, queueId: queueId === '' ? null : queueId, userId: user.id, status: 'open' });
+      const ticket = await api.post<Ticket>('/tickets', {
+        contactId: contact.id,
+        queueId: queueId === '' ? null : queueId,
+        userId: user.id,
+        status: 'open',
+      });
       onClose();
       onCreated(ticket);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'ERR_OTHER_OPEN_TICKET') {
         const outcome = otherTicketOutcome(err.details, user.id);
-        if (outcome.kind === 'notice') setNotice(t('newTicket.otherUser', { user: outcome.user, queue: outcome.queue }));
+        if (outcome.kind === 'notice')
+          setNotice(t('newTicket.otherUser', { user: outcome.user, queue: outcome.queue }));
         else if (outcome.kind === 'open') {
           onClose();
           onCreated(outcome.ticket);
@@ -88,7 +113,10 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
     }
   };
 
-  const list: Option[] = searchStarts(text) && !options.some((o) => o.name.toLowerCase() === text.trim().toLowerCase()) ? [...options, { id: 'new', name: text.trim() }] : options;
+  const list: Option[] =
+    searchStarts(text) && !options.some((o) => o.name.toLowerCase() === text.trim().toLowerCase())
+      ? [...options, { id: 'new', name: text.trim() }]
+      : options;
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="new-ticket-title">
@@ -106,7 +134,9 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
             inputValue={text}
             onInputChange={(_, v) => setText(v)}
             filterOptions={(x) => x}
-            getOptionLabel={(o) => (o.id === 'new' ? t('newTicket.addContact', { name: o.name }) : `${o.name} - ${(o as Contact).number}`)}
+            getOptionLabel={(o) =>
+              o.id === 'new' ? t('newTicket.addContact', { name: o.name }) : `${o.name} - ${(o as Contact).number}`
+            }
             isOptionEqualToValue={(a, b) => a.id === b.id}
             noOptionsText={searchStarts(text) ? t('newTicket.noOptions') : t('newTicket.typeMore')}
             renderInput={(params) => <TextField {...params} label={t('newTicket.contact')} autoFocus />}

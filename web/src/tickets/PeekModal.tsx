@@ -12,7 +12,9 @@ export function PeekModal({ ticket, onClose }: { ticket: Ticket | null; onClose(
         {ticket?.contact?.name} · {t('messages.readOnly')}
       </DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
-        <Box sx={{ height: '60vh', display: 'flex', flexDirection: 'column' }}>{ticket && <MessagesList ticketId={ticket.id} readOnly />}</Box>
+        <Box sx={{ height: '60vh', display: 'flex', flexDirection: 'column' }}>
+          {ticket && <MessagesList ticketId={ticket.id} readOnly />}
+        </Box>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common:buttons.close')}</Button>

@@ -45,18 +45,48 @@ export function ScheduleModal({ ticket, open, onClose }: { ticket: Ticket; open:
     }
   };
 
-  const helper = (key: string) => (errors[key] ? { error: true, helperText: errors[key] === 'short' ? t('schedule.tooShort') : t(`common:validation.${errors[key] === 'invalid' ? 'invalid' : 'required'}`) } : {});
+  const helper = (key: string) =>
+    errors[key]
+      ? {
+          error: true,
+          helperText:
+            errors[key] === 'short'
+              ? t('schedule.tooShort')
+              : t(`common:validation.${errors[key] === 'invalid' ? 'invalid' : 'required'}`),
+        }
+      : {};
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="schedule-title">
       <DialogTitle id="schedule-title">{t('schedule.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField label={t('schedule.body')} value={body} onChange={(e) => setBody(e.target.value)} multiline minRows={3} required {...helper('body')} />
-          <TextField label={t('schedule.sendAt')} type="datetime-local" value={sendAt} onChange={(e) => setSendAt(e.target.value)} required {...helper('sendAt')} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField
+            label={t('schedule.body')}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            multiline
+            minRows={3}
+            required
+            {...helper('body')}
+          />
+          <TextField
+            label={t('schedule.sendAt')}
+            type="datetime-local"
+            value={sendAt}
+            onChange={(e) => setSendAt(e.target.value)}
+            required
+            {...helper('sendAt')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
           <Button component="label" variant="outlined">
             {file ? file.name : t('schedule.media')}
-            <input type="file" hidden accept=".png,.jpg,.jpeg,image/png,image/jpeg" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+            <input
+              type="file"
+              hidden
+              accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            />
           </Button>
         </Stack>
       </DialogContent>

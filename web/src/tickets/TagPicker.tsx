@@ -23,13 +23,35 @@ export function TagPicker({ ticket, onChange }: { ticket: Ticket; onChange(tags:
       onChange={async (_, tags) => {
         onChange(tags);
         try {
-          await ticketActions.syncTags(ticket.id, tags.map(({ id }) => ({ id })));
+          await ticketActions.syncTags(
+            ticket.id,
+            tags.map(({ id }) => ({ id })),
+          );
         } catch (err) {
           toastError(err);
         }
       }}
-      renderValue={(tags, getItemProps) => tags.map((tag, index) => <Chip {...getItemProps({ index })} key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: '#fff' }} />)}
-      renderInput={(params) => <TextField {...params} placeholder={value.length ? undefined : t('header.tags')} slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'aria-label': t('header.tags') } }} />}
+      renderValue={(tags, getItemProps) =>
+        tags.map((tag, index) => (
+          <Chip
+            {...getItemProps({ index })}
+            key={tag.id}
+            size="small"
+            label={tag.name}
+            sx={{ bgcolor: tag.color, color: '#fff' }}
+          />
+        ))
+      }
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          placeholder={value.length ? undefined : t('header.tags')}
+          slotProps={{
+            ...params.slotProps,
+            htmlInput: { ...params.slotProps.htmlInput, 'aria-label': t('header.tags') },
+          }}
+        />
+      )}
       sx={{ px: 1, py: 0.5 }}
     />
   );

@@ -1,5 +1,17 @@
 import { memo, type ReactNode } from 'react';
-import { Avatar, Badge, Box, Button, Chip, IconButton, ListItemAvatar, ListItemButton, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  ListItemAvatar,
+  ListItemButton,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { useTranslation } from 'react-i18next';
 import { formatListStamp } from '../lib/format';
@@ -15,10 +27,30 @@ interface Props {
 }
 
 /** The row preview without WhatsApp's *bold* / _italic_ / ~strike~ markers. */
-export const plainPreview = (text: string | null | undefined) => (text ?? '').replace(/([*_~])([^*_~\n]+)\1/g, '$2').replace(/\s+/g, ' ').trim();
+export const plainPreview = (text: string | null | undefined) =>
+  (text ?? '')
+    .replace(/([*_~])([^*_~\n]+)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Pending rows are plain (accepted, never opened by click); the others are buttons that open the ticket. */
-function Row({ pending, selected, onOpen, label, title, sx, children }: { pending: boolean; selected: boolean; onOpen(): void; label: string; title?: string; sx: object; children: ReactNode }) {
+function Row({
+  pending,
+  selected,
+  onOpen,
+  label,
+  title,
+  sx,
+  children,
+}: {
+  pending: boolean;
+  selected: boolean;
+  onOpen(): void;
+  label: string;
+  title?: string;
+  sx: object;
+  children: ReactNode;
+}) {
   if (pending)
     return (
       <Box title={title} sx={{ ...sx, cursor: 'default' }}>
@@ -33,7 +65,14 @@ function Row({ pending, selected, onOpen, label, title, sx, children }: { pendin
 }
 
 /** One row of a ticket list: pending rows are not opened by clicking; they are accepted. */
-export const TicketListItem = memo(function TicketListItem({ ticket, selected, canPeek, onOpen, onAccept, onPeek }: Props) {
+export const TicketListItem = memo(function TicketListItem({
+  ticket,
+  selected,
+  canPeek,
+  onOpen,
+  onAccept,
+  onPeek,
+}: Props) {
   const { t } = useTranslation('tickets');
   const pending = ticket.status === 'pending';
   const unread = ticket.unreadMessages ?? 0;
@@ -45,7 +84,17 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, c
       onOpen={() => onOpen(ticket)}
       label={name}
       title={pending ? t('list.pendingHint') : undefined}
-      sx={{ display: 'flex', borderLeft: '6px solid', borderLeftColor: ticket.queue?.color ?? 'grey.400', borderBottom: '1px solid', borderBottomColor: 'divider', py: 1, px: 2, alignItems: 'flex-start', gap: 0 }}
+      sx={{
+        display: 'flex',
+        borderLeft: '6px solid',
+        borderLeftColor: ticket.queue?.color ?? 'grey.400',
+        borderBottom: '1px solid',
+        borderBottomColor: 'divider',
+        py: 1,
+        px: 2,
+        alignItems: 'flex-start',
+        gap: 0,
+      }}
     >
       <ListItemAvatar sx={{ mt: 0.5 }}>
         <Avatar src={ticket.contact?.profilePicUrl ?? undefined} alt={name}>
@@ -65,12 +114,23 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, c
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
             {plainPreview(ticket.lastMessage)}
           </Typography>
-          {unread > 0 && <Badge badgeContent={unread} color="success" aria-label={t('list.unread', { count: unread })} sx={{ mr: 1.5 }} />}
+          {unread > 0 && (
+            <Badge
+              badgeContent={unread}
+              color="success"
+              aria-label={t('list.unread', { count: unread })}
+              sx={{ mr: 1.5 }}
+            />
+          )}
         </Stack>
         <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5, mt: 0.5, flexWrap: 'wrap' }}>
           {ticket.whatsapp?.name && <Chip size="small" label={ticket.whatsapp.name} variant="outlined" />}
-          {ticket.queue && <Chip size="small" label={ticket.queue.name} sx={{ bgcolor: ticket.queue.color, color: '#fff' }} />}
-          {ticket.user?.name && ticket.status !== 'pending' && <Chip size="small" label={ticket.user.name} color="primary" variant="outlined" />}
+          {ticket.queue && (
+            <Chip size="small" label={ticket.queue.name} sx={{ bgcolor: ticket.queue.color, color: '#fff' }} />
+          )}
+          {ticket.user?.name && ticket.status !== 'pending' && (
+            <Chip size="small" label={ticket.user.name} color="primary" variant="outlined" />
+          )}
           {(ticket.tags ?? []).map((tag) => (
             <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: '#fff' }} />
           ))}

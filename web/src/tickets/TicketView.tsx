@@ -1,6 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Avatar, Box, Button, CircularProgress, IconButton, Menu, MenuItem, Paper, Stack, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Menu,
+  MenuItem,
+  Paper,
+  Stack,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import UndoIcon from '@mui/icons-material/Undo';
@@ -57,7 +71,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
         setTicket(loaded);
       } catch (err) {
         if (cancelled) return;
-        if (err instanceof ApiError && (err.code === 'ERR_NO_PERMISSION' || err.status === 403)) notify.error(t('access.unauthorized'));
+        if (err instanceof ApiError && (err.code === 'ERR_NO_PERMISSION' || err.status === 403))
+          notify.error(t('access.unauthorized'));
         else toastError(err);
         navigate('/tickets', { replace: true });
       }
@@ -70,7 +85,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
 
   useRealtimeEvent<{ action: string; ticket?: Ticket; ticketId?: number }>('ticket', (ev) => {
     if (!ticket) return;
-    if (ev.action === 'update' && ev.ticket?.id === ticket.id) setTicket((cur) => (cur ? { ...cur, ...ev.ticket } : cur));
+    if (ev.action === 'update' && ev.ticket?.id === ticket.id)
+      setTicket((cur) => (cur ? { ...cur, ...ev.ticket } : cur));
     if (ev.action === 'delete' && Number(ev.ticketId) === ticket.id) navigate('/tickets', { replace: true });
   });
 
@@ -98,7 +114,13 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
 
   const remove = async () => {
     setMenu(null);
-    if (!(await confirm({ message: t('header.deleteConfirm', { name: ticket.contact?.name ?? '' }), confirmLabel: t('header.delete') }))) return;
+    if (
+      !(await confirm({
+        message: t('header.deleteConfirm', { name: ticket.contact?.name ?? '' }),
+        confirmLabel: t('header.delete'),
+      }))
+    )
+      return;
     try {
       await ticketActions.remove(ticket);
       navigate('/tickets');
@@ -121,14 +143,30 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
               component="button"
               onClick={() => setDrawer((v) => !v)}
               aria-label={t('header.contactInfo')}
-              sx={{ display: 'flex', alignItems: 'center', gap: 1, flex: 1, minWidth: 0, border: 0, bgcolor: 'transparent', color: 'inherit', cursor: 'pointer', textAlign: 'left', p: 0, font: 'inherit' }}
+              sx={{
+                display: 'flex',
+                alignItems: 'center',
+                gap: 1,
+                flex: 1,
+                minWidth: 0,
+                border: 0,
+                bgcolor: 'transparent',
+                color: 'inherit',
+                cursor: 'pointer',
+                textAlign: 'left',
+                p: 0,
+                font: 'inherit',
+              }}
             >
               <Avatar src={ticket.contact?.profilePicUrl ?? undefined} alt={ticket.contact?.name}>
                 {ticket.contact?.name?.slice(0, 1)}
               </Avatar>
               <Box sx={{ minWidth: 0 }}>
                 <Typography noWrap sx={{ fontWeight: 600 }}>
-                  {ticket.contact?.name} <Typography component="span" variant="caption" color="text.secondary">#{ticket.id}</Typography>
+                  {ticket.contact?.name}{' '}
+                  <Typography component="span" variant="caption" color="text.secondary">
+                    #{ticket.id}
+                  </Typography>
                 </Typography>
                 {ticket.user?.name && (
                   <Typography variant="caption" color="text.secondary" noWrap component="p">
@@ -139,7 +177,13 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
               {ticket.status === 'pending' && (
-                <Button variant="contained" color="success" size="small" disabled={busy} onClick={() => void act(() => ticketActions.accept(ticket, user.id), 'stay')}>
+                <Button
+                  variant="contained"
+                  color="success"
+                  size="small"
+                  disabled={busy}
+                  onClick={() => void act(() => ticketActions.accept(ticket, user.id), 'stay')}
+                >
                   {t('header.accept')}
                 </Button>
               )}
@@ -147,30 +191,57 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 <>
                   {narrow ? (
                     <Tooltip title={t('header.return')}>
-                      <IconButton aria-label={t('header.return')} disabled={busy} onClick={() => void act(() => ticketActions.return(ticket), 'list')}>
+                      <IconButton
+                        aria-label={t('header.return')}
+                        disabled={busy}
+                        onClick={() => void act(() => ticketActions.return(ticket), 'list')}
+                      >
                         <UndoIcon />
                       </IconButton>
                     </Tooltip>
                   ) : (
-                    <Button size="small" startIcon={<UndoIcon />} disabled={busy} onClick={() => void act(() => ticketActions.return(ticket), 'list')}>
+                    <Button
+                      size="small"
+                      startIcon={<UndoIcon />}
+                      disabled={busy}
+                      onClick={() => void act(() => ticketActions.return(ticket), 'list')}
+                    >
                       {t('header.return')}
                     </Button>
                   )}
                   {narrow ? (
                     <Tooltip title={t('header.resolve')}>
-                      <IconButton aria-label={t('header.resolve')} color="success" disabled={busy} onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}>
+                      <IconButton
+                        aria-label={t('header.resolve')}
+                        color="success"
+                        disabled={busy}
+                        onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}
+                      >
                         <CheckIcon />
                       </IconButton>
                     </Tooltip>
                   ) : (
-                    <Button size="small" variant="contained" color="success" startIcon={<CheckIcon />} disabled={busy} onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}>
+                    <Button
+                      size="small"
+                      variant="contained"
+                      color="success"
+                      startIcon={<CheckIcon />}
+                      disabled={busy}
+                      onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}
+                    >
                       {t('header.resolve')}
                     </Button>
                   )}
                 </>
               )}
               {ticket.status === 'closed' && (
-                <Button size="small" variant="outlined" startIcon={<ReplayIcon />} disabled={busy} onClick={() => void act(() => ticketActions.reopen(ticket, user.id), 'stay')}>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  startIcon={<ReplayIcon />}
+                  disabled={busy}
+                  onClick={() => void act(() => ticketActions.reopen(ticket, user.id), 'stay')}
+                >
                   {t('header.reopen')}
                 </Button>
               )}
@@ -178,9 +249,25 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 <MoreVertIcon />
               </IconButton>
               <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-                <MenuItem onClick={() => { setMenu(null); setModal('schedule'); }}>{t('header.schedule')}</MenuItem>
-                <MenuItem onClick={() => { setMenu(null); setModal('transfer'); }}>{t('header.transfer')}</MenuItem>
-                {can(user.profile, 'ticket-options:deleteTicket') && <MenuItem onClick={() => void remove()}>{t('header.delete')}</MenuItem>}
+                <MenuItem
+                  onClick={() => {
+                    setMenu(null);
+                    setModal('schedule');
+                  }}
+                >
+                  {t('header.schedule')}
+                </MenuItem>
+                <MenuItem
+                  onClick={() => {
+                    setMenu(null);
+                    setModal('transfer');
+                  }}
+                >
+                  {t('header.transfer')}
+                </MenuItem>
+                {can(user.profile, 'ticket-options:deleteTicket') && (
+                  <MenuItem onClick={() => void remove()}>{t('header.delete')}</MenuItem>
+                )}
               </Menu>
             </Stack>
           </Stack>
@@ -190,7 +277,12 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
         <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       </Box>
       <ContactDrawer ticket={ticket} open={drawer} onClose={() => setDrawer(false)} />
-      <TransferModal ticket={ticket} open={modal === 'transfer'} onClose={() => setModal(null)} onDone={() => navigate('/tickets')} />
+      <TransferModal
+        ticket={ticket}
+        open={modal === 'transfer'}
+        onClose={() => setModal(null)}
+        onDone={() => navigate('/tickets')}
+      />
       <ScheduleModal ticket={ticket} open={modal === 'schedule'} onClose={() => setModal(null)} />
     </Box>
   );

@@ -40,7 +40,11 @@ export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, o
     );
   }
   return (
-    <Box role="list" aria-label={t(`tabs.${filter.tab === 'open' ? 'assigned' : filter.tab}`)} sx={{ flex: 1, minHeight: 0 }}>
+    <Box
+      role="list"
+      aria-label={t(`tabs.${filter.tab === 'open' ? 'assigned' : filter.tab}`)}
+      sx={{ flex: 1, minHeight: 0 }}
+    >
       <Virtuoso
         style={{ height: '100%' }}
         data={tickets}
@@ -49,7 +53,14 @@ export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, o
         increaseViewportBy={NEXT_PAGE_BOTTOM_PX}
         itemContent={(_, tk) => (
           <div role="listitem">
-            <TicketListItem ticket={tk} selected={tk.uuid === selectedUuid} canPeek={canPeek} onOpen={onOpen} onAccept={onAccept} onPeek={onPeek} />
+            <TicketListItem
+              ticket={tk}
+              selected={tk.uuid === selectedUuid}
+              canPeek={canPeek}
+              onOpen={onOpen}
+              onAccept={onAccept}
+              onPeek={onPeek}
+            />
           </div>
         )}
       />

@@ -1,6 +1,22 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Badge, Box, Button, Checkbox, FormControlLabel, InputAdornment, ListItemText, MenuItem, Paper, Select, Stack, Switch, Tab, Tabs, TextField } from '@mui/material';
+import {
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  FormControlLabel,
+  InputAdornment,
+  ListItemText,
+  MenuItem,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+} from '@mui/material';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import SearchIcon from '@mui/icons-material/Search';
@@ -55,18 +71,15 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const tagOptions = asList<Tag>(tagData, 'tags');
   const userOptions = asList<{ id: number; name: string }>(userData, 'users');
 
-  const filters = useMemo(
-    () => {
-      const base = { queueIds: selectedQueues ?? [], showAll };
-      return {
+  const filters = useMemo(() => {
+    const base = { queueIds: selectedQueues ?? [], showAll };
+    return {
       open: { ...base, tab: 'open' } as ListFilter,
       pending: { ...base, tab: 'pending' } as ListFilter,
       closed: { ...base, tab: 'closed', showAll: true } as ListFilter,
       search: { ...base, tab: 'search', searchParam: searchQuery(debounced).searchParam, tags, users } as ListFilter,
-      };
-    },
-    [selectedQueues, showAll, debounced, tags, users],
-  );
+    };
+  }, [selectedQueues, showAll, debounced, tags, users]);
 
   const onOpen = useCallback((tk: Ticket) => navigate(`/tickets/${tk.uuid}`), [navigate]);
   const onAccept = useCallback(
@@ -95,7 +108,10 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
     [user, navigate, t],
   );
   const setOpenCount = useCallback((n: number) => setCounts((c) => (c.open === n ? c : { ...c, open: n })), []);
-  const setPendingCount = useCallback((n: number) => setCounts((c) => (c.pending === n ? c : { ...c, pending: n })), []);
+  const setPendingCount = useCallback(
+    (n: number) => setCounts((c) => (c.pending === n ? c : { ...c, pending: n })),
+    [],
+  );
 
   const onSearchText = (value: string) => {
     setText(value);
@@ -105,13 +121,45 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const listProps = { selectedUuid, canPeek: isAdmin, onOpen, onAccept, onPeek };
 
   return (
-    <Paper square elevation={0} sx={{ display: 'flex', flexDirection: 'column', height: '100%', borderRight: 1, borderColor: 'divider', minWidth: 0 }}>
+    <Paper
+      square
+      elevation={0}
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        height: '100%',
+        borderRight: 1,
+        borderColor: 'divider',
+        minWidth: 0,
+      }}
+    >
       <Tabs value={tab} onChange={(_, v) => setTab(v)} variant="fullWidth" aria-label={t('tabs.ticket')}>
-        <Tab value="open" icon={<MoveToInboxIcon />} iconPosition="start" label={t('tabs.open')} sx={{ minHeight: 48 }} />
-        <Tab value="closed" icon={<CheckBoxIcon />} iconPosition="start" label={t('tabs.closed')} sx={{ minHeight: 48 }} />
-        <Tab value="search" icon={<SearchIcon />} iconPosition="start" label={t('tabs.search')} sx={{ minHeight: 48 }} />
+        <Tab
+          value="open"
+          icon={<MoveToInboxIcon />}
+          iconPosition="start"
+          label={t('tabs.open')}
+          sx={{ minHeight: 48 }}
+        />
+        <Tab
+          value="closed"
+          icon={<CheckBoxIcon />}
+          iconPosition="start"
+          label={t('tabs.closed')}
+          sx={{ minHeight: 48 }}
+        />
+        <Tab
+          value="search"
+          icon={<SearchIcon />}
+          iconPosition="start"
+          label={t('tabs.search')}
+          sx={{ minHeight: 48 }}
+        />
       </Tabs>
-      <Stack direction="row" sx={{ alignItems: 'center', gap: 1, px: 1, py: 1, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', gap: 1, px: 1, py: 1, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}
+      >
         {tab === 'search' ? (
           <TextField
             size="small"
@@ -120,7 +168,16 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
             onChange={(e) => onSearchText(e.target.value)}
             autoFocus
             sx={{ flex: 1, minWidth: 160 }}
-            slotProps={{ htmlInput: { 'aria-label': t('manager.search') }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+            slotProps={{
+              htmlInput: { 'aria-label': t('manager.search') },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
           />
         ) : (
           <>
@@ -128,7 +185,11 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
               {t('manager.newTicket')}
             </Button>
             {mayShowAll && (
-              <FormControlLabel control={<Switch size="small" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />} label={t('manager.showAll')} sx={{ mr: 0 }} />
+              <FormControlLabel
+                control={<Switch size="small" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />}
+                label={t('manager.showAll')}
+                sx={{ mr: 0 }}
+              />
             )}
           </>
         )}
@@ -145,7 +206,11 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         >
           {queues.map((q) => (
             <MenuItem key={q.id} value={q.id}>
-              <Checkbox size="small" checked={queueIds.includes(q.id)} sx={{ color: q.color, '&.Mui-checked': { color: q.color } }} />
+              <Checkbox
+                size="small"
+                checked={queueIds.includes(q.id)}
+                sx={{ color: q.color, '&.Mui-checked': { color: q.color } }}
+              />
               <ListItemText primary={q.name} />
             </MenuItem>
           ))}
@@ -153,7 +218,23 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       </Stack>
       {tab === 'search' && (
         <Stack direction="row" sx={{ gap: 1, px: 1, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-          <Select size="small" multiple displayEmpty value={tags} onChange={(e) => setTags((e.target.value as number[]).map(Number))} renderValue={(v) => (v.length ? tagOptions.filter((x) => v.includes(x.id)).map((x) => x.name).join(', ') : t('manager.tags'))} inputProps={{ 'aria-label': t('manager.tags') }} sx={{ flex: 1 }}>
+          <Select
+            size="small"
+            multiple
+            displayEmpty
+            value={tags}
+            onChange={(e) => setTags((e.target.value as number[]).map(Number))}
+            renderValue={(v) =>
+              v.length
+                ? tagOptions
+                    .filter((x) => v.includes(x.id))
+                    .map((x) => x.name)
+                    .join(', ')
+                : t('manager.tags')
+            }
+            inputProps={{ 'aria-label': t('manager.tags') }}
+            sx={{ flex: 1 }}
+          >
             {tagOptions.map((tag) => (
               <MenuItem key={tag.id} value={tag.id}>
                 <Checkbox size="small" checked={tags.includes(tag.id)} />
@@ -162,7 +243,23 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
             ))}
           </Select>
           {isAdmin && (
-            <Select size="small" multiple displayEmpty value={users} onChange={(e) => setUsers((e.target.value as number[]).map(Number))} renderValue={(v) => (v.length ? userOptions.filter((x) => v.includes(x.id)).map((x) => x.name).join(', ') : t('manager.users'))} inputProps={{ 'aria-label': t('manager.users') }} sx={{ flex: 1 }}>
+            <Select
+              size="small"
+              multiple
+              displayEmpty
+              value={users}
+              onChange={(e) => setUsers((e.target.value as number[]).map(Number))}
+              renderValue={(v) =>
+                v.length
+                  ? userOptions
+                      .filter((x) => v.includes(x.id))
+                      .map((x) => x.name)
+                      .join(', ')
+                  : t('manager.users')
+              }
+              inputProps={{ 'aria-label': t('manager.users') }}
+              sx={{ flex: 1 }}
+            >
               {userOptions.map((u) => (
                 <MenuItem key={u.id} value={u.id}>
                   <Checkbox size="small" checked={users.includes(u.id)} />
@@ -175,18 +272,46 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       )}
       {tab === 'open' && (
         <Tabs value={openTab} onChange={(_, v) => setOpenTab(v)} variant="fullWidth" aria-label={t('tabs.open')}>
-          <Tab value="open" label={<Badge badgeContent={counts.open} color="primary" max={999} sx={{ pr: 2 }}>{t('tabs.assigned')}</Badge>} />
-          <Tab value="pending" label={<Badge badgeContent={counts.pending} color="secondary" max={999} sx={{ pr: 2 }}>{t('tabs.pending')}</Badge>} />
+          <Tab
+            value="open"
+            label={
+              <Badge badgeContent={counts.open} color="primary" max={999} sx={{ pr: 2 }}>
+                {t('tabs.assigned')}
+              </Badge>
+            }
+          />
+          <Tab
+            value="pending"
+            label={
+              <Badge badgeContent={counts.pending} color="secondary" max={999} sx={{ pr: 2 }}>
+                {t('tabs.pending')}
+              </Badge>
+            }
+          />
         </Tabs>
       )}
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         {/* Both Open lists stay mounted: their badges count live. */}
-        <TicketsList filter={filters.open} visible={tab === 'open' && openTab === 'open'} onCount={setOpenCount} {...listProps} />
-        <TicketsList filter={filters.pending} visible={tab === 'open' && openTab === 'pending'} onCount={setPendingCount} {...listProps} />
+        <TicketsList
+          filter={filters.open}
+          visible={tab === 'open' && openTab === 'open'}
+          onCount={setOpenCount}
+          {...listProps}
+        />
+        <TicketsList
+          filter={filters.pending}
+          visible={tab === 'open' && openTab === 'pending'}
+          onCount={setPendingCount}
+          {...listProps}
+        />
         {tab === 'closed' && <TicketsList filter={filters.closed} visible {...listProps} />}
         {tab === 'search' && <TicketsList filter={filters.search} visible {...listProps} />}
       </Box>
-      <NewTicketModal open={newTicket} onClose={() => setNewTicket(false)} onCreated={(tk) => navigate(`/tickets/${tk.uuid}`)} />
+      <NewTicketModal
+        open={newTicket}
+        onClose={() => setNewTicket(false)}
+        onCreated={(tk) => navigate(`/tickets/${tk.uuid}`)}
+      />
       <PeekModal ticket={peek} onClose={() => setPeek(null)} />
     </Paper>
   );

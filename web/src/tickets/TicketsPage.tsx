@@ -36,7 +36,9 @@ export default function TicketsPage() {
         <Box sx={{ width: '33.333%', minWidth: 320, maxWidth: 480, display: 'flex' }}>
           <TicketsManager selectedUuid={ticketId} />
         </Box>
-        <Box sx={{ flex: 1, minWidth: 0, display: 'flex' }}>{ticketId ? <TicketView key={ticketId} uuid={ticketId} /> : <Welcome />}</Box>
+        <Box sx={{ flex: 1, minWidth: 0, display: 'flex' }}>
+          {ticketId ? <TicketView key={ticketId} uuid={ticketId} /> : <Welcome />}
+        </Box>
       </Box>
     );
   }
@@ -54,7 +56,14 @@ export default function TicketsPage() {
       </Box>
       {tab === 'attendance' &&
         (ticketId ? (
-          <TicketView key={ticketId} uuid={ticketId} onBack={() => { setNarrowTab('ticket'); navigate('/tickets'); }} />
+          <TicketView
+            key={ticketId}
+            uuid={ticketId}
+            onBack={() => {
+              setNarrowTab('ticket');
+              navigate('/tickets');
+            }}
+          />
         ) : (
           <Stack sx={{ flex: 1, alignItems: 'center', justifyContent: 'center' }}>
             <Button variant="contained" onClick={() => setNarrowTab('ticket')}>

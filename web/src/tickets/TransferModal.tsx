@@ -1,5 +1,15 @@
 import { useEffect, useState } from 'react';
-import { Autocomplete, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  Autocomplete,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
@@ -17,7 +27,17 @@ interface UserOption {
 }
 
 /** Transfer (2.8): a queue is required; a user is optional (search from 3 characters, 500 ms debounce). */
-export function TransferModal({ ticket, open, onClose, onDone }: { ticket: Ticket; open: boolean; onClose(): void; onDone(): void }) {
+export function TransferModal({
+  ticket,
+  open,
+  onClose,
+  onDone,
+}: {
+  ticket: Ticket;
+  open: boolean;
+  onClose(): void;
+  onDone(): void;
+}) {
   const { t } = useTranslation(['tickets', 'common']);
   const { data: queueData } = useApi<unknown>(open ? '/queue' : null);
   const queues = asList<Queue>(queueData, 'queues');
@@ -43,7 +63,13 @@ export function TransferModal({ ticket, open, onClose, onDone }: { ticket: Ticke
     let cancelled = false;
     api
       .get<unknown>('/users/list', { searchParam: search.trim() })
-      .then((d) => !cancelled && setOptions(asList<UserOption>(d, 'users').filter((u) => u.name.toLowerCase().includes(search.trim().toLowerCase()))))
+      .then(
+        (d) =>
+          !cancelled &&
+          setOptions(
+            asList<UserOption>(d, 'users').filter((u) => u.name.toLowerCase().includes(search.trim().toLowerCase())),
+          ),
+      )
       .catch(toastError);
     return () => {
       cancelled = true;
@@ -81,7 +107,18 @@ export function TransferModal({ ticket, open, onClose, onDone }: { ticket: Ticke
             noOptionsText={t('transfer.typeMore')}
             renderInput={(params) => <TextField {...params} label={t('transfer.user')} />}
           />
-          <TextField select label={t('transfer.queue')} value={queueId} onChange={(e) => { setQueueId(Number(e.target.value)); setError(false); }} error={error} helperText={error ? t('transfer.queueRequired') : undefined} required>
+          <TextField
+            select
+            label={t('transfer.queue')}
+            value={queueId}
+            onChange={(e) => {
+              setQueueId(Number(e.target.value));
+              setError(false);
+            }}
+            error={error}
+            helperText={error ? t('transfer.queueRequired') : undefined}
+            required
+          >
             {queues.map((q) => (
               <MenuItem key={q.id} value={q.id}>
                 {q.name}

@@ -4,10 +4,19 @@ import type { Ticket } from './types';
 /** Ticket actions (attendance.md 4.2); the server applies the transition rules. */
 export const ticketActions = {
   accept: (t: Pick<Ticket, 'id'>, userId: number) => api.put<Ticket>(`/tickets/${t.id}`, { status: 'open', userId }),
-  reopen: (t: Pick<Ticket, 'id' | 'queueId'>, userId: number) => api.put<Ticket>(`/tickets/${t.id}`, { status: 'open', userId, queueId: t.queueId }),
-  return: (t: Pick<Ticket, 'id' | 'queueId'>) => api.put<Ticket>(`/tickets/${t.id}`, { status: 'pending', userId: null, queueId: t.queueId }),
+  reopen: (t: Pick<Ticket, 'id' | 'queueId'>, userId: number) =>
+    api.put<Ticket>(`/tickets/${t.id}`, { status: 'open', userId, queueId: t.queueId }),
+  return: (t: Pick<Ticket, 'id' | 'queueId'>) =>
+    api.put<Ticket>(`/tickets/${t.id}`, { status: 'pending', userId: null, queueId: t.queueId }),
   resolve: (t: Pick<Ticket, 'id' | 'queueId'>, userId: number) =>
-    api.put<Ticket>(`/tickets/${t.id}`, { status: 'closed', userId, queueId: t.queueId, useIntegration: false, promptId: null, integrationId: null }),
+    api.put<Ticket>(`/tickets/${t.id}`, {
+      status: 'closed',
+      userId,
+      queueId: t.queueId,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+    }),
   transfer: (t: Pick<Ticket, 'id'>, queueId: number, userId: number | null) =>
     api.put<Ticket>(`/tickets/${t.id}`, { queueId, userId, status: userId ? 'open' : 'pending' }),
   remove: (t: Pick<Ticket, 'id'>) => api.delete(`/tickets/${t.id}`),

@@ -11,4 +11,3 @@ export function listQuery(filter: ListFilter) {
     users: filter.tab === 'search' && filter.users?.length ? filter.users : undefined,
   };
 }
-

@@ -1,10 +1,29 @@
 import { describe, expect, test } from 'vitest';
-import { applyTicketEvent, applyTicketEventToPages, belongsToList, isNotifiable, mayOpenTicket, mayPeek, openableByClick, viewerOf, type ListFilter } from './membership';
+import {
+  applyTicketEvent,
+  applyTicketEventToPages,
+  belongsToList,
+  isNotifiable,
+  mayOpenTicket,
+  mayPeek,
+  openableByClick,
+  viewerOf,
+  type ListFilter,
+} from './membership';
 import { needsQueue, otherTicketOutcome, searchStarts } from './new-ticket-rules';
 import { listQuery } from './list-query';
 import type { Ticket } from './types';
 
-const ticket = (id: number, extra: Partial<Ticket> = {}): Ticket => ({ id, uuid: `u${id}`, status: 'open', userId: 1, queueId: 10, contactId: id, updatedAt: `2026-01-01T10:0${id}:00Z`, ...extra });
+const ticket = (id: number, extra: Partial<Ticket> = {}): Ticket => ({
+  id,
+  uuid: `u${id}`,
+  status: 'open',
+  userId: 1,
+  queueId: 10,
+  contactId: id,
+  updatedAt: `2026-01-01T10:0${id}:00Z`,
+  ...extra,
+});
 const attendant = viewerOf({ id: 1, profile: 'user', queueIds: [10], allTicket: 'desabled' });
 const admin = viewerOf({ id: 9, profile: 'admin', queueIds: [], allTicket: 'enabled' });
 const open: ListFilter = { tab: 'open', queueIds: [], showAll: false };
@@ -19,7 +38,12 @@ describe('ticket list membership (attendance.md 4.2)', () => {
 
   test('a ticket leaves a list when its queue is not among the selected queues', () => {
     const filter = { ...open, queueIds: [10] };
-    const next = applyTicketEvent([ticket(1), ticket(2)], { action: 'update', ticket: ticket(2, { queueId: 20 }) }, filter, admin);
+    const next = applyTicketEvent(
+      [ticket(1), ticket(2)],
+      { action: 'update', ticket: ticket(2, { queueId: 20 }) },
+      filter,
+      admin,
+    );
     expect(next.map((t) => t.id)).toEqual([1]);
   });
 
@@ -38,8 +62,17 @@ describe('ticket list membership (attendance.md 4.2)', () => {
 
   test('an accepted ticket moves from Pending to Assigned, newest first', () => {
     const accepted = ticket(5, { status: 'open', userId: 1, updatedAt: '2026-01-02T00:00:00Z' });
-    expect(applyTicketEvent([ticket(5, { status: 'pending', userId: null })], { action: 'update', ticket: accepted }, pending, attendant)).toEqual([]);
-    expect(applyTicketEvent([ticket(1)], { action: 'update', ticket: accepted }, open, attendant).map((t) => t.id)).toEqual([5, 1]);
+    expect(
+      applyTicketEvent(
+        [ticket(5, { status: 'pending', userId: null })],
+        { action: 'update', ticket: accepted },
+        pending,
+        attendant,
+      ),
+    ).toEqual([]);
+    expect(
+      applyTicketEvent([ticket(1)], { action: 'update', ticket: accepted }, open, attendant).map((t) => t.id),
+    ).toEqual([5, 1]);
   });
 
   test('delete removes; updateUnread clears the unread count', () => {
@@ -50,7 +83,12 @@ describe('ticket list membership (attendance.md 4.2)', () => {
 
   test('paged lists: the ticket is removed from every page and put back in the first when it belongs', () => {
     const pages = [{ items: [ticket(4), ticket(3)] }, { items: [ticket(2), ticket(1)] }];
-    const moved = applyTicketEventToPages(pages, { action: 'update', ticket: ticket(1, { updatedAt: '2026-02-01T00:00:00Z', lastMessage: 'hi' }) }, open, attendant);
+    const moved = applyTicketEventToPages(
+      pages,
+      { action: 'update', ticket: ticket(1, { updatedAt: '2026-02-01T00:00:00Z', lastMessage: 'hi' }) },
+      open,
+      attendant,
+    );
     expect(moved.map((p) => p.items.map((t) => t.id))).toEqual([[1, 4, 3], [2]]);
     expect(moved[0].items[0].lastMessage).toBe('hi');
   });
@@ -82,8 +120,16 @@ describe('ticket list membership (attendance.md 4.2)', () => {
   });
 
   test('the search tab filters by lowercased text, tags and users', () => {
-    const t1 = ticket(1, { contact: { id: 1, name: 'Maria Silva', number: '5511' }, tags: [{ id: 7, name: 'vip', color: '#000' }] });
-    const search = (extra: Partial<ListFilter>): ListFilter => ({ tab: 'search', queueIds: [], showAll: false, ...extra });
+    const t1 = ticket(1, {
+      contact: { id: 1, name: 'Maria Silva', number: '5511' },
+      tags: [{ id: 7, name: 'vip', color: '#000' }],
+    });
+    const search = (extra: Partial<ListFilter>): ListFilter => ({
+      tab: 'search',
+      queueIds: [],
+      showAll: false,
+      ...extra,
+    });
     expect(belongsToList(t1, search({ searchParam: 'maria' }), admin)).toBe(true);
     expect(belongsToList(t1, search({ searchParam: 'joão' }), admin)).toBe(false);
     expect(belongsToList(t1, search({ tags: [7] }), admin)).toBe(true);
@@ -92,8 +138,16 @@ describe('ticket list membership (attendance.md 4.2)', () => {
   });
 
   test('the list query carries status, showAll and the queue filter', () => {
-    expect(listQuery({ tab: 'pending', queueIds: [1, 2], showAll: true })).toMatchObject({ status: 'pending', showAll: 'true', queueIds: [1, 2] });
-    expect(listQuery({ tab: 'search', queueIds: [], showAll: false, searchParam: 'maria', tags: [3] })).toMatchObject({ status: undefined, searchParam: 'maria', tags: [3] });
+    expect(listQuery({ tab: 'pending', queueIds: [1, 2], showAll: true })).toMatchObject({
+      status: 'pending',
+      showAll: 'true',
+      queueIds: [1, 2],
+    });
+    expect(listQuery({ tab: 'search', queueIds: [], showAll: false, searchParam: 'maria', tags: [3] })).toMatchObject({
+      status: undefined,
+      searchParam: 'maria',
+      tags: [3],
+    });
   });
 });
 
@@ -108,12 +162,21 @@ describe('new ticket rules (2.7, section 8)', () => {
     expect(needsQueue(3, 'user')).toBe(false);
   });
   test('ERR_OTHER_OPEN_TICKET held by another user shows a notice naming user and queue; my own opens', () => {
-    const theirs = ticket(1, { userId: 5, user: { id: 5, name: 'Bruno' }, queue: { id: 10, name: 'Vendas', color: '#f00' } });
+    const theirs = ticket(1, {
+      userId: 5,
+      user: { id: 5, name: 'Bruno' },
+      queue: { id: 10, name: 'Vendas', color: '#f00' },
+    });
     expect(otherTicketOutcome({ ticket: theirs }, 1)).toEqual({ kind: 'notice', user: 'Bruno', queue: 'Vendas' });
     expect(otherTicketOutcome({ ticket: ticket(2, { userId: 1 }) }, 1)).toMatchObject({ kind: 'open' });
     expect(otherTicketOutcome(undefined, 1)).toEqual({ kind: 'toast' });
     // the API's shape: { ticket: { id, uuid, user, queue } } without userId
-    expect(otherTicketOutcome({ ticket: { id: 3, uuid: 'x', user: { id: 5, name: 'Bruno' }, queue: { id: 1, name: 'Suporte' } } }, 1)).toEqual({ kind: 'notice', user: 'Bruno', queue: 'Suporte' });
+    expect(
+      otherTicketOutcome(
+        { ticket: { id: 3, uuid: 'x', user: { id: 5, name: 'Bruno' }, queue: { id: 1, name: 'Suporte' } } },
+        1,
+      ),
+    ).toEqual({ kind: 'notice', user: 'Bruno', queue: 'Suporte' });
   });
 });
 
@@ -122,7 +185,10 @@ describe('schedule modal rules (section 5)', () => {
     const { validateSchedule, defaultSendAt } = await import('./schedule-rules');
     expect(validateSchedule('oi', '2026-12-01T10:00', 3).errors).toEqual({ body: 'short' });
     expect(validateSchedule('Lembrete do pedido', '', 3).errors).toMatchObject({ sendAt: 'required' });
-    expect(validateSchedule('Lembrete do pedido', '2026-12-01T10:00', 3).data).toMatchObject({ body: 'Lembrete do pedido', contactId: 3 });
+    expect(validateSchedule('Lembrete do pedido', '2026-12-01T10:00', 3).data).toMatchObject({
+      body: 'Lembrete do pedido',
+      contactId: 3,
+    });
     expect(defaultSendAt(new Date(2026, 0, 1, 23, 30))).toBe('2026-01-02T00:30');
   });
 });

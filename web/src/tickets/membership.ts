@@ -20,7 +20,11 @@ export interface ListFilter {
  * queue must be among the selected queues; non-admins see only their own queues, and the Assigned
  * tab without Show all lists only the viewer's own tickets.
  */
-export function belongsToList(ticket: Pick<Ticket, 'status' | 'queueId' | 'userId' | 'tags' | 'contact' | 'lastMessage'>, filter: ListFilter, viewer: TicketViewer): boolean {
+export function belongsToList(
+  ticket: Pick<Ticket, 'status' | 'queueId' | 'userId' | 'tags' | 'contact' | 'lastMessage'>,
+  filter: ListFilter,
+  viewer: TicketViewer,
+): boolean {
   if (!canSeeTicket(viewer, { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId })) return false;
   if (filter.tab !== 'search' && ticket.status !== filter.tab) return false;
   if (filter.queueIds.length > 0 && ticket.queueId !== null && !filter.queueIds.includes(ticket.queueId)) return false;
@@ -31,7 +35,8 @@ export function belongsToList(ticket: Pick<Ticket, 'status' | 'queueId' | 'userI
     if (filter.users?.length && (ticket.userId === null || !filter.users.includes(ticket.userId))) return false;
     const q = filter.searchParam?.trim().toLowerCase();
     if (q) {
-      const hay = `${ticket.contact?.name ?? ''} ${ticket.contact?.number ?? ''} ${ticket.lastMessage ?? ''}`.toLowerCase();
+      const hay =
+        `${ticket.contact?.name ?? ''} ${ticket.contact?.number ?? ''} ${ticket.lastMessage ?? ''}`.toLowerCase();
       if (!hay.includes(q)) return false;
     }
   }
@@ -50,7 +55,12 @@ const byUpdatedDesc = (a: Ticket, b: Ticket) => (b.updatedAt ?? '').localeCompar
  * Apply one realtime event to a list: a ticket that still matches is replaced (or added) and the
  * list re-sorted by last activity; one that no longer matches leaves the list.
  */
-export function applyTicketEvent(list: Ticket[], event: TicketEvent, filter: ListFilter, viewer: TicketViewer): Ticket[] {
+export function applyTicketEvent(
+  list: Ticket[],
+  event: TicketEvent,
+  filter: ListFilter,
+  viewer: TicketViewer,
+): Ticket[] {
   switch (event.action) {
     case 'delete':
       return list.filter((t) => t.id !== event.ticketId);
@@ -72,9 +82,15 @@ export function applyTicketEvent(list: Ticket[], event: TicketEvent, filter: Lis
  * The same event applied to a paged (SWR infinite) cache: the ticket is removed from every page
  * and, when it belongs, put back in the first page in order.
  */
-export function applyTicketEventToPages<P extends { items: Ticket[] }>(pages: P[], event: TicketEvent, filter: ListFilter, viewer: TicketViewer): P[] {
+export function applyTicketEventToPages<P extends { items: Ticket[] }>(
+  pages: P[],
+  event: TicketEvent,
+  filter: ListFilter,
+  viewer: TicketViewer,
+): P[] {
   if (pages.length === 0) return pages;
-  if (event.action === 'delete' || event.action === 'updateUnread') return pages.map((p) => ({ ...p, items: applyTicketEvent(p.items, event, filter, viewer) }));
+  if (event.action === 'delete' || event.action === 'updateUnread')
+    return pages.map((p) => ({ ...p, items: applyTicketEvent(p.items, event, filter, viewer) }));
   const previous = pages.flatMap((p) => p.items).find((t) => t.id === event.ticket.id);
   const merged = { ...previous, ...event.ticket } as Ticket;
   const stripped = pages.map((p) => ({ ...p, items: p.items.filter((t) => t.id !== merged.id) }));
@@ -85,7 +101,8 @@ export function applyTicketEventToPages<P extends { items: Ticket[] }>(pages: P[
 
 /** The bell (2.10): unread tickets; pending ones only when the user's allTicket is enabled. */
 export const isNotifiable = (ticket: Pick<Ticket, 'status' | 'unreadMessages'>, allTicket: string) =>
-  (ticket.unreadMessages ?? 0) > 0 && (ticket.status === 'open' || (ticket.status === 'pending' && allTicket === 'enabled'));
+  (ticket.unreadMessages ?? 0) > 0 &&
+  (ticket.status === 'open' || (ticket.status === 'pending' && allTicket === 'enabled'));
 
 /** Pending tickets are accepted, never opened by clicking their row (2.4). */
 export const openableByClick = (ticket: Pick<Ticket, 'status'>) => ticket.status !== 'pending';
@@ -101,7 +118,13 @@ export const mayOpenTicket = (ticket: Pick<Ticket, 'status' | 'queueId' | 'userI
 export const mayPeek = (ticket: Pick<Ticket, 'queueId'>, viewer: TicketViewer) =>
   viewer.profile === 'admin' || ticket.queueId === null || viewer.queueIds.includes(ticket.queueId);
 
-export const viewerOf = (user: { id: number; profile: string; queueIds?: number[]; allTicket?: string; showNoQueue?: boolean }): TicketViewer => ({
+export const viewerOf = (user: {
+  id: number;
+  profile: string;
+  queueIds?: number[];
+  allTicket?: string;
+  showNoQueue?: boolean;
+}): TicketViewer => ({
   userId: user.id,
   profile: user.profile,
   queueIds: user.queueIds ?? [],

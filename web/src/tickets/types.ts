@@ -71,5 +71,10 @@ export interface Page<T> {
 export function toPage<T>(data: unknown, key: string): Page<T> {
   const d = (data ?? {}) as Record<string, unknown>;
   const items = (Array.isArray(data) ? data : (d[key] ?? d.items ?? d.records ?? [])) as T[];
-  return { items, hasMore: Boolean(d.hasMore), cursor: (d.cursor as string | null | undefined) ?? null, ...(typeof d.count === 'number' ? { count: d.count } : {}) };
+  return {
+    items,
+    hasMore: Boolean(d.hasMore),
+    cursor: (d.cursor as string | null | undefined) ?? null,
+    ...(typeof d.count === 'number' ? { count: d.count } : {}),
+  };
 }

@@ -21,7 +21,8 @@ export function useTicketList(filter: ListFilter, enabled = true) {
       if (previous && !previous.hasMore) return null;
       return ['/tickets', { ...query, cursor: index === 0 ? undefined : (previous?.cursor ?? undefined) }] as const;
     },
-    async ([path, q]: readonly [string, Record<string, unknown>]) => toPage<Ticket>(await api.get(path, q as never), 'tickets'),
+    async ([path, q]: readonly [string, Record<string, unknown>]) =>
+      toPage<Ticket>(await api.get(path, q as never), 'tickets'),
     { revalidateOnFocus: false, revalidateFirstPage: false },
   );
   useRoom('joinTickets', enabled && filter.tab !== 'search' ? filter.tab : null);
@@ -29,7 +30,9 @@ export function useTicketList(filter: ListFilter, enabled = true) {
   const apply = useCallback(
     (event: TicketEvent) => {
       if (!viewer) return;
-      void mutate((pages) => (pages ? applyTicketEventToPages(pages, event, filter, viewer) : pages), { revalidate: false });
+      void mutate((pages) => (pages ? applyTicketEventToPages(pages, event, filter, viewer) : pages), {
+        revalidate: false,
+      });
     },
     [mutate, filter, viewer],
   );
@@ -37,7 +40,8 @@ export function useTicketList(filter: ListFilter, enabled = true) {
   useOnReconnect(() => void mutate());
   useRealtimeEvent<{ action: string; ticket?: Ticket; ticketId?: number }>('ticket', (ev) => {
     if (ev.action === 'update' && ev.ticket) apply({ action: 'update', ticket: ev.ticket });
-    else if ((ev.action === 'delete' || ev.action === 'updateUnread') && ev.ticketId !== undefined) apply({ action: ev.action, ticketId: Number(ev.ticketId) });
+    else if ((ev.action === 'delete' || ev.action === 'updateUnread') && ev.ticketId !== undefined)
+      apply({ action: ev.action, ticketId: Number(ev.ticketId) });
   });
   useRealtimeEvent<{ action: string; ticket?: Ticket; message?: Message }>('appMessage', (ev) => {
     if (ev.action === 'create' && ev.ticket) apply({ action: 'update', ticket: ev.ticket });
@@ -45,7 +49,14 @@ export function useTicketList(filter: ListFilter, enabled = true) {
   useRealtimeEvent<{ action: string; contact?: Contact }>('contact', (ev) => {
     if (ev.action !== 'update' || !ev.contact) return;
     const contact = ev.contact;
-    void mutate((pages) => pages?.map((p) => ({ ...p, items: p.items.map((t) => (t.contactId === contact.id ? { ...t, contact: { ...t.contact, ...contact } } : t)) })), { revalidate: false });
+    void mutate(
+      (pages) =>
+        pages?.map((p) => ({
+          ...p,
+          items: p.items.map((t) => (t.contactId === contact.id ? { ...t, contact: { ...t.contact, ...contact } } : t)),
+        })),
+      { revalidate: false },
+    );
   });
 
   const tickets = useMemo(() => {
@@ -54,7 +65,8 @@ export function useTicketList(filter: ListFilter, enabled = true) {
   }, [data]);
   const hasMore = Boolean(data?.[data.length - 1]?.hasMore);
   // The badge: every row is loaded -> their number; otherwise the server's count when it gives one.
-  const count = hasMore && typeof data?.[0]?.count === 'number' ? Math.max(data[0].count, tickets.length) : tickets.length;
+  const count =
+    hasMore && typeof data?.[0]?.count === 'number' ? Math.max(data[0].count, tickets.length) : tickets.length;
   const loadMore = useCallback(() => {
     if (hasMore && !isValidating) void setSize(size + 1);
   }, [hasMore, isValidating, setSize, size]);

@@ -1,5 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { Box, Button, IconButton, List, ListItem, ListItemText, Paper, Stack, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useTranslation } from 'react-i18next';
@@ -30,13 +41,23 @@ export default function TodoListPage() {
       </Typography>
       <Paper sx={{ p: 2, maxWidth: 720 }}>
         <Stack component="form" direction="row" spacing={1} onSubmit={submit}>
-          <TextField label={t('newTask')} value={text} onChange={(e) => setText(e.target.value)} fullWidth size="small" />
+          <TextField
+            label={t('newTask')}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            fullWidth
+            size="small"
+          />
           <Button type="submit" variant="contained">
             {editing ? t('common:buttons.save') : t('common:buttons.add')}
           </Button>
         </Stack>
         <List aria-label={t('title')}>
-          {list.length === 0 && <Typography color="text.secondary" sx={{ py: 2 }}>{t('empty')}</Typography>}
+          {list.length === 0 && (
+            <Typography color="text.secondary" sx={{ py: 2 }}>
+              {t('empty')}
+            </Typography>
+          )}
           {list.map((todo) => (
             <ListItem
               key={todo.id}

@@ -17,7 +17,8 @@ export function loadTodos(storage: Pick<Storage, 'getItem'> = localStorage): Tod
   }
 }
 
-export const saveTodos = (list: Todo[], storage: Pick<Storage, 'setItem'> = localStorage) => storage.setItem(KEY, JSON.stringify(list));
+export const saveTodos = (list: Todo[], storage: Pick<Storage, 'setItem'> = localStorage) =>
+  storage.setItem(KEY, JSON.stringify(list));
 
 /** Empty (or blank) text is ignored. */
 export function addTodo(list: Todo[], text: string, now = new Date(), id: string = crypto.randomUUID()): Todo[] {

@@ -1,5 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, InputLabel, ListItemText, MenuItem, Select, Stack, TextField } from '@mui/material';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  InputLabel,
+  ListItemText,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { can } from '#shared/permissions';
@@ -27,7 +41,15 @@ export const UserForm = z.object({
 });
 export type UserFormValues = z.infer<typeof UserForm>;
 
-const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', allTicket: 'desabled', whatsappId: null, queueIds: [] };
+const EMPTY: UserFormValues = {
+  name: '',
+  email: '',
+  password: '',
+  profile: 'user',
+  allTicket: 'desabled',
+  whatsappId: null,
+  queueIds: [],
+};
 
 interface Props {
   open: boolean;
@@ -90,7 +112,9 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
     const body = { ...rest, ...(password ? { password } : {}) };
     setBusy(true);
     try {
-      const saved = userId ? await api.put<SessionUser>(`/users/${userId}`, body) : await api.post<SessionUser>('/users', body);
+      const saved = userId
+        ? await api.put<SessionUser>(`/users/${userId}`, body)
+        : await api.post<SessionUser>('/users', body);
       notify.success(t('userModal.saved'));
       onSaved?.(saved);
       onClose();
@@ -108,7 +132,15 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField label={t('userModal.name')} value={values.name} onChange={(e) => set('name', e.target.value)} {...fieldError('name')} fullWidth required autoFocus />
+              <TextField
+                label={t('userModal.name')}
+                value={values.name}
+                onChange={(e) => set('name', e.target.value)}
+                {...fieldError('name')}
+                fullWidth
+                required
+                autoFocus
+              />
               <TextField
                 label={t('userModal.password')}
                 type="password"
@@ -121,8 +153,23 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
               />
             </Stack>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField label={t('userModal.email')} type="email" value={values.email} onChange={(e) => set('email', e.target.value)} {...fieldError('email')} fullWidth required />
-              <TextField select label={t('userModal.profile')} value={values.profile} onChange={(e) => set('profile', e.target.value as UserFormValues['profile'])} disabled={!mayEditProfile} fullWidth>
+              <TextField
+                label={t('userModal.email')}
+                type="email"
+                value={values.email}
+                onChange={(e) => set('email', e.target.value)}
+                {...fieldError('email')}
+                fullWidth
+                required
+              />
+              <TextField
+                select
+                label={t('userModal.profile')}
+                value={values.profile}
+                onChange={(e) => set('profile', e.target.value as UserFormValues['profile'])}
+                disabled={!mayEditProfile}
+                fullWidth
+              >
                 {(['admin', 'user'] as const).map((p) => (
                   <MenuItem key={p} value={p}>
                     {t(`userModal.profiles.${p}`)}
@@ -139,7 +186,12 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
                   multiple
                   value={values.queueIds}
                   onChange={(e) => set('queueIds', (e.target.value as number[]).map(Number))}
-                  renderValue={(ids) => queues.filter((q) => ids.includes(q.id)).map((q) => q.name).join(', ')}
+                  renderValue={(ids) =>
+                    queues
+                      .filter((q) => ids.includes(q.id))
+                      .map((q) => q.name)
+                      .join(', ')
+                  }
                 >
                   {queues.map((q) => (
                     <MenuItem key={q.id} value={q.id}>
@@ -152,7 +204,13 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
             )}
             {mayEditProfile && (
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField select label={t('userModal.whatsapp')} value={values.whatsappId ?? ''} onChange={(e) => set('whatsappId', e.target.value === '' ? null : Number(e.target.value))} fullWidth>
+                <TextField
+                  select
+                  label={t('userModal.whatsapp')}
+                  value={values.whatsappId ?? ''}
+                  onChange={(e) => set('whatsappId', e.target.value === '' ? null : Number(e.target.value))}
+                  fullWidth
+                >
                   <MenuItem value="">{t('userModal.none')}</MenuItem>
                   {connections.map((c) => (
                     <MenuItem key={c.id} value={c.id}>
@@ -160,7 +218,13 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
                     </MenuItem>
                   ))}
                 </TextField>
-                <TextField select label={t('userModal.allTicket')} value={values.allTicket} onChange={(e) => set('allTicket', e.target.value as UserFormValues['allTicket'])} fullWidth>
+                <TextField
+                  select
+                  label={t('userModal.allTicket')}
+                  value={values.allTicket}
+                  onChange={(e) => set('allTicket', e.target.value as UserFormValues['allTicket'])}
+                  fullWidth
+                >
                   {(['enabled', 'desabled'] as const).map((v) => (
                     <MenuItem key={v} value={v}>
                       {t(`userModal.allTicketOptions.${v}`)}

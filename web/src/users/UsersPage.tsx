@@ -32,18 +32,33 @@ export default function UsersPage() {
 
   useRealtimeEvent<{ action: string; user?: SessionUser; userId?: number }>('user', (ev) => {
     if (ev.action === 'delete' && ev.userId !== undefined) users.remove(Number(ev.userId));
-    else if (ev.user && (!search || ev.user.name.toLowerCase().includes(search) || ev.user.email.toLowerCase().includes(search))) users.upsert(ev.user);
+    else if (
+      ev.user &&
+      (!search || ev.user.name.toLowerCase().includes(search) || ev.user.email.toLowerCase().includes(search))
+    )
+      users.upsert(ev.user);
   });
 
   const remove = (u: SessionUser) =>
-    confirmedDelete({ message: t('confirmDelete', { name: u.name }), path: `/users/${u.id}`, onDeleted: () => users.remove(u.id), deleted: t('deleted') });
+    confirmedDelete({
+      message: t('confirmDelete', { name: u.name }),
+      path: `/users/${u.id}`,
+      onDeleted: () => users.remove(u.id),
+      deleted: t('deleted'),
+    });
 
   return (
     <PageFrame
       title={t('title')}
       onScroll={users.onScroll}
       actions={
-        <ListToolbar searchLabel={t('search')} search={text} onSearch={setText} addLabel={t('add')} onAdd={() => setModal({})} />
+        <ListToolbar
+          searchLabel={t('search')}
+          search={text}
+          onSearch={setText}
+          addLabel={t('add')}
+          onAdd={() => setModal({})}
+        />
       }
     >
       <Table size="small" stickyHeader aria-label={t('title')}>
@@ -64,20 +79,39 @@ export default function UsersPage() {
               <TableCell>{u.name}</TableCell>
               <TableCell>{u.email}</TableCell>
               <TableCell align="center">
-                <Chip size="small" variant={u.profile === 'admin' ? 'filled' : 'outlined'} color={u.profile === 'admin' ? 'primary' : 'default'} label={t(`common:userModal.profiles.${u.profile}`)} />
+                <Chip
+                  size="small"
+                  variant={u.profile === 'admin' ? 'filled' : 'outlined'}
+                  color={u.profile === 'admin' ? 'primary' : 'default'}
+                  label={t(`common:userModal.profiles.${u.profile}`)}
+                />
               </TableCell>
               <TableCell>
                 {queues
                   .filter((q) => (u.queueIds ?? u.queues?.map((x) => x.id) ?? []).includes(q.id))
                   .map((q) => (
-                    <Chip key={q.id} size="small" label={q.name} sx={{ mr: 0.5, bgcolor: q.color, color: (th) => textOn(th, q.color) }} />
+                    <Chip
+                      key={q.id}
+                      size="small"
+                      label={q.name}
+                      sx={{ mr: 0.5, bgcolor: q.color, color: (th) => textOn(th, q.color) }}
+                    />
                   ))}
               </TableCell>
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-                <IconButton size="small" aria-label={t('edit', { name: u.name })} onClick={() => setModal({ id: u.id })}>
+                <IconButton
+                  size="small"
+                  aria-label={t('edit', { name: u.name })}
+                  onClick={() => setModal({ id: u.id })}
+                >
                   <EditIcon />
                 </IconButton>
-                <IconButton size="small" aria-label={t('delete', { name: u.name })} onClick={() => void remove(u)} disabled={u.id === me?.id}>
+                <IconButton
+                  size="small"
+                  aria-label={t('delete', { name: u.name })}
+                  onClick={() => void remove(u)}
+                  disabled={u.id === me?.id}
+                >
                   <DeleteIcon />
                 </IconButton>
               </TableCell>
@@ -90,7 +124,12 @@ export default function UsersPage() {
           <Typography color="text.secondary">{t('empty')}</Typography>
         </Box>
       )}
-      <UserModal open={modal !== null} userId={modal?.id} onClose={() => setModal(null)} onSaved={(u) => users.upsert(u)} />
+      <UserModal
+        open={modal !== null}
+        userId={modal?.id}
+        onClose={() => setModal(null)}
+        onSaved={(u) => users.upsert(u)}
+      />
     </PageFrame>
   );
 }

@@ -11,7 +11,13 @@ let dynamo: LocalDynamo;
 
 beforeAll(async () => {
   dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test' });
-  Object.assign(process.env, { TABLE_NAME: 'auth-test', MEDIA_BUCKET: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1', LOG_LEVEL: 'error' });
+  Object.assign(process.env, {
+    TABLE_NAME: 'auth-test',
+    MEDIA_BUCKET: 'unused',
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    AWS_REGION: 'us-east-1',
+    LOG_LEVEL: 'error',
+  });
   resetConfig();
   resetDb();
 }, 60_000);
@@ -32,7 +38,9 @@ describe('Baileys auth state in DynamoDB', () => {
       session: { '5511888@s.whatsapp.net.0': bytes(64, 3) },
       'sender-key': { 'group@g.us::5511::0': bytes(48, 4) },
       'sender-key-memory': { 'group@g.us': { '5511@s.whatsapp.net': true } },
-      'app-state-sync-key': { AAAA: proto.Message.AppStateSyncKeyData.fromObject({ keyData: bytes(32, 5), timestamp: 1700000000 }) },
+      'app-state-sync-key': {
+        AAAA: proto.Message.AppStateSyncKeyData.fromObject({ keyData: bytes(32, 5), timestamp: 1700000000 }),
+      },
       'app-state-sync-version': { regular: { version: 3, hash: bytes(128, 6), indexValueMap: {} } },
       'lid-mapping': { '5511888': '123456789@lid', '123456789_reverse': '5511888' },
       'device-list': { '5511888': ['0', '12'] },
@@ -45,7 +53,9 @@ describe('Baileys auth state in DynamoDB', () => {
     // a fresh process: nothing cached
     const restarted = await useDynamoAuthState(new AuthStore(7, 3));
     expect(restarted.state.creds.me?.id).toBe('5511999990000:4@s.whatsapp.net');
-    expect(Buffer.from(restarted.state.creds.noiseKey.private)).toEqual(Buffer.from(first.state.creds.noiseKey.private));
+    expect(Buffer.from(restarted.state.creds.noiseKey.private)).toEqual(
+      Buffer.from(first.state.creds.noiseKey.private),
+    );
     for (const [type, entries] of Object.entries(keys)) {
       const got = await restarted.state.keys.get(type as any, Object.keys(entries));
       expect(JSON.stringify(got, BufferJSON.replacer), type).toBe(JSON.stringify(entries, BufferJSON.replacer));
@@ -70,6 +80,8 @@ describe('Baileys auth state in DynamoDB', () => {
     const afterLogout = await useDynamoAuthState(new AuthStore(7, 4));
     expect(afterLogout.state.creds.me).toBeUndefined();
     // fresh credentials: pairing starts over with a new identity
-    expect(Buffer.from(afterLogout.state.creds.noiseKey.private)).not.toEqual(Buffer.from(auth.state.creds.noiseKey.private));
+    expect(Buffer.from(afterLogout.state.creds.noiseKey.private)).not.toEqual(
+      Buffer.from(auth.state.creds.noiseKey.private),
+    );
   });
 });

@@ -1,4 +1,12 @@
-import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type SignalDataSet, type SignalDataTypeMap, type SignalKeyStore } from '@whiskeysockets/baileys';
+import {
+  BufferJSON,
+  initAuthCreds,
+  proto,
+  type AuthenticationCreds,
+  type SignalDataSet,
+  type SignalDataTypeMap,
+  type SignalKeyStore,
+} from '@whiskeysockets/baileys';
 import type { AuthStore } from '../../auth-store';
 
 export const BAILEYS_CODEC = {
@@ -19,7 +27,9 @@ export async function useDynamoAuthState(store: AuthStore) {
       const found = await store.getKeys(type, ids);
       const out: { [id: string]: SignalDataTypeMap[T] } = {};
       for (const [id, value] of Object.entries(found)) {
-        out[id] = (type === 'app-state-sync-key' ? proto.Message.AppStateSyncKeyData.fromObject(value as object) : value) as SignalDataTypeMap[T];
+        out[id] = (
+          type === 'app-state-sync-key' ? proto.Message.AppStateSyncKeyData.fromObject(value as object) : value
+        ) as SignalDataTypeMap[T];
       }
       return out;
     },

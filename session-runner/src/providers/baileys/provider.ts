@@ -18,9 +18,12 @@ const quietLogger: any = {
   trace: () => undefined,
   debug: () => undefined,
   info: () => undefined,
-  warn: (obj: unknown, msg?: string) => log.warn(msg ?? 'baileys', { detail: typeof obj === 'string' ? obj : undefined }),
-  error: (obj: unknown, msg?: string) => log.error(msg ?? 'baileys', { detail: typeof obj === 'string' ? obj : undefined }),
-  fatal: (obj: unknown, msg?: string) => log.error(msg ?? 'baileys', { detail: typeof obj === 'string' ? obj : undefined }),
+  warn: (obj: unknown, msg?: string) =>
+    log.warn(msg ?? 'baileys', { detail: typeof obj === 'string' ? obj : undefined }),
+  error: (obj: unknown, msg?: string) =>
+    log.error(msg ?? 'baileys', { detail: typeof obj === 'string' ? obj : undefined }),
+  fatal: (obj: unknown, msg?: string) =>
+    log.error(msg ?? 'baileys', { detail: typeof obj === 'string' ? obj : undefined }),
 };
 
 function content(command: SendCommand, media?: Buffer): AnyMessageContent {
@@ -64,7 +67,10 @@ class BaileysSession implements ProviderSession {
     this.sock = sock;
     const events = this.ctx.events;
 
-    sock.ev.on('creds.update', () => void saveCreds().catch((err) => log.error('saving creds failed', { error: String(err) })));
+    sock.ev.on(
+      'creds.update',
+      () => void saveCreds().catch((err) => log.error('saving creds failed', { error: String(err) })),
+    );
     sock.ev.on('connection.update', (update) => {
       const t = translateConnection(update);
       if (t.qrcode) events.status({ status: 'qrcode', qrcode: t.qrcode });
@@ -85,7 +91,9 @@ class BaileysSession implements ProviderSession {
     });
     sock.ev.on('lid-mapping.update', (m) => void events.lidMapping({ lid: m.lid, pn: m.pn }));
     sock.ev.on('call', (calls) => {
-      for (const c of calls) if (c.status === 'offer') void events.call({ callId: c.id, from: c.from, timestamp: Math.floor(new Date(c.date).getTime() / 1000) });
+      for (const c of calls)
+        if (c.status === 'offer')
+          void events.call({ callId: c.id, from: c.from, timestamp: Math.floor(new Date(c.date).getTime() / 1000) });
     });
   }
 
@@ -99,14 +107,26 @@ class BaileysSession implements ProviderSession {
         if (append && t.message.timestamp < Date.now() / 1000 - 24 * 3600) return;
         const raw: WAMessage = t.raw;
         const sock = this.sock;
-        const profilePicUrl = t.message.fromMe || t.message.isGroup ? undefined : await this.picture(t.message.chatAltJid ?? t.message.chatJid);
+        const profilePicUrl =
+          t.message.fromMe || t.message.isGroup
+            ? undefined
+            : await this.picture(t.message.chatAltJid ?? t.message.chatJid);
         await events.message({
           ...t.message,
           profilePicUrl,
           media: t.media && {
             ...t.media,
             download: () =>
-              downloadMediaMessage(raw, 'stream', {}, { logger: quietLogger, reuploadRequest: (m) => (sock ? sock.updateMediaMessage(m) : Promise.reject(new Error('socket closed'))) }),
+              downloadMediaMessage(
+                raw,
+                'stream',
+                {},
+                {
+                  logger: quietLogger,
+                  reuploadRequest: (m) =>
+                    sock ? sock.updateMediaMessage(m) : Promise.reject(new Error('socket closed')),
+                },
+              ),
           },
         });
       } else if (t.kind === 'ack') await events.ack(t);
@@ -146,7 +166,9 @@ class BaileysSession implements ProviderSession {
   }
 
   async send(command: SendCommand, media?: Buffer) {
-    const quoted = command.quotedWid ? ({ key: { id: command.quotedWid, remoteJid: command.to, fromMe: false }, message: {} } as WAMessage) : undefined;
+    const quoted = command.quotedWid
+      ? ({ key: { id: command.quotedWid, remoteJid: command.to, fromMe: false }, message: {} } as WAMessage)
+      : undefined;
     const sent = await this.socket().sendMessage(command.to, content(command, media), { quoted });
     const wid = sent?.key.id;
     if (!wid) throw new Error('no message id from WhatsApp');

@@ -4,7 +4,13 @@ import { numberFromJid, statusToAck, translateConnection, translateUpdates, tran
 
 // Event objects as Baileys 7 emits them (recorded shapes, ids shortened).
 const textFromLid = {
-  key: { remoteJid: '201512345678901@lid', remoteJidAlt: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0A1B2C3D4', addressingMode: 'lid' },
+  key: {
+    remoteJid: '201512345678901@lid',
+    remoteJidAlt: '5511988887777@s.whatsapp.net',
+    fromMe: false,
+    id: '3EB0A1B2C3D4',
+    addressingMode: 'lid',
+  },
   messageTimestamp: 1732262400,
   pushName: 'Maria',
   message: { conversation: 'Olá, preciso de ajuda', messageContextInfo: { deviceListMetadataVersion: 2 } },
@@ -13,20 +19,43 @@ const quotedReply = {
   key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0FFEE' },
   messageTimestamp: { low: 1732262500, high: 0, unsigned: true, toNumber: () => 1732262500 },
   pushName: 'Maria',
-  message: { extendedTextMessage: { text: 'this one', contextInfo: { stanzaId: '3EB0A1B2C3D4', participant: '5511988887777@s.whatsapp.net' } } },
+  message: {
+    extendedTextMessage: {
+      text: 'this one',
+      contextInfo: { stanzaId: '3EB0A1B2C3D4', participant: '5511988887777@s.whatsapp.net' },
+    },
+  },
 };
 const image = {
   key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'IMG1' },
   messageTimestamp: 1732262600,
-  message: { imageMessage: { url: 'https://mmg.whatsapp.net/x', mimetype: 'image/jpeg', caption: 'the receipt', fileLength: 20480, mediaKey: new Uint8Array(32) } },
+  message: {
+    imageMessage: {
+      url: 'https://mmg.whatsapp.net/x',
+      mimetype: 'image/jpeg',
+      caption: 'the receipt',
+      fileLength: 20480,
+      mediaKey: new Uint8Array(32),
+    },
+  },
 };
 const document = {
   key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'DOC1' },
   messageTimestamp: 1732262601,
-  message: { documentWithCaptionMessage: { message: { documentMessage: { mimetype: 'application/pdf', fileName: 'invoice.pdf', fileLength: 1000 } } } },
+  message: {
+    documentWithCaptionMessage: {
+      message: { documentMessage: { mimetype: 'application/pdf', fileName: 'invoice.pdf', fileLength: 1000 } },
+    },
+  },
 };
 const groupMessage = {
-  key: { remoteJid: '120363000000000000@g.us', fromMe: false, id: 'GRP1', participant: '201512345678901@lid', participantAlt: '5511977776666@s.whatsapp.net' },
+  key: {
+    remoteJid: '120363000000000000@g.us',
+    fromMe: false,
+    id: 'GRP1',
+    participant: '201512345678901@lid',
+    participantAlt: '5511977776666@s.whatsapp.net',
+  },
   messageTimestamp: 1732262700,
   pushName: 'João',
   message: { conversation: 'bom dia grupo' },
@@ -44,7 +73,12 @@ const location = {
 const revoke = {
   key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'PROTO1' },
   messageTimestamp: 1732263000,
-  message: { protocolMessage: { key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0A1B2C3D4' }, type: proto.Message.ProtocolMessage.Type.REVOKE } },
+  message: {
+    protocolMessage: {
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0A1B2C3D4' },
+      type: proto.Message.ProtocolMessage.Type.REVOKE,
+    },
+  },
 };
 const edit = {
   key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'PROTO2' },
@@ -63,29 +97,59 @@ describe('Baileys translation: messages.upsert', () => {
     const t = translateUpsert(textFromLid as any);
     expect(t).toMatchObject({
       kind: 'message',
-      message: { wid: '3EB0A1B2C3D4', chatJid: '201512345678901@lid', chatAltJid: '5511988887777@s.whatsapp.net', fromMe: false, isGroup: false, pushName: 'Maria', body: 'Olá, preciso de ajuda', mediaType: 'chat', timestamp: 1732262400 },
+      message: {
+        wid: '3EB0A1B2C3D4',
+        chatJid: '201512345678901@lid',
+        chatAltJid: '5511988887777@s.whatsapp.net',
+        fromMe: false,
+        isGroup: false,
+        pushName: 'Maria',
+        body: 'Olá, preciso de ajuda',
+        mediaType: 'chat',
+        timestamp: 1732262400,
+      },
     });
   });
 
   it('a quoted reply names the quoted message; Long timestamps become numbers', () => {
     const t = translateUpsert(quotedReply as any);
-    expect(t?.kind === 'message' && t.message).toMatchObject({ body: 'this one', quotedWid: '3EB0A1B2C3D4', timestamp: 1732262500 });
+    expect(t?.kind === 'message' && t.message).toMatchObject({
+      body: 'this one',
+      quotedWid: '3EB0A1B2C3D4',
+      timestamp: 1732262500,
+    });
   });
 
   it('image and document (with caption wrapper) become media messages with mimetype, name and size', () => {
     const img = translateUpsert(image as any);
-    expect(img).toMatchObject({ kind: 'message', message: { mediaType: 'image', body: 'the receipt' }, media: { mimetype: 'image/jpeg', size: 20480 } });
+    expect(img).toMatchObject({
+      kind: 'message',
+      message: { mediaType: 'image', body: 'the receipt' },
+      media: { mimetype: 'image/jpeg', size: 20480 },
+    });
     const doc = translateUpsert(document as any);
-    expect(doc).toMatchObject({ kind: 'message', message: { mediaType: 'document', body: 'invoice.pdf' }, media: { mimetype: 'application/pdf', fileName: 'invoice.pdf' } });
+    expect(doc).toMatchObject({
+      kind: 'message',
+      message: { mediaType: 'document', body: 'invoice.pdf' },
+      media: { mimetype: 'application/pdf', fileName: 'invoice.pdf' },
+    });
   });
 
   it('a group message keeps the group as chat and the author (number jid preferred) as participant', () => {
     const t = translateUpsert(groupMessage as any);
-    expect(t?.kind === 'message' && t.message).toMatchObject({ chatJid: '120363000000000000@g.us', isGroup: true, participantJid: '5511977776666@s.whatsapp.net', participantName: 'João' });
+    expect(t?.kind === 'message' && t.message).toMatchObject({
+      chatJid: '120363000000000000@g.us',
+      isGroup: true,
+      participantJid: '5511977776666@s.whatsapp.net',
+      participantName: 'João',
+    });
   });
 
   it('a message typed on the phone itself is fromMe', () => {
-    expect(translateUpsert(fromPhone as any)).toMatchObject({ kind: 'message', message: { fromMe: true, body: 'typed on the phone' } });
+    expect(translateUpsert(fromPhone as any)).toMatchObject({
+      kind: 'message',
+      message: { fromMe: true, body: 'typed on the phone' },
+    });
   });
 
   it('a location becomes locationMessage with a maps link in the pipe-separated body', () => {
@@ -96,13 +160,29 @@ describe('Baileys translation: messages.upsert', () => {
   });
 
   it('protocol messages: a revoke is a deletion by the contact, an edit carries the new text', () => {
-    expect(translateUpsert(revoke as any)).toEqual({ kind: 'revoke', wid: '3EB0A1B2C3D4', chatJid: '5511988887777@s.whatsapp.net' });
-    expect(translateUpsert(edit as any)).toEqual({ kind: 'edit', wid: '3EB0FFEE', chatJid: '5511988887777@s.whatsapp.net', body: 'this one, edited' });
+    expect(translateUpsert(revoke as any)).toEqual({
+      kind: 'revoke',
+      wid: '3EB0A1B2C3D4',
+      chatJid: '5511988887777@s.whatsapp.net',
+    });
+    expect(translateUpsert(edit as any)).toEqual({
+      kind: 'edit',
+      wid: '3EB0FFEE',
+      chatJid: '5511988887777@s.whatsapp.net',
+      body: 'this one, edited',
+    });
   });
 
   it('status broadcasts and reactions are not messages', () => {
-    expect(translateUpsert({ key: { remoteJid: 'status@broadcast', id: 'S1' }, message: { conversation: 'story' } } as any)).toBeUndefined();
-    expect(translateUpsert({ key: { remoteJid: '5511@s.whatsapp.net', id: 'R1' }, message: { reactionMessage: { text: '👍' } } } as any)).toBeUndefined();
+    expect(
+      translateUpsert({ key: { remoteJid: 'status@broadcast', id: 'S1' }, message: { conversation: 'story' } } as any),
+    ).toBeUndefined();
+    expect(
+      translateUpsert({
+        key: { remoteJid: '5511@s.whatsapp.net', id: 'R1' },
+        message: { reactionMessage: { text: '👍' } },
+      } as any),
+    ).toBeUndefined();
   });
 });
 
@@ -119,7 +199,10 @@ describe('Baileys translation: messages.update', () => {
 
   it('an edit delivered as an update carries the new text', () => {
     const out = translateUpdates([
-      { key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'IN1', fromMe: false }, update: { message: { editedMessage: { message: { conversation: 'fixed typo' } } } } },
+      {
+        key: { remoteJid: '5511988887777@s.whatsapp.net', id: 'IN1', fromMe: false },
+        update: { message: { editedMessage: { message: { conversation: 'fixed typo' } } } },
+      },
     ] as any);
     expect(out).toEqual([{ kind: 'edit', wid: 'IN1', chatJid: '5511988887777@s.whatsapp.net', body: 'fixed typo' }]);
   });
@@ -127,9 +210,14 @@ describe('Baileys translation: messages.update', () => {
 
 describe('Baileys translation: connection.update and creds', () => {
   it('a qr update shows the QR code; open is CONNECTED; close carries the status code', () => {
-    expect(translateConnection({ qr: '2@abc,def,ghi', connection: 'connecting' } as any)).toEqual({ qrcode: '2@abc,def,ghi' });
+    expect(translateConnection({ qr: '2@abc,def,ghi', connection: 'connecting' } as any)).toEqual({
+      qrcode: '2@abc,def,ghi',
+    });
     expect(translateConnection({ connection: 'open' } as any)).toEqual({ open: true });
-    const closed = translateConnection({ connection: 'close', lastDisconnect: { error: { output: { statusCode: 515 } }, date: new Date() } } as any);
+    const closed = translateConnection({
+      connection: 'close',
+      lastDisconnect: { error: { output: { statusCode: 515 } }, date: new Date() },
+    } as any);
     expect(closed).toEqual({ closed: true, closedCode: 515 });
   });
 

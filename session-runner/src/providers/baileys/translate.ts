@@ -1,4 +1,10 @@
-import { getContentType, normalizeMessageContent, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
+import {
+  getContentType,
+  normalizeMessageContent,
+  proto,
+  type WAMessage,
+  type WAMessageUpdate,
+} from '@whiskeysockets/baileys';
 import type { ConnectionState } from '@whiskeysockets/baileys';
 import type { NormalizedMediaType } from '#shared/whatsapp-protocol';
 import type { ProviderMessage } from '../../provider';
@@ -8,7 +14,12 @@ import type { ProviderMessage } from '../../provider';
  * can be tested with recorded event objects.
  */
 export type Translated =
-  | { kind: 'message'; message: Omit<ProviderMessage, 'media'>; media?: { mimetype: string; fileName?: string; size?: number }; raw: WAMessage }
+  | {
+      kind: 'message';
+      message: Omit<ProviderMessage, 'media'>;
+      media?: { mimetype: string; fileName?: string; size?: number };
+      raw: WAMessage;
+    }
   | { kind: 'ack'; wid: string; chatJid: string; ack: number }
   | { kind: 'edit'; wid: string; chatJid: string; body: string }
   | { kind: 'revoke'; wid: string; chatJid: string };
@@ -21,7 +32,8 @@ const MEDIA_TYPES: Record<string, NormalizedMediaType> = {
   stickerMessage: 'sticker',
 };
 
-const toNumber = (v: unknown) => (typeof v === 'number' ? v : v && typeof (v as any).toNumber === 'function' ? (v as any).toNumber() : Number(v ?? 0));
+const toNumber = (v: unknown) =>
+  typeof v === 'number' ? v : v && typeof (v as any).toNumber === 'function' ? (v as any).toNumber() : Number(v ?? 0);
 
 /** WhatsApp status (0 error, 1 pending, 2 server ack, 3 delivered, 4 read, 5 played) -> our ack (1 sent ... 4 played). */
 export const statusToAck = (status: number | null | undefined) => Math.max(0, Math.min(4, (status ?? 1) - 1));
@@ -50,12 +62,18 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
     if (p.type === proto.Message.ProtocolMessage.Type.REVOKE) return { kind: 'revoke', wid: target, chatJid };
     if (p.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT) {
       const edited = normalizeMessageContent(p.editedMessage);
-      const body = edited?.conversation ?? edited?.extendedTextMessage?.text ?? edited?.imageMessage?.caption ?? edited?.videoMessage?.caption ?? '';
+      const body =
+        edited?.conversation ??
+        edited?.extendedTextMessage?.text ??
+        edited?.imageMessage?.caption ??
+        edited?.videoMessage?.caption ??
+        '';
       return { kind: 'edit', wid: target, chatJid, body };
     }
     return undefined;
   }
-  if (type === 'reactionMessage' || type === 'senderKeyDistributionMessage' || type === 'messageContextInfo') return undefined;
+  if (type === 'reactionMessage' || type === 'senderKeyDistributionMessage' || type === 'messageContextInfo')
+    return undefined;
 
   let body = '';
   let mediaType: NormalizedMediaType = 'chat';
@@ -87,7 +105,8 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
       mediaType = 'vcard';
       break;
     case 'buttonsResponseMessage':
-      body = content.buttonsResponseMessage?.selectedDisplayText ?? content.buttonsResponseMessage?.selectedButtonId ?? '';
+      body =
+        content.buttonsResponseMessage?.selectedDisplayText ?? content.buttonsResponseMessage?.selectedButtonId ?? '';
       break;
     case 'listResponseMessage':
       body = content.listResponseMessage?.title ?? content.listResponseMessage?.singleSelectReply?.selectedRowId ?? '';
@@ -101,7 +120,11 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
       const m = (content as any)[type] as proto.Message.IImageMessage & proto.Message.IDocumentMessage;
       mediaType = kind;
       body = m.caption ?? m.fileName ?? '';
-      media = { mimetype: m.mimetype ?? 'application/octet-stream', fileName: m.fileName ?? undefined, size: m.fileLength ? toNumber(m.fileLength) : undefined };
+      media = {
+        mimetype: m.mimetype ?? 'application/octet-stream',
+        fileName: m.fileName ?? undefined,
+        size: m.fileLength ? toNumber(m.fileLength) : undefined,
+      };
       contextInfo = m.contextInfo;
     }
   }
@@ -113,7 +136,11 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
     chatAltJid: isGroup ? undefined : (key.remoteJidAlt ?? undefined),
     fromMe: Boolean(key.fromMe),
     isGroup,
-    participantJid: isGroup ? (key.participantAlt?.endsWith('@s.whatsapp.net') ? key.participantAlt : (key.participant ?? undefined)) : undefined,
+    participantJid: isGroup
+      ? key.participantAlt?.endsWith('@s.whatsapp.net')
+        ? key.participantAlt
+        : (key.participant ?? undefined)
+      : undefined,
     participantName: isGroup ? (raw.pushName ?? undefined) : undefined,
     pushName: isGroup ? undefined : (raw.pushName ?? undefined),
     body,
@@ -131,21 +158,33 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
     const wid = key.id;
     const chatJid = key.remoteJid ?? '';
     if (!wid || !chatJid) continue;
-    if (update.status !== undefined && update.status !== null && key.fromMe) out.push({ kind: 'ack', wid, chatJid, ack: statusToAck(update.status) });
-    if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE || (update.message === null && update.messageStubType !== undefined)) {
+    if (update.status !== undefined && update.status !== null && key.fromMe)
+      out.push({ kind: 'ack', wid, chatJid, ack: statusToAck(update.status) });
+    if (
+      update.messageStubType === proto.WebMessageInfo.StubType.REVOKE ||
+      (update.message === null && update.messageStubType !== undefined)
+    ) {
       out.push({ kind: 'revoke', wid, chatJid });
     }
     const edited = normalizeMessageContent(update.message?.editedMessage?.message ?? undefined);
     const editedProto = normalizeMessageContent(update.message)?.protocolMessage?.editedMessage;
     const text =
-      edited?.conversation ?? edited?.extendedTextMessage?.text ?? editedProto?.conversation ?? editedProto?.extendedTextMessage?.text;
+      edited?.conversation ??
+      edited?.extendedTextMessage?.text ??
+      editedProto?.conversation ??
+      editedProto?.extendedTextMessage?.text;
     if (text !== undefined && text !== null) out.push({ kind: 'edit', wid, chatJid, body: text });
   }
   return out;
 }
 
 /** `connection.update` -> what the session manager needs to know. */
-export function translateConnection(update: Partial<ConnectionState>): { qrcode?: string; open?: boolean; closedCode?: number; closed?: boolean } {
+export function translateConnection(update: Partial<ConnectionState>): {
+  qrcode?: string;
+  open?: boolean;
+  closedCode?: number;
+  closed?: boolean;
+} {
   const out: { qrcode?: string; open?: boolean; closedCode?: number; closed?: boolean } = {};
   if (update.qr) out.qrcode = update.qr;
   if (update.connection === 'open') out.open = true;
