@@ -9,7 +9,9 @@ export interface Toast {
 let seq = 0;
 let queue: Toast[] = [];
 const listeners = new Set<(t: Toast[]) => void>();
-const emit = () => listeners.forEach((l) => l(queue));
+const emit = () => {
+  for (const l of listeners) l(queue);
+};
 
 export const toasts = {
   subscribe(l: (t: Toast[]) => void) {

@@ -185,6 +185,7 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
               {t('drawer.extraInfo')}
             </Typography>
             {shown!.extraInfo!.map((info, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: extra info pairs have no id and may repeat; this read-only list is never reordered
               <Box key={i} sx={{ mb: 1 }}>
                 <Typography variant="caption" color="text.secondary">
                   {info.name}

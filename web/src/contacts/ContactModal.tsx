@@ -27,8 +27,12 @@ export interface ContactFormValues {
   name: string;
   number: string;
   email: string;
-  extraInfo: { name: string; value: string }[];
+  /** `key` is a client-side row id for React (rows can be removed); it is not sent. */
+  extraInfo: { key: number; name: string; value: string }[];
 }
+
+let lastRowKey = 0;
+const newRow = (name = '', value = '') => ({ key: ++lastRowKey, name, value });
 
 interface Props {
   open: boolean;
@@ -56,7 +60,7 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
           name: c.name,
           number: c.number,
           email: c.email ?? '',
-          extraInfo: (c.extraInfo ?? []).map(({ name, value }) => ({ name, value })),
+          extraInfo: (c.extraInfo ?? []).map(({ name, value }) => newRow(name, value)),
         }),
       )
       .catch(toastError);
@@ -64,7 +68,10 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = ContactForm.safeParse(values);
+    const parsed = ContactForm.safeParse({
+      ...values,
+      extraInfo: values.extraInfo.map(({ name, value }) => ({ name, value })),
+    });
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
@@ -130,7 +137,7 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
             />
             <Typography variant="subtitle2">{t('modal.extraInfo')}</Typography>
             {values.extraInfo.map((info, i) => (
-              <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <Stack key={info.key} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                 <TextField
                   size="small"
                   label={t('modal.extraName')}
@@ -155,7 +162,7 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
             ))}
             <Button
               startIcon={<AddIcon />}
-              onClick={() => setValues((s) => ({ ...s, extraInfo: [...s.extraInfo, { name: '', value: '' }] }))}
+              onClick={() => setValues((s) => ({ ...s, extraInfo: [...s.extraInfo, newRow()] }))}
               sx={{ alignSelf: 'flex-start' }}
             >
               {t('modal.addExtra')}

@@ -108,11 +108,11 @@ export default function ContactsPage() {
         userId: user.id,
         status: 'open',
       });
-      navigate(`/tickets/${ticket.uuid}`);
+      void navigate(`/tickets/${ticket.uuid}`);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'ERR_OTHER_OPEN_TICKET')) return toastError(err);
       const outcome = otherTicketOutcome(err.details, user.id);
-      if (outcome.kind === 'open') navigate(`/tickets/${outcome.ticket.uuid}`);
+      if (outcome.kind === 'open') void navigate(`/tickets/${outcome.ticket.uuid}`);
       else if (outcome.kind === 'notice') notify.warning(t('otherUser', { user: outcome.user, queue: outcome.queue }));
       else toastError(err);
     }
@@ -273,6 +273,7 @@ export default function ContactsPage() {
               <Alert severity="warning">{t('importFailed', { count: result.errors.length })}</Alert>
               <List dense aria-label={t('importErrors')}>
                 {result.errors.map((e, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: import errors have no id and may repeat (same name and message); the list is shown once, never reordered
                   <ListItem key={i} divider>
                     <ListItemText primary={e.contactName || t('noName')} secondary={importMessage(e.message)} />
                   </ListItem>

@@ -6,7 +6,7 @@ const quote = (value: string) => (/[;"\r\n]/.test(value) ? `"${value.replace(/"/
 
 export function contactsCsv(contacts: { name: string; number: string; email?: string | null }[]): string {
   const lines = [['name', 'number', 'email'], ...contacts.map((c) => [c.name ?? '', c.number ?? '', c.email ?? ''])];
-  return lines.map((cols) => cols.map((v) => quote(String(v))).join(CSV_SEPARATOR)).join('\r\n') + '\r\n';
+  return `${lines.map((cols) => cols.map((v) => quote(String(v))).join(CSV_SEPARATOR)).join('\r\n')}\r\n`;
 }
 
 /** Hands the CSV to the browser as a download (a BOM so spreadsheet apps read the accents right). */

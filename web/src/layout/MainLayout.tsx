@@ -47,6 +47,7 @@ export default function MainLayout() {
   const connected = useRealtimeConnected();
   const { data: version } = useApi<{ version: string }>('/version');
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the pathname is the trigger: on phones the drawer closes after each navigation
   useEffect(() => {
     if (narrow) setOpen(false);
   }, [narrow, location.pathname]);

@@ -87,7 +87,7 @@ export function NotificationsPopover() {
               key={tk.id}
               onClick={() => {
                 setAnchor(null);
-                navigate(`/tickets/${tk.uuid}`);
+                void navigate(`/tickets/${tk.uuid}`);
               }}
             >
               <ListItemAvatar>

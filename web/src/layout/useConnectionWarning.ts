@@ -16,7 +16,6 @@ export function useConnectionWarning(profile: string | undefined) {
   const enabled = can(profile, 'drawer-admin-items:view');
   const { data, mutate } = useApi<unknown>(enabled ? '/whatsapp' : null, { session: 0 });
   const [warning, setWarning] = useState(false);
-  const list = asList<Connection>(data, 'whatsapps');
 
   useRealtimeEvent<{
     action: string;
@@ -43,10 +42,9 @@ export function useConnectionWarning(profile: string | undefined) {
     );
   });
 
-  const flag = connectionsNeedAttention(list);
   useEffect(() => {
-    const timer = setTimeout(() => setWarning(flag), 2000);
+    const timer = setTimeout(() => setWarning(connectionsNeedAttention(asList<Connection>(data, 'whatsapps'))), 2000);
     return () => clearTimeout(timer);
-  }, [flag, data]);
+  }, [data]);
   return warning;
 }

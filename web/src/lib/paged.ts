@@ -48,7 +48,13 @@ export function removeFromPages<T extends { id: Id }>(
 /** Rows of all pages, first occurrence wins (a row can shift between pages while live). */
 export function flattenPages<T extends { id: Id }>(pages: ListPage<T>[] | undefined): T[] {
   const seen = new Set<Id>();
-  return (pages ?? []).flatMap((p) => p.items).filter((x) => (seen.has(x.id) ? false : (seen.add(x.id), true)));
+  return (pages ?? [])
+    .flatMap((p) => p.items)
+    .filter((x) => {
+      if (seen.has(x.id)) return false;
+      seen.add(x.id);
+      return true;
+    });
 }
 
 /** Section 9: the next page loads when the list is scrolled within 100 px of its bottom. */

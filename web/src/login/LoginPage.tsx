@@ -36,7 +36,7 @@ export default function LoginPage() {
       const data = await login(parsed.data.email, parsed.data.password);
       const days = expiryWarningDays(data.company?.dueDate);
       if (days !== null) notify.warning(t('common:session.expiresSoon', { count: days }));
-      navigate(AFTER_LOGIN, { replace: true });
+      void navigate(AFTER_LOGIN, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'ERR_COMPANY_EXPIRED') {
         const due = (err.details as { dueDate?: string } | undefined)?.dueDate;

@@ -26,8 +26,11 @@ export function MediaContent({ message }: { message: Message }) {
         </Link>
       );
     case 'audio':
+      // WhatsApp audio has no caption file: the track only declares the (empty) captions slot.
       return (
-        <audio controls src={url} preload="metadata" style={{ maxWidth: 260 }} aria-label={message.body || 'audio'} />
+        <audio controls src={url} preload="metadata" style={{ maxWidth: 260 }} aria-label={message.body || 'audio'}>
+          <track kind="captions" />
+        </audio>
       );
     case 'video':
       return (

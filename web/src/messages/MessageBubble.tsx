@@ -20,14 +20,19 @@ const AckIcon = ({ ack }: { ack?: number }) => {
   return <Icon sx={sx} aria-label={label} titleAccess={label} />;
 };
 
+const MARKS = [
+  [/^\*[^*]+\*$/, 'strong'],
+  [/^_[^_]+_$/, 'em'],
+  [/^~[^~]+~$/, 's'],
+] as const;
+
 /** WhatsApp-style *bold*, _italic_, ~strike~ rendered safely (no HTML injection). */
 function formatted(text: string) {
   const parts = text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~)/g);
   return parts.map((part, i) => {
-    if (/^\*[^*]+\*$/.test(part)) return <strong key={i}>{part.slice(1, -1)}</strong>;
-    if (/^_[^_]+_$/.test(part)) return <em key={i}>{part.slice(1, -1)}</em>;
-    if (/^~[^~]+~$/.test(part)) return <s key={i}>{part.slice(1, -1)}</s>;
-    return part;
+    const Tag = MARKS.find(([re]) => re.test(part))?.[1];
+    // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one split text have no identity and never reorder
+    return Tag ? <Tag key={i}>{part.slice(1, -1)}</Tag> : part;
   });
 }
 

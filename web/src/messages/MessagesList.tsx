@@ -36,6 +36,7 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
   const stick = useRef(true);
 
   // Newest message (first load or a live one): scroll to the bottom.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: lastId is the trigger: a new newest message re-sticks the list to the bottom
   useEffect(() => {
     const el = box.current;
     stick.current = true;

@@ -31,7 +31,7 @@ export function useRecorder() {
         const rec = recorder.current;
         if (!rec) return resolve(null);
         rec.onstop = () => {
-          rec.stream.getTracks().forEach((tr) => tr.stop());
+          for (const tr of rec.stream.getTracks()) tr.stop();
           recorder.current = null;
           setState('idle');
           if (!keep) return resolve(null);

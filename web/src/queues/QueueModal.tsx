@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Box,
@@ -69,6 +69,9 @@ export function QueueModal({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const fieldError = useFieldError(errors);
+  // takenColors only seeds a new queue's colour on opening: a live list change must not reset the form.
+  const takenColorsRef = useRef(takenColors);
+  takenColorsRef.current = takenColors;
 
   useEffect(() => {
     if (!open) return;
@@ -78,7 +81,7 @@ export function QueueModal({
     if (!queueId) {
       setForm({
         name: '',
-        color: firstFreeColor(takenColors),
+        color: firstFreeColor(takenColorsRef.current),
         orderQueue: '',
         greetingMessage: '',
         outOfHoursMessage: '',
@@ -101,7 +104,6 @@ export function QueueModal({
         setPromptId(q.promptId ?? null);
       })
       .catch(toastError);
-    // takenColors only seeds a new queue's colour: a live list change must not reset the form
   }, [open, queueId]);
 
   const set = <K extends keyof Form>(key: K, v: Form[K]) => setForm((f) => ({ ...f, [key]: v }));

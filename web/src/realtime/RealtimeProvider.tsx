@@ -17,7 +17,7 @@ export const useRealtimeClient = () => useContext(Ctx).client;
 export const useRealtimeConnected = () => useContext(Ctx).connected;
 
 /** Subscribe to one company event while the component is mounted. */
-export function useRealtimeEvent<T = any>(name: EventName, handler: (data: T) => void) {
+export function useRealtimeEvent<T = unknown>(name: EventName, handler: (data: T) => void) {
   const client = useRealtimeClient();
   const ref = useRef(handler);
   ref.current = handler;
@@ -70,7 +70,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       createSocket: (url) => new WebSocket(url) as never,
       onReconnect: () => {
         void mutate(() => true);
-        reconnectListeners.forEach((l) => l());
+        for (const l of reconnectListeners) l();
       },
       onStatus: setConnected,
     });

@@ -48,7 +48,7 @@ export function backoffMs(attempt: number, random = Math.random) {
 export class RealtimeClient {
   private socket: SocketLike | null = null;
   private rooms = new Map<string, { action: RoomAction; value?: string | number; count: number }>();
-  private handlers = new Map<string, Set<(data: any) => void>>();
+  private handlers = new Map<string, Set<(data: unknown) => void>>();
   private attempt = 0;
   private connectedOnce = false;
   private stopped = false;
@@ -87,12 +87,14 @@ export class RealtimeClient {
   }
 
   /** Subscribe to one event name of this company (`company-<id>-<name>`). */
-  on<T = any>(name: EventName, handler: (data: T) => void): () => void {
+  on<T = unknown>(name: EventName, handler: (data: T) => void): () => void {
     const key = `company-${this.opts.companyId}-${name}`;
     const set = this.handlers.get(key) ?? new Set();
-    set.add(handler);
+    // Frames are unchecked JSON: `T` is the subscriber's own declaration of the event's shape.
+    const listener = handler as (data: unknown) => void;
+    set.add(listener);
     this.handlers.set(key, set);
-    return () => void set.delete(handler);
+    return () => void set.delete(listener);
   }
 
   /** Join a room; joins are counted so two screens may share one room. Returns the leave function. */
@@ -129,7 +131,7 @@ export class RealtimeClient {
       return;
     }
     if (!msg?.event) return;
-    this.handlers.get(msg.event)?.forEach((h) => h(msg.data));
+    for (const h of this.handlers.get(msg.event) ?? []) h(msg.data);
   }
 
   private async connect() {

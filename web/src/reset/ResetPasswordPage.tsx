@@ -52,7 +52,7 @@ export default function ResetPasswordPage() {
     try {
       await api.post('/resetpasswords', parsed.data, { public: true });
       notify.success(t('reset.success'));
-      navigate('/login');
+      void navigate('/login');
     } catch (err) {
       toastError(err);
     } finally {

@@ -43,7 +43,7 @@ export default function SignupPage() {
     try {
       await api.post('/companies/cadastro', parsed.data, { public: true });
       notify.success(t('signup.success'));
-      navigate('/login');
+      void navigate('/login');
     } catch (err) {
       toastError(err);
     } finally {

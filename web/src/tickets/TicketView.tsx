@@ -74,7 +74,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
         if (err instanceof ApiError && (err.code === 'ERR_NO_PERMISSION' || err.status === 403))
           notify.error(t('access.unauthorized'));
         else toastError(err);
-        navigate('/tickets', { replace: true });
+        void navigate('/tickets', { replace: true });
       }
     }, DEBOUNCE_MS);
     return () => {
@@ -87,7 +87,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
     if (!ticket) return;
     if (ev.action === 'update' && ev.ticket?.id === ticket.id)
       setTicket((cur) => (cur ? { ...cur, ...ev.ticket } : cur));
-    if (ev.action === 'delete' && Number(ev.ticketId) === ticket.id) navigate('/tickets', { replace: true });
+    if (ev.action === 'delete' && Number(ev.ticketId) === ticket.id) void navigate('/tickets', { replace: true });
   });
 
   if (!ticket || !user) {
@@ -103,8 +103,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
     try {
       const saved = await fn();
       if (saved) setTicket((cur) => (cur ? { ...cur, ...saved } : cur));
-      if (after === 'list') navigate('/tickets');
-      else navigate(`/tickets/${ticket.uuid}`);
+      if (after === 'list') void navigate('/tickets');
+      else void navigate(`/tickets/${ticket.uuid}`);
     } catch (err) {
       toastError(err);
     } finally {
@@ -123,7 +123,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
       return;
     try {
       await ticketActions.remove(ticket);
-      navigate('/tickets');
+      void navigate('/tickets');
     } catch (err) {
       toastError(err);
     }

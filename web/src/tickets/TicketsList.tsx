@@ -52,6 +52,7 @@ export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, o
         endReached={() => hasMore && loadMore()}
         increaseViewportBy={NEXT_PAGE_BOTTOM_PX}
         itemContent={(_, tk) => (
+          // biome-ignore lint/a11y/useSemanticElements: Virtuoso wraps each row in its own divs, so an <li> would not sit in a list element; the roles carry the semantics (e2e tests select rows by role)
           <div role="listitem">
             <TicketListItem
               ticket={tk}

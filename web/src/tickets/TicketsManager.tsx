@@ -89,7 +89,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         const saved = await ticketActions.accept(tk, user.id);
         setTab('open');
         setOpenTab('open');
-        navigate(`/tickets/${saved?.uuid ?? tk.uuid}`);
+        void navigate(`/tickets/${saved?.uuid ?? tk.uuid}`);
       } catch (err) {
         toastError(err);
       }
@@ -100,7 +100,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
     (tk: Ticket) => {
       if (user && !mayPeek(tk, viewerOf(user))) {
         notify.error(t('access.denied'));
-        navigate('/tickets');
+        void navigate('/tickets');
         return;
       }
       setPeek(tk);

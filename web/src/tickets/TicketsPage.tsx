@@ -61,7 +61,7 @@ export default function TicketsPage() {
             uuid={ticketId}
             onBack={() => {
               setNarrowTab('ticket');
-              navigate('/tickets');
+              void navigate('/tickets');
             }}
           />
         ) : (

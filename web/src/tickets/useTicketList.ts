@@ -6,6 +6,7 @@ import { useOnReconnect, useRealtimeEvent, useRoom } from '../realtime/RealtimeP
 import { applyTicketEventToPages, viewerOf, type ListFilter, type TicketEvent } from './membership';
 import { toPage, type Contact, type Message, type Page, type Ticket } from './types';
 import { listQuery } from './list-query';
+import { flattenPages } from '../lib/paged';
 
 /**
  * One ticket list, paged by cursor and kept live by realtime events (no polling): a ticket that
@@ -59,10 +60,7 @@ export function useTicketList(filter: ListFilter, enabled = true) {
     );
   });
 
-  const tickets = useMemo(() => {
-    const seen = new Set<number>();
-    return (data ?? []).flatMap((p) => p.items).filter((t) => (seen.has(t.id) ? false : (seen.add(t.id), true)));
-  }, [data]);
+  const tickets = useMemo(() => flattenPages(data), [data]);
   const hasMore = Boolean(data?.[data.length - 1]?.hasMore);
   // The badge: every row is loaded -> their number; otherwise the server's count when it gives one.
   const count =
