@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -9,14 +9,19 @@ import {
   TransactWriteCommand,
   BatchGetCommand,
   BatchWriteCommand,
+  type BatchGetCommandInput,
+  type BatchGetCommandOutput,
+  type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
   type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { config } from './config';
 import { AppError } from './errors';
 import { metrics } from './metrics';
 
-export type Item = Record<string, any>;
+export type Item = Record<string, NativeAttributeValue>;
 export type Key = { pk: string; sk: string };
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -42,11 +47,17 @@ export function resetDb() {
 
 const table = () => config().tableName;
 
-async function send<T>(command: any): Promise<T> {
-  const out: any = await ddb().send(command);
+// biome-ignore lint/suspicious/noExplicitAny: send() is typed per command class; no common type accepts them all
+type DocumentCommand = any;
+
+async function send<T>(command: DocumentCommand): Promise<T> {
+  const out = (await ddb().send(command)) as { ConsumedCapacity?: unknown };
   metrics.record(command.constructor.name, out?.ConsumedCapacity);
   return out as T;
 }
+
+/** The SDK's error name (`ConditionalCheckFailedException`, ...) of a thrown value, if any. */
+export const errorName = (err: unknown): string | undefined => (err instanceof Error ? err.name : undefined);
 
 export async function getItem<T = Item>(key: Key): Promise<T | undefined> {
   const out = await send<{ Item?: T }>(
@@ -59,9 +70,11 @@ export async function batchGet<T = Item>(keys: Key[]): Promise<T[]> {
   const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   const found: T[] = [];
   for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, any> | undefined = { [table()]: { Keys: unique.slice(i, i + 100) } };
+    let request: BatchGetCommandInput['RequestItems'] = { [table()]: { Keys: unique.slice(i, i + 100) } };
     while (request && Object.keys(request).length) {
-      const out: any = await send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
+      const out: BatchGetCommandOutput = await send(
+        new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }),
+      );
       found.push(...((out.Responses?.[table()] ?? []) as T[]));
       request = out.UnprocessedKeys && Object.keys(out.UnprocessedKeys).length ? out.UnprocessedKeys : undefined;
     }
@@ -79,8 +92,8 @@ export async function putItem(item: Item, opts: { ifNotExists?: boolean } = {}) 
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-  } catch (err: any) {
-    if (err?.name === 'ConditionalCheckFailedException') throw new AppError('ERR_DUPLICATED');
+  } catch (err) {
+    if (errorName(err) === 'ConditionalCheckFailedException') throw new AppError('ERR_DUPLICATED');
     throw err;
   }
 }
@@ -96,9 +109,11 @@ export async function batchWrite(puts: Item[], deletes: Key[] = []) {
     ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
   ];
   for (let i = 0; i < requests.length; i += 25) {
-    let pending: Record<string, any> | undefined = { [table()]: requests.slice(i, i + 25) };
+    let pending: BatchWriteCommandInput['RequestItems'] = { [table()]: requests.slice(i, i + 25) };
     for (let attempt = 0; pending && Object.keys(pending).length; attempt++) {
-      const out: any = await send(new BatchWriteCommand({ RequestItems: pending, ReturnConsumedCapacity: 'TOTAL' }));
+      const out: BatchWriteCommandOutput = await send(
+        new BatchWriteCommand({ RequestItems: pending, ReturnConsumedCapacity: 'TOTAL' }),
+      );
       pending = out.UnprocessedItems && Object.keys(out.UnprocessedItems).length ? out.UnprocessedItems : undefined;
       if (pending) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
     }
@@ -164,15 +179,15 @@ export async function updateItem<T = Item>(key: Key, spec: UpdateSpec): Promise<
       }),
     );
     return out.Attributes;
-  } catch (err: any) {
-    if (err?.name === 'ConditionalCheckFailedException') return undefined;
+  } catch (err) {
+    if (errorName(err) === 'ConditionalCheckFailedException') return undefined;
     throw err;
   }
 }
 
 /** Update wrapped for TransactWrite. */
 export function updateTx(key: Key, spec: UpdateSpec): TransactItem {
-  return { Update: { TableName: table(), Key: key, ...buildUpdate(spec) } as any };
+  return { Update: { TableName: table(), Key: key, ...buildUpdate(spec) } };
 }
 export function putTx(item: Item, ifNotExists = false): TransactItem {
   return {
@@ -199,9 +214,9 @@ export function conditionTx(key: Key, condition: string, values?: Record<string,
 export async function transact(items: TransactItem[], onConflict?: (index: number) => AppError) {
   try {
     await send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
-  } catch (err: any) {
-    if (err?.name === 'TransactionCanceledException') {
-      const reasons: any[] = err.CancellationReasons ?? [];
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      const reasons = err.CancellationReasons ?? [];
       const index = reasons.findIndex((r) => r?.Code === 'ConditionalCheckFailed');
       if (index >= 0) throw onConflict ? onConflict(index) : new AppError('ERR_CONFLICT');
       if (reasons.some((r) => r?.Code === 'TransactionConflict')) throw new AppError('ERR_CONFLICT');

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { z, type ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import type { Permission } from '#shared/permissions';
 import { can } from '#shared/permissions';
 import type { PlanFeature } from '#shared/plans';
@@ -51,9 +51,11 @@ export interface RequestContext<B, Q, P> {
   cookies: Record<string, string>;
 }
 
+type AnySchema = ZodType | undefined;
+
 export interface Route {
-  options: RouteOptions<any, any, any>;
-  run: (ctx: RequestContext<any, any, any>) => Promise<Reply | unknown>;
+  options: RouteOptions<AnySchema, AnySchema, AnySchema>;
+  run: (ctx: RequestContext<unknown, unknown, unknown>) => Promise<Reply | unknown>;
 }
 
 /** Declares one route: its guards and schemas, then the handler that calls a service. */
@@ -65,6 +67,7 @@ export function route<
   options: RouteOptions<B, Q, P>,
   run: (ctx: RequestContext<Infer<B>, Infer<Q>, Infer<P>>) => Promise<Reply | unknown>,
 ): Route {
+  // The schemas in `options` produce exactly the values `run` expects; the router erases them.
   return { options, run: run as Route['run'] };
 }
 
@@ -137,13 +140,16 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   cookies,
 });
 
+const isReply = (out: unknown): out is Reply =>
+  typeof out === 'object' && out !== null && (out as { __reply?: unknown }).__reply === true;
+
 /** Removes `/api` from a route key so modules are written against the manifest's paths. */
 export function normalizeRouteKey(routeKey: string) {
   const [method, path] = routeKey.split(' ');
-  return `${method} ${path?.startsWith(API_PREFIX + '/') ? path.slice(API_PREFIX.length) : path}`;
+  return `${method} ${path?.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length) : path}`;
 }
 
-async function guard(options: RouteOptions<any, any, any>, event: HttpEvent): Promise<AuthContext> {
+async function guard(options: Route['options'], event: HttpEvent): Promise<AuthContext> {
   const auth = await authenticate(event);
   if (!auth) throw new AppError('ERR_SESSION_EXPIRED', 401);
   if (options.super && !auth.super) throw new AppError('ERR_NO_PERMISSION');
@@ -174,7 +180,7 @@ export function httpModule(routes: Record<string, Route>) {
       if (!found) throw new AppError('ERR_ROUTE_NOT_FOUND');
       const auth = found.options.public ? PUBLIC_AUTH : await guard(found.options, event);
       if (!auth.public) setLogContext({ companyId: auth.companyId, userId: auth.userId });
-      const ctx: RequestContext<any, any, any> = {
+      const ctx: RequestContext<unknown, unknown, unknown> = {
         auth,
         requestId,
         event,
@@ -184,8 +190,8 @@ export function httpModule(routes: Record<string, Route>) {
         query: validate(found.options.query, parseQuery(event)),
         body: found.options.body ? validate(found.options.body, parseBody(event)) : undefined,
       };
-      const out = (await found.run(ctx)) as any;
-      if (out && out.__reply) {
+      const out = await found.run(ctx);
+      if (isReply(out)) {
         status = out.status ?? 200;
         return json(status, out.body, out.headers, out.cookies);
       }

@@ -19,7 +19,10 @@ function add(usage: DbUsage, command: string, capacity: number) {
 export const metrics = {
   record(command: string, consumed: unknown) {
     const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-    const capacity = list.reduce((sum: number, c: any) => sum + (c?.CapacityUnits ?? 0), 0);
+    const capacity = list.reduce(
+      (sum: number, c: { CapacityUnits?: number } | undefined) => sum + (c?.CapacityUnits ?? 0),
+      0,
+    );
     add(total, command, capacity);
     const current = store.getStore();
     if (current) add(current, command, capacity);

@@ -1,5 +1,6 @@
 import {
   ApiGatewayManagementApiClient,
+  GoneException,
   PostToConnectionCommand,
   DeleteConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
@@ -7,7 +8,7 @@ import type { Audience, EventName, RealtimeMessage, EventAction } from '#shared/
 import { channelEvent } from '#shared/events';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
-import { deleteItem, getItem, query, updateItem, batchWrite } from './db';
+import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
 import { ttlIn } from './keys';
 import { log } from './log';
 
@@ -71,7 +72,7 @@ export async function updateRooms(
 
 export async function companyConnections(companyId: number): Promise<WsConnection[]> {
   const out: WsConnection[] = [];
-  let startKey: Record<string, any> | undefined;
+  let startKey: Item | undefined;
   do {
     const page = await query<WsConnection>({ pk: `C#${companyId}#WS`, sk: { beginsWith: 'CONN#' }, startKey });
     out.push(...page.items);
@@ -127,12 +128,15 @@ export async function postToConnection(
       new PostToConnectionCommand({ ConnectionId: conn.connectionId, Data: Buffer.from(JSON.stringify(data)) }),
     );
     return true;
-  } catch (err: any) {
-    if (err?.name === 'GoneException' || err?.$metadata?.httpStatusCode === 410) {
+  } catch (err) {
+    if (
+      err instanceof GoneException ||
+      (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 410
+    ) {
       await removeConnection(conn.connectionId, conn.companyId);
       return false;
     }
-    log.warn('post to connection failed', { connectionId: conn.connectionId, error: err?.message });
+    log.warn('post to connection failed', { connectionId: conn.connectionId, error: (err as Error)?.message });
     return false;
   }
 }

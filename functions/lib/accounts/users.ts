@@ -1,6 +1,6 @@
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
-import { getItem, stripKeys, transact, putTx, query, type TransactItem } from '../db';
+import { getItem, stripKeys, transact, putTx, query, type TransactItem, type Item } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { pad, nowIso } from '../keys';
 
@@ -19,7 +19,7 @@ export type StoredUser = User & { passwordHash: string };
 /** Lower-cased name and e-mail kept on the item so the users page can search with one Query. */
 export const userSearchText = (name: string, email: string) => `${name} ${email}`.toLowerCase();
 
-export const toUser = (item: Record<string, any>): User => {
+export const toUser = (item: Item): User => {
   const { passwordHash: _hash, searchText: _search, ...rest } = stripKeys(item) as StoredUser & { searchText?: string };
   return rest;
 };
@@ -43,7 +43,7 @@ export async function findUserByEmail(email: string): Promise<StoredUser | undef
 
 export async function listUsers(companyId: number): Promise<User[]> {
   const out: User[] = [];
-  let startKey: Record<string, any> | undefined;
+  let startKey: Item | undefined;
   do {
     const page = await query({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' }, startKey });
     out.push(...page.items.map(toUser));

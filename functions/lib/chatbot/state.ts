@@ -18,10 +18,10 @@ export interface StoredBotState extends BotState {
 }
 
 export async function getBotState(companyId: number, ticketId: number): Promise<StoredBotState | undefined> {
-  const item = await getItem<StoredBotState & { pk: string }>(botStateKeys(companyId, ticketId));
+  const item = await getItem<StoredBotState & { pk: string; sk: string }>(botStateKeys(companyId, ticketId));
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, ...state } = item as any;
-  return state as StoredBotState;
+  const { pk: _pk, sk: _sk, ...state } = item;
+  return state;
 }
 
 export async function saveBotState(companyId: number, ticketId: number, state: StoredBotState) {

@@ -1,8 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Contact } from '#shared/schemas/contacts';
 import { PAGE_SIZE } from '#shared/constants';
 import { config } from '../config';
-import { ddb, getItem, query, type QueryOptions } from '../db';
+import { ddb, getItem, query, type QueryOptions, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { CONTACTS_USAGE, contactIndex, digitsOnly, normalizeText, toContact } from './repo';
@@ -65,7 +65,7 @@ function plan(companyId: number, f: ContactsFilter): QueryOptions {
 
 async function countMatching(opts: QueryOptions): Promise<number> {
   let total = 0;
-  let startKey: Record<string, any> | undefined;
+  let startKey: Item | undefined;
   const names: Record<string, string> = { '#pk': `${opts.index}pk`, ...(opts.filterNames ?? {}) };
   const values: Record<string, unknown> = { ':pk': opts.pk, ...(opts.filterValues ?? {}) };
   let condition = '#pk = :pk';
@@ -80,7 +80,7 @@ async function countMatching(opts: QueryOptions): Promise<number> {
     condition += ' AND #sk BETWEEN :sk1 AND :sk2';
   }
   do {
-    const out: any = await ddb().send(
+    const out: QueryCommandOutput = await ddb().send(
       new QueryCommand({
         TableName: config().tableName,
         IndexName: opts.index,

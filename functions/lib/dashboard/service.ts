@@ -1,4 +1,4 @@
-import { queryAll } from '../db';
+import { queryAll, type Item } from '../db';
 import { listUsers } from '../accounts/users';
 import { onlineUserIds } from '../realtime';
 import { dashPk } from './aggregates';
@@ -32,13 +32,13 @@ export function resolveRange(
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
 async function dayItems(companyId: number, r: Range) {
-  return queryAll<Record<string, any>>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
+  return queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
 }
 async function userDayItems(companyId: number, r: Range) {
-  return queryAll<Record<string, any>>({ pk: dashPk(companyId), sk: { between: [`U#${r.from}`, `U#${r.to}#~`] } });
+  return queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`U#${r.from}`, `U#${r.to}#~`] } });
 }
 
-const sum = (items: Record<string, any>[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
+const sum = (items: Item[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
   const [days, userDays, users, online] = await Promise.all([

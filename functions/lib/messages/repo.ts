@@ -25,7 +25,7 @@ const idIndexPk = (companyId: number, id: string) => `C#${companyId}#MID#${id}`;
 export function newMessageId(atMs = Date.now()): string {
   return (
     atMs.toString(36).padStart(9, '0') +
-    BigInt('0x' + randomBytes(6).toString('hex'))
+    BigInt(`0x${randomBytes(6).toString('hex')}`)
       .toString(36)
       .padStart(10, '0')
       .slice(-8)

@@ -10,7 +10,7 @@ import {
   type SessionCommand,
 } from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
-import { batchGet, deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem } from '../db';
+import { batchGet, deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { nowIso } from '../keys';
 import { log } from '../log';
@@ -279,13 +279,13 @@ async function patchFound(
   set: Partial<Message>,
   condition?: { expr: string; values: Record<string, unknown> },
 ) {
-  const updated = await updateItem<Message>(found.key, {
+  const updated = await updateItem(found.key, {
     set: { ...set, updatedAt: nowIso() },
     condition: condition ? `attribute_exists(pk) AND (${condition.expr})` : 'attribute_exists(pk)',
     conditionValues: condition?.values,
   });
   if (!updated) return undefined;
-  const message = stripKeys(updated as any) as Message;
+  const message = stripKeys(updated) as Message;
   const t = ticket ?? toTicket(await requireStoredTicket(companyId, message.ticketId));
   await announce(companyId, null, t, message, 'update');
   return message;
@@ -425,7 +425,7 @@ async function ticketBriefs(companyId: number, current: StoredTicket, ids: numbe
   return out;
 }
 
-function stripMessageKeys(item: Record<string, any>): Message {
+function stripMessageKeys(item: Item): Message {
   const { pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
   return rest as Message;
 }

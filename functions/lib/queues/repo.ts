@@ -1,5 +1,5 @@
 import type { Queue, QueueOption } from '#shared/schemas/queues';
-import { batchGet, getItem, queryAll, stripKeys } from '../db';
+import { batchGet, getItem, queryAll, stripKeys, type Item } from '../db';
 import { pad } from '../keys';
 
 /**
@@ -27,8 +27,8 @@ export const queueOptionIndex = (companyId: number, queueId: number, id: number)
   gsi1sk: pad(id),
 });
 
-const toQueue = (item: Record<string, any>) => stripKeys(item) as Queue;
-const toOption = (item: Record<string, any>) => stripKeys(item) as QueueOption;
+const toQueue = (item: Item) => stripKeys(item) as Queue;
+const toOption = (item: Item) => stripKeys(item) as QueueOption;
 
 export async function getQueue(companyId: number, id: number): Promise<Queue | undefined> {
   const item = await getItem(queueKeys(companyId, id));

@@ -54,7 +54,7 @@ export function readMultipartFile(event: HttpEvent, field = 'file'): Promise<Upl
     parser.on('error', () => reject(invalid('invalid')));
     parser.on('close', () => {
       if (tooLarge) return reject(new AppError('ERR_PAYLOAD_TOO_LARGE'));
-      if (!file || !file.data.length) return reject(invalid('required'));
+      if (!file?.data.length) return reject(invalid('required'));
       resolve({ ...file, fields });
     });
     parser.end(raw);

@@ -3,7 +3,7 @@ import type { QuickMessage } from '#shared/schemas/quick-messages';
 import type { Audience } from '#shared/events';
 import type { AuthContext } from '../auth';
 import { AppError } from '../errors';
-import { deleteItem, getItem, putItem, query, queryAll, stripKeys, updateItem } from '../db';
+import { deleteItem, getItem, putItem, query, queryAll, stripKeys, updateItem, type Item } from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso, pad } from '../keys';
 import { decodeCursor, page } from '../cursor';
@@ -23,7 +23,7 @@ export const quickMessageKeys = (companyId: number, id: number) => ({
 });
 const searchText = (shortcode: string, message: string) => `${shortcode} ${message}`.toLowerCase();
 
-const toQuickMessage = (item: Record<string, any>): QuickMessage => {
+const toQuickMessage = (item: Item): QuickMessage => {
   const { searchText: _s, ...rest } = stripKeys(item) as QuickMessage & { searchText?: string };
   return rest;
 };

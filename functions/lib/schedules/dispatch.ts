@@ -1,6 +1,6 @@
 import { fillVariables } from '#shared/message-variables';
 import { queues as queueDefs } from '../../../infra/manifest';
-import { query, updateItem } from '../db';
+import { query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
@@ -42,7 +42,7 @@ export async function dispatchDueSchedules(now = new Date()): Promise<{ enqueued
   const bound = dueUpperBound(now.toISOString());
   let enqueued = 0;
   for (let shard = 0; shard < DUE_SHARDS; shard++) {
-    let startKey: Record<string, any> | undefined;
+    let startKey: Item | undefined;
     let seen = 0;
     do {
       const out = await query({ index: 'gsi4', pk: dueShardPk(shard), sk: { lte: bound }, limit: 100, startKey });
@@ -98,7 +98,7 @@ const protocolOf = (now: Date, ticketId: number) => `${now.toISOString().slice(0
 export async function sendSchedule(job: ScheduleJob, attempt: number) {
   const s = await getStoredSchedule(job.companyId, job.scheduleId);
   // Deleted, edited back to PENDENTE, or already done: nothing to send (redelivery is harmless).
-  if (!s || s.status !== 'AGENDADA') return;
+  if (s?.status !== 'AGENDADA') return;
   const key = scheduleKeys(s.companyId, s.id);
   const started = await updateItem(key, {
     set: { sendingAt: nowIso() },

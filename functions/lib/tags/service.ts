@@ -1,4 +1,4 @@
-import type { Tag } from '#shared/schemas/tags';
+import type { Tag, TicketTag } from '#shared/schemas/tags';
 import { can } from '#shared/permissions';
 import { PAGE_SIZE } from '#shared/constants';
 import { AppError } from '../errors';
@@ -93,7 +93,7 @@ export async function deleteTag(companyId: number, id: number) {
 async function refreshTagOnTickets(
   companyId: number,
   tagId: number,
-  change: (tags: Tag[] | any[]) => any[],
+  change: (tags: TicketTag[]) => TicketTag[],
   unlink = false,
 ) {
   const links = await queryAll<{ ticketId: number }>({ pk: tagLinksPk(companyId, tagId), sk: { beginsWith: 'T#' } });
@@ -104,7 +104,7 @@ async function refreshTagOnTickets(
         link.ticketId,
         (t) => {
           const tags = change(t.tags);
-          return { ...t, tags, tagIds: tags.map((x: { id: number }) => x.id) };
+          return { ...t, tags, tagIds: tags.map((x) => x.id) };
         },
         { extra: () => (unlink ? [deleteTx(tagLinkKeys(companyId, tagId, link.ticketId))] : []) },
       );

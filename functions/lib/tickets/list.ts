@@ -82,7 +82,11 @@ function filterFor(q: TicketsQuery) {
   const names: Record<string, string> = {};
   if (q.tags?.length) {
     names['#tagIds'] = 'tagIds';
-    parts.push('(' + q.tags.map((t, i) => ((values[`:t${i}`] = t), `contains(#tagIds, :t${i})`)).join(' OR ') + ')');
+    const anyTag = q.tags.map((t, i) => {
+      values[`:t${i}`] = t;
+      return `contains(#tagIds, :t${i})`;
+    });
+    parts.push(`(${anyTag.join(' OR ')})`);
   }
   if (q.withUnreadMessages) {
     names['#unread'] = 'unreadMessages';
@@ -122,7 +126,7 @@ async function readStream(stream: Stream, startKey: Item | undefined, need: numb
 type CursorState = Record<string, Item | 'done'>;
 
 export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQuery, opts: ListOptions = {}) {
-  if (q.searchParam && q.searchParam.trim().length && !opts.kanban) return searchTickets(companyId, viewer, q);
+  if (q.searchParam?.trim().length && !opts.kanban) return searchTickets(companyId, viewer, q);
   const limit = q.limit ?? PAGE_SIZE;
   const streams = streamsFor(viewer, q, companyId, opts);
   const state: CursorState = ((await decodeCursor(companyId, q.cursor)) as CursorState | undefined) ?? {};

@@ -4,7 +4,7 @@ import type { Contact } from '#shared/schemas/contacts';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { AppError } from '../errors';
-import { deleteTx, getItem, putTx, query, transact, updateItem, type TransactItem } from '../db';
+import { deleteTx, getItem, putTx, query, transact, updateItem, type TransactItem, type Item } from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { log } from '../log';
@@ -480,7 +480,7 @@ export async function resetUnread(companyId: number, ticketId: number): Promise<
  * touches the open and pending tickets (WhatsApp picture URLs change often; closed tickets keep theirs).
  */
 export async function refreshTicketContact(companyId: number, contact: Contact, opts: { activeOnly?: boolean } = {}) {
-  let startKey: Record<string, any> | undefined;
+  let startKey: Item | undefined;
   do {
     const page = await query({
       index: 'gsi5',

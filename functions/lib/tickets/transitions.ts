@@ -43,7 +43,7 @@ export function applyTransition(
 ): { after: StoredTicket; kind: TransitionKind } {
   const after: StoredTicket = { ...before };
   for (const field of ['whatsappId', 'useIntegration', 'promptId', 'integrationId', 'chatbot'] as const) {
-    if (changes[field] !== undefined) (after as any)[field] = changes[field];
+    if (changes[field] !== undefined) Object.assign(after, { [field]: changes[field] });
   }
   const queueChanged = changes.queueId !== undefined && changes.queueId !== before.queueId;
   const assignTo = changes.userId !== undefined && changes.userId !== null ? changes.userId : null;

@@ -9,7 +9,14 @@ import { deleteTx, putTx, query, transact, updateItem, updateTx, type TransactIt
 import { counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
-import { companyConnections, disconnect, publish, removeConnection, saveConnection } from '../realtime';
+import {
+  companyConnections,
+  disconnect,
+  publish,
+  removeConnection,
+  saveConnection,
+  type WsConnection,
+} from '../realtime';
 import { settingValue } from '../settings';
 import { companyPlan } from '../accounts/companies';
 import {
@@ -146,7 +153,7 @@ export async function createCompanyUser(auth: AuthContext, body: UserCreateBody)
 async function syncConnections(user: User) {
   const mine = (await companyConnections(user.companyId)).filter((c) => c.userId === user.id);
   await Promise.all(
-    mine.map(({ pk: _pk, sk: _sk, ttl: _ttl, ...conn }: any) =>
+    mine.map(({ pk: _pk, sk: _sk, ttl: _ttl, ...conn }: WsConnection & { pk?: string; sk?: string; ttl?: number }) =>
       saveConnection({
         ...conn,
         profile: user.profile,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { COMMAND_QUEUE, commandGroupId, type SessionCommand } from '#shared/whatsapp-protocol';
 import { enqueue } from '../queue';
 
-type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * Sends a command to the session runner: FIFO group per connection, so a start, a send and a

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
-import { getItem, queryAll, stripKeys } from '../db';
+import { getItem, queryAll, stripKeys, type Item } from '../db';
 import { pad } from '../keys';
 
 /**
@@ -19,7 +19,7 @@ export const tokenGuardKeys = (token: string) => ({
 /** per-company count of connections, checked against the plan limit in the creating transaction */
 export const CONNECTIONS_USAGE = 'usage#connections';
 
-export const toWhatsapp = (item: Record<string, any>) => stripKeys(item) as Whatsapp;
+export const toWhatsapp = (item: Item) => stripKeys(item) as Whatsapp;
 
 export async function getWhatsapp(companyId: number, id: number): Promise<Whatsapp | undefined> {
   const item = await getItem(whatsappKeys(companyId, id));
