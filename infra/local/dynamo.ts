@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startDynamo(opts: { port: number; dataDir?: string; tableName: string }): Promise<LocalDynamo> {
   const path = opts.dataDir ? resolve(opts.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child = spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' } as any);
+  const child = spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' });
   let exited = false;
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

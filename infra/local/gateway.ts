@@ -10,7 +10,20 @@ export type HttpHandler = (
   event: APIGatewayProxyEventV2,
   context?: unknown,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
-export type WsHandler = (event: any, context?: unknown) => Promise<{ statusCode: number } | undefined | void>;
+export type WsHandler = (event: unknown, context?: unknown) => Promise<unknown>;
+
+/** The fields of the SQS JSON protocol the local queues answer (receive, delete, change visibility). */
+export interface SqsActionInput {
+  QueueUrl?: string;
+  MaxNumberOfMessages?: number;
+  WaitTimeSeconds?: number;
+  VisibilityTimeout?: number;
+  ReceiptHandle?: string;
+  MessageBody?: string;
+  MessageGroupId?: string;
+  MessageDeduplicationId?: string;
+  DelaySeconds?: number;
+}
 
 export interface GatewayRoute {
   routeKey: RouteKey;
@@ -37,7 +50,7 @@ export interface GatewayOptions {
    * Other SQS actions (`ReceiveMessage`, `DeleteMessage`, `ChangeMessageVisibility`) for queues an
    * external process polls (the session runner); answers the action's JSON output.
    */
-  onSqsAction?: (action: string, input: any) => Promise<unknown>;
+  onSqsAction?: (action: string, input: SqsActionInput) => Promise<unknown>;
   webDir?: string;
   /** served as /config.json: the SPA's runtime settings */
   webConfig: Record<string, unknown>;
@@ -263,7 +276,7 @@ export function startGateway(opts: GatewayOptions) {
         req.method === 'GET' || req.method === 'HEAD'
           ? { body: Buffer.alloc(0), tooLarge: false }
           : await readBody(req);
-      if (url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/'))
+      if (url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`))
         return await handleApi(req, res, url, body, tooLarge);
       if (url.pathname.startsWith('/@connections/')) return handleConnections(req, res, url, body);
       if (req.headers['x-amz-target']) return await handleSqs(req, res, body);
@@ -282,15 +295,16 @@ export function startGateway(opts: GatewayOptions) {
   server.on('upgrade', async (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://${domainName}`);
     if (url.pathname !== '/ws') return socket.destroy();
-    const connectionId = randomUUID().replace(/-/g, '').slice(0, 16) + '=';
+    const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 16)}=`;
     const query = Object.fromEntries(url.searchParams);
     const out = await opts.ws
       .connect(
         wsEvent(connectionId, '$connect', 'CONNECT', { queryStringParameters: query, headers: lowerHeaders(req) }),
       )
-      .catch(() => ({ statusCode: 500 }));
-    if (!out || out.statusCode !== 200) {
-      socket.write(`HTTP/1.1 ${out?.statusCode ?? 500} Unauthorized\r\nConnection: close\r\n\r\n`);
+      .then((result) => (result as { statusCode?: number } | undefined)?.statusCode ?? 500)
+      .catch(() => 500);
+    if (out !== 200) {
+      socket.write(`HTTP/1.1 ${out} Unauthorized\r\nConnection: close\r\n\r\n`);
       return socket.destroy();
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -2,7 +2,13 @@ import { randomUUID, createHash } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueueDef } from '../manifest';
 
-type Consumer = (event: SQSEvent) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void>;
+/** An SQS consumer; it may answer `{ batchItemFailures }` (partial batch response) or nothing. */
+type Consumer = (event: SQSEvent) => Promise<unknown>;
+
+const failedIds = (out: unknown): string[] =>
+  ((out as { batchItemFailures?: { itemIdentifier: string }[] } | undefined)?.batchItemFailures ?? []).map(
+    (f) => f.itemIdentifier,
+  );
 
 interface Message {
   id: string;
@@ -108,8 +114,7 @@ export class LocalQueue {
     let error: string | undefined;
     try {
       const out = await this.consumer({ Records: [record] });
-      if (out && out.batchItemFailures?.some((f) => f.itemIdentifier === message.id))
-        error = 'reported as a batch item failure';
+      if (failedIds(out).includes(message.id)) error = 'reported as a batch item failure';
     } catch (err) {
       error = (err as Error)?.stack ?? String(err);
     }
@@ -145,6 +150,11 @@ export class LocalQueue {
   }
 
   /** Resolves when nothing is queued, delayed or in flight. */
+  /** nothing ready and nothing being delivered */
+  isDrained() {
+    return this.ready.length === 0 && this.inFlight === 0;
+  }
+
   idle(): Promise<void> {
     if (this.inFlight === 0 && this.ready.length === 0) return Promise.resolve();
     return new Promise((done) => this.idleWaiters.push(done));
@@ -179,7 +189,7 @@ export class ExternalConsumer {
   constructor(private visibilitySeconds = 30) {}
 
   readonly consumer: Consumer = (event) =>
-    new Promise((done, fail) => {
+    new Promise<void>((done, fail) => {
       const record = event.Records[0]!;
       const lease: Lease = {
         record,

@@ -18,7 +18,7 @@ export async function startS3(opts: { port: number; dir: string; buckets: string
     silent: true,
     directory,
     configureBuckets: opts.buckets.map((name) => ({ name, configs: [cors] })),
-  } as any);
+  });
   await server.run();
   return { endpoint: `http://127.0.0.1:${opts.port}`, stop: () => server.close() };
 }

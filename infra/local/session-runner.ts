@@ -31,7 +31,12 @@ export async function startSessionRunner(opts: { root: string; provider: string 
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   let exited = false;
-  const exit = new Promise<void>((done) => child.once('exit', () => ((exited = true), done())));
+  const exit = new Promise<void>((done) =>
+    child.once('exit', () => {
+      exited = true;
+      done();
+    }),
+  );
   const kill = () => {
     if (!exited) child.kill('SIGTERM');
   };

@@ -3,10 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { SQSEvent } from 'aws-lambda';
 import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
 import { startDynamo } from './dynamo';
 import { startS3 } from './s3';
-import { startGateway, type GatewayRoute, type LocalEndpoint } from './gateway';
+import { startGateway, type GatewayRoute, type HttpHandler, type LocalEndpoint } from './gateway';
 import { ExternalConsumer, LocalQueue } from './queues';
 import { startSessionRunner, proxyTo, type SessionRunnerChild } from './session-runner';
 import { freePort } from './ports';
@@ -44,10 +45,13 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-const importHandler = async (modulePath: string) => {
+/** A handler as the runtime calls it: an AWS-shaped event in, the handler's own result out. */
+type Handler = (event: unknown, context?: unknown) => Promise<unknown>;
+
+const importHandler = async <H = Handler>(modulePath: string) => {
   const mod = await import(pathToFileURL(join(ROOT, 'functions', `${modulePath}.ts`)).href);
   if (typeof mod.handler !== 'function') throw new Error(`functions/${modulePath}.ts exports no handler`);
-  return mod.handler as (...args: any[]) => Promise<any>;
+  return mod.handler as H;
 };
 
 function jwtSecret(dataDir: string | undefined) {
@@ -108,7 +112,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
 
   const routes: GatewayRoute[] = [];
   for (const mod of manifest.http) {
-    const handler = await importHandler(`http/${mod.name}`);
+    const handler = await importHandler<HttpHandler>(`http/${mod.name}`);
     for (const routeKey of mod.routes) routes.push({ routeKey: routeKey as RouteKey, handler });
   }
   const ws = {
@@ -120,7 +124,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const queues = new Map<string, LocalQueue>();
   const external = new Map<string, ExternalConsumer>();
   for (const def of manifest.queues) {
-    let consumer: (...args: any[]) => Promise<any>;
+    let consumer: (event: SQSEvent) => Promise<unknown>;
     if (def.consumer === SESSION_RUNNER_CONSUMER) {
       const polled = new ExternalConsumer(def.visibilityTimeoutSeconds ?? 30);
       external.set(def.name, polled);
@@ -182,7 +186,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     for (let pass = 0; pass < 50; pass++) {
       await Promise.all([...queues.values()].map((q) => q.idle()));
       await new Promise((r) => setTimeout(r, 5));
-      if ([...queues.values()].every((q) => (q as any).ready.length === 0 && (q as any).inFlight === 0)) return;
+      if ([...queues.values()].every((q) => q.isDrained())) return;
     }
   };
 
@@ -258,9 +262,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
           })),
         };
       }
-      if (action === 'DeleteMessage') return void polled.delete(input.ReceiptHandle);
+      if (action === 'DeleteMessage') return void polled.delete(String(input.ReceiptHandle));
       if (action === 'ChangeMessageVisibility')
-        return void polled.changeVisibility(input.ReceiptHandle, input.VisibilityTimeout);
+        return void polled.changeVisibility(String(input.ReceiptHandle), Number(input.VisibilityTimeout ?? 0));
       throw new Error(`unsupported action ${action}`);
     },
   });

@@ -1,5 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { SimulatedPhone, SimulatorRegistry } from './providers/simulator';
+import type { InjectedMessage, SimulatedPhone, SimulatorRegistry } from './providers/simulator';
+
+/** The JSON bodies the test endpoints accept; each endpoint reads its own fields. */
+type SimulatorBody = Record<string, unknown>;
 
 /**
  * The simulator's local-only endpoints (`/@simulator/...`, proxied by the local gateway): scan a
@@ -12,7 +15,7 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
     res.end(JSON.stringify(body));
   };
   const readJson = (req: IncomingMessage) =>
-    new Promise<any>((done, fail) => {
+    new Promise<SimulatorBody>((done, fail) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -78,25 +81,32 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
         case 'messages': {
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });
-          return json(res, 200, await phone.inject(body));
+          return json(res, 200, await phone.inject(body as unknown as InjectedMessage));
         }
         case 'ack': {
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });
-          return json(res, 200, { ack: await phone.advanceAck(String(body.wid), body.ack) });
+          return json(res, 200, {
+            ack: await phone.advanceAck(String(body.wid), body.ack === undefined ? undefined : Number(body.ack)),
+          });
         }
         case 'edit':
         case 'revoke': {
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });
-          if (action === 'edit') await phone.ctx.events.edit({ wid: body.wid, chatJid: body.chatJid, body: body.body });
-          else await phone.ctx.events.revoke({ wid: body.wid, chatJid: body.chatJid });
+          if (action === 'edit')
+            await phone.ctx.events.edit({
+              wid: String(body.wid),
+              chatJid: String(body.chatJid),
+              body: String(body.body),
+            });
+          else await phone.ctx.events.revoke({ wid: String(body.wid), chatJid: String(body.chatJid) });
           return json(res, 200, { ok: true });
         }
         case 'call': {
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });
-          const callId = body.callId ?? `CALL${Date.now()}`;
+          const callId = String(body.callId ?? `CALL${Date.now()}`);
           const from = String(body.from).includes('@')
             ? String(body.from)
             : `${String(body.from).replace(/\D/g, '')}@s.whatsapp.net`;

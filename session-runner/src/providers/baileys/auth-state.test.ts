@@ -5,7 +5,7 @@ import { freePort } from '../../../../infra/local/ports';
 import { resetConfig } from '#lib/config';
 import { resetDb, queryAll } from '#lib/db';
 import { AuthStore } from '../../auth-store';
-import { useDynamoAuthState } from './auth-state';
+import { loadDynamoAuthState } from './auth-state';
 
 let dynamo: LocalDynamo;
 
@@ -30,7 +30,7 @@ const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n },
 
 describe('Baileys auth state in DynamoDB', () => {
   it('creds and every key type (incl. lid-mapping, device-list, tctoken) survive a restart, one item per key', async () => {
-    const first = await useDynamoAuthState(new AuthStore(7, 3));
+    const first = await loadDynamoAuthState(new AuthStore(7, 3));
     first.state.creds.me = { id: '5511999990000:4@s.whatsapp.net', name: 'Shop' };
     await first.saveCreds();
     const keys = {
@@ -51,7 +51,7 @@ describe('Baileys auth state in DynamoDB', () => {
     await first.state.keys.set(keys as any);
 
     // a fresh process: nothing cached
-    const restarted = await useDynamoAuthState(new AuthStore(7, 3));
+    const restarted = await loadDynamoAuthState(new AuthStore(7, 3));
     expect(restarted.state.creds.me?.id).toBe('5511999990000:4@s.whatsapp.net');
     expect(Buffer.from(restarted.state.creds.noiseKey.private)).toEqual(
       Buffer.from(first.state.creds.noiseKey.private),
@@ -69,15 +69,15 @@ describe('Baileys auth state in DynamoDB', () => {
 
   it('a null value deletes the key; clear() (logout) removes every item of the session', async () => {
     const store = new AuthStore(7, 4);
-    const auth = await useDynamoAuthState(store);
+    const auth = await loadDynamoAuthState(store);
     await auth.saveCreds();
     await auth.state.keys.set({ session: { a: bytes(8, 1), b: bytes(8, 2) } });
     await auth.state.keys.set({ session: { a: null } });
-    const fresh = await useDynamoAuthState(new AuthStore(7, 4));
+    const fresh = await loadDynamoAuthState(new AuthStore(7, 4));
     expect(Object.keys(await fresh.state.keys.get('session', ['a', 'b']))).toEqual(['b']);
     await store.clear();
     expect(await queryAll({ pk: 'C#7#WAUTH#4' })).toEqual([]);
-    const afterLogout = await useDynamoAuthState(new AuthStore(7, 4));
+    const afterLogout = await loadDynamoAuthState(new AuthStore(7, 4));
     expect(afterLogout.state.creds.me).toBeUndefined();
     // fresh credentials: pairing starts over with a new identity
     expect(Buffer.from(afterLogout.state.creds.noiseKey.private)).not.toEqual(

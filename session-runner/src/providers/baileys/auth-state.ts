@@ -19,7 +19,7 @@ export const BAILEYS_CODEC = {
  * (pre-key, session, sender-key, app-state-sync-key/version, lid-mapping, device-list, tctoken ...),
  * one item per key, read through a cache, each `keys.set` persisted before it resolves.
  */
-export async function useDynamoAuthState(store: AuthStore) {
+export async function loadDynamoAuthState(store: AuthStore) {
   store.withCodec(BAILEYS_CODEC);
   const creds: AuthenticationCreds = (await store.readCreds<AuthenticationCreds>()) ?? initAuthCreds();
   const keys: SignalKeyStore = {

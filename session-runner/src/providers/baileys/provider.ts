@@ -3,16 +3,18 @@ import makeWASocket, {
   downloadMediaMessage,
   makeCacheableSignalKeyStore,
   type AnyMessageContent,
+  type proto,
   type WAMessage,
   type WASocket,
 } from '@whiskeysockets/baileys';
+import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger';
 import { log } from '#lib/log';
 import type { Provider, ProviderSession, SendCommand, SessionContext } from '../../provider';
-import { useDynamoAuthState } from './auth-state';
+import { loadDynamoAuthState } from './auth-state';
 import { numberFromJid, translateConnection, translateUpdates, translateUpsert, type Translated } from './translate';
 
 /** Baileys' logger interface, routed to our structured log at warn and above. */
-const quietLogger: any = {
+const quietLogger: ILogger & { fatal: ILogger['error'] } = {
   level: 'warn',
   child: () => quietLogger,
   trace: () => undefined,
@@ -54,7 +56,7 @@ class BaileysSession implements ProviderSession {
   constructor(private ctx: SessionContext) {}
 
   async connect() {
-    const { state, saveCreds } = await useDynamoAuthState(this.ctx.auth);
+    const { state, saveCreds } = await loadDynamoAuthState(this.ctx.auth);
     const sock = makeWASocket({
       auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, quietLogger) },
       logger: quietLogger,
@@ -62,7 +64,8 @@ class BaileysSession implements ProviderSession {
       markOnlineOnConnect: false,
       syncFullHistory: false,
       // retries of messages we sent are answered from our store, not memory
-      getMessage: async (key) => (key.id ? ((await this.ctx.getMessage(key.id)) as any) : undefined),
+      getMessage: async (key) =>
+        key.id ? ((await this.ctx.getMessage(key.id)) as proto.IMessage | undefined) : undefined,
     });
     this.sock = sock;
     const events = this.ctx.events;

@@ -33,7 +33,11 @@ const MEDIA_TYPES: Record<string, NormalizedMediaType> = {
 };
 
 const toNumber = (v: unknown) =>
-  typeof v === 'number' ? v : v && typeof (v as any).toNumber === 'function' ? (v as any).toNumber() : Number(v ?? 0);
+  typeof v === 'number'
+    ? v
+    : typeof (v as { toNumber?: unknown } | null)?.toNumber === 'function'
+      ? (v as { toNumber: () => number }).toNumber()
+      : Number(v ?? 0);
 
 /** WhatsApp status (0 error, 1 pending, 2 server ack, 3 delivered, 4 read, 5 played) -> our ack (1 sent ... 4 played). */
 export const statusToAck = (status: number | null | undefined) => Math.max(0, Math.min(4, (status ?? 1) - 1));
@@ -117,7 +121,7 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
     default: {
       const kind = MEDIA_TYPES[type];
       if (!kind) return undefined;
-      const m = (content as any)[type] as proto.Message.IImageMessage & proto.Message.IDocumentMessage;
+      const m = content[type as keyof proto.IMessage] as proto.Message.IImageMessage & proto.Message.IDocumentMessage;
       mediaType = kind;
       body = m.caption ?? m.fileName ?? '';
       media = {
