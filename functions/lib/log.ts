@@ -13,7 +13,7 @@ export function setLogContext(fields: Record<string, unknown>, replace = false) 
 function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (ORDER[level] < ORDER[config().logLevel]) return;
   const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...context, ...fields });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 /** Structured JSON logs, one line per event. Never pass secrets or message bodies at info level. */

@@ -32,7 +32,7 @@ export const tenantPrefix = (companyId: number) => `company${companyId}/`;
 const safeName = (name: string) =>
   name
     .replace(/\s+/g, '_')
-    .replace(/[^\w.\-]/g, '')
+    .replace(/[^\w.-]/g, '')
     .slice(-120) || 'file';
 
 /** A fresh key under the tenant's prefix: `company<id>/<area>/<uuid>-<name>`. */

@@ -51,7 +51,10 @@ try {
 
   const { ticket } = await call('POST', '/api/auth/ws-ticket', undefined, token);
   const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?ticket=${encodeURIComponent(ticket)}`);
-  await new Promise((done, fail) => (ws.once('open', done), ws.once('error', fail)));
+  await new Promise((done, fail) => {
+    ws.once('open', done);
+    ws.once('error', fail);
+  });
   ws.send(JSON.stringify({ action: 'joinNotification' }));
   ws.send(JSON.stringify({ action: 'joinTickets', value: 'pending' }));
 

@@ -131,7 +131,7 @@ export async function setItemFields(pk: string, sk: string, fields: Record<strin
     new UpdateCommand({
       TableName: inject('tableName'),
       Key: { pk, sk },
-      UpdateExpression: 'SET ' + names.map((_, i) => `#f${i} = :v${i}`).join(', '),
+      UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
       ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
     }),

@@ -128,7 +128,7 @@ export function table() {
         new UpdateCommand({
           TableName,
           Key: { pk, sk },
-          UpdateExpression: 'SET ' + names.map((_, i) => `#f${i} = :v${i}`).join(', '),
+          UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
           ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
           ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
         }),

@@ -69,7 +69,7 @@ export type BotAction =
   | { type: 'outOfHours' };
 
 const line = (n: string | number, title: string) => `*[ ${n} ]* - ${title}`;
-const join = (...parts: (string | undefined)[]) => parts.filter((p) => p && p.trim()).join('\n\n');
+const join = (...parts: (string | undefined)[]) => parts.filter((p) => p?.trim()).join('\n\n');
 
 export const BACK = '0';
 export const RESTART = '#';
