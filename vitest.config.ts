@@ -26,7 +26,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
+          // the fuzz suite shares the integration stack
+          include: ['tests/integration/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           globalSetup: ['tests/integration/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

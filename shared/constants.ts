@@ -35,6 +35,8 @@ export const TOAST_CLOSE_MS = 3_000;
 export const REDIRECT_DELAY_MS = 1_000;
 export const QR_SIZE = 256;
 export const PAGE_SIZE = 20;
+/** Most ids one list filter of a query string may carry (`queueIds`, `tags`, `users`). */
+export const MAX_QUERY_IDS = 50;
 
 /** Access token lifetime and refresh token lifetime. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;

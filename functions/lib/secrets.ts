@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { SecretsManagerClient, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { config } from './config';
 
@@ -15,6 +16,20 @@ export function signingKey(): Promise<Uint8Array> {
   return jwtKey;
 }
 
+let pageCursorKey: Promise<Buffer> | undefined;
+
+/**
+ * The page-cursor MAC key: an HKDF subkey of the JWT secret under its own label, so a cursor MAC is
+ * never a valid JWT signature (nor the reverse) and no second secret has to be provisioned.
+ */
+export function cursorKey(): Promise<Buffer> {
+  pageCursorKey ??= signingKey().then((secret) =>
+    Buffer.from(hkdfSync('sha256', secret, '', 'whaticket page cursor mac v1', 32)),
+  );
+  return pageCursorKey;
+}
+
 export function resetSecrets() {
   jwtKey = undefined;
+  pageCursorKey = undefined;
 }

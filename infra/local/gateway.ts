@@ -1,10 +1,28 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID, createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, isAbsolute, join, normalize, relative, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_PREFIX, splitRouteKey, type RouteKey } from '../manifest';
+
+/**
+ * The file under `root` a request path names, or undefined (the SPA's index.html is served then).
+ * Compared by relative path, not by prefix: `/..%2fdist-evil/x` decodes to a sibling of `dist`
+ * whose absolute path still starts with `.../dist`.
+ */
+export function staticFile(root: string, pathname: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const candidate = normalize(join(root, decoded));
+  const inside = relative(root, candidate);
+  if (!inside || inside.startsWith('..') || isAbsolute(inside)) return undefined;
+  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
+}
 
 export type HttpHandler = (
   event: APIGatewayProxyEventV2,
@@ -55,6 +73,11 @@ export interface GatewayOptions {
   /** served as /config.json: the SPA's runtime settings */
   webConfig: Record<string, unknown>;
   localEndpoints?: Record<string, LocalEndpoint>;
+  /**
+   * Tests only: take the client address from `x-forwarded-for`, so a test can act from an address of
+   * its choice. Off by default; API Gateway on AWS sets `sourceIp` itself.
+   */
+  trustForwardedFor?: boolean;
 }
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -162,9 +185,13 @@ export function startGateway(opts: GatewayOptions) {
     const headers = lowerHeaders(req);
     const contentType = headers['content-type'] ?? '';
     const isText = !body.length || TEXT_TYPES.test(contentType);
-    const pathParameters = Object.fromEntries(
-      match.route.names.map((n, i) => [n, decodeURIComponent(match!.values[i]!)]),
-    );
+    let pathParameters: Record<string, string>;
+    try {
+      pathParameters = Object.fromEntries(match.route.names.map((n, i) => [n, decodeURIComponent(match!.values[i]!)]));
+    } catch {
+      // a malformed %-sequence: API Gateway refuses such a path before any function runs
+      return sendJson(res, 400, { error: 'ERR_VALIDATION' });
+    }
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
     const routeKey = `${method} ${API_PREFIX}${splitRouteKey(match.route.routeKey).path}`;
@@ -186,7 +213,9 @@ export function startGateway(opts: GatewayOptions) {
           method,
           path: url.pathname,
           protocol: 'HTTP/1.1',
-          sourceIp: req.socket.remoteAddress ?? '',
+          sourceIp:
+            (opts.trustForwardedFor ? headers['x-forwarded-for']?.split(',')[0]?.trim() : undefined) ||
+            (req.socket.remoteAddress ?? ''),
           userAgent: headers['user-agent'] ?? '',
         },
         requestId: randomUUID(),
@@ -256,11 +285,7 @@ export function startGateway(opts: GatewayOptions) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       return res.end('The web app is not built: run npm run build:web');
     }
-    const candidate = normalize(join(root, decodeURIComponent(url.pathname)));
-    const file =
-      candidate.startsWith(root) && existsSync(candidate) && statSync(candidate).isFile()
-        ? candidate
-        : join(root, 'index.html');
+    const file = staticFile(root, url.pathname) ?? join(root, 'index.html');
     const immutable = file.includes(`${root}/assets/`);
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',

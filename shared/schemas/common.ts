@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_QUERY_IDS } from '../constants';
 
 /** Validation messages as translation keys; the web maps them to text in pt, en and es. */
 export const MSG = {
@@ -22,24 +23,54 @@ export const strongPassword = z
 
 /** Path/query ids arrive as strings. */
 export const idParam = z.coerce.number().int().positive();
-export const optionalId = z.coerce.number().int().positive().nullable().optional();
+
+/**
+ * Numbers in JSON bodies: a number, or digits from a form field. Not z.coerce, which belongs to
+ * query strings and path params: it turns null, '', false and [] into 0 and true into 1.
+ */
+export const bodyInt = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+$/)
+        .transform(Number),
+    ],
+    { error: MSG.required },
+  )
+  .pipe(z.number().int(MSG.invalid));
+export const bodyId = bodyInt.pipe(z.number().positive(MSG.invalid));
+/** An optional reference in a body: null or '' clears it. */
+export const nullableBodyId = z.union([z.null(), z.literal('').transform(() => null), bodyId], { error: MSG.invalid });
 
 /** Query booleans arrive as 'true'/'false'. */
 export const queryBool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 
-/** `queueIds` and similar may arrive as a JSON array string, a comma list or repeated params. */
+/**
+ * `queueIds` and similar may arrive as a JSON array string, a comma list or repeated params; at most
+ * MAX_QUERY_IDS of them, so one filter cannot fan out into a flood of reads or an oversized expression.
+ */
 export const idList = z
-  .union([z.array(z.coerce.number()), z.string()])
-  .transform((v) => {
+  .union([z.array(z.string()), z.string()])
+  .transform((v, ctx) => {
     if (Array.isArray(v)) return v;
     const text = v.trim();
     if (!text) return [];
-    if (text.startsWith('[')) return (JSON.parse(text) as unknown[]).map(Number);
-    return text.split(',').map(Number);
+    if (!text.startsWith('[')) return text.split(',');
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: MSG.invalid });
+    return z.NEVER;
   })
-  .pipe(z.array(z.number().int()));
+  .pipe(z.array(z.coerce.number().int().positive()).max(MAX_QUERY_IDS, MSG.long));
 
 export const cursorQuery = z.object({
   cursor: z.string().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery, isoDate } from './common';
+import { MSG, cursorQuery, isoDate, nullableBodyId } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
 export const ExtraInfo = z.object({
@@ -42,7 +42,7 @@ export const ContactBody = z.object({
   number: contactNumber,
   email: optionalEmail,
   extraInfo: z.array(ExtraInfo).max(50).optional(),
-  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+  whatsappId: nullableBodyId.optional(),
 });
 export type ContactBody = z.infer<typeof ContactBody>;
 
@@ -60,10 +60,14 @@ export const ContactsQuery = cursorQuery.extend({
   dateEnd: dayOrIso.optional(),
 });
 
-/** One spreadsheet row of the import screen; validated row by row so one bad row never fails the batch. */
+/**
+ * Spreadsheet rows of the import screen (at most 5,000 per request); validated row by row so one bad
+ * row never fails the batch. A row may carry `line`, its line in the spreadsheet, for the error list.
+ */
 export const ContactUploadBody = z.array(z.record(z.string(), z.unknown())).max(5000);
 
 export interface ContactUploadResult {
   newContacts: { contactId: number; contactName: string }[];
-  errorBag: { contactName: string; error: { message: string } }[];
+  /** `line`: the row's line in the spreadsheet (the header is line 1) */
+  errorBag: { line: number; contactName: string; error: { message: string } }[];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HHMM } from '../business-hours';
-import { MSG, name2to50 } from './common';
+import { MSG, bodyId, bodyInt, name2to50, nullableBodyId } from './common';
 
 /** One weekday row of business hours; an empty time means closed. */
 export const DaySchedule = z.object({
@@ -12,9 +12,6 @@ export const DaySchedule = z.object({
 export type DaySchedule = z.infer<typeof DaySchedule>;
 export const Schedules = z.array(DaySchedule).max(7);
 
-const nullableId = z
-  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
-  .transform((v) => (v === '' ? null : v));
 const text = z.string().max(4096, MSG.long);
 
 /** The queue modal (management.md "Queues", sections 3 and 5). */
@@ -24,12 +21,11 @@ export const QueueBody = z.object({
   greetingMessage: text.optional(),
   outOfHoursMessage: text.optional(),
   orderQueue: z
-    .union([z.coerce.number().int().min(0).max(100000), z.literal(''), z.null()])
-    .transform((v) => (v === '' ? null : v))
+    .union([z.null(), z.literal('').transform(() => null), bodyInt.pipe(z.number().min(0).max(100000))])
     .optional(),
   schedules: Schedules.optional(),
-  integrationId: nullableId.optional(),
-  promptId: nullableId.optional(),
+  integrationId: nullableBodyId.optional(),
+  promptId: nullableBodyId.optional(),
 });
 export type QueueBody = z.infer<typeof QueueBody>;
 export const QueueUpdateBody = QueueBody.partial();
@@ -63,13 +59,14 @@ export interface QueueOption {
   children?: QueueOption[];
 }
 
+/** The parent option; null, '' or -1 is the top level. */
 const parentId = z
-  .union([z.coerce.number().int(), z.literal(''), z.null()])
+  .union([z.null(), z.literal(''), bodyInt])
   .transform((v) => (v === '' || v === null || v === -1 ? null : v))
-  .pipe(z.number().int().positive().nullable());
+  .pipe(z.number().int().positive(MSG.invalid).nullable());
 
 export const QueueOptionBody = z.object({
-  queueId: z.coerce.number().int().positive(),
+  queueId: bodyId,
   parentId: parentId.optional(),
   title: z.string().trim().max(200, MSG.long).optional(),
   message: text.optional(),
@@ -83,5 +80,9 @@ export const QueueOptionUpdateBody = QueueOptionBody.omit({ queueId: true, paren
 /** `GET /queue-options?queueId&parentId`: parentId -1 (or absent) is the top level. */
 export const QueueOptionsQuery = z.object({
   queueId: z.coerce.number().int().positive(),
-  parentId: parentId.optional(),
+  parentId: z
+    .union([z.literal(''), z.coerce.number().int()])
+    .transform((v) => (v === '' || v === -1 ? null : v))
+    .pipe(z.number().int().positive(MSG.invalid).nullable())
+    .optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery } from './common';
+import { MSG, bodyId, cursorQuery } from './common';
 
 /**
  * Scheduled messages (attendance.md 3, 5; management.md "Schedule"). Status PENDENTE waits for its
@@ -30,7 +30,7 @@ export interface Schedule {
 
 export const ScheduleBody = z.object({
   body: z.string({ error: MSG.required }).trim().min(5, MSG.short).max(4096, MSG.long),
-  contactId: z.coerce.number({ error: MSG.required }).int().positive(),
+  contactId: bodyId,
   /** any date the browser can format; stored as ISO UTC */
   sendAt: z
     .string({ error: MSG.required })

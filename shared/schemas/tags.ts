@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery, idList } from './common';
+import { MSG, bodyId, cursorQuery, idList, nullableBodyId } from './common';
 
 /** Tag (management.md 3): kanban is 0 or 1; ticketsCount is kept by the ticket-tag writes. */
 export const Tag = z.object({
@@ -28,20 +28,16 @@ export const TagBody = z.object({
   name: z.string({ error: MSG.required }).trim().min(3, MSG.short).max(50, MSG.long),
   color: z.string().trim().max(30).optional(),
   kanban: kanbanFlag.optional(),
-  userId: z.coerce.number().int().positive().nullable().optional(),
+  userId: nullableBodyId.optional(),
 });
 export const TagUpdateBody = TagBody.partial();
 
 export const TagsQuery = cursorQuery.extend({ searchParam: z.string().max(100).optional() });
 
 export const TagSyncBody = z.object({
-  ticketId: z.coerce.number().int().positive(),
+  ticketId: bodyId,
   /** the ticket's full tag set after the change: tag objects or ids */
-  tags: z
-    .array(
-      z.union([z.object({ id: z.coerce.number().int().positive() }).passthrough(), z.coerce.number().int().positive()]),
-    )
-    .max(50),
+  tags: z.array(z.union([z.object({ id: bodyId }).passthrough(), bodyId])).max(50),
 });
 
 export const KanbanQuery = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from '../constants';
-import { MSG, cursorQuery, idList, queryBool } from './common';
+import { bodyId, cursorQuery, idList, nullableBodyId, queryBool } from './common';
 import { TicketTag } from './tags';
 
 export const TicketStatus = z.enum(TICKET_STATUSES);
@@ -44,28 +44,24 @@ export const Ticket = z.object({
 });
 export type Ticket = z.infer<typeof Ticket>;
 
-const nullableId = z
-  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
-  .transform((v) => (v === '' ? null : v));
-
 /** New ticket modal (attendance.md 2.7): created open; the queue is required unless admin (checked by the service). */
 export const TicketCreateBody = z.object({
-  contactId: z.coerce.number({ error: MSG.required }).int().positive(),
-  queueId: nullableId.optional(),
-  whatsappId: nullableId.optional(),
-  userId: nullableId.optional(),
+  contactId: bodyId,
+  queueId: nullableBodyId.optional(),
+  whatsappId: nullableBodyId.optional(),
+  userId: nullableBodyId.optional(),
   status: z.literal('open').optional(),
 });
 
 /** PUT /tickets/{id} (attendance.md 7): the transition is derived from these fields (4.2). */
 export const TicketUpdateBody = z.object({
   status: TicketStatus.optional(),
-  userId: nullableId.optional(),
-  queueId: nullableId.optional(),
-  whatsappId: nullableId.optional(),
+  userId: nullableBodyId.optional(),
+  queueId: nullableBodyId.optional(),
+  whatsappId: nullableBodyId.optional(),
   useIntegration: z.boolean().optional(),
-  promptId: nullableId.optional(),
-  integrationId: nullableId.optional(),
+  promptId: nullableBodyId.optional(),
+  integrationId: nullableBodyId.optional(),
   chatbot: z.boolean().optional(),
 });
 export type TicketUpdateBody = z.infer<typeof TicketUpdateBody>;

@@ -61,7 +61,9 @@ describe('dashboard', () => {
       expect(hours.body.data).toHaveLength(24);
       const hour = new Date().toISOString().slice(11, 13);
       expect(hours.body.data.find((d: any) => d.horario === hour).total).toBe(3);
-      const days = await api('GET', `/dashboard/ticketsDay?initialDate=2000-01-01&finalDate=${today()}`, {
+      // a range of days (at most a year: longer ranges are refused)
+      const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+      const days = await api('GET', `/dashboard/ticketsDay?initialDate=${monthAgo}&finalDate=${today()}`, {
         token: co.adminToken,
       });
       expect(days.body.data).toEqual([{ data: today(), total: 3 }]);

@@ -2,6 +2,8 @@ import { queryAll, type Item } from '../db';
 import { listUsers } from '../accounts/users';
 import { onlineUserIds } from '../realtime';
 import { dashPk } from './aggregates';
+import { AppError } from '../errors';
+import { MSG } from '#shared/schemas/common';
 
 /**
  * Dashboard reads (attendance.md 2.11, 3): sums over the per-day aggregate items of the range (one
@@ -25,8 +27,25 @@ export function resolveRange(
     const start = new Date(now.getTime() - (q.days - 1) * 86_400_000);
     return { from: day(start), to: day(now) };
   }
-  if (from || to) return { from: (from ?? to)!.slice(0, 10), to: (to ?? day(now)).slice(0, 10) };
+  if (from || to) return checked({ from: (from ?? to)!.slice(0, 10), to: (to ?? day(now)).slice(0, 10) });
   return { from: `${day(now).slice(0, 8)}01`, to: day(now) };
+}
+
+/** A year and a day at most: the aggregates hold one item per day, so the range bounds the read. */
+export const MAX_RANGE_DAYS = 366;
+
+const rangeError = (message: string) =>
+  new AppError('ERR_VALIDATION', 400, [{ path: ['date_from'], message, maxDays: MAX_RANGE_DAYS }]);
+
+/** Real calendar days, `from` not after `to`, and not longer than MAX_RANGE_DAYS. */
+function checked(r: Range): Range {
+  const from = Date.parse(`${r.from}T00:00:00Z`);
+  const to = Date.parse(`${r.to}T00:00:00Z`);
+  if (Number.isNaN(from) || Number.isNaN(to) || day(new Date(from)) !== r.from || day(new Date(to)) !== r.to)
+    throw rangeError(MSG.invalid);
+  if (from > to) throw rangeError(MSG.invalid);
+  if ((to - from) / 86_400_000 + 1 > MAX_RANGE_DAYS) throw rangeError(MSG.long);
+  return r;
 }
 
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);

@@ -46,6 +46,21 @@ describe('ticket list partitions (one Query per partition, never a filter over t
     expect(pks(viewer('user'), { status: 'closed', users: [7] })).toEqual([]);
   });
 
+  it('many users or queues are read as one filtered Query of the status partition per status, never dozens', () => {
+    const many = Array.from({ length: 50 }, (_, i) => i + 1);
+    const byUsers = streamsFor(viewer('admin'), { users: many } as any, 9, {});
+    expect(byUsers.map((s) => `${s.index} ${s.pk}`)).toEqual([
+      'gsi1 C#9#TS#open',
+      'gsi1 C#9#TS#pending',
+      'gsi1 C#9#TS#closed',
+    ]);
+    expect(byUsers[0]!.within).toEqual({ attr: 'gsi3pk', pks: many.map((u) => `C#9#TU#${u}#open`) });
+    const byQueues = streamsFor(viewer('user', { queueIds: many }), { status: 'pending' } as any, 9, {});
+    expect(byQueues).toHaveLength(1);
+    expect(byQueues[0]!.within?.attr).toBe('gsi2pk');
+    expect(byQueues[0]!.within?.pks).toHaveLength(50);
+  });
+
   it('kanban reads open and pending by queue; the unread bell reads open and pending', () => {
     expect(pks(viewer('user'), {}, true)).toEqual([
       'gsi2 C#9#TQ#1#open',

@@ -16,7 +16,9 @@ import { listCount } from './counts';
  * - a non-admin, or a queue filter: one partition per queue (gsi2), merged newest first;
  * - an admin without queue filter: the company's status partition (gsi1).
  * So the common screens are one Query; a non-admin with k queues costs k small Queries (each
- * limited to a page), never a filter over the whole company. Search reads the contact-name
+ * limited to a page), never a filter over the whole company. Past MAX_PARTITIONS_PER_STATUS
+ * partitions for one status (many queues or users), the status partition is read once with a filter
+ * on those partitions instead, so no request fans out to dozens of Queries. Search reads the contact-name
  * prefix index (gsi4) - one Query - or, for digits, the contact-number index and those contacts'
  * tickets; its cost does not depend on the number of tickets or messages.
  */
@@ -30,6 +32,21 @@ interface Stream {
   id: string;
   index: 'gsi1' | 'gsi2' | 'gsi3';
   pk: string;
+  /** only items whose key on that index is one of these partitions (a collapsed set of streams) */
+  within?: { attr: 'gsi2pk' | 'gsi3pk'; pks: string[] };
+}
+
+const MAX_PARTITIONS_PER_STATUS = 4;
+/** DynamoDB allows at most 100 operands in one IN. */
+const IN_OPERANDS = 100;
+
+/** The streams of one status, collapsed into one filtered read of the status partition when they are many. */
+function bounded(companyId: number, status: string, index: 'gsi2' | 'gsi3', parts: { id: string; pk: string }[]) {
+  if (parts.length <= MAX_PARTITIONS_PER_STATUS) return parts.map((p): Stream => ({ ...p, index }));
+  const within = { attr: `${index}pk` as const, pks: parts.map((p) => p.pk) };
+  return [
+    { id: `f${index}${status}`, index: 'gsi1', pk: ticketIndex.status(companyId, status), within } satisfies Stream,
+  ];
 }
 
 export interface ListOptions {
@@ -51,7 +68,14 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
   const users = q.users?.length ? (admin ? q.users : q.users.filter((u) => u === viewer.user.id)) : undefined;
   if (users) {
     for (const s of statuses)
-      for (const u of users) out.push({ id: `u${u}${s}`, index: 'gsi3', pk: ticketIndex.user(companyId, u, s) });
+      out.push(
+        ...bounded(
+          companyId,
+          s,
+          'gsi3',
+          users.map((u) => ({ id: `u${u}${s}`, pk: ticketIndex.user(companyId, u, s) })),
+        ),
+      );
     return out;
   }
   for (const s of statuses) {
@@ -70,16 +94,32 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
     const queues: (number | null)[] = [...new Set(own)];
     const noQueue = admin || viewer.user.allTicket === 'enabled' || Boolean(viewer.user.showNoQueue);
     if (noQueue) queues.push(null);
-    for (const queueId of queues)
-      out.push({ id: `q${queueId ?? 0}${s}`, index: 'gsi2', pk: ticketIndex.queue(companyId, queueId, s) });
+    out.push(
+      ...bounded(
+        companyId,
+        s,
+        'gsi2',
+        queues.map((queueId) => ({ id: `q${queueId ?? 0}${s}`, pk: ticketIndex.queue(companyId, queueId, s) })),
+      ),
+    );
   }
   return out;
 }
 
-function filterFor(q: TicketsQuery) {
+function filterFor(q: TicketsQuery, stream: Stream) {
   const parts: string[] = [];
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
+  if (stream.within) {
+    names['#within'] = stream.within.attr;
+    const lists: string[] = [];
+    stream.within.pks.forEach((pk, i) => {
+      values[`:w${i}`] = pk;
+      if (i % IN_OPERANDS === 0) lists.push('');
+      lists[lists.length - 1] += `${i % IN_OPERANDS ? ', ' : ''}:w${i}`;
+    });
+    parts.push(`(${lists.map((l) => `#within IN (${l})`).join(' OR ')})`);
+  }
   if (q.tags?.length) {
     names['#tagIds'] = 'tagIds';
     const anyTag = q.tags.map((t, i) => {
@@ -103,7 +143,7 @@ function filterFor(q: TicketsQuery) {
 
 /** Reads one stream until it has `need` matching items (a filter may drop some), at most 4 rounds. */
 async function readStream(stream: Stream, startKey: Item | undefined, need: number, q: TicketsQuery) {
-  const filter = filterFor(q);
+  const filter = filterFor(q, stream);
   const items: Item[] = [];
   let key = startKey;
   for (let round = 0; round < 4; round++) {
@@ -123,20 +163,22 @@ async function readStream(stream: Stream, startKey: Item | undefined, need: numb
   return { items, lastKey: key };
 }
 
+/** The list cursor holds a start key per stream (by stream id), so it is scoped to the list, not a partition. */
 type CursorState = Record<string, Item | 'done'>;
+const LIST_SCOPE = 'tickets:streams';
 
 export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQuery, opts: ListOptions = {}) {
   if (q.searchParam?.trim().length && !opts.kanban) return searchTickets(companyId, viewer, q);
   const limit = q.limit ?? PAGE_SIZE;
   const streams = streamsFor(viewer, q, companyId, opts);
-  const state: CursorState = ((await decodeCursor(companyId, q.cursor)) as CursorState | undefined) ?? {};
+  const state: CursorState = ((await decodeCursor(companyId, q.cursor, LIST_SCOPE)) as CursorState | undefined) ?? {};
   const live = streams.filter((s) => state[s.id] !== 'done');
   // the badge: first page only, and only when the partitions hold exactly the list (no filters)
   const unfiltered = !q.cursor && !q.tags?.length && !q.withUnreadMessages && !q.date && !q.updatedAt;
   const counting = unfiltered
     ? listCount(
         companyId,
-        streams.map((s) => s.pk.slice(`C#${companyId}#`.length)),
+        streams.flatMap((s) => s.within?.pks ?? [s.pk]).map((pk) => pk.slice(`C#${companyId}#`.length)),
       )
     : Promise.resolve(undefined);
   const reads = await Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q)));
@@ -159,7 +201,7 @@ export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQ
   return {
     tickets,
     hasMore,
-    cursor: hasMore ? await encodeCursor(companyId, next) : undefined,
+    cursor: hasMore ? await encodeCursor(companyId, next, LIST_SCOPE) : undefined,
     ...(count !== undefined ? { count } : {}),
   };
 }
@@ -205,14 +247,8 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
 
   const prefix = normalizeText(term);
   if (!prefix) throw new AppError('ERR_VALIDATION', 400, [{ path: ['searchParam'], message: 'short' }]);
-  const startKey = await decodeCursor(companyId, q.cursor);
-  const out = await query({
-    index: 'gsi4',
-    pk: ticketIndex.name(companyId),
-    sk: { beginsWith: prefix },
-    limit,
-    startKey,
-  });
+  const where = { index: 'gsi4', pk: ticketIndex.name(companyId), sk: { beginsWith: prefix } };
+  const out = await query({ ...where, limit, startKey: await decodeCursor(companyId, q.cursor, where) });
   const tickets = out.items.map(toTicket).filter(visible);
-  return { tickets, hasMore: Boolean(out.lastKey), cursor: await encodeCursor(companyId, out.lastKey) };
+  return { tickets, hasMore: Boolean(out.lastKey), cursor: await encodeCursor(companyId, out.lastKey, where) };
 }
