@@ -1,12 +1,12 @@
 import { httpModule, route, reply } from '#lib/http';
 import { LoginBody, ForgetPasswordParams, ResetPasswordBody } from '#shared/schemas/accounts';
 import * as accounts from '#lib/accounts/service';
-import { refreshCookie, revokeRefreshToken, REFRESH_COOKIE } from '#lib/accounts/sessions';
+import { refreshCookie, revokeSessionOfRefreshToken, REFRESH_COOKIE } from '#lib/accounts/sessions';
 import { signWsTicket } from '#lib/auth';
 
 export const handler = httpModule({
-  'POST /auth/login': route({ public: true, body: LoginBody }, async ({ body }) => {
-    const { token, refreshToken, user, company } = await accounts.login(body.email, body.password);
+  'POST /auth/login': route({ public: true, body: LoginBody }, async ({ body, clientAddress }) => {
+    const { token, refreshToken, user, company } = await accounts.login(body.email, body.password, clientAddress);
     return reply({ token, user, company }, 200, { cookies: [refreshCookie(refreshToken)] });
   }),
 
@@ -17,7 +17,7 @@ export const handler = httpModule({
 
   'DELETE /auth/logout': route({ public: true }, async ({ cookies }) => {
     const token = cookies[REFRESH_COOKIE];
-    if (token) await revokeRefreshToken(token);
+    if (token) await revokeSessionOfRefreshToken(token);
     return reply(undefined, 204, { cookies: [refreshCookie(null)] });
   }),
 
@@ -25,13 +25,16 @@ export const handler = httpModule({
 
   'POST /auth/ws-ticket': route({}, async ({ auth }) => ({ ticket: await signWsTicket(auth) })),
 
-  'POST /forgetpassword/{email}': route({ public: true, params: ForgetPasswordParams }, async ({ params }) => {
-    await accounts.requestPasswordReset(params.email);
-    return { sent: true };
-  }),
+  'POST /forgetpassword/{email}': route(
+    { public: true, params: ForgetPasswordParams },
+    async ({ params, clientAddress }) => {
+      await accounts.requestPasswordReset(params.email, clientAddress);
+      return { sent: true };
+    },
+  ),
 
-  'POST /resetpasswords': route({ public: true, body: ResetPasswordBody }, async ({ body }) => {
-    await accounts.resetPassword(body.email, body.token, body.password);
+  'POST /resetpasswords': route({ public: true, body: ResetPasswordBody }, async ({ body, clientAddress }) => {
+    await accounts.resetPassword(body.email, body.token, body.password, clientAddress);
     return { updated: true };
   }),
 });

@@ -10,8 +10,8 @@ import { AppError } from '#lib/errors';
 export const handler = httpModule({
   'GET /plans/list': route({ public: true }, async () => listPlans()),
 
-  'POST /companies/cadastro': route({ public: true, body: SignupBody }, async ({ body }) => {
-    const { company, user } = await signup(body);
+  'POST /companies/cadastro': route({ public: true, body: SignupBody }, async ({ body, clientAddress }) => {
+    const { company, user } = await signup(body, clientAddress);
     return reply({ company, user: { id: user.id, name: user.name, email: user.email } }, 201);
   }),
 

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { HttpEvent } from './http';
 import { ACCESS_TOKEN_SECONDS, WS_TICKET_SECONDS } from '#shared/constants';
 import { signingKey } from './secrets';
+import { config } from './config';
 import { AppError } from './errors';
 
 const scrypt = promisify(scryptCb) as (
@@ -12,26 +13,52 @@ const scrypt = promisify(scryptCb) as (
   keylen: number,
   options: object,
 ) => Promise<Buffer>;
-const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const SCRYPT_R = 8;
+const SCRYPT_P = 1;
+/** scrypt needs 128·N·r bytes; the limit leaves room for N = 2^17 (128 MiB) and refuses anything larger. */
+const SCRYPT_MAXMEM = 160 * 1024 * 1024;
+const scryptN = () => 2 ** config().passwordHashCost;
 
 export interface AuthContext {
   companyId: number;
   userId: number;
   profile: string;
   super: boolean;
+  /** the login session the access token belongs to */
+  sessionId?: string;
   /** set on routes that need no session */
   public?: boolean;
 }
 
-/** `scrypt$N$r$p$salt$hash`, all base64url. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, 32, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+/** What a verified token claims; `guard` checks it against the stored user and session. */
+export interface TokenClaims {
+  companyId: number;
+  userId: number;
+  sessionId: string;
+  jti?: string;
+  exp: number;
 }
 
+/** `scrypt$N$r$p$salt$hash`, all base64url. */
+export async function hashPassword(password: string): Promise<string> {
+  const N = scryptN();
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, 32, { N, r: SCRYPT_R, p: SCRYPT_P, maxmem: SCRYPT_MAXMEM });
+  return ['scrypt', N, SCRYPT_R, SCRYPT_P, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Checks a password against a stored hash. Without a hash (unknown e-mail) it still runs one scrypt of
+ * the current cost, so the answer takes as long as for a known user.
+ */
 export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
-  if (!stored) return false;
+  if (!stored) {
+    dummyHash ??= hashPassword(randomToken());
+    await verifyPassword(password, await dummyHash);
+    return false;
+  }
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
@@ -39,19 +66,19 @@ export async function verifyPassword(password: string, stored: string | undefine
     N: Number(N),
     r: Number(r),
     p: Number(p),
-    maxmem: SCRYPT.maxmem,
+    maxmem: SCRYPT_MAXMEM,
   });
   return timingSafeEqual(expected, actual);
 }
 
-export async function signAccessToken(auth: Omit<AuthContext, 'public'>, sessionId: string): Promise<string> {
-  return new SignJWT({
-    companyId: auth.companyId,
-    profile: auth.profile,
-    super: auth.super,
-    sid: sessionId,
-    typ: 'access',
-  })
+/** A hash made with a lower cost than the current one is replaced at the next successful login. */
+export function needsRehash(stored: string): boolean {
+  const [, N, r, p] = stored.split('$');
+  return Number(N) < scryptN() || Number(r) !== SCRYPT_R || Number(p) !== SCRYPT_P;
+}
+
+export async function signAccessToken(auth: { companyId: number; userId: number }, sessionId: string): Promise<string> {
+  return new SignJWT({ companyId: auth.companyId, sid: sessionId, typ: 'access' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(auth.userId))
     .setIssuedAt()
@@ -59,26 +86,33 @@ export async function signAccessToken(auth: Omit<AuthContext, 'public'>, session
     .sign(await signingKey());
 }
 
-/** Short-lived ticket for the WebSocket `$connect` query string (never the access token itself). */
+/**
+ * Short-lived ticket for the WebSocket `$connect` query string (never the access token itself);
+ * its `jti` is consumed at `$connect`, so a ticket opens one socket.
+ */
 export async function signWsTicket(auth: AuthContext): Promise<string> {
-  return new SignJWT({ companyId: auth.companyId, profile: auth.profile, super: auth.super, typ: 'ws' })
+  return new SignJWT({ companyId: auth.companyId, sid: auth.sessionId, typ: 'ws' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(auth.userId))
+    .setJti(randomToken(16))
     .setIssuedAt()
     .setExpirationTime(`${WS_TICKET_SECONDS}s`)
     .sign(await signingKey());
 }
 
-async function verify(token: string, typ: 'access' | 'ws'): Promise<AuthContext & { sid?: string }> {
+async function verify(token: string, typ: 'access' | 'ws'): Promise<TokenClaims> {
   try {
-    const { payload } = await jwtVerify(token, await signingKey(), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, await signingKey(), {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp', 'sub', 'sid'],
+    });
     if (payload.typ !== typ) throw new AppError('ERR_SESSION_EXPIRED', 401);
     return {
       companyId: Number(payload.companyId),
       userId: Number(payload.sub),
-      profile: String(payload.profile),
-      super: Boolean(payload.super),
-      sid: payload.sid as string | undefined,
+      sessionId: String(payload.sid),
+      jti: payload.jti,
+      exp: Number(payload.exp),
     };
   } catch (err) {
     // An expired token answers 403 so the client refreshes once (attendance.md 4.1); anything
@@ -90,12 +124,11 @@ async function verify(token: string, typ: 'access' | 'ws'): Promise<AuthContext 
 
 export const verifyWsTicket = (ticket: string) => verify(ticket, 'ws');
 
-/** Reads the bearer token; undefined when there is none. */
-export async function authenticate(event: HttpEvent): Promise<AuthContext | undefined> {
+/** Reads the bearer token (the scheme is case-insensitive, RFC 7235); undefined when there is none. */
+export async function authenticate(event: HttpEvent): Promise<TokenClaims | undefined> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
-  if (!header?.startsWith('Bearer ')) return undefined;
-  const { sid: _sid, ...auth } = await verify(header.slice(7).trim(), 'access');
-  return auth;
+  const token = /^bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+  return token ? verify(token, 'access') : undefined;
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');

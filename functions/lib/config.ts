@@ -8,6 +8,12 @@ function required(name: string): string {
   return value;
 }
 const optional = (name: string) => process.env[name] || undefined;
+function integer(name: string, fallback: number): number {
+  const value = optional(name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`environment variable ${name} must be a whole number`);
+  return Number(value);
+}
 
 export interface Config {
   tableName: string;
@@ -27,6 +33,16 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** local runtime only: log e-mails instead of sending them */
   mailLog: boolean;
+  /** AWS only: secret holding the header value CloudFront adds; unset locally (no CloudFront) */
+  originVerifySecretArn?: string;
+  /** sender identity for SES (MAIL_FROM); mail goes out through SES when it is set and MAIL_LOG is not */
+  mailFrom?: string;
+  /** log2 of the scrypt cost N for new password hashes (PASSWORD_HASH_COST, default 17) */
+  passwordHashCost: number;
+  /** seconds a Lambda instance trusts a checked session before reading it again (SESSION_CACHE_SECONDS) */
+  sessionCacheSeconds: number;
+  /** client addresses the per-address rate limits skip (RATE_LIMIT_EXEMPT_ADDRESSES, comma list; local tests) */
+  rateLimitExemptAddresses: string[];
 }
 
 let cached: Config | undefined;
@@ -51,6 +67,14 @@ export function config(): Config {
     appOrigin: optional('APP_ORIGIN'),
     logLevel: (optional('LOG_LEVEL') as Config['logLevel']) ?? 'info',
     mailLog: optional('MAIL_LOG') === '1',
+    originVerifySecretArn: optional('ORIGIN_VERIFY_SECRET_ARN'),
+    mailFrom: optional('MAIL_FROM'),
+    passwordHashCost: integer('PASSWORD_HASH_COST', 17),
+    sessionCacheSeconds: integer('SESSION_CACHE_SECONDS', 5),
+    rateLimitExemptAddresses: (optional('RATE_LIMIT_EXEMPT_ADDRESSES') ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
   };
   return cached;
 }

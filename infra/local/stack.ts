@@ -34,6 +34,14 @@ export interface StackOptions {
   sessionRunner?: boolean;
   /** its provider: `simulator` (default locally) or `baileys` */
   whatsappProvider?: string;
+  /** tests: the gateway takes the client address from `x-forwarded-for` */
+  trustForwardedFor?: boolean;
+  /** tests: client addresses the per-address rate limits skip (the suite's own traffic) */
+  rateLimitExemptAddresses?: string[];
+  /** seconds a checked session is cached (default 5); tests use 0 to see revocations at once */
+  sessionCacheSeconds?: number;
+  /** log2 of the scrypt cost for new password hashes (default 17) */
+  passwordHashCost?: number;
 }
 
 export interface LocalStack {
@@ -93,6 +101,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     JWT_SECRET: jwtSecret(dataDir),
     APP_ORIGIN: base,
     MAIL_LOG: '1',
+    RATE_LIMIT_EXEMPT_ADDRESSES: (opts.rateLimitExemptAddresses ?? []).join(','),
+    ...(opts.sessionCacheSeconds !== undefined ? { SESSION_CACHE_SECONDS: String(opts.sessionCacheSeconds) } : {}),
+    ...(opts.passwordHashCost !== undefined ? { PASSWORD_HASH_COST: String(opts.passwordHashCost) } : {}),
     LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'warn',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -229,6 +240,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     webDir: opts.webDir ?? join(ROOT, 'web', 'dist'),
     webConfig: { apiUrl: '/api', wsUrl: '/ws', version: '6.0.0' },
     localEndpoints,
+    trustForwardedFor: opts.trustForwardedFor,
     onSqsSend: (input) => {
       const name = input.QueueUrl.split('/').pop()!;
       const queue = queues.get(name);

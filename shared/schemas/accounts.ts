@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { RECURRENCES, LANGUAGES } from '../constants';
 import { PROFILES } from '../permissions';
-import { email, name2to50, password5to50, strongPassword, MSG } from './common';
+import { bodyId, email, name2to50, strongPassword, MSG } from './common';
+
+/** New passwords (signup, user modal): 8 to 50 characters. Login accepts older, shorter ones. */
+export const password8to50 = z.string({ error: MSG.required }).min(8, MSG.short).max(50, MSG.long);
 
 export const Plan = z.object({
   id: z.number(),
@@ -68,15 +71,15 @@ export const SignupBody = z.object({
   companyName: z.string({ error: MSG.required }).trim().min(2, MSG.short).max(100, MSG.long),
   name: name2to50,
   email,
-  password: password5to50,
+  password: password8to50,
   phone: z
     .string()
     .transform((v) => v.replace(/\D/g, ''))
     .pipe(z.string().max(11, MSG.long))
     .optional(),
-  planId: z.coerce.number({ error: MSG.required }).int().positive(),
+  planId: bodyId,
   /** the spec's signup form may carry a referral company id from the query string */
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: bodyId.optional(),
 });
 
 export const ForgetPasswordParams = z.object({ email });

@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants';
 import { PROFILES } from '../permissions';
-import { AllTicket } from './accounts';
-import { email, name2to50, password5to50, cursorQuery } from './common';
+import { AllTicket, password8to50 } from './accounts';
+import { bodyId, email, name2to50, cursorQuery, nullableBodyId } from './common';
 
 /** The user modal (attendance.md 2.14 and 5). */
-const whatsappId = z
-  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
-  .transform((v) => (v === '' ? null : v));
-const queueIds = z.array(z.coerce.number().int().positive()).max(200);
+const whatsappId = nullableBodyId;
+const queueIds = z.array(bodyId).max(200);
 
 export const UserCreateBody = z.object({
   name: name2to50,
   email,
-  password: password5to50,
+  password: password8to50,
   profile: z.enum(PROFILES).optional(),
   allTicket: AllTicket.optional(),
   whatsappId: whatsappId.optional(),
@@ -26,7 +24,7 @@ export type UserCreateBody = z.infer<typeof UserCreateBody>;
 export const UserUpdateBody = z.object({
   name: name2to50.optional(),
   email: email.optional(),
-  password: z.union([password5to50, z.literal('')]).optional(),
+  password: z.union([password8to50, z.literal('')]).optional(),
   profile: z.enum(PROFILES).optional(),
   allTicket: AllTicket.optional(),
   whatsappId: whatsappId.optional(),

@@ -164,7 +164,7 @@ describe('shell: sign up, log in, language, theme', () => {
       html?: string;
     }[];
     const mail = outbox.reverse().find((m) => JSON.stringify(m).includes(account.email));
-    const code = JSON.stringify(mail).match(/\b(\d{6})\b/)?.[1];
+    const code = JSON.stringify(mail).match(/code is ([A-Z0-9]{8})/)?.[1];
     expect(code).toBeTruthy();
     await page.getByLabel('Código de verificação').fill(code!);
     await page.getByLabel(/^Nova senha/).fill('weak');

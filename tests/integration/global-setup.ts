@@ -15,6 +15,13 @@ export async function startTestStack(project: TestProject, webDir?: string) {
     retryBaseMs: 50,
     logLevel: 'error',
     webDir,
+    // The suite signs up and logs in hundreds of times from loopback; rate-limit tests pick other
+    // addresses through x-forwarded-for and meet the real budgets.
+    trustForwardedFor: true,
+    rateLimitExemptAddresses: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    sessionCacheSeconds: 0,
+    // Hashing at the production cost (2^17) would dominate the suite's run time on a small machine.
+    passwordHashCost: 14,
   });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);

@@ -69,11 +69,11 @@ describe('users', () => {
     expect((await login(email, 'secret123')).user.id).toBe(res.body.id);
   });
 
-  it('validation of section 5: name 2 to 50, valid e-mail, password 5 to 50 (ERR_VALIDATION naming the fields)', async () => {
+  it('validation of section 5: name 2 to 50, valid e-mail, password 8 to 50 (ERR_VALIDATION naming the fields)', async () => {
     const co = await newCompany('u-valid');
     const bad = await api('POST', '/users', {
       token: co.adminToken,
-      body: { name: 'A', email: 'nope', password: '1234' },
+      body: { name: 'A', email: 'nope', password: 'seven77' },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');
@@ -86,7 +86,7 @@ describe('users', () => {
     const { user } = await addUser(co);
     const badEdit = await api('PUT', `/users/${user.id}`, {
       token: co.adminToken,
-      body: { name: 'B', password: '123' },
+      body: { name: 'B', password: 'seven77' },
     });
     expect(badEdit.status).toBe(400);
     expect(badEdit.body.details.map((d: any) => d.path[0]).sort()).toEqual(['name', 'password']);

@@ -2,18 +2,19 @@ import { createHash, randomInt } from 'node:crypto';
 import { TRIAL_DAYS } from '#shared/constants';
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
-import { deleteItem, getItem, putItem, updateItem } from '../db';
+import { deleteItem, putItem, updateItem } from '../db';
 import { nextId, GLOBAL_SCOPE } from '../ids';
 import { ttlIn, nowIso } from '../keys';
-import { hashPassword, verifyPassword } from '../auth';
+import { hashPassword, needsRehash, verifyPassword } from '../auth';
 import { sendMail } from '../mail';
 import { publish } from '../realtime';
 import { listSettings } from '../settings';
 import { companyPutTx, getCompany, isCompanyActive, newCompany } from './companies';
 import { getPlan } from './plans';
 import { createUser, findUserByEmail, getUser, userKeys } from './users';
-import { issueSession, consumeRefreshToken } from './sessions';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-guard';
+import { issueSession, consumeRefreshToken, revokeUserSessions } from './sessions';
+import { clear, giveBack, take } from '../rate-limit';
+import { LIMITS } from './limits';
 
 async function sessionPayload(user: User) {
   const company = await getCompany(user.companyId);
@@ -25,14 +26,24 @@ async function sessionPayload(user: User) {
   };
 }
 
-export async function login(email: string, password: string) {
-  await assertLoginAllowed(email);
+/**
+ * Each attempt takes a hit per client address and per e-mail before the password is checked; a
+ * success gives them back. An unknown e-mail costs the same scrypt as a known one.
+ */
+export async function login(email: string, password: string, address: string) {
+  const addressHit = await take(LIMITS.loginPerAddress, address);
+  await take(LIMITS.loginPerEmail, email);
   const stored = await findUserByEmail(email);
-  if (!stored || !(await verifyPassword(password, stored.passwordHash))) {
-    await recordLoginFailure(email);
-    throw new AppError('ERR_INVALID_CREDENTIALS');
+  const valid = await verifyPassword(password, stored?.passwordHash);
+  if (!stored || !valid) throw new AppError('ERR_INVALID_CREDENTIALS');
+  await Promise.all([giveBack(addressHit), clear(LIMITS.loginPerEmail, email)]);
+  if (needsRehash(stored.passwordHash)) {
+    await updateItem(userKeys(stored.companyId, stored.id), {
+      set: { passwordHash: await hashPassword(password) },
+      condition: 'passwordHash = :old',
+      conditionValues: { ':old': stored.passwordHash },
+    });
   }
-  await clearLoginFailures(email);
   const { passwordHash: _hash, ...user } = stored;
   const company = await getCompany(user.companyId);
   if (!company || !isCompanyActive(company)) {
@@ -75,7 +86,8 @@ export interface SignupInput {
 }
 
 /** Public signup: a company on a 3-day trial (recurrence MENSAL) and its admin, in one transaction. */
-export async function signup(input: SignupInput) {
+export async function signup(input: SignupInput, address: string) {
+  await take(LIMITS.signupPerAddress, address);
   const plan = await getPlan(input.planId);
   if (!plan) throw new AppError('ERR_VALIDATION', 400, [{ path: ['planId'], message: 'invalid' }]);
   const companyId = await nextId(GLOBAL_SCOPE, 'company');
@@ -104,18 +116,28 @@ export async function signup(input: SignupInput) {
   return { company, user };
 }
 
-/** Password reset codes: `RESET#<email>` / `RESET`, hashed, single use, 15 minutes. */
+/**
+ * Password reset codes: `RESET#<email>` / `RESET`, hashed, single use, 15 minutes. A code has 8
+ * characters of a 32-letter alphabet (40 bits); guesses spend the e-mail's attempt budget in
+ * `LIMITS.resetGuessPerEmail` before they are compared, and that budget does not start over when a
+ * new code is requested. Unknown e-mails get the same answer as known ones.
+ */
 const RESET_SECONDS = 15 * 60;
-const MAX_RESET_ATTEMPTS = 5;
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 8;
 const resetKeys = (email: string) => ({ pk: `RESET#${email.toLowerCase()}`, sk: 'RESET' });
 const hashCode = (email: string, code: string) =>
-  createHash('sha256').update(`${email.toLowerCase()}:${code}`).digest('hex');
+  createHash('sha256')
+    .update(`${email.toLowerCase()}:${code.toUpperCase().replace(/[^A-Z0-9]/g, '')}`)
+    .digest('hex');
 
-export async function requestPasswordReset(email: string) {
+export async function requestPasswordReset(email: string, address: string) {
+  await take(LIMITS.resetRequestPerAddress, address);
+  await take(LIMITS.resetRequestPerEmail, email);
   const user = await findUserByEmail(email);
-  if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await putItem({ ...resetKeys(email), codeHash: hashCode(email, code), attempts: 0, ttl: ttlIn(RESET_SECONDS) });
+  if (!user) return;
+  const code = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+  await putItem({ ...resetKeys(email), codeHash: hashCode(email, code), ttl: ttlIn(RESET_SECONDS) });
   await sendMail({
     to: email,
     subject: 'Password reset code',
@@ -123,19 +145,22 @@ export async function requestPasswordReset(email: string) {
   });
 }
 
-export async function resetPassword(email: string, code: string, password: string) {
-  const item = await getItem<{ codeHash: string; attempts: number; ttl: number }>(resetKeys(email));
-  if (!item || item.ttl < Date.now() / 1000 || item.attempts >= MAX_RESET_ATTEMPTS)
-    throw new AppError('ERR_INVALID_RESET_CODE');
-  if (item.codeHash !== hashCode(email, code)) {
-    await updateItem(resetKeys(email), { add: { attempts: 1 } });
-    throw new AppError('ERR_INVALID_RESET_CODE');
-  }
-  // Single use: the code is deleted before the password changes.
+export async function resetPassword(email: string, code: string, password: string, address: string) {
+  await take(LIMITS.resetGuessPerAddress, address);
+  await take(LIMITS.resetGuessPerEmail, email);
+  // Claiming the code is the comparison: one conditional write, so two requests cannot both use it.
+  const claimed = await updateItem(resetKeys(email), {
+    set: { usedAt: Date.now() },
+    condition: 'codeHash = :hash AND attribute_not_exists(usedAt) AND #ttl > :now',
+    conditionNames: { '#ttl': 'ttl' },
+    conditionValues: { ':hash': hashCode(email, code), ':now': Math.floor(Date.now() / 1000) },
+  });
+  if (!claimed) throw new AppError('ERR_INVALID_RESET_CODE');
   await deleteItem(resetKeys(email));
   const user = await findUserByEmail(email);
-  if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
+  if (!user) throw new AppError('ERR_INVALID_RESET_CODE');
   await updateItem(userKeys(user.companyId, user.id), {
     set: { passwordHash: await hashPassword(password), updatedAt: nowIso() },
   });
+  await revokeUserSessions(user.companyId, user.id);
 }

@@ -30,6 +30,7 @@ import {
   userKeys,
   userSearchText,
 } from '../accounts/users';
+import { revokeUserSessions } from '../accounts/sessions';
 import { getQueues } from '../queues/repo';
 import { getWhatsapp } from '../whatsapp/repo';
 
@@ -56,11 +57,11 @@ export async function listUsersPage(
   opts: { searchParam?: string; cursor?: string; limit?: number },
 ) {
   const search = opts.searchParam?.trim().toLowerCase();
+  const where = { pk: `C#${companyId}`, sk: { beginsWith: 'USER#' } };
   const out = await query({
-    pk: `C#${companyId}`,
-    sk: { beginsWith: 'USER#' },
+    ...where,
     limit: opts.limit ?? PAGE_SIZE,
-    startKey: await decodeCursor(companyId, opts.cursor),
+    startKey: await decodeCursor(companyId, opts.cursor, where),
     ...(search
       ? {
           filter: 'contains(#search, :search)',
@@ -69,7 +70,7 @@ export async function listUsersPage(
         }
       : {}),
   });
-  const result = await page(companyId, out.items.map(toUser), out.lastKey);
+  const result = await page(companyId, out.items.map(toUser), out.lastKey, where);
   return { users: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
 
@@ -165,12 +166,18 @@ async function syncConnections(user: User) {
   );
 }
 
+/** Only a platform super user may edit or delete a super user (its credentials included). */
+function assertMayManage(auth: AuthContext, target: User) {
+  if (target.super && !auth.super) throw new AppError('ERR_NO_PERMISSION');
+}
+
 export async function updateCompanyUser(auth: AuthContext, id: number, body: UserUpdateBody): Promise<UserWithQueues> {
   const companyId = auth.companyId;
-  // A non-admin may edit only themselves (name, e-mail, password).
+  // A non-admin may edit only themselves (name, e-mail, password); another user's credentials need an admin.
   if (id !== auth.userId && !isAdmin(auth)) throw new AppError('ERR_NO_PERMISSION');
   const current = await getStoredUser(companyId, id);
   if (!current) throw new AppError('ERR_NO_USER_FOUND');
+  assertMayManage(auth, current);
   assertModalPermissions(auth, current, body);
   await assertReferences(companyId, body);
   const name = body.name ?? current.name;
@@ -197,6 +204,9 @@ export async function updateCompanyUser(auth: AuthContext, id: number, body: Use
   } else {
     await transact([userUpdate], () => new AppError('ERR_NO_USER_FOUND'));
   }
+  // New credentials end the user's other sessions; the caller's own session carries on.
+  if (body.password || email !== current.email)
+    await revokeUserSessions(companyId, id, id === auth.userId ? auth.sessionId : undefined);
   const user = await requireUser(companyId, id);
   const visibilityChanged =
     user.profile !== current.profile ||
@@ -216,12 +226,14 @@ export async function deleteCompanyUser(auth: AuthContext, id: number) {
   if (id === auth.userId) throw new AppError('ERR_NO_PERMISSION');
   const current = await getStoredUser(companyId, id);
   if (!current) throw new AppError('ERR_NO_USER_FOUND');
+  assertMayManage(auth, current);
   const items: TransactItem[] = [
     deleteTx(userKeys(companyId, id), 'attribute_exists(pk)'),
     deleteTx(emailKeys(current.email)),
     counterTx(companyScope(companyId), USERS_USAGE, -1),
   ];
   await transact(items, () => new AppError('ERR_NO_USER_FOUND'));
+  await revokeUserSessions(companyId, id);
   const sockets = (await companyConnections(companyId)).filter((c) => c.userId === id);
   await Promise.all(
     sockets.map(async (c) => {

@@ -39,7 +39,9 @@ export default {
     ERR_DUPLICATED: 'Não foi possível concluir a operação. Verifique se há nome duplicado ou campos faltando.',
     ERR_INVALID_RESET_CODE: 'Código inválido ou expirado.',
     ERR_PAYLOAD_TOO_LARGE: 'Arquivo grande demais.',
+    ERR_UPLOAD_TYPE_NOT_ALLOWED: 'Este tipo de arquivo não é permitido.',
     ERR_CONFLICT: 'O registro foi alterado por outra pessoa. Recarregue e tente de novo.',
+    ERR_FORBIDDEN_ORIGIN: 'Acesso recusado: use o endereço do aplicativo.',
   },
   en: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
@@ -78,7 +80,9 @@ export default {
     ERR_DUPLICATED: 'Could not complete the operation. Check for a duplicate name or missing fields.',
     ERR_INVALID_RESET_CODE: 'Invalid or expired code.',
     ERR_PAYLOAD_TOO_LARGE: 'File too large.',
+    ERR_UPLOAD_TYPE_NOT_ALLOWED: 'This file type is not allowed.',
     ERR_CONFLICT: 'The record was changed by someone else. Reload and try again.',
+    ERR_FORBIDDEN_ORIGIN: 'Access refused: use the app address.',
   },
   es: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Inténtelo más tarde.',
@@ -117,6 +121,8 @@ export default {
     ERR_DUPLICATED: 'No se pudo completar la operación. Verifique si hay un nombre duplicado o campos faltantes.',
     ERR_INVALID_RESET_CODE: 'Código inválido o expirado.',
     ERR_PAYLOAD_TOO_LARGE: 'Archivo demasiado grande.',
+    ERR_UPLOAD_TYPE_NOT_ALLOWED: 'Este tipo de archivo no está permitido.',
     ERR_CONFLICT: 'Otra persona cambió el registro. Recargue e inténtelo de nuevo.',
+    ERR_FORBIDDEN_ORIGIN: 'Acceso rechazado: use la dirección de la aplicación.',
   },
 } satisfies Locales;

@@ -17,7 +17,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { can } from '#shared/permissions';
-import { email, name2to50, password5to50 } from '#shared/schemas/common';
+import { email, name2to50 } from '#shared/schemas/common';
+import { password8to50 } from '#shared/schemas/accounts';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
@@ -29,11 +30,11 @@ import { useAuth } from '../auth/AuthProvider';
 import type { Queue } from '../tickets/types';
 import type { SessionUser } from '../auth/types';
 
-/** 2.14 / section 5: name 2-50, valid e-mail, password 5-50 (optional when editing). */
+/** 2.14 / section 5: name 2-50, valid e-mail, password 8-50 (optional when editing). */
 export const UserForm = z.object({
   name: name2to50,
   email,
-  password: z.union([z.literal(''), password5to50]).optional(),
+  password: z.union([z.literal(''), password8to50]).optional(),
   profile: z.enum(['admin', 'user', 'supervisor']),
   allTicket: z.enum(['enabled', 'desabled']),
   whatsappId: z.number().nullable(),

@@ -1,0 +1,70 @@
+import { config } from './config';
+import { deleteItem, getItem, updateItem, type Key } from './db';
+import { AppError } from './errors';
+
+/**
+ * The one rate limiter. A rule counts hits per subject (an e-mail or a client address) in fixed
+ * windows: item `RL#<rule>#<subject>` / `W#<window>`, with TTL. A hit is taken with one conditional
+ * ADD before the work it guards, so concurrent requests can never spend more than the budget.
+ *
+ * A rule allows `free` hits per window. Past that, a rule without `backoff` refuses until the window
+ * ends; a rule with `backoff` lets one hit through per delay (base·2^k seconds, capped) instead, so an
+ * attacker cannot lock the owner out for long, and a burst gets at most one hit per delay.
+ */
+export interface RateRule {
+  name: string;
+  /** address rules skip the addresses the config exempts (the local test stack's loopback) */
+  per: 'email' | 'address';
+  windowSeconds: number;
+  free: number;
+  backoff?: { baseSeconds: number; maxSeconds: number };
+}
+
+/** A hit taken; `giveBack` returns it (a success that the rule must not count). */
+export interface Hit {
+  key: Key;
+}
+
+const keys = (rule: RateRule, subject: string, now: number): Key => ({
+  pk: `RL#${rule.name}#${subject.toLowerCase()}`,
+  sk: `W#${Math.floor(now / 1000 / rule.windowSeconds)}`,
+});
+
+const exempt = (rule: RateRule, subject: string) =>
+  rule.per === 'address' && config().rateLimitExemptAddresses.includes(subject);
+
+/** Delay after the (seen + 1)-th hit; never zero, so the first hit past the budget always waits. */
+function holdSeconds(rule: RateRule, seen: number) {
+  const { baseSeconds, maxSeconds } = rule.backoff!;
+  return Math.min(maxSeconds, baseSeconds * 2 ** Math.max(0, seen + 1 - rule.free));
+}
+
+/** Takes one hit for the subject or refuses with ERR_TOO_MANY_ATTEMPTS (429). */
+export async function take(rule: RateRule, subject: string): Promise<Hit | undefined> {
+  if (exempt(rule, subject)) return undefined;
+  const now = Date.now();
+  const key = keys(rule, subject, now);
+  const windowEnd = (Math.floor(now / 1000 / rule.windowSeconds) + 1) * rule.windowSeconds;
+  // A stale read only changes how long the next delay is; the condition below is what holds the budget.
+  const seen = rule.backoff ? ((await getItem<{ hits?: number }>(key))?.hits ?? 0) : 0;
+  const taken = await updateItem(key, {
+    add: { hits: 1 },
+    set: { ttl: windowEnd + 60, openAt: rule.backoff ? now + holdSeconds(rule, seen) * 1000 : undefined },
+    condition: rule.backoff
+      ? 'attribute_not_exists(hits) OR hits < :free OR openAt <= :now'
+      : 'attribute_not_exists(hits) OR hits < :free',
+    conditionValues: { ':free': rule.free, ...(rule.backoff ? { ':now': now } : {}) },
+  });
+  if (!taken) throw new AppError('ERR_TOO_MANY_ATTEMPTS');
+  return { key };
+}
+
+/** Returns a hit: the guarded work succeeded and only failures count against the rule. */
+export async function giveBack(hit: Hit | undefined) {
+  if (hit) await updateItem(hit.key, { add: { hits: -1 }, condition: 'hits > :zero', conditionValues: { ':zero': 0 } });
+}
+
+/** Forgets the subject's hits in the current window (the owner proved who they are). */
+export async function clear(rule: RateRule, subject: string) {
+  await deleteItem(keys(rule, subject, Date.now()));
+}
