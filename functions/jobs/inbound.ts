@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { handleInbound } from '#lib/inbound/handle';
-import { log, setLogContext } from '#lib/log';
+import { log, withLogContext } from '#lib/log';
 
 /**
  * Consumer of the `inbound` FIFO queue (provider events from the session runner). A failed record
@@ -12,8 +12,10 @@ export const handler = async (event: SQSEvent) => {
   for (const record of event.Records) {
     try {
       const inbound = JSON.parse(record.body) as InboundEvent;
-      setLogContext({ companyId: inbound.companyId, whatsappId: inbound.whatsappId, inbound: inbound.type }, true);
-      await handleInbound(inbound);
+      await withLogContext(
+        { companyId: inbound.companyId, whatsappId: inbound.whatsappId, inbound: inbound.type },
+        () => handleInbound(inbound),
+      );
     } catch (err) {
       log.error('inbound event failed', {
         messageId: record.messageId,

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { sendSchedule, type ScheduleJob } from '#lib/schedules/dispatch';
-import { log, setLogContext } from '#lib/log';
+import { log, withLogContext } from '#lib/log';
 
 /** Consumer of the `schedules` queue: sends each claimed schedule; failures are retried alone. */
 export const handler = async (event: SQSEvent) => {
@@ -8,8 +8,9 @@ export const handler = async (event: SQSEvent) => {
   for (const record of event.Records) {
     try {
       const job = JSON.parse(record.body) as ScheduleJob;
-      setLogContext({ companyId: job.companyId, scheduleId: job.scheduleId }, true);
-      await sendSchedule(job, Number(record.attributes.ApproximateReceiveCount ?? 1));
+      await withLogContext({ companyId: job.companyId, scheduleId: job.scheduleId }, () =>
+        sendSchedule(job, Number(record.attributes.ApproximateReceiveCount ?? 1)),
+      );
     } catch (err) {
       log.error('schedule job failed', { messageId: record.messageId, error: (err as Error).message });
       batchItemFailures.push({ itemIdentifier: record.messageId });

@@ -1,5 +1,5 @@
 import { log } from '#lib/log';
-import { dueItems, removeDue, type DueItem } from '#lib/chatbot/timers';
+import { dueItems, removeDue, retryDue, type DueItem } from '#lib/chatbot/timers';
 import { expireRatingWait, onTicketClosed } from '#lib/chatbot/rating';
 import { getTicket, updateTicket } from '#lib/tickets/service';
 import { sendMessage } from '#lib/messages/service';
@@ -8,7 +8,8 @@ import { fillVariables } from '#shared/message-variables';
 
 /**
  * Every minute: the chatbot's due wake-ups (functions/lib/chatbot/timers.ts). Each one re-checks
- * the ticket, so a stale wake-up does nothing, and is removed once handled.
+ * the ticket, so a stale wake-up does nothing, and is removed once handled; a failed one comes back
+ * later (retryDue).
  */
 export const handler = async () => {
   let handled = 0;
@@ -18,15 +19,17 @@ export const handler = async () => {
     for (const item of due) {
       try {
         await fire(item);
+        await removeDue(item);
       } catch (err) {
+        const kept = await retryDue(item);
         log.error('chatbot timer failed', {
           kind: item.kind,
           companyId: item.companyId,
           ticketId: item.ticketId,
+          willRetry: kept,
           error: (err as Error).message,
         });
       }
-      await removeDue(item);
       handled++;
     }
   }

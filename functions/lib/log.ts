@@ -1,25 +1,40 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { config } from './config';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+type Fields = Record<string, unknown>;
 
-let context: Record<string, unknown> = {};
+/**
+ * The fields of the unit of work being logged (a request, a queue record). Each unit runs in its own
+ * async context, so concurrent requests in one process (the local runtime, a busy Lambda's awaits)
+ * never write each other's requestId or companyId.
+ */
+const scope = new AsyncLocalStorage<Fields>();
+/** outside any unit of work (start-up, the session runner's own lines) */
+const processFields: Fields = {};
 
-/** Adds fields (requestId, companyId, userId) to every line until the next reset. */
-export function setLogContext(fields: Record<string, unknown>, replace = false) {
-  context = replace ? { ...fields } : { ...context, ...fields };
+/** Runs `fn` with its own log context, starting from `fields`. */
+export function withLogContext<T>(fields: Fields, fn: () => Promise<T>): Promise<T> {
+  return scope.run({ ...fields }, fn);
 }
 
-function write(level: Level, msg: string, fields?: Record<string, unknown>) {
+/** Adds fields (companyId, userId ...) to every later line of the current unit of work. */
+export function setLogContext(fields: Fields) {
+  Object.assign(scope.getStore() ?? processFields, fields);
+}
+
+function write(level: Level, msg: string, fields?: Fields) {
   if (ORDER[level] < ORDER[config().logLevel]) return;
+  const context = scope.getStore() ?? processFields;
   const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...context, ...fields });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 /** Structured JSON logs, one line per event. Never pass secrets or message bodies at info level. */
 export const log = {
-  debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
-  info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),
-  warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),
-  error: (msg: string, fields?: Record<string, unknown>) => write('error', msg, fields),
+  debug: (msg: string, fields?: Fields) => write('debug', msg, fields),
+  info: (msg: string, fields?: Fields) => write('info', msg, fields),
+  warn: (msg: string, fields?: Fields) => write('warn', msg, fields),
+  error: (msg: string, fields?: Fields) => write('error', msg, fields),
 };

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { api, baseUrl, queuesIdle, sleep } from './helpers';
+import { BOT_DUE_SHARDS, botDuePk } from '../../functions/lib/chatbot/timers';
 
 /** The simulator's local-only endpoints (a fake phone per connection), through the gateway. */
 export async function sim<T = any>(method: string, path: string, body?: unknown): Promise<T> {
@@ -78,10 +79,12 @@ export function rawTable() {
 /** Makes the chatbot wake-ups of a company due now (instead of waiting minutes). */
 export async function makeDueNow(companyId: number, kind: string) {
   const t = rawTable();
-  for (const item of await t.query('BOTDUE')) {
-    if (item.companyId !== companyId || item.kind !== kind) continue;
-    await t.del('BOTDUE', item.sk);
-    const dueAt = '2000-01-01T00:00:00.000Z';
-    await t.put({ ...item, dueAt, sk: `${dueAt}#${item.kind}#${item.companyId}#${item.ticketId}` });
+  for (let shard = 0; shard < BOT_DUE_SHARDS; shard++) {
+    for (const item of await t.query(botDuePk(shard))) {
+      if (item.companyId !== companyId || item.kind !== kind) continue;
+      await t.del(item.pk, item.sk);
+      const dueAt = '2000-01-01T00:00:00.000Z';
+      await t.put({ ...item, dueAt, sk: `${dueAt}#${item.kind}#${item.companyId}#${item.ticketId}` });
+    }
   }
 }

@@ -1,10 +1,12 @@
 import { deleteItem, putItem, query } from '../db';
-import { ttlIn } from '../keys';
 
 /**
- * Chatbot wake-ups: `BOTDUE` / `<dueIso>#<kind>#<cid>#<ticketId>`. The table is the truth, the
- * timer only looks for what is due; each handler re-checks the ticket before acting, so a timer
- * that became stale (the contact answered, an attendant took the ticket) does nothing.
+ * Chatbot wake-ups: `BOTDUE#<shard>` / `<dueIso>#<kind>#<cid>#<ticketId>`, spread over a few shards
+ * so no single partition takes every company's writes. The table is the truth, the timer only looks
+ * for what is due; each handler re-checks the ticket before acting, so a timer that became stale
+ * (the contact answered, an attendant took the ticket) does nothing. A wake-up is removed only once
+ * handled (or given up after MAX_ATTEMPTS failures); it has no TTL, so one that fell due while the
+ * timer was stopped still fires.
  * - `transfer`: a pending ticket still without a queue after timeToTransfer minutes
  * - `expire`: an open ticket idle expiresTicket minutes after our last message
  * - `rating`: a rating that was asked and never answered: the ticket closes anyway
@@ -17,11 +19,19 @@ export interface DueItem {
   dueAt: string;
   /** what the ticket looked like when scheduled (a later change makes the timer stale) */
   marker?: string;
+  /** failed firings so far */
+  attempts?: number;
 }
 
-const PK = 'BOTDUE';
-const sk = (d: Pick<DueItem, 'dueAt' | 'kind' | 'companyId' | 'ticketId'>) =>
-  `${d.dueAt}#${d.kind}#${d.companyId}#${d.ticketId}`;
+export const BOT_DUE_SHARDS = 8;
+export const botDuePk = (shard: number) => `BOTDUE#${shard}`;
+const MAX_ATTEMPTS = 5;
+const keys = (d: Pick<DueItem, 'dueAt' | 'kind' | 'companyId' | 'ticketId'>) => ({
+  pk: botDuePk((d.companyId + d.ticketId) % BOT_DUE_SHARDS),
+  sk: `${d.dueAt}#${d.kind}#${d.companyId}#${d.ticketId}`,
+});
+
+const dueItem = (d: DueItem) => ({ ...keys(d), ...d });
 
 export async function scheduleDue(
   kind: DueKind,
@@ -32,23 +42,40 @@ export async function scheduleDue(
   now = Date.now(),
 ) {
   const dueAt = new Date(now + inMinutes * 60_000).toISOString();
-  await putItem({
-    pk: PK,
-    sk: sk({ dueAt, kind, companyId, ticketId }),
-    kind,
-    companyId,
-    ticketId,
-    dueAt,
-    marker,
-    ttl: ttlIn(inMinutes * 60 + 7 * 24 * 3600),
-  });
+  await putItem(dueItem({ kind, companyId, ticketId, dueAt, marker }));
 }
 
+/** Up to `limit` due wake-ups of each shard. */
 export async function dueItems(now = new Date(), limit = 100): Promise<DueItem[]> {
-  const { items } = await query<DueItem>({ pk: PK, sk: { lte: `${now.toISOString()}~` }, limit });
-  return items;
+  const shards = Array.from({ length: BOT_DUE_SHARDS }, (_, shard) =>
+    query<DueItem>({ pk: botDuePk(shard), sk: { lte: `${now.toISOString()}~` }, limit }),
+  );
+  return (await Promise.all(shards)).flatMap((page) =>
+    page.items.map(({ kind, companyId, ticketId, dueAt, marker, attempts }) => ({
+      kind,
+      companyId,
+      ticketId,
+      dueAt,
+      marker,
+      attempts,
+    })),
+  );
 }
 
 export async function removeDue(d: DueItem) {
-  await deleteItem({ pk: PK, sk: sk(d) });
+  await deleteItem(keys(d));
+}
+
+/**
+ * A firing failed: the wake-up comes back later (1, 2, 4, 8 minutes), and is dropped after
+ * MAX_ATTEMPTS failures. Answers whether it was kept.
+ */
+export async function retryDue(d: DueItem, now = Date.now()): Promise<boolean> {
+  const attempts = (d.attempts ?? 0) + 1;
+  if (attempts < MAX_ATTEMPTS) {
+    const dueAt = new Date(now + 2 ** (attempts - 1) * 60_000).toISOString();
+    await putItem(dueItem({ ...d, dueAt, attempts }));
+  }
+  await removeDue(d);
+  return attempts < MAX_ATTEMPTS;
 }

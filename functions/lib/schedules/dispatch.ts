@@ -27,10 +27,18 @@ import { presentOne } from './service';
  * conditional, so two timer runs never both enqueue one) and enqueues it; the consumer sends it
  * through the normal outbound path and records ENVIADA with sentAt, or ERRO once the queue's last
  * retry has failed.
+ *
+ * A claimed schedule stays on the due index with a recheck time after every retry of its job should
+ * have ended. Found there still AGENDADA, its job was lost (a consumer timeout or throttling sent it
+ * to the dead-letter queue without reaching the last-attempt branch): it is enqueued again, or marked
+ * ERRO when a send had started (it may have gone out) or after MAX_REQUEUES, so no schedule stays
+ * AGENDADA forever.
  */
 export const SCHEDULE_QUEUE = 'schedules';
 /** At most this many schedules per shard and timer run; the rest wait for the next minute. */
 const MAX_PER_SHARD = 500;
+/** Lost jobs enqueued again before the schedule is given up as ERRO. */
+const MAX_REQUEUES = 2;
 
 export interface ScheduleJob {
   companyId: number;
@@ -48,7 +56,9 @@ export async function dispatchDueSchedules(now = new Date()): Promise<{ enqueued
       const out = await query({ index: 'gsi4', pk: dueShardPk(shard), sk: { lte: bound }, limit: 100, startKey });
       for (const item of out.items) {
         const s = toStoredSchedule(item);
-        if (await claim(s, item.gsi4sk)) enqueued++;
+        const handedOver =
+          s.status === 'AGENDADA' ? await recover(s, item.gsi4sk, now) : await claim(s, item.gsi4sk, now);
+        if (handedOver) enqueued++;
       }
       seen += out.items.length;
       startKey = out.lastKey;
@@ -57,12 +67,23 @@ export async function dispatchDueSchedules(now = new Date()): Promise<{ enqueued
   return { enqueued };
 }
 
-async function claim(s: StoredSchedule, dueKey: string): Promise<boolean> {
+/** When every delivery of a job enqueued at `now` has ended, with a margin for the timer's minute. */
+function recheckAt(now: Date) {
+  const def = queueDefs.find((q) => q.name === SCHEDULE_QUEUE);
+  const seconds = (def?.maxReceiveCount ?? 5) * (def?.visibilityTimeoutSeconds ?? 60) * 2 + 120;
+  return new Date(now.getTime() + seconds * 1000).toISOString();
+}
+
+async function claim(s: StoredSchedule, dueKey: string, now: Date): Promise<boolean> {
   const key = scheduleKeys(s.companyId, s.id);
   // The due key in the condition makes an edit between the Query and the claim win (new sendAt).
   const claimed = await updateItem(key, {
-    set: { status: 'AGENDADA', queuedAt: nowIso(), updatedAt: nowIso() },
-    remove: ['gsi4pk', 'gsi4sk'],
+    set: {
+      status: 'AGENDADA',
+      queuedAt: nowIso(),
+      updatedAt: nowIso(),
+      ...dueIndex(s.companyId, s.id, recheckAt(now)),
+    },
     condition: '#status = :pending AND #due = :due',
     conditionNames: { '#status': 'status', '#due': 'gsi4sk' },
     conditionValues: { ':pending': 'PENDENTE', ':due': dueKey },
@@ -80,6 +101,26 @@ async function claim(s: StoredSchedule, dueKey: string): Promise<boolean> {
     });
     return false;
   }
+}
+
+/** A claimed schedule whose job never finished: enqueue it again, or give up as ERRO. */
+async function recover(s: StoredSchedule, dueKey: string, now: Date): Promise<boolean> {
+  const requeues = s.requeues ?? 0;
+  if (s.sendingAt || requeues >= MAX_REQUEUES) {
+    log.warn('schedule job lost; marked as failed', { companyId: s.companyId, scheduleId: s.id, requeues });
+    await finish(s, { status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG' }, ['sendingAt'], dueKey);
+    return false;
+  }
+  const moved = await updateItem(scheduleKeys(s.companyId, s.id), {
+    set: { requeues: requeues + 1, queuedAt: nowIso(), ...dueIndex(s.companyId, s.id, recheckAt(now)) },
+    condition: '#status = :queued AND #due = :due AND attribute_not_exists(#sending)',
+    conditionNames: { '#status': 'status', '#due': 'gsi4sk', '#sending': 'sendingAt' },
+    conditionValues: { ':queued': 'AGENDADA', ':due': dueKey },
+  });
+  if (!moved) return false;
+  log.warn('schedule job lost; enqueued again', { companyId: s.companyId, scheduleId: s.id, requeues: requeues + 1 });
+  await enqueue(SCHEDULE_QUEUE, { companyId: s.companyId, scheduleId: s.id } satisfies ScheduleJob);
+  return true;
 }
 
 const maxAttempts = () => queueDefs.find((q) => q.name === SCHEDULE_QUEUE)?.maxReceiveCount ?? 5;
@@ -148,13 +189,14 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
   await finish(s, { status: 'ENVIADA', sentAt: nowIso(), ticketId }, ['sendingAt']);
 }
 
-async function finish(s: StoredSchedule, set: Record<string, unknown>, remove: string[] = []) {
+/** Records the outcome and takes the schedule off the due index; `dueKey` guards against a concurrent recovery. */
+async function finish(s: StoredSchedule, set: Record<string, unknown>, remove: string[] = [], dueKey?: string) {
   const updated = await updateItem(scheduleKeys(s.companyId, s.id), {
     set: { ...set, updatedAt: nowIso() },
-    remove,
-    condition: '#status = :queued',
-    conditionNames: { '#status': 'status' },
-    conditionValues: { ':queued': 'AGENDADA' },
+    remove: [...remove, 'gsi4pk', 'gsi4sk'],
+    condition: dueKey ? '#status = :queued AND #due = :due' : '#status = :queued',
+    conditionNames: { '#status': 'status', ...(dueKey ? { '#due': 'gsi4sk' } : {}) },
+    conditionValues: { ':queued': 'AGENDADA', ...(dueKey ? { ':due': dueKey } : {}) },
   });
   if (updated) await publish(s.companyId, 'schedule', { action: 'update', schedule: await presentOne(updated) });
 }

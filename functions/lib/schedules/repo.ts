@@ -6,7 +6,8 @@ import { pad } from '../keys';
  * A scheduled message: pk `C#<cid>`, sk `SCHEDULE#<pad(id)>`. While it waits (status PENDENTE) it
  * also sits on the platform-wide due index gsi4 `SCHEDULE_DUE#<shard>` / `<sendAt>#<pad(cid)>#<pad(id)>`,
  * so the timer reads everything due (sendAt <= now) with one Query per shard, whatever the company.
- * Claiming a schedule removes it from the index in the same conditional update.
+ * Claiming a schedule moves its index entry to a recheck time (lost jobs are found there); the
+ * outcome (ENVIADA, ERRO) removes it.
  */
 export const scheduleKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `SCHEDULE#${pad(id)}` });
 
@@ -26,6 +27,8 @@ export type StoredSchedule = Schedule & {
   mediaMimetype?: string | null;
   attempts?: number;
   sendingAt?: string;
+  /** times a lost job was enqueued again (see dispatch.ts) */
+  requeues?: number;
 };
 
 export function scheduleItem(s: StoredSchedule): Item {
@@ -39,7 +42,14 @@ export function scheduleItem(s: StoredSchedule): Item {
 export const toStoredSchedule = (item: Item) => stripKeys(item) as StoredSchedule;
 
 export function toSchedule(item: Item): Schedule {
-  const { searchText: _s, mediaMimetype: _m, attempts: _a, sendingAt: _x, ...rest } = toStoredSchedule(item);
+  const {
+    searchText: _s,
+    mediaMimetype: _m,
+    attempts: _a,
+    sendingAt: _x,
+    requeues: _r,
+    ...rest
+  } = toStoredSchedule(item);
   return rest;
 }
 
