@@ -3,8 +3,8 @@ import { httpModule, reply, route } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
 import { MessagesQuery, SendMessageBody, mediaKindOf } from '#shared/schemas/messages';
 import { AppError } from '#lib/errors';
-import { newObjectKey, putObject } from '#lib/storage';
-import { parseMultipart } from '#lib/whatsapp/multipart';
+import { acceptStoredUpload, storeUploads } from '#lib/storage';
+import { readMultipart } from '#lib/multipart';
 import { requireStoredTicket } from '#lib/tickets/repo';
 import { assertCanSee } from '#lib/tickets/service';
 import { deleteMessageByUser, listMessages, sendMessage } from '#lib/messages/service';
@@ -51,16 +51,16 @@ export const handler = httpModule({
   'POST /messages/{id}': route({ params: ticketParams }, async ({ auth, params, event }) => {
     const ticket = await writableTicket(auth, params.id);
     if (isMultipart(event)) {
-      const { fields, files } = await parseMultipart(event);
+      const { fields, files } = await readMultipart(event);
       if (!files.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['medias'], message: 'required' }]);
+      const stored = await storeUploads(auth.companyId, 'media', files);
       const sent = [];
-      for (const file of files) {
-        const key = newObjectKey(auth.companyId, 'media', file.fileName);
-        await putObject(key, file.data, file.mimetype);
+      for (const [i, file] of files.entries()) {
+        const { key, mimetype } = stored[i]!;
         sent.push(
           await sendAndPresent(auth.companyId, ticket, {
             body: files.length === 1 && fields.body?.trim() ? fields.body : file.fileName,
-            media: { key, mimetype: file.mimetype, fileName: file.fileName, kind: mediaKindOf(file.mimetype) },
+            media: { key, mimetype, fileName: file.fileName, kind: mediaKindOf(mimetype) },
             quotedMsgId: fields.quotedMsgId || undefined,
             userId: auth.userId,
           }),
@@ -76,9 +76,15 @@ export const handler = httpModule({
         parsed.error.issues.map((i) => ({ path: i.path, message: i.message })),
       );
     const body = parsed.data;
+    // the stored object's own type (bound by the presigned POST), never the one the client repeats
+    const mimetype =
+      body.media && (await acceptStoredUpload(auth.companyId, body.media.key, body.media.fileName)).mimetype;
     const message = await sendAndPresent(auth.companyId, ticket, {
       body: body.body,
-      media: body.media ? { ...body.media, kind: body.media.kind ?? mediaKindOf(body.media.mimetype) } : undefined,
+      media:
+        body.media && mimetype
+          ? { ...body.media, mimetype, kind: body.media.kind ?? mediaKindOf(mimetype) }
+          : undefined,
       quotedMsgId: body.quotedMsg?.id,
       userId: auth.userId,
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery } from './common';
+import { MSG, bodyId, cursorQuery } from './common';
 import type { NormalizedMediaType } from '../whatsapp-protocol';
 
 /**
@@ -76,16 +76,29 @@ export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
 export const MessagesQuery = cursorQuery;
 
+/** POST /uploads: the type and size are checked against the upload policy, and bound in the signed POST. */
 export const UploadBody = z.object({
   fileName: z.string().trim().min(1, MSG.required).max(255, MSG.long),
-  contentType: z.string().trim().min(1, MSG.required).max(200),
+  contentType: z.string().trim().max(200).optional().default(''),
+  /** bytes, when the client knows them: a file over the limit is refused before it is sent */
+  size: z.number().int().nonnegative().optional(),
 });
+
+/** What POST /uploads answers: post `fields` and then the file (field `file`) to `url`. */
+export interface UploadTicket {
+  url: string;
+  fields: Record<string, string>;
+  key: string;
+  /** the type the file is stored and sent as */
+  mimetype: string;
+  maxBytes: number;
+}
 
 /** Ticket note (attendance.md 5): at least 2 characters. */
 export const TicketNoteBody = z.object({
   note: z.string({ error: MSG.required }).trim().min(2, MSG.short).max(5000, MSG.long),
-  ticketId: z.coerce.number({ error: MSG.required }).int().positive(),
-  contactId: z.coerce.number({ error: MSG.required }).int().positive(),
+  ticketId: bodyId,
+  contactId: bodyId,
 });
 export const TicketNotesQuery = z.object({
   ticketId: z.coerce.number().int().positive().optional(),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, simulator, unique } from './browser';
 

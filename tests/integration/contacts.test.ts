@@ -149,10 +149,62 @@ describe('contacts', () => {
     expect(res.body.newContacts.map((c: any) => c.contactName)).toEqual(['Imported One', 'Imported Two']);
     expect(res.body.newContacts[0].contactId).toEqual(expect.any(Number));
     expect(res.body.errorBag).toEqual([
-      { contactName: 'X', error: { message: expect.stringContaining('name') } },
-      { contactName: 'Dup', error: { message: 'ERR_DUPLICATED_CONTACT' } },
+      { line: 4, contactName: 'X', error: { message: expect.stringContaining('name') } },
+      { line: 5, contactName: 'Dup', error: { message: 'ERR_DUPLICATED_CONTACT' } },
     ]);
   });
+
+  it('a batched import (POST /contacts/upload): duplicates in the file and in the company are listed by line, the stored count is exact, one reload event, at most 5,000 rows', async () => {
+    const co = await newCompany('ct-bulk');
+    const numberOf = (i: number) => `5531${String(i).padStart(8, '0')}`;
+    for (const i of [10, 20, 30]) await createContact(co.adminToken, { number: numberOf(i) });
+    const rt = await realtimeClient(co.adminToken);
+    const rows: Record<string, unknown>[] = Array.from({ length: 990 }, (_, i) => ({
+      name: i === 100 ? 'X' : `Bulk ${i}`,
+      number: numberOf(i),
+      line: i + 2,
+    }));
+    // the last ten lines repeat numbers from the top of the file
+    for (let i = 0; i < 10; i++) rows.push({ name: `Again ${i}`, number: numberOf(i), line: 992 + i });
+
+    // the speed of 5,000 rows is measured by tests/bench/contacts-import.ts
+    const res = await api('POST', '/contacts/upload', { token: co.adminToken, body: rows });
+    expect(res.status).toBe(200);
+    expect(res.body.newContacts).toHaveLength(986);
+    expect(new Set(res.body.newContacts.map((c: any) => c.contactId)).size).toBe(986);
+    expect(res.body.errorBag).toHaveLength(14);
+    expect(
+      res.body.errorBag.filter((e: any) => e.error.message === 'ERR_DUPLICATED_CONTACT').map((e: any) => e.line),
+    ).toEqual([12, 22, 32, ...Array.from({ length: 10 }, (_, i) => 992 + i)]);
+    expect(res.body.errorBag.find((e: any) => e.line === 102)).toMatchObject({ contactName: 'X' });
+
+    // the usage counter and the contacts actually stored agree: 3 earlier + 986 imported
+    const counted = await api('GET', '/contacts?limit=1', { token: co.adminToken });
+    const stored = await api('GET', '/contacts?limit=1&dateStart=2000-01-01', { token: co.adminToken });
+    expect(counted.body.count).toBe(989);
+    expect(stored.body.count).toBe(989);
+    // the number guards hold: the same number cannot be created again
+    const again = await api('POST', '/contacts', {
+      token: co.adminToken,
+      body: { name: 'Late', number: numberOf(400) },
+    });
+    expect(again.body.error).toBe('ERR_DUPLICATED_CONTACT');
+
+    const reload = await rt.waitFor((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'reload');
+    expect(reload.data.count).toBe(986);
+    await sleep(300);
+    expect(
+      rt.events.filter((e) => e.event === `company-${co.companyId}-contact` && e.data.action === 'create'),
+    ).toHaveLength(0);
+    rt.close();
+
+    const tooMany = await api('POST', '/contacts/upload', {
+      token: co.adminToken,
+      body: Array.from({ length: 5001 }, (_, i) => ({ name: `Over ${i}`, number: numberOf(10_000 + i) })),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toBe('ERR_VALIDATION');
+  }, 60_000);
 
   it('contact events reach the company (create, update, delete) and never another company', async () => {
     const co = await newCompany('ct6');

@@ -83,9 +83,13 @@ describe('messages', () => {
     });
     expect(upload.status).toBe(201);
     expect(upload.body.key).toMatch(new RegExp(`^company${co.companyId}/media/`));
-    const bytes = Buffer.from('89504e470d0a1a0a-not-really-a-png', 'utf8');
-    const put = await fetch(upload.body.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'image/png' } });
-    expect(put.ok).toBe(true);
+    const bytes = Buffer.from('\x89PNG\r\n\x1a\npng', 'latin1');
+    const policyForm = new FormData();
+    for (const [name, value] of Object.entries(upload.body.fields as Record<string, string>))
+      policyForm.append(name, value);
+    policyForm.append('file', new Blob([bytes]), 'photo one.png');
+    const posted = await fetch(upload.body.url, { method: 'POST', body: policyForm });
+    expect(posted.ok).toBe(true);
     const sent = await api('POST', `/messages/${ticket.id}`, {
       token: co.adminToken,
       body: {

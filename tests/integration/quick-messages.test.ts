@@ -11,7 +11,9 @@ async function addAgent(co: TestCompany) {
   return { id: created.body.id as number, token: (await login(email, 'secret123')).token };
 }
 
-const upload = (name: string, content: string, type = 'image/png') => {
+const PNG = Buffer.from('\x89PNG\r\n\x1a\nPNGDATA', 'latin1');
+
+const upload = (name: string, content: string | Buffer<ArrayBuffer>, type = 'image/png') => {
   const form = new FormData();
   form.append('typeArch', 'quickMessage');
   form.append('file', new Blob([content], { type }), name);
@@ -139,13 +141,13 @@ describe('quick messages', () => {
     ).body;
     const up = await api('POST', `/quick-messages/${q.id}/media-upload`, {
       token: co.adminToken,
-      body: upload('our menu 2026.png', 'PNGDATA'),
+      body: upload('our menu 2026.png', PNG),
     });
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({ mediaName: 'our_menu_2026.png', isMedia: true });
     expect(up.body.mediaPath).toMatch(new RegExp(`^company${co.companyId}/quickMessage/.+our_menu_2026\\.png$`));
     const file = await fetch(up.body.mediaUrl);
-    expect(await file.text()).toBe('PNGDATA');
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(PNG);
     const removed = await api('DELETE', `/quick-messages/${q.id}/media-upload`, { token: co.adminToken });
     expect(removed.body).toMatchObject({ mediaPath: null, mediaName: null, isMedia: false });
     expect((await fetch(up.body.mediaUrl)).status).toBe(404);
@@ -155,6 +157,44 @@ describe('quick messages', () => {
     });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error).toBe('ERR_VALIDATION');
+  });
+
+  it('media claimed as text/html is refused (ERR_UPLOAD_TYPE_NOT_ALLOWED); a PDF is served as an attachment, an image inline', async () => {
+    const co = await newCompany('qm-media-policy');
+    const q = (
+      await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'doc', message: 'Our terms' } })
+    ).body;
+    const html = await api('POST', `/quick-messages/${q.id}/media-upload`, {
+      token: co.adminToken,
+      body: upload('terms.html', '<html><script>alert(1)</script></html>', 'text/html'),
+    });
+    expect(html.status).toBe(415);
+    expect(html.body.error).toBe('ERR_UPLOAD_TYPE_NOT_ALLOWED');
+    const disguised = await api('POST', `/quick-messages/${q.id}/media-upload`, {
+      token: co.adminToken,
+      body: upload('terms.pdf', '<svg onload="alert(1)"/>', 'application/pdf'),
+    });
+    expect(disguised.status).toBe(415);
+    expect((await api('GET', `/quick-messages/${q.id}`, { token: co.adminToken })).body).toMatchObject({
+      mediaPath: null,
+      isMedia: false,
+    });
+
+    const pdf = await api('POST', `/quick-messages/${q.id}/media-upload`, {
+      token: co.adminToken,
+      body: upload('our terms.pdf', '%PDF-1.4 terms', 'application/pdf'),
+    });
+    expect(pdf.status).toBe(200);
+    const served = await fetch(pdf.body.mediaUrl);
+    expect(served.headers.get('content-type')).toBe('application/pdf');
+    expect(served.headers.get('content-disposition')).toBe('attachment; filename="our_terms.pdf"');
+    const image = await api('POST', `/quick-messages/${q.id}/media-upload`, {
+      token: co.adminToken,
+      body: upload('menu.png', PNG),
+    });
+    const inline = await fetch(image.body.mediaUrl);
+    expect(inline.headers.get('content-type')).toBe('image/png');
+    expect(inline.headers.get('content-disposition')).toBeNull();
   });
 
   it('quickMessage events: shared ones reach the company, private ones only their owner and admins, never another company', async () => {

@@ -5,7 +5,7 @@ import { config } from '../config';
 import { ddb, getItem, query, type QueryOptions, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
-import { CONTACTS_USAGE, contactIndex, digitsOnly, normalizeText, toContact } from './repo';
+import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
 
 export interface ContactsFilter {
   searchParam?: string;
@@ -104,14 +104,12 @@ export async function listContacts(companyId: number, f: ContactsFilter) {
   const opts = plan(companyId, f);
   const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd);
   const [out, count] = await Promise.all([
-    query<Contact>({ ...opts, limit: f.limit ?? PAGE_SIZE, startKey: await decodeCursor(companyId, f.cursor) }),
+    query<Contact>({ ...opts, limit: f.limit ?? PAGE_SIZE, startKey: await decodeCursor(companyId, f.cursor, opts) }),
     filtered
       ? countMatching(opts)
-      : getItem<{ value: number }>({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` }).then(
-          (c) => c?.value ?? 0,
-        ),
+      : getItem<{ value: number }>(contactsUsageKeys(companyId)).then((c) => c?.value ?? 0),
   ]);
-  const paged = await page(companyId, out.items.map(toContact), out.lastKey);
+  const paged = await page(companyId, out.items.map(toContact), out.lastKey, opts);
   return { contacts: paged.items, hasMore: paged.hasMore, cursor: paged.cursor, count };
 }
 

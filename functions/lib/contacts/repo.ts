@@ -19,6 +19,8 @@ export const numberGuardKeys = (companyId: number, number: string) => ({
 });
 export const lidGuardKeys = (companyId: number, lid: string) => ({ pk: `C#${companyId}#CLID#${lid}`, sk: 'GUARD' });
 export const CONTACTS_USAGE = 'usage#contacts';
+/** The company's contact count (a counter item of ids.ts), for adds outside a transaction and reads. */
+export const contactsUsageKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` });
 export const contactIndex = {
   byName: (companyId: number) => `C#${companyId}#CNAME`,
   byNumber: (companyId: number) => `C#${companyId}#CNUM`,

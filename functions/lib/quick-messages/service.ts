@@ -8,9 +8,9 @@ import { companyScope, nextId } from '../ids';
 import { nowIso, pad } from '../keys';
 import { decodeCursor, page } from '../cursor';
 import { publish } from '../realtime';
-import { deleteObject, newObjectKey, presignGet, putObject } from '../storage';
+import { deleteObject, presignGet, storeUpload } from '../storage';
 import { isAdmin } from '../users/service';
-import type { UploadedFile } from './multipart';
+import type { UploadedFile } from '../multipart';
 
 /**
  * A quick message: pk `C#<cid>`, sk `QUICKMSG#<pad(id)>`. `geral` ones are shared with the whole
@@ -103,17 +103,18 @@ export async function listQuickMessagesPage(
   auth: AuthContext,
   opts: { searchParam?: string; userId?: number; cursor?: string; limit?: number },
 ) {
+  const where = { pk: `C#${auth.companyId}`, sk: { beginsWith: 'QUICKMSG#' } };
   const out = await query({
-    pk: `C#${auth.companyId}`,
-    sk: { beginsWith: 'QUICKMSG#' },
+    ...where,
     limit: opts.limit ?? PAGE_SIZE,
-    startKey: await decodeCursor(auth.companyId, opts.cursor),
+    startKey: await decodeCursor(auth.companyId, opts.cursor, where),
     ...filters(auth, opts),
   });
   const result = await page(
     auth.companyId,
     await Promise.all(out.items.map((i) => present(toQuickMessage(i)))),
     out.lastKey,
+    where,
   );
   return { records: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
@@ -195,9 +196,8 @@ export async function deleteQuickMessage(auth: AuthContext, id: number) {
 /** Stores the uploaded file under the tenant prefix and points the message at it (replacing any previous media). */
 export async function attachQuickMessageMedia(auth: AuthContext, id: number, file: UploadedFile) {
   const current = await requireQuickMessage(auth, id, true);
-  const key = newObjectKey(auth.companyId, 'quickMessage', file.filename);
-  await putObject(key, file.data, file.mimeType);
-  const saved = await save(auth, current, { mediaPath: key, mediaName: file.filename, isMedia: true });
+  const { key } = await storeUpload(auth.companyId, 'quickMessage', file);
+  const saved = await save(auth, current, { mediaPath: key, mediaName: file.fileName, isMedia: true });
   if (current.mediaPath) await deleteObject(current.mediaPath);
   return saved;
 }

@@ -3,13 +3,13 @@ import { mediaKindOf } from '#shared/schemas/messages';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { companyPlan, getCompany, isCompanyActive } from '../accounts/companies';
-import { newObjectKey, putObject } from '../storage';
+import { storeUploads } from '../storage';
 import { upsertContactFromWhatsApp } from '../contacts/service';
 import { findOrCreateTicket } from '../tickets/service';
 import { sendMessage } from '../messages/service';
 import { findWhatsappByToken } from './repo';
 import { checkNumber } from './numbers';
-import type { UploadedFile } from './multipart';
+import type { UploadedFile } from '../multipart';
 
 /**
  * The external messages API: a connection's token sends a message to a number from outside the
@@ -53,15 +53,15 @@ export async function sendExternal(
     fromMe: true,
   });
   if (!files.length) return [await sendMessage(companyId, ticket, { body: input.body, automatic: false })];
+  const stored = await storeUploads(companyId, 'media', files);
   const sent = [];
   for (const [i, file] of files.entries()) {
-    const key = newObjectKey(companyId, 'media', file.fileName);
-    await putObject(key, file.data, file.mimetype);
+    const { key, mimetype } = stored[i]!;
     sent.push(
       await sendMessage(companyId, ticket, {
         // the text goes with the first file, as the caption
         body: i === 0 ? input.body : file.fileName,
-        media: { key, mimetype: file.mimetype, fileName: file.fileName, kind: mediaKindOf(file.mimetype) },
+        media: { key, mimetype, fileName: file.fileName, kind: mediaKindOf(mimetype) },
       }),
     );
   }

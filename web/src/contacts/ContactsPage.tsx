@@ -75,9 +75,7 @@ export default function ContactsPage() {
   const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
   const [busy, setBusy] = useState<'import' | 'export' | null>(null);
-  const [result, setResult] = useState<{ created: number; errors: { contactName: string; message: string }[] } | null>(
-    null,
-  );
+  const [result, setResult] = useState<{ created: number; errors: ReturnType<typeof importErrors> } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
   // The server names row errors by catalogue code, validation key or `field: key`; show them as text.
@@ -89,7 +87,9 @@ export default function ContactsPage() {
   };
 
   useRealtimeEvent<{ action: string; contact?: Contact; contactId?: number }>('contact', (ev) => {
-    if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
+    // an import announces its contacts once, as a whole
+    if (ev.action === 'reload') void contacts.reload();
+    else if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
     else if (
       ev.contact &&
       (!search || ev.contact.name.toLowerCase().includes(search) || ev.contact.number.includes(search))
@@ -275,7 +275,14 @@ export default function ContactsPage() {
                 {result.errors.map((e, i) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: import errors have no id and may repeat (same name and message); the list is shown once, never reordered
                   <ListItem key={i} divider>
-                    <ListItemText primary={e.contactName || t('noName')} secondary={importMessage(e.message)} />
+                    <ListItemText
+                      primary={e.contactName || t('noName')}
+                      secondary={
+                        e.line
+                          ? t('importLine', { line: e.line, message: importMessage(e.message) })
+                          : importMessage(e.message)
+                      }
+                    />
                   </ListItem>
                 ))}
               </List>

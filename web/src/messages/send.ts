@@ -1,21 +1,15 @@
 import { api } from '../api/client';
+import type { UploadTicket } from '#shared/schemas/messages';
 import type { Message } from '../tickets/types';
-
-export interface UploadTicket {
-  /** presigned PUT URL */
-  url?: string;
-  uploadUrl?: string;
-  key: string;
-  headers?: Record<string, string>;
-}
 
 /** Text message (JSON). `quotedMsg` is the message being replied to. */
 export const sendText = (ticketId: number, body: string, quoted?: Message | null) =>
   api.post<Message>(`/messages/${ticketId}`, { body, quotedMsg: quoted ? { id: String(quoted.id) } : undefined });
 
 /**
- * Media: the browser uploads straight to storage with a presigned PUT (`POST /uploads`), then
- * sends the key with the file name as body, so no request through the API carries the file.
+ * Media: the browser uploads straight to storage with a presigned POST (`POST /uploads`, whose
+ * policy fixes the type and size), then sends the key with the file name as body, so no request
+ * through the API carries the file.
  */
 export async function sendMedia(
   ticketId: number,
@@ -24,19 +18,16 @@ export async function sendMedia(
   quoted?: Message | null,
   opts: { ptt?: boolean } = {},
 ) {
-  const contentType = file.type || 'application/octet-stream';
-  const ticket = await api.post<UploadTicket>('/uploads', { fileName, contentType });
-  const target = ticket.uploadUrl ?? ticket.url;
-  if (!target) throw new Error('upload URL missing');
-  const put = await fetch(target, {
-    method: 'PUT',
-    body: file,
-    headers: { 'Content-Type': contentType, ...(ticket.headers ?? {}) },
-  });
-  if (!put.ok) throw new Error(`upload failed: ${put.status}`);
+  const ticket = await api.post<UploadTicket>('/uploads', { fileName, contentType: file.type, size: file.size });
+  const form = new FormData();
+  for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+  // storage reads the policy fields first; the file must be the last part
+  form.append('file', file, fileName);
+  const posted = await fetch(ticket.url, { method: 'POST', body: form });
+  if (!posted.ok) throw new Error(`upload failed: ${posted.status}`);
   return api.post<Message>(`/messages/${ticketId}`, {
     body: fileName,
-    media: { key: ticket.key, mimetype: contentType, fileName, ...(opts.ptt ? { ptt: true } : {}) },
+    media: { key: ticket.key, mimetype: ticket.mimetype, fileName, ...(opts.ptt ? { ptt: true } : {}) },
     quotedMsg: quoted ? { id: String(quoted.id) } : undefined,
   });
 }
