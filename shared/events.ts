@@ -1,3 +1,5 @@
+import type { Permission } from './permissions';
+
 /**
  * Realtime events (attendance.md section 4.3, management.md section 7). Each event travels on the
  * company's channel as `{ event, data }`, where `event` is `company-<companyId>-<name>` as the
@@ -43,11 +45,15 @@ export const channelEvent = (companyId: number, name: EventName) => `company-${c
  * - `ticket`: connections that may see the ticket (room joined, queue membership, role)
  * - `user`: every connection of one user
  * - `admins`: admin connections only
+ * - `permission`: connections whose profile holds the permission (`without`: those whose profile lacks it)
+ * - `superUsers`: connections of super users only
  */
 export type Audience =
   | { kind: 'company' }
   | { kind: 'user'; userId: number; exceptConnectionId?: string }
   | { kind: 'admins' }
+  | { kind: 'permission'; permission: Permission; without?: boolean }
+  | { kind: 'superUsers' }
   | {
       kind: 'ticket';
       ticketId: number;

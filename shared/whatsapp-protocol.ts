@@ -84,11 +84,20 @@ export interface InboundMessage {
   profilePicUrl?: string;
 }
 
+/**
+ * Who sent an edit or a revoke: our phone (`fromMe`) may change our messages, a contact only its own
+ * (in groups, the same participant). Absent `fromMe` counts as a contact.
+ */
+export interface EditSender {
+  fromMe?: boolean;
+  participantJid?: string;
+}
+
 export type InboundEvent =
   | { type: 'message'; companyId: number; whatsappId: number; message: InboundMessage }
   | { type: 'ack'; companyId: number; whatsappId: number; wid: string; chatJid: string; ack: number }
-  | { type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string }
-  | { type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string }
+  | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
+  | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)
   | {
       type: 'sendResult';
       companyId: number;

@@ -1,5 +1,5 @@
 import { httpModule, route } from '#lib/http';
-import { parseMultipart } from '#lib/whatsapp/multipart';
+import { readMultipart } from '#lib/multipart';
 import { authenticateApiToken, parseSendFields, sendExternal } from '#lib/whatsapp/external-api';
 
 /**
@@ -12,7 +12,7 @@ export const handler = httpModule({
     const whatsapp = await authenticateApiToken(headers.authorization);
     const isMultipart = (headers['content-type'] ?? '').includes('multipart/form-data');
     if (isMultipart) {
-      const { fields, files } = await parseMultipart(event);
+      const { fields, files } = await readMultipart(event);
       const input = parseSendFields({ ...fields, body: fields.body || files[0]?.fileName || '' });
       const media = files.filter((f) => f.field === 'medias' || f.field === 'medias[]');
       return { message: 'Message sent', messages: await sendExternal(whatsapp, input, media) };

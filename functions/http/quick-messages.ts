@@ -7,7 +7,7 @@ import {
   QuickMessagesListQuery,
   QuickMessagesQuery,
 } from '#shared/schemas/quick-messages';
-import { readMultipartFile } from '#lib/quick-messages/multipart';
+import { readMultipartFile } from '#lib/multipart';
 import {
   attachQuickMessageMedia,
   createQuickMessage,

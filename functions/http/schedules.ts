@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpModule, route, reply } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
 import { ScheduleBody, ScheduleUpdateBody, SchedulesQuery } from '#shared/schemas/schedules';
-import { readMultipartFile } from '#lib/quick-messages/multipart';
+import { readMultipartFile } from '#lib/multipart';
 import {
   attachScheduleMedia,
   createSchedule,
@@ -29,19 +29,19 @@ export const handler = httpModule({
   ),
 
   'PUT /schedules/{id}': route({ feature, params, body: ScheduleUpdateBody }, async ({ auth, params, body }) =>
-    updateSchedule(auth.companyId, params.id, body),
+    updateSchedule(auth, params.id, body),
   ),
 
   'DELETE /schedules/{id}': route({ feature, params }, async ({ auth, params }) => {
-    await deleteSchedule(auth.companyId, params.id);
+    await deleteSchedule(auth, params.id);
     return { message: 'Schedule deleted' };
   }),
 
   'POST /schedules/{id}/media-upload': route({ feature, params }, async ({ auth, params, event }) =>
-    attachScheduleMedia(auth.companyId, params.id, await readMultipartFile(event)),
+    attachScheduleMedia(auth, params.id, await readMultipartFile(event)),
   ),
 
   'DELETE /schedules/{id}/media-upload': route({ feature, params }, async ({ auth, params }) =>
-    removeScheduleMedia(auth.companyId, params.id),
+    removeScheduleMedia(auth, params.id),
   ),
 });

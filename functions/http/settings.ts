@@ -4,7 +4,7 @@ import { idParam } from '#shared/schemas/common';
 import { CompanySchedulesBody, SettingBody, SettingParams } from '#shared/schemas/settings';
 import { AppError } from '#lib/errors';
 import type { AuthContext } from '#lib/auth';
-import { getCompanySchedules, listSettings, setCompanySchedules, updateSetting } from '#lib/settings';
+import { getCompanySchedules, listAllSettings, listSettings, setCompanySchedules, updateSetting } from '#lib/settings';
 import { ADMIN_AREA } from '#lib/users/service';
 
 /** A company id in the path must be the caller's own (a super user may reach any company). */
@@ -15,7 +15,9 @@ function ownCompany(auth: AuthContext, id: number) {
 
 /** Settings (management.md "Settings page", sections 7 and 9) and the company's business hours. */
 export const handler = httpModule({
-  'GET /settings': route({}, async ({ auth }) => listSettings(auth.companyId)),
+  'GET /settings': route({}, async ({ auth }) =>
+    auth.super ? listAllSettings(auth.companyId) : listSettings(auth.companyId),
+  ),
 
   'PUT /settings/{key}': route(
     { permission: ADMIN_AREA, params: SettingParams, body: SettingBody },

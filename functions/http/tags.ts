@@ -36,7 +36,7 @@ export const handler = httpModule({
   ),
 
   'DELETE /tags/{id}': route({ params }, async ({ auth, params }) => {
-    await deleteTag(auth.companyId, params.id);
+    await deleteTag(auth.companyId, actorOf(auth), params.id);
     return { message: 'Tag deleted' };
   }),
 });

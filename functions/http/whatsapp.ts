@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { httpModule, route, reply } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
 import { WhatsappBody, WhatsappQuery, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
-import { can } from '#shared/permissions';
 import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
-import { createWhatsapp, deleteWhatsapp, presentWhatsapp, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
+import { createWhatsapp, deleteWhatsapp, presentFor, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
 
 const params = z.object({ id: idParam });
 const withQr = (session: unknown) => !(session === '0' || session === false);
@@ -13,30 +12,26 @@ const withQr = (session: unknown) => !(session === '0' || session === false);
 export const handler = httpModule({
   'GET /whatsapp': route({ query: WhatsappQuery }, async ({ auth, query }) => {
     const list = await withQueues(auth.companyId, await listWhatsapps(auth.companyId));
-    const withToken = can(auth.profile, 'connections-page:editOrDeleteConnection');
-    return list.map((w) => presentWhatsapp(w, { withQr: withQr(query.session), withToken }));
+    return list.map((w) => presentFor(auth.profile, w, { withQr: withQr(query.session) }));
   }),
 
   'GET /whatsapp/{id}': route({ params, query: WhatsappQuery }, async ({ auth, params, query }) => {
     const [w] = await withQueues(auth.companyId, [await requireWhatsapp(auth.companyId, params.id)]);
-    return presentWhatsapp(w!, {
-      withQr: withQr(query.session),
-      withToken: can(auth.profile, 'connections-page:editOrDeleteConnection'),
-    });
+    return presentFor(auth.profile, w!, { withQr: withQr(query.session) });
   }),
 
   'POST /whatsapp': route(
     { permission: 'connections-page:addConnection', body: WhatsappBody },
-    async ({ auth, body }) =>
-      reply(presentWhatsapp(await createWhatsapp(auth.companyId, body), { withToken: true }), 201),
+    async ({ auth, body }) => reply(presentFor(auth.profile, await createWhatsapp(auth.companyId, body)), 201),
   ),
 
   'PUT /whatsapp/{id}': route(
     { permission: 'connections-page:editOrDeleteConnection', params, body: WhatsappUpdateBody },
     async ({ auth, params, body }) =>
-      presentWhatsapp((await withQueues(auth.companyId, [await updateWhatsapp(auth.companyId, params.id, body)]))[0]!, {
-        withToken: true,
-      }),
+      presentFor(
+        auth.profile,
+        (await withQueues(auth.companyId, [await updateWhatsapp(auth.companyId, params.id, body)]))[0]!,
+      ),
   ),
 
   'DELETE /whatsapp/{id}': route(

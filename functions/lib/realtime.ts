@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { Audience, EventName, RealtimeMessage, EventAction } from '#shared/events';
 import { channelEvent } from '#shared/events';
+import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
 import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
@@ -93,6 +94,10 @@ export function mayReceive(conn: WsConnection, audience: Audience): boolean {
       return true;
     case 'admins':
       return conn.profile === 'admin';
+    case 'permission':
+      return can(conn.profile, audience.permission) !== Boolean(audience.without);
+    case 'superUsers':
+      return conn.super === true;
     case 'user':
       return conn.userId === audience.userId && conn.connectionId !== audience.exceptConnectionId;
     case 'ticket':

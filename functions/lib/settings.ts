@@ -10,7 +10,16 @@ import { companyKeys } from './accounts/companies';
 /** A company setting: pk `C#<companyId>`, sk `SETTING#<key>`; unset keys read as their defaults. */
 export const settingKeys = (companyId: number, key: string) => ({ pk: `C#${companyId}`, sk: `SETTING#${key}` });
 
+/** Settings that hold credentials (the payment integration key): written by admins, read by super users only. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set<SettingKey>(['asaas']);
+
+/** The company's settings without the secret ones: what any user, the login response and the bot read. */
 export async function listSettings(companyId: number): Promise<Setting[]> {
+  return (await listAllSettings(companyId)).filter((s) => !SECRET_SETTINGS.has(s.key));
+}
+
+/** Every setting, secrets included: the super user's view. */
+export async function listAllSettings(companyId: number): Promise<Setting[]> {
   const { items } = await query<Setting>({ pk: `C#${companyId}`, sk: { beginsWith: 'SETTING#' } });
   const stored = new Map(items.map((i) => [i.key, i.value]));
   const keys = new Set<string>([...Object.keys(SETTING_DEFAULTS), ...stored.keys()]);
@@ -18,13 +27,14 @@ export async function listSettings(companyId: number): Promise<Setting[]> {
 }
 
 export async function settingValue(companyId: number, key: SettingKey): Promise<string> {
-  const all = await listSettings(companyId);
+  const all = await listAllSettings(companyId);
   return all.find((s) => s.key === key)?.value ?? SETTING_DEFAULTS[key];
 }
 
 /**
  * Changes one setting (management.md "Settings page"). Unknown keys are ERR_NO_SETTING_FOUND; a
- * value outside the key's options is ERR_VALIDATION. Every open browser of the company hears it.
+ * value outside the key's options is ERR_VALIDATION. Every open browser of the company hears it,
+ * except for a secret, which only super users hear.
  */
 export async function updateSetting(companyId: number, key: string, value: string): Promise<Setting> {
   if (!Object.hasOwn(SETTING_DEFAULTS, key)) throw new AppError('ERR_NO_SETTING_FOUND');
@@ -33,7 +43,12 @@ export async function updateSetting(companyId: number, key: string, value: strin
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
   const setting: Setting = { key, value };
   await putItem({ ...settingKeys(companyId, key), ...setting, updatedAt: nowIso() });
-  await publish(companyId, 'setting', { action: 'update', setting });
+  await publish(
+    companyId,
+    'setting',
+    { action: 'update', setting },
+    SECRET_SETTINGS.has(key) ? { kind: 'superUsers' } : { kind: 'company' },
+  );
   return setting;
 }
 

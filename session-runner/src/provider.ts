@@ -25,8 +25,9 @@ export interface ProviderEvents {
   }): void;
   message(message: ProviderMessage): Promise<void>;
   ack(ev: { wid: string; chatJid: string; ack: number }): Promise<void>;
-  edit(ev: { wid: string; chatJid: string; body: string }): Promise<void>;
-  revoke(ev: { wid: string; chatJid: string }): Promise<void>;
+  /** an edit or a revoke names its target `wid`; `fromMe`/`participantJid` say who sent it */
+  edit(ev: { wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
+  revoke(ev: { wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
   call(ev: { callId: string; from: string; timestamp: number }): Promise<void>;
   lidMapping(ev: { lid: string; pn: string }): Promise<void>;
   /** the socket closed; `code` is WhatsApp's status code (401 logged out, 515 restart ...) */

@@ -94,13 +94,15 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
         case 'revoke': {
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });
-          if (action === 'edit')
-            await phone.ctx.events.edit({
-              wid: String(body.wid),
-              chatJid: String(body.chatJid),
-              body: String(body.body),
-            });
-          else await phone.ctx.events.revoke({ wid: String(body.wid), chatJid: String(body.chatJid) });
+          // the protocol message's sender: a contact unless `fromMe`; in groups, `participantJid`
+          const sender = {
+            wid: String(body.wid),
+            chatJid: String(body.chatJid),
+            fromMe: body.fromMe === true,
+            ...(body.participantJid ? { participantJid: String(body.participantJid) } : {}),
+          };
+          if (action === 'edit') await phone.ctx.events.edit({ ...sender, body: String(body.body) });
+          else await phone.ctx.events.revoke(sender);
           return json(res, 200, { ok: true });
         }
         case 'call': {

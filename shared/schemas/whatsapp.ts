@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONNECTION_STATUSES } from '../constants';
-import { name2to50, queryBool, MSG } from './common';
+import { bodyId, bodyInt, name2to50, nullableBodyId, queryBool, MSG } from './common';
 
 /** A WhatsApp connection (management.md section 3) as the API returns it. */
 export const Whatsapp = z.object({
@@ -34,10 +34,11 @@ export const Whatsapp = z.object({
 export type Whatsapp = z.infer<typeof Whatsapp>;
 
 const text = z.string().max(4096, MSG.long);
-const minutes = z.coerce.number().int().min(0);
-const nullableId = z
-  .union([z.coerce.number().int().positive(), z.literal(''), z.null()])
-  .transform((v) => (v === '' ? null : v));
+const minutes = bodyInt.pipe(z.number().min(0, MSG.invalid));
+const nullableId = nullableBodyId;
+
+/** Custom API tokens must not be guessable: the generated ones are 43 characters. */
+export const API_TOKEN_MIN = 16;
 
 /** The add/edit connection modal's body (management.md sections 5 and 7). */
 export const WhatsappBody = z.object({
@@ -47,19 +48,17 @@ export const WhatsappBody = z.object({
   complationMessage: text.optional(),
   outOfHoursMessage: text.optional(),
   ratingMessage: text.optional(),
-  token: z.string().trim().max(200, MSG.long).optional(),
+  /** a new API token (at least 16 characters); empty or absent keeps the current one, or generates one */
+  token: z.union([z.literal(''), z.string().trim().min(API_TOKEN_MIN, MSG.short).max(200, MSG.long)]).optional(),
   provider: z.string().max(20).optional(),
   expiresInactiveMessage: text.optional(),
   expiresTicket: minutes.optional(),
   timeUseBotQueues: minutes.optional(),
   maxUseBotQueues: minutes.optional(),
-  timeToTransfer: z
-    .union([minutes, z.literal(''), z.null()])
-    .transform((v) => (v === '' ? null : v))
-    .optional(),
+  timeToTransfer: z.union([z.null(), z.literal('').transform(() => null), minutes]).optional(),
   transferQueueId: nullableId.optional(),
   promptId: nullableId.optional(),
-  queueIds: z.array(z.coerce.number().int().positive()).optional(),
+  queueIds: z.array(bodyId).max(200).optional(),
 });
 export type WhatsappBody = z.infer<typeof WhatsappBody>;
 

@@ -205,6 +205,91 @@ describe('inbound pipeline (simulator)', () => {
     rt.close();
   });
 
+  it("a contact's edit or revoke changes only its own messages: never the company's, nor another contact's", async () => {
+    const co = await newCompany('m4');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const p = phone(co.companyId, w.id);
+    const edit = (body: Record<string, unknown>) => sim('POST', `/sessions/${co.companyId}/${w.id}/edit`, body);
+    const revoke = (body: Record<string, unknown>) => sim('POST', `/sessions/${co.companyId}/${w.id}/revoke`, body);
+    const stored = async (ticketId: number, wid: string) =>
+      (await api('GET', `/messages/${ticketId}`, { token: co.adminToken })).body.messages.find(
+        (m: any) => m.wid === wid,
+      );
+
+    const rt = await realtimeClient(co.adminToken);
+    const fromA = await p.send({ from: '5511988880101', body: 'A: hello' });
+    const fromB = await p.send({ from: '5511988880102', body: 'B: hello' });
+    const ticketOf = async (wid: string) =>
+      (await rt.waitFor((e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid, 8000))
+        .data.ticket.id as number;
+    const ticketA = await ticketOf(fromA.wid);
+    const ticketB = await ticketOf(fromB.wid);
+    rt.close();
+    expect(ticketA).not.toBe(ticketB);
+    const reply = await api('POST', `/messages/${ticketA}`, {
+      token: co.adminToken,
+      body: { body: 'Company: your order' },
+    });
+    expect(reply.status).toBe(201);
+    const ours = await eventually(async () => (await p.outbound()).find((o: any) => o.body === 'Company: your order'));
+    await eventually(async () => (await stored(ticketA, ours.wid))?.ack >= 1);
+
+    // contact B, in its own chat, names the company's message and A's message
+    await edit({ wid: ours.wid, chatJid: fromB.chatJid, body: 'Company: pay to account 123-EVIL' });
+    await edit({ wid: fromA.wid, chatJid: fromB.chatJid, body: 'A: forged' });
+    await revoke({ wid: ours.wid, chatJid: fromB.chatJid });
+    await revoke({ wid: fromA.wid, chatJid: fromB.chatJid });
+    // contact A, in the chat the company's message lives in, is still not its sender
+    await edit({ wid: ours.wid, chatJid: fromA.chatJid, body: 'Company: pay to account 123-EVIL' });
+    await revoke({ wid: ours.wid, chatJid: fromA.chatJid });
+    // the contact's own edit still applies
+    await edit({ wid: fromB.wid, chatJid: fromB.chatJid, body: 'B: hello again' });
+    await queuesIdle();
+
+    expect(await stored(ticketA, ours.wid)).toMatchObject({
+      body: 'Company: your order',
+      fromMe: true,
+      isEdited: false,
+      isDeleted: false,
+    });
+    expect(await stored(ticketA, fromA.wid)).toMatchObject({ body: 'A: hello', isEdited: false, isDeleted: false });
+    expect(await stored(ticketB, fromB.wid)).toMatchObject({ body: 'B: hello again', isEdited: true });
+
+    // an edit made on the company's own phone (fromMe) applies to the company's message
+    await edit({ wid: ours.wid, chatJid: fromA.chatJid, body: 'Company: your order #2', fromMe: true });
+    await eventually(async () => (await stored(ticketA, ours.wid))?.body === 'Company: your order #2');
+    // ... but not to a contact's message
+    await revoke({ wid: fromA.wid, chatJid: fromA.chatJid, fromMe: true });
+    await queuesIdle();
+    expect(await stored(ticketA, fromA.wid)).toMatchObject({ isDeleted: false });
+  });
+
+  it("in a group, a participant's revoke deletes only that participant's messages", async () => {
+    const co = await newCompany('m4g');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    expect(
+      (await api('PUT', '/settings/CheckMsgIsGroup', { token: co.adminToken, body: { value: 'disabled' } })).status,
+    ).toBe(200);
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    const group = { jid: '120363000000000077@g.us', name: 'Clients group' };
+    const rui = await p.send({ from: '5511988880201', pushName: 'Rui', body: 'Rui here', group });
+    const ana = await p.send({ from: '5511988880202', pushName: 'Ana', body: 'Ana here', group });
+    const e = await rt.waitFor(
+      (x) => x.event === `company-${co.companyId}-appMessage` && x.data.message?.wid === ana.wid,
+      8000,
+    );
+    const ticketId = e.data.ticket.id as number;
+    const revoke = (body: Record<string, unknown>) => sim('POST', `/sessions/${co.companyId}/${w.id}/revoke`, body);
+    await revoke({ wid: rui.wid, chatJid: group.jid, participantJid: '5511988880202@s.whatsapp.net' });
+    await revoke({ wid: ana.wid, chatJid: group.jid, participantJid: '5511988880202@s.whatsapp.net' });
+    await queuesIdle();
+    const messages = (await api('GET', `/messages/${ticketId}`, { token: co.adminToken })).body.messages;
+    expect(messages.find((m: any) => m.wid === rui.wid)).toMatchObject({ isDeleted: false });
+    expect(messages.find((m: any) => m.wid === ana.wid)).toMatchObject({ isDeleted: true });
+    rt.close();
+  });
+
   it('group messages are ignored with CheckMsgIsGroup enabled (default) and land in a group ticket when disabled', async () => {
     const co = await newCompany('group');
     const w = await connectedWhatsapp(co.adminToken, co.companyId, { greetingMessage: 'Hello!' });

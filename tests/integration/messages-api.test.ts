@@ -55,6 +55,20 @@ describe('external messages API (POST /api/messages/send)', () => {
     expect(down.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
   });
 
+  it('the API authenticates by the token hash: the shown token works, the masked one and a rotated-out one do not', async () => {
+    const co = await newCompany('xapihash');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const masked = (await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.token as string;
+    expect(masked).not.toBe(w.token);
+    expect((await send(masked, { number: '5511966660004', body: 'x' })).status).toBe(401);
+    const fresh = 'rotated-token-abcdefghijklmnop';
+    expect((await api('PUT', `/whatsapp/${w.id}`, { token: co.adminToken, body: { token: fresh } })).status).toBe(200);
+    const old = await send(w.token, { number: '5511966660004', body: 'x' });
+    expect(old.status).toBe(401);
+    expect(old.body.error).toBe('ERR_SESSION_EXPIRED');
+    expect((await send(fresh, { number: '5511966660004', body: 'rotated works' })).status).toBe(200);
+  });
+
   it('multipart with medias: the file is stored under the company prefix and sent as a document with the body', async () => {
     const co = await newCompany('xapimedia');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);

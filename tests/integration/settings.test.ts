@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { api, login, newCompany, realtimeClient, sleep } from './helpers';
+import { ADMIN, api, login, newCompany, realtimeClient, sleep } from './helpers';
 
 const DEFAULTS = {
   userRating: 'disabled',
@@ -13,11 +13,10 @@ const DEFAULTS = {
   sendGreetingMessageOneQueues: 'disabled',
   userCreation: 'enabled',
   initialMenu: 'open',
-  asaas: '',
 };
 
 describe('settings', () => {
-  it('GET /settings lists every option key of section 9 with its default', async () => {
+  it('GET /settings lists every option key of section 9 with its default (the secret asaas only for super users)', async () => {
     const co = await newCompany('s-list');
     const res = await api('GET', '/settings', { token: co.adminToken });
     expect(res.status).toBe(200);
@@ -75,6 +74,44 @@ describe('settings', () => {
     expect(theirs.events.filter((e) => e.event.endsWith('-setting'))).toEqual([]);
     mine.close();
     theirs.close();
+  });
+
+  it('the asaas payment key is written by admins but read only by super users: never in GET /settings, the login response or setting events of others', async () => {
+    const co = await newCompany('s-secret');
+    const email = `agent-${randomUUID().slice(0, 8)}@test.dev`;
+    await api('POST', '/users', { token: co.adminToken, body: { name: 'Agent', email, password: 'secret123' } });
+    const agent = (await login(email, 'secret123')).token;
+    const adminRt = await realtimeClient(co.adminToken);
+    const agentRt = await realtimeClient(agent);
+    const secret = `asaas-key-${randomUUID()}`;
+    expect((await api('PUT', '/settings/asaas', { token: co.adminToken, body: { value: secret } })).status).toBe(200);
+    // positive control: a plain setting change reaches both sockets after the secret one
+    await api('PUT', '/settings/call', { token: co.adminToken, body: { value: 'enabled' } });
+    for (const rt of [adminRt, agentRt])
+      await rt.waitFor((e) => e.event === `company-${co.companyId}-setting` && e.data.setting.key === 'call');
+    for (const rt of [adminRt, agentRt]) {
+      expect(rt.events.filter((e) => JSON.stringify(e).includes(secret))).toEqual([]);
+      rt.close();
+    }
+    for (const token of [co.adminToken, agent]) {
+      const list = await api('GET', '/settings', { token });
+      expect(list.status).toBe(200);
+      expect(list.body.map((x: any) => x.key)).not.toContain('asaas');
+      expect(JSON.stringify(list.body)).not.toContain(secret);
+    }
+    const session = await login(co.admin.email, co.admin.password);
+    expect(JSON.stringify(session.company)).not.toContain(secret);
+    expect(session.company.settings.map((x: any) => x.key)).toContain('call');
+
+    // the super user's own company: written, announced to the super user and listed for them
+    const root = await login(ADMIN.email, ADMIN.password);
+    const rootRt = await realtimeClient(root.token);
+    const rootSecret = `asaas-root-${randomUUID()}`;
+    expect((await api('PUT', '/settings/asaas', { token: root.token, body: { value: rootSecret } })).status).toBe(200);
+    await rootRt.waitFor((e) => e.event.endsWith('-setting') && e.data.setting.value === rootSecret);
+    const rootList = await api('GET', '/settings', { token: root.token });
+    expect(rootList.body).toContainEqual({ key: 'asaas', value: rootSecret });
+    rootRt.close();
   });
 
   it('company business hours: defaults until set, PUT by the own admin only, another company id is 404', async () => {

@@ -232,4 +232,80 @@ describe('connections API', () => {
       expect(res.body.error).toBe('ERR_NO_PERMISSION');
     }
   });
+  it('QR codes go only to holders of connections-page:actionButtons, in GET /whatsapp and on whatsappSession events', async () => {
+    const co = await newCompany('qr');
+    const email = `qr-agent-${co.companyId}@test.dev`;
+    expect(
+      (
+        await api('POST', '/users', {
+          token: co.adminToken,
+          body: { name: 'Agent', email, password: 'secret123', profile: 'user' },
+        })
+      ).status,
+    ).toBe(201);
+    const agent = await login(email, 'secret123');
+    const adminRt = await realtimeClient(co.adminToken);
+    const agentRt = await realtimeClient(agent.token);
+    const w = (await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line' } })).body;
+    const isQr = (e: { event: string; data: any }) =>
+      e.event === `company-${co.companyId}-whatsappSession` && e.data.session.status === 'qrcode';
+    // positive control: the admin's socket gets the QR code ...
+    const shown = await adminRt.waitFor(isQr, 8000);
+    expect(shown.data.session.qrcode).toMatch(/^sim:/);
+    // ... the plain user's socket gets the status without it
+    const seen = await agentRt.waitFor(isQr, 8000);
+    expect(seen.data.session.qrcode).toBe('');
+    expect(agentRt.events.filter((e) => JSON.stringify(e).includes(shown.data.session.qrcode))).toEqual([]);
+
+    expect((await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.qrcode).toMatch(/^sim:/);
+    const list = await api('GET', '/whatsapp', { token: agent.token });
+    expect(list.body[0]).toMatchObject({ id: w.id, status: 'qrcode' });
+    expect(list.body[0]).not.toHaveProperty('qrcode');
+    expect(await api('GET', `/whatsapp/${w.id}?session=1`, { token: agent.token })).toMatchObject({
+      status: 200,
+      body: expect.not.objectContaining({ qrcode: expect.anything() }),
+    });
+    adminRt.close();
+    agentRt.close();
+  });
+
+  it('API tokens: at least 16 characters, stored only as a hash, shown in full once and masked afterwards', async () => {
+    const co = await newCompany('tok');
+    const short = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line', token: 'x' } });
+    expect(short.status).toBe(400);
+    expect(short.body.error).toBe('ERR_VALIDATION');
+    const created = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Line' } });
+    expect(created.status).toBe(201);
+    const token = created.body.token as string;
+    expect(token.length).toBeGreaterThanOrEqual(32);
+
+    // the table holds no plaintext token: not on the item, not in the guard
+    const item = await table().get(`C#${co.companyId}`, `WHATSAPP#${String(created.body.id).padStart(10, '0')}`);
+    expect(item).toBeDefined();
+    expect(JSON.stringify(item)).not.toContain(token);
+    expect(item!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const listed = (await api('GET', '/whatsapp', { token: co.adminToken })).body[0];
+    expect(listed.token).not.toContain(token.slice(0, 8));
+    expect(listed.token.endsWith(token.slice(-4))).toBe(true);
+    expect((await api('GET', `/whatsapp/${created.body.id}`, { token: co.adminToken })).body.token).toBe(listed.token);
+
+    // a rotation shows the new token once; an edit without a token keeps it
+    const custom = 'my-own-api-token-0123456789';
+    const rotated = await api('PUT', `/whatsapp/${created.body.id}`, { token: co.adminToken, body: { token: custom } });
+    expect(rotated.body.token).toBe(custom);
+    const renamed = await api('PUT', `/whatsapp/${created.body.id}`, {
+      token: co.adminToken,
+      body: { name: 'Renamed', token: '' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.token).not.toBe(custom);
+    expect(renamed.body.token.endsWith(custom.slice(-4))).toBe(true);
+    const tooShort = await api('PUT', `/whatsapp/${created.body.id}`, {
+      token: co.adminToken,
+      body: { token: 'short-token' },
+    });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.error).toBe('ERR_VALIDATION');
+  });
 });

@@ -4,7 +4,7 @@ import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { linkContactLid } from '../contacts/service';
-import { applySendResult, markDeletedByContact, markEdited, updateAckByWid } from '../messages/service';
+import { applySendResult, markEdited, markRevoked, updateAckByWid } from '../messages/service';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
 import { portsFor, processMessage } from './wiring';
@@ -37,10 +37,10 @@ export async function handleInbound(event: InboundEvent) {
       return;
     }
     case 'edit':
-      await markEdited(companyId, event.wid, event.body);
+      await markEdited(companyId, event);
       return;
     case 'revoke':
-      await markDeletedByContact(companyId, event.wid);
+      await markRevoked(companyId, event);
       return;
     case 'lidMapping':
       await linkContactLid(companyId, event.pn, event.lid);

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Message, QuotedMessage } from '#shared/schemas/messages';
 import { mediaTypeOf } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
+import type { Contact } from '#shared/schemas/contacts';
 import {
   COMMAND_QUEUE,
   commandGroupId,
+  type EditSender,
   type InboundMessage,
   type MediaKind,
   type SessionCommand,
@@ -16,7 +18,7 @@ import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { assertTenantKey } from '../storage';
-import { contactJid, requireContact } from '../contacts/repo';
+import { contactJid, digitsOnly, getContact, jidUser, requireContact } from '../contacts/repo';
 import { ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
 import { publishTicketChange, publishToTicket } from '../tickets/events';
@@ -35,6 +37,14 @@ import {
 export type { Message, InboundMessage };
 
 const PAGE = 20;
+
+/**
+ * A quote names a message of the same conversation (the contact on that connection), as on
+ * WhatsApp; any other message is treated as not found, so its body is never copied into a chat
+ * whose viewers may not see it.
+ */
+const sameConversation = <M extends Message>(ticket: Ticket, m: M | undefined) =>
+  m && m.contactId === ticket.contactId && m.whatsappId === ticket.whatsappId ? m : undefined;
 
 function quoteOf(m: Message | undefined): QuotedMessage | null {
   if (!m) return null;
@@ -118,7 +128,10 @@ export async function storeInboundMessage(
 ): Promise<{ message: Message; duplicate: boolean; ticket: Ticket }> {
   const existing = await getMessageByWid(companyId, message.wid);
   if (existing) return { message: stripKey(existing), duplicate: true, ticket };
-  const quoted = message.quotedWid ? await getMessageByWid(companyId, message.quotedWid) : undefined;
+  const quoted = sameConversation(
+    ticket,
+    message.quotedWid ? await getMessageByWid(companyId, message.quotedWid) : undefined,
+  );
   const createdAtMs = message.timestamp ? Math.min(message.timestamp * 1000, Date.now()) : Date.now();
   const createdAt = new Date(createdAtMs).toISOString();
   const stored: Message = {
@@ -200,7 +213,10 @@ export async function sendMessage(
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
   const contact = await requireContact(companyId, ticket.contactId);
-  const quoted = input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined;
+  const quoted = sameConversation(
+    ticket,
+    input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
+  );
   const now = Date.now();
   const message: Message = {
     id: newMessageId(now),
@@ -219,8 +235,8 @@ export async function sendMessage(
     mediaName: input.media?.fileName ?? null,
     isDeleted: false,
     isEdited: false,
-    quotedMsgId: quoted && quoted.companyId === companyId ? quoted.id : null,
-    quotedMsg: quoted && quoted.companyId === companyId ? quoteOf(quoted) : null,
+    quotedMsgId: quoted?.id ?? null,
+    quotedMsg: quoteOf(quoted),
     contact: null,
     userId: input.userId ?? null,
     automatic: Boolean(input.automatic),
@@ -331,14 +347,46 @@ export async function updateAckByWid(companyId: number, wid: string, ack: number
   return patchFound(companyId, undefined, found, { ack }, { expr: 'ack < :ack', values: { ':ack': ack } });
 }
 
-export async function markEdited(companyId: number, wid: string, body: string): Promise<Message | undefined> {
-  const found = await getMessageByWid(companyId, wid);
-  if (!found) return undefined;
-  return patchFound(companyId, undefined, found, { body, isEdited: true });
+/**
+ * The message an edit or a revoke from WhatsApp may change: one in the chat it came from, on that
+ * connection, and sent by the same side (our phone changes only our messages; a contact only its
+ * own, in groups only the same participant's). Anything else is ignored, so a contact cannot
+ * rewrite the company's messages or another contact's.
+ */
+async function editableByWid(
+  companyId: number,
+  change: { whatsappId: number; wid: string; chatJid: string } & EditSender,
+) {
+  const found = await getMessageByWid(companyId, change.wid);
+  if (!found || found.whatsappId !== change.whatsappId) return undefined;
+  const fromMe = change.fromMe === true;
+  if (found.fromMe !== fromMe) return undefined;
+  if (!fromMe && found.participant && found.participant !== change.participantJid) return undefined;
+  const contact = await getContact(companyId, found.contactId);
+  return contact && isChatOf(contact, change.chatJid) ? found : undefined;
 }
 
-export async function markDeletedByContact(companyId: number, wid: string): Promise<Message | undefined> {
-  const found = await getMessageByWid(companyId, wid);
+/** Whether a chat id (`<number>@s.whatsapp.net`, `<id>@g.us`, `<lid>@lid`) names this contact. */
+function isChatOf(contact: Contact, chatJid: string) {
+  const user = jidUser(chatJid);
+  if (chatJid.endsWith('@lid')) return contact.lid === user;
+  return contact.number === (contact.isGroup ? user : digitsOnly(user));
+}
+
+export async function markEdited(
+  companyId: number,
+  change: { whatsappId: number; wid: string; chatJid: string; body: string } & EditSender,
+): Promise<Message | undefined> {
+  const found = await editableByWid(companyId, change);
+  if (!found) return undefined;
+  return patchFound(companyId, undefined, found, { body: change.body, isEdited: true });
+}
+
+export async function markRevoked(
+  companyId: number,
+  change: { whatsappId: number; wid: string; chatJid: string } & EditSender,
+): Promise<Message | undefined> {
+  const found = await editableByWid(companyId, change);
   if (!found) return undefined;
   return patchFound(companyId, undefined, found, { isDeleted: true });
 }
@@ -379,11 +427,11 @@ export async function deleteMessageByUser(companyId: number, actor: Actor, id: s
 export async function listMessages(companyId: number, actor: Actor, ticketId: number, cursor?: string, limit = PAGE) {
   const stored = await requireStoredTicket(companyId, ticketId);
   await assertCanSee(companyId, actor, stored);
-  const startKey = await decodeCursor(companyId, cursor);
+  const where = { pk: conversationPk(companyId, stored.contactId, stored.whatsappId), sk: { beginsWith: 'M#' } };
+  const startKey = await decodeCursor(companyId, cursor, where);
   const [result, ticket] = await Promise.all([
     query<Message>({
-      pk: conversationPk(companyId, stored.contactId, stored.whatsappId),
-      sk: { beginsWith: 'M#' },
+      ...where,
       forward: false,
       limit,
       startKey,
@@ -401,7 +449,7 @@ export async function listMessages(companyId: number, actor: Actor, ticketId: nu
       ticket: briefs.get(item.ticketId) ?? null,
     })),
   );
-  const paged = await page(companyId, messages, result.lastKey);
+  const paged = await page(companyId, messages, result.lastKey, where);
   return { messages: paged.items, ticket, hasMore: paged.hasMore, cursor: paged.cursor };
 }
 

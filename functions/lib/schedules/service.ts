@@ -2,15 +2,16 @@ import { PAGE_SIZE } from '#shared/constants';
 import { SCHEDULE_MEDIA_EXTENSIONS, type Schedule } from '#shared/schemas/schedules';
 import type { Contact } from '#shared/schemas/contacts';
 import type { AuthContext } from '../auth';
+import { can } from '#shared/permissions';
 import { AppError } from '../errors';
 import { batchGet, deleteItem, putItem, query, updateItem, type Item } from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
 import { publish } from '../realtime';
-import { deleteObject, newObjectKey, presignGet, putObject } from '../storage';
+import { deleteObject, presignGet, storeUpload } from '../storage';
 import { contactKeys, normalizeText, requireContact, toContact } from '../contacts/repo';
-import type { UploadedFile } from '../quick-messages/multipart';
+import type { UploadedFile } from '../multipart';
 import {
   dueIndex,
   getStoredSchedule,
@@ -81,14 +82,14 @@ export async function listSchedulesPage(
     names['#userId'] = 'userId';
     values[':userId'] = opts.userId;
   }
+  const where = { pk: `C#${companyId}`, sk: { beginsWith: 'SCHEDULE#' } };
   const out = await query({
-    pk: `C#${companyId}`,
-    sk: { beginsWith: 'SCHEDULE#' },
+    ...where,
     limit: opts.limit ?? PAGE_SIZE,
-    startKey: await decodeCursor(companyId, opts.cursor),
+    startKey: await decodeCursor(companyId, opts.cursor, where),
     ...(parts.length ? { filter: parts.join(' AND '), filterNames: names, filterValues: values } : {}),
   });
-  const result = await page(companyId, await present(out.items), out.lastKey);
+  const result = await page(companyId, await present(out.items), out.lastKey, where);
   return { schedules: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
 
@@ -117,6 +118,14 @@ export async function createSchedule(auth: AuthContext, body: { body: string; co
   const out = await presentOne(scheduleItem(stored));
   await announce(auth.companyId, out, 'create');
   return out;
+}
+
+/** Only the schedule's author or an admin changes or deletes it; others get it as if it did not exist. */
+async function requireOwnSchedule(auth: Pick<AuthContext, 'companyId' | 'userId' | 'profile'>, id: number) {
+  const s = await requireSchedule(auth.companyId, id);
+  if (s.userId !== auth.userId && !can(auth.profile, 'drawer-admin-items:view'))
+    throw new AppError('ERR_NO_PERMISSION');
+  return s;
 }
 
 const alreadySent = () => new AppError('ERR_VALIDATION', 400, [{ path: ['sentAt'], message: 'already sent' }]);
@@ -155,11 +164,12 @@ function assertEditable(s: StoredSchedule) {
 
 /** Editing is allowed only while sentAt is empty (attendance.md 5; management.md "Schedule"). */
 export async function updateSchedule(
-  companyId: number,
+  auth: Pick<AuthContext, 'companyId' | 'userId' | 'profile'>,
   id: number,
   body: { body?: string; contactId?: number; sendAt?: string },
 ) {
-  const current = await requireSchedule(companyId, id);
+  const { companyId } = auth;
+  const current = await requireOwnSchedule(auth, id);
   assertEditable(current);
   const contact = await requireContact(companyId, body.contactId ?? current.contactId);
   const text = body.body ?? current.body;
@@ -171,32 +181,36 @@ export async function updateSchedule(
   return out;
 }
 
-export async function deleteSchedule(companyId: number, id: number) {
-  const current = await requireSchedule(companyId, id);
+export async function deleteSchedule(auth: Pick<AuthContext, 'companyId' | 'userId' | 'profile'>, id: number) {
+  const { companyId } = auth;
+  const current = await requireOwnSchedule(auth, id);
   await deleteItem(scheduleKeys(companyId, id));
   if (current.mediaPath) await deleteObject(current.mediaPath);
   await publish(companyId, 'schedule', { action: 'delete', scheduleId: id });
 }
 
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg' };
-
 /** Schedule media: png, jpg or jpeg only (attendance.md 5), while unsent. */
-export async function attachScheduleMedia(companyId: number, id: number, file: UploadedFile) {
-  const extension = file.filename.split('.').pop()?.toLowerCase() ?? '';
+export async function attachScheduleMedia(
+  auth: Pick<AuthContext, 'companyId' | 'userId' | 'profile'>,
+  id: number,
+  file: UploadedFile,
+) {
+  const { companyId } = auth;
+  const extension = file.fileName.split('.').pop()?.toLowerCase() ?? '';
   if (!(SCHEDULE_MEDIA_EXTENSIONS as readonly string[]).includes(extension)) {
     throw new AppError('ERR_VALIDATION', 400, [
       { path: ['file'], message: 'invalid', allowed: SCHEDULE_MEDIA_EXTENSIONS },
     ]);
   }
-  const current = await requireSchedule(companyId, id);
+  const current = await requireOwnSchedule(auth, id);
   assertEditable(current);
-  const key = newObjectKey(companyId, 'schedules', file.filename);
-  await putObject(key, file.data, IMAGE_TYPES[extension]);
+  // the upload policy checks the bytes really are a png or jpeg image
+  const { key, mimetype } = await storeUpload(companyId, 'schedules', { ...file, mimetype: '' });
   try {
     const { out } = await updateUnsent(companyId, current, {
       mediaPath: key,
-      mediaName: file.filename,
-      mediaMimetype: IMAGE_TYPES[extension],
+      mediaName: file.fileName,
+      mediaMimetype: mimetype,
     });
     if (current.mediaPath) await deleteObject(current.mediaPath);
     return out;
@@ -206,8 +220,9 @@ export async function attachScheduleMedia(companyId: number, id: number, file: U
   }
 }
 
-export async function removeScheduleMedia(companyId: number, id: number) {
-  const current = await requireSchedule(companyId, id);
+export async function removeScheduleMedia(auth: Pick<AuthContext, 'companyId' | 'userId' | 'profile'>, id: number) {
+  const { companyId } = auth;
+  const current = await requireOwnSchedule(auth, id);
   assertEditable(current);
   const { out } = await updateUnsent(companyId, current, { mediaPath: null, mediaName: null, mediaMimetype: null });
   if (current.mediaPath) await deleteObject(current.mediaPath);

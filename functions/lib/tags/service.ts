@@ -20,12 +20,23 @@ function checkKanban(actor: Actor, requested: 0 | 1 | undefined, current: 0 | 1)
     throw new AppError('ERR_NO_PERMISSION');
 }
 
+/**
+ * A tag belongs to the user who made it (`userId`): only its owner or an admin edits or deletes
+ * it, and only an admin hands a tag to another user. (Supervisors set the kanban flag on any tag.)
+ */
+function assertMayChange(actor: Actor, tag: Pick<Tag, 'userId'>, newOwner?: number | null) {
+  if (can(actor.profile, 'drawer-admin-items:view')) return;
+  if (tag.userId !== actor.userId) throw new AppError('ERR_NO_PERMISSION');
+  if (newOwner !== undefined && newOwner !== actor.userId) throw new AppError('ERR_NO_PERMISSION');
+}
+
 export async function createTag(
   companyId: number,
   actor: Actor,
   body: { name: string; color?: string; kanban?: 0 | 1; userId?: number | null },
 ): Promise<Tag> {
   checkKanban(actor, body.kanban, 0);
+  assertMayChange(actor, { userId: actor.userId }, body.userId);
   const id = await nextId(companyScope(companyId), 'tag');
   const now = nowIso();
   const tag: Tag = {
@@ -51,6 +62,11 @@ export async function updateTag(
   body: { name?: string; color?: string; kanban?: 0 | 1; userId?: number | null },
 ): Promise<Tag> {
   const before = await requireTag(companyId, id);
+  const onlyKanban =
+    (body.name ?? before.name) === before.name &&
+    (body.color || before.color) === before.color &&
+    (body.userId === undefined || body.userId === before.userId);
+  if (!(onlyKanban && can(actor.profile, 'tags:kanban'))) assertMayChange(actor, before, body.userId);
   checkKanban(actor, body.kanban, before.kanban);
   const after: Tag = {
     ...before,
@@ -82,8 +98,8 @@ export async function updateTag(
   return after;
 }
 
-export async function deleteTag(companyId: number, id: number) {
-  await requireTag(companyId, id);
+export async function deleteTag(companyId: number, actor: Actor, id: number) {
+  assertMayChange(actor, await requireTag(companyId, id));
   await refreshTagOnTickets(companyId, id, (tags) => tags.filter((t) => t.id !== id), true);
   await transact([deleteTx(tagKeys(companyId, id))]);
   await publish(companyId, 'tag', { action: 'delete', tagId: id });
@@ -119,14 +135,14 @@ async function refreshTagOnTickets(
 /** GET /tags: search by name (case-insensitive), cursor paging; one Query on the tag range. */
 export async function listTags(companyId: number, f: { searchParam?: string; cursor?: string; limit?: number }) {
   const term = f.searchParam?.trim().toLowerCase();
+  const where = { pk: `C#${companyId}`, sk: { beginsWith: 'TAG#' } };
   const out = await query({
-    pk: `C#${companyId}`,
-    sk: { beginsWith: 'TAG#' },
+    ...where,
     limit: f.limit ?? PAGE_SIZE,
-    startKey: await decodeCursor(companyId, f.cursor),
+    startKey: await decodeCursor(companyId, f.cursor, where),
     ...(term ? { filter: 'contains(#n, :q)', filterNames: { '#n': 'nameLower' }, filterValues: { ':q': term } } : {}),
   });
-  const paged = await page(companyId, out.items.map(toTag), out.lastKey);
+  const paged = await page(companyId, out.items.map(toTag), out.lastKey, where);
   return { tags: paged.items, hasMore: paged.hasMore, cursor: paged.cursor };
 }
 

@@ -209,8 +209,9 @@ export async function findOrCreateTicket(
 }
 
 /**
- * POST /tickets (new ticket modal, attendance.md 2.7): created open for the chosen user; a queue
- * is required unless admin; one open-or-pending ticket per contact and connection.
+ * POST /tickets (new ticket modal, attendance.md 2.7): created open for the chosen user (others than
+ * oneself only by admins); a queue is required unless admin; one open-or-pending ticket per contact
+ * and connection.
  */
 export async function createTicketByUser(
   companyId: number,
@@ -221,6 +222,8 @@ export async function createTicketByUser(
   const me = await getUser(companyId, actor.userId);
   if (!admin && !body.queueId) throw new AppError('ERR_VALIDATION', 400, [{ path: ['queueId'], message: 'required' }]);
   if (!admin && body.queueId && !me?.queueIds.includes(body.queueId)) throw new AppError('ERR_NO_PERMISSION');
+  // only admins open a ticket in someone else's name
+  if (!admin && body.userId != null && body.userId !== actor.userId) throw new AppError('ERR_NO_PERMISSION');
   const contact = await requireContact(companyId, body.contactId);
   const whatsappId = body.whatsappId ?? me?.whatsappId ?? (await getDefaultWhatsapp(companyId)).id;
   const userId = body.userId ?? actor.userId;

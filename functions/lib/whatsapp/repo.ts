@@ -9,17 +9,26 @@ import { pad } from '../keys';
  * on the same item). Two guard items go with it:
  * - `C#<cid>` / `WHATSAPP_DEFAULT` names the company's one default connection;
  * - `WTOKEN#<sha256(token)>` / `WTOKEN` makes API tokens unique and finds a connection by token.
+ * The API token itself is never stored: the item holds `tokenHash` and `tokenHint` (its last
+ * characters, for the masked form lists show).
  */
 export const whatsappKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `WHATSAPP#${pad(id)}` });
 export const defaultGuardKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'WHATSAPP_DEFAULT' });
-export const tokenGuardKeys = (token: string) => ({
-  pk: `WTOKEN#${createHash('sha256').update(token).digest('hex')}`,
-  sk: 'WTOKEN',
-});
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const tokenGuardKeys = (tokenHash: string) => ({ pk: `WTOKEN#${tokenHash}`, sk: 'WTOKEN' });
+/** The token's stored fields; the plaintext goes back to the client once, in the response that set it. */
+export const tokenFields = (token: string) => ({ tokenHash: hashToken(token), tokenHint: token.slice(-4) });
+const maskToken = (hint: string | undefined) => (hint ? `********${hint}` : '');
 /** per-company count of connections, checked against the plan limit in the creating transaction */
 export const CONNECTIONS_USAGE = 'usage#connections';
 
-export const toWhatsapp = (item: Item) => stripKeys(item) as Whatsapp;
+type StoredWhatsapp = Omit<Whatsapp, 'token'> & { tokenHash?: string; tokenHint?: string };
+
+/** The connection with its token masked; the hash stays in the table. */
+export function toWhatsapp(item: Item): Whatsapp {
+  const { tokenHash: _hash, tokenHint, ...rest } = stripKeys(item) as StoredWhatsapp;
+  return { ...rest, token: maskToken(tokenHint) };
+}
 
 export async function getWhatsapp(companyId: number, id: number): Promise<Whatsapp | undefined> {
   const item = await getItem(whatsappKeys(companyId, id));
@@ -31,6 +40,11 @@ export async function requireWhatsapp(companyId: number, id: number): Promise<Wh
   const found = await getWhatsapp(companyId, id);
   if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
   return found;
+}
+
+/** The stored hash of the connection's API token (to move or drop its guard). */
+export async function storedTokenHash(companyId: number, id: number): Promise<string | undefined> {
+  return (await getItem<{ tokenHash?: string }>(whatsappKeys(companyId, id)))?.tokenHash;
 }
 
 export async function listWhatsapps(companyId: number): Promise<Whatsapp[]> {
@@ -50,12 +64,15 @@ export async function getDefaultWhatsapp(companyId: number): Promise<Whatsapp> {
   return found;
 }
 
-/** The connection an external API token belongs to (one GetItem on the guard, one on the item). */
+/** The connection an external API token belongs to (one GetItem on the guard, one on the item), by hash. */
 export async function findWhatsappByToken(token: string): Promise<Whatsapp | undefined> {
   if (!token) return undefined;
-  const guard = await getItem<{ companyId: number; whatsappId: number }>(tokenGuardKeys(token));
+  const tokenHash = hashToken(token);
+  const guard = await getItem<{ companyId: number; whatsappId: number }>(tokenGuardKeys(tokenHash));
   if (!guard) return undefined;
-  const found = await getWhatsapp(guard.companyId, guard.whatsappId);
-  // A stale guard (token changed in between) never authenticates.
-  return found && found.token === token ? found : undefined;
+  const item = await getItem(whatsappKeys(guard.companyId, guard.whatsappId));
+  // A stale guard (token changed in between) never authenticates. Connections saved before tokens
+  // were hashed still hold the plain token: it is compared by its hash until the token is rotated.
+  const stored = item?.tokenHash ?? (typeof item?.token === 'string' && item.token ? hashToken(item.token) : undefined);
+  return item && stored === tokenHash ? toWhatsapp(item) : undefined;
 }

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
+import { can, type Permission } from '#shared/permissions';
 import { publish } from '../realtime';
 import { companyPlan } from '../accounts/companies';
 import { getQueues } from '../queues/repo';
@@ -14,25 +15,38 @@ import {
   defaultWhatsappId,
   listWhatsapps,
   requireWhatsapp,
+  storedTokenHash,
+  tokenFields,
   tokenGuardKeys,
   whatsappKeys,
   toWhatsapp,
 } from './repo';
 import { sendSessionCommand } from './commands';
 
-const newToken = () => randomBytes(24).toString('base64url');
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** The QR code pairs a phone with the company's line: only who may press the session buttons sees it. */
+const QR_PERMISSION: Permission = 'connections-page:actionButtons';
 
 /** More than one queue needs a greeting: it carries the queue menu (ERR_WAPP_GREETING_REQUIRED). */
 function assertGreeting(queueIds: number[], greetingMessage: string) {
   if (queueIds.length > 1 && !greetingMessage.trim()) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
 }
 
-/** The public shape: `session=0` drops the QR code; only admins see the API token. */
+/** The public shape: `session=0` drops the QR code; only admins see the API token (masked once stored). */
 export function presentWhatsapp(w: Whatsapp, opts: { withQr?: boolean; withToken?: boolean } = {}): Whatsapp {
   const out: Whatsapp = { ...w, queues: w.queues ?? w.queueIds.map((id) => ({ id, name: '' })) };
   if (opts.withQr === false) delete out.qrcode;
   if (!opts.withToken) delete out.token;
   return out;
+}
+
+/** A connection as a user of this profile may see it: the QR code and the token only with their permissions. */
+export function presentFor(profile: string, w: Whatsapp, opts: { withQr?: boolean } = {}): Whatsapp {
+  return presentWhatsapp(w, {
+    withQr: opts.withQr !== false && can(profile, QR_PERMISSION),
+    withToken: can(profile, 'connections-page:editOrDeleteConnection'),
+  });
 }
 
 /** Fills `queues` (id, name, color) from the connection's queueIds, in the company's queue order. */
@@ -51,11 +65,21 @@ export async function publishWhatsapp(w: Whatsapp) {
   await publish(w.companyId, 'whatsapp', { action: 'update', whatsapp: presentWhatsapp(named!, { withQr: false }) });
 }
 
+/** The session status to everyone; the QR code only to holders of QR_PERMISSION. */
 async function publishSession(w: Whatsapp) {
-  await publish(w.companyId, 'whatsappSession', {
-    action: 'update',
-    session: { id: w.id, status: w.status, qrcode: w.qrcode ?? '', retries: w.retries, updatedAt: w.updatedAt },
-  });
+  const session = { id: w.id, status: w.status, qrcode: w.qrcode ?? '', retries: w.retries, updatedAt: w.updatedAt };
+  await publish(
+    w.companyId,
+    'whatsappSession',
+    { action: 'update', session },
+    { kind: 'permission', permission: QR_PERMISSION },
+  );
+  await publish(
+    w.companyId,
+    'whatsappSession',
+    { action: 'update', session: { ...session, qrcode: '' } },
+    { kind: 'permission', permission: QR_PERMISSION, without: true },
+  );
 }
 
 /** Moves the default flag to `id` (guard item and both connection items in one transaction). */
@@ -120,10 +144,12 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
     promptId: body.promptId ?? null,
     queueIds,
   };
+  const { token: _plain, ...stored } = whatsapp;
+  const hashed = tokenFields(token);
   const items: TransactItem[] = [
-    putTx({ ...whatsappKeys(companyId, id), ...whatsapp }, true),
+    putTx({ ...whatsappKeys(companyId, id), ...stored, ...hashed }, true),
     counterTx(companyScope(companyId), CONNECTIONS_USAGE, 1, plan?.connections),
-    putTx({ ...tokenGuardKeys(token), companyId, whatsappId: id }, true),
+    putTx({ ...tokenGuardKeys(hashed.tokenHash), companyId, whatsappId: id }, true),
     ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []),
   ];
   await transact(items, (index) =>
@@ -136,6 +162,7 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   // A new connection starts its session at once: the QR code follows on the whatsappSession event.
   await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
   await publishWhatsapp(whatsapp);
+  // the one time the token is shown in full
   return whatsapp;
 }
 
@@ -154,12 +181,15 @@ export async function updateWhatsapp(companyId: number, id: number, body: Whatsa
     // Exactly one default per company: the default moves by making another connection default.
     throw new AppError('ERR_NO_OTHER_WHATSAPP');
   }
-  const token = body.token === undefined ? current.token : body.token;
-  if (token !== current.token) {
-    if (current.token) items.push(deleteTx(tokenGuardKeys(current.token)));
-    if (token) items.push(putTx({ ...tokenGuardKeys(token), companyId, whatsappId: id }, true));
+  // a new token replaces the old one (its guard moves); none or '' keeps the current one
+  const { token, ...fields } = body;
+  const rotated = token ? tokenFields(token) : undefined;
+  const previous = rotated && (await storedTokenHash(companyId, id));
+  if (rotated && previous !== rotated.tokenHash) {
+    if (previous) items.push(deleteTx(tokenGuardKeys(previous)));
+    items.push(putTx({ ...tokenGuardKeys(rotated.tokenHash), companyId, whatsappId: id }, true));
   }
-  const set: Record<string, unknown> = { ...body, queueIds, isDefault, token: token ?? '', updatedAt: nowIso() };
+  const set: Record<string, unknown> = { ...fields, ...rotated, queueIds, isDefault, updatedAt: nowIso() };
   items.unshift(updateTx(whatsappKeys(companyId, id), { set, condition: 'attribute_exists(pk)' }));
   await transact(items, (index) => {
     if (index === 0) return new AppError('ERR_NO_WAPP_FOUND');
@@ -174,7 +204,8 @@ export async function updateWhatsapp(companyId: number, id: number, body: Whatsa
     const old = await requireWhatsapp(companyId, previousDefault).catch(() => undefined);
     if (old) await publishWhatsapp(old);
   }
-  return updated;
+  // a rotated token is shown in full this once
+  return token ? { ...updated, token } : updated;
 }
 
 export async function deleteWhatsapp(companyId: number, id: number) {
@@ -185,7 +216,8 @@ export async function deleteWhatsapp(companyId: number, id: number) {
     deleteTx(whatsappKeys(companyId, id), 'attribute_exists(pk)'),
     counterTx(companyScope(companyId), CONNECTIONS_USAGE, -1),
   ];
-  if (current.token) items.push(deleteTx(tokenGuardKeys(current.token)));
+  const tokenHash = await storedTokenHash(companyId, id);
+  if (tokenHash) items.push(deleteTx(tokenGuardKeys(tokenHash)));
   if (current.isDefault) items.push(deleteTx(defaultGuardKeys(companyId)));
   await transact(items, () => new AppError('ERR_NO_WAPP_FOUND'));
   // Log the phone out and drop its keys: a deleted connection must not keep receiving messages.

@@ -77,7 +77,8 @@ const fromWhatsapp = (w: Whatsapp): Form => ({
   complationMessage: w.complationMessage ?? '',
   outOfHoursMessage: w.outOfHoursMessage ?? '',
   ratingMessage: w.ratingMessage ?? '',
-  token: w.token ?? '',
+  // the stored token is only shown masked: the field holds a new token to set, empty keeps it
+  token: '',
   queueIds: w.queueIds ?? w.queues?.map((q) => q.id) ?? [],
   transferQueueId: w.transferQueueId ?? '',
   timeToTransfer: w.timeToTransfer ?? '',
@@ -106,6 +107,8 @@ export function ConnectionModal({
   const [form, setForm] = useState<Form>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  /** the stored token, masked: only a token typed or generated here is ever shown in full */
+  const [maskedToken, setMaskedToken] = useState('');
   const fieldError = useFieldError(errors);
   const { data: queueData } = useApi<unknown>(open ? '/queue' : null);
   const { data: promptData } = useApi<unknown>(open && plan?.useOpenAi ? '/prompt' : null);
@@ -115,8 +118,13 @@ export function ConnectionModal({
   useEffect(() => {
     if (!open) return;
     setErrors({});
-    if (!whatsappId) return setForm(EMPTY);
-    api.get<Whatsapp>(`/whatsapp/${whatsappId}`, { session: 0 }).then((w) => setForm(fromWhatsapp(w)), toastError);
+    setMaskedToken('');
+    // a new connection gets its token here, so the admin sees it before it is stored hashed
+    if (!whatsappId) return setForm({ ...EMPTY, token: randomToken() });
+    api.get<Whatsapp>(`/whatsapp/${whatsappId}`, { session: 0 }).then((w) => {
+      setForm(fromWhatsapp(w));
+      setMaskedToken(w.token ?? '');
+    }, toastError);
   }, [open, whatsappId]);
 
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
@@ -169,6 +177,7 @@ export function ConnectionModal({
     />
   );
 
+  const tokenError = fieldError('token');
   return (
     <Dialog
       open={open}
@@ -206,7 +215,14 @@ export function ConnectionModal({
               label={t('modal.token')}
               value={form.token}
               onChange={(e) => set('token', e.target.value)}
-              {...fieldError('token')}
+              {...tokenError}
+              helperText={
+                tokenError.error
+                  ? tokenError.helperText
+                  : maskedToken
+                    ? t('modal.tokenCurrent', { masked: maskedToken })
+                    : t('modal.tokenNew')
+              }
               fullWidth
               slotProps={{
                 input: {

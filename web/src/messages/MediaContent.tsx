@@ -6,6 +6,7 @@ import PlaceIcon from '@mui/icons-material/Place';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../lib/format';
 import type { Message } from '../tickets/types';
+import { safeMapsLink, safeThumbnail } from './location-links';
 import { parseLocation, parseVcard } from './timeline';
 
 /** Media renderers of 2.5: image, audio, video, application (documents), location, vcard, call log. */
@@ -44,13 +45,29 @@ export function MediaContent({ message }: { message: Message }) {
       );
     case 'locationMessage': {
       const loc = parseLocation(message.body);
+      const image = safeThumbnail(loc.image);
+      const link = safeMapsLink(loc.link);
       return (
         <Stack spacing={0.5}>
-          {loc.image && <Box component="img" src={loc.image} alt="" sx={{ width: 200, borderRadius: 1 }} />}
-          {loc.link && (
-            <Button size="small" startIcon={<PlaceIcon />} href={loc.link} target="_blank" rel="noreferrer">
+          {image ? (
+            <Box component="img" src={image} alt="" sx={{ width: 200, borderRadius: 1 }} />
+          ) : (
+            loc.image && (
+              <Typography variant="caption" sx={{ wordBreak: 'break-all' }}>
+                {loc.image}
+              </Typography>
+            )
+          )}
+          {link ? (
+            <Button size="small" startIcon={<PlaceIcon />} href={link} target="_blank" rel="noreferrer">
               {t('messages.location')}
             </Button>
+          ) : (
+            loc.link && (
+              <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
+                {loc.link}
+              </Typography>
+            )
           )}
           {loc.description && <Typography variant="body2">{loc.description}</Typography>}
         </Stack>

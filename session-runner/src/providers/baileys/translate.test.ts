@@ -164,12 +164,41 @@ describe('Baileys translation: messages.upsert', () => {
       kind: 'revoke',
       wid: '3EB0A1B2C3D4',
       chatJid: '5511988887777@s.whatsapp.net',
+      fromMe: false,
+      participantJid: undefined,
     });
     expect(translateUpsert(edit as any)).toEqual({
       kind: 'edit',
       wid: '3EB0FFEE',
       chatJid: '5511988887777@s.whatsapp.net',
       body: 'this one, edited',
+      fromMe: false,
+      participantJid: undefined,
+    });
+  });
+
+  it('an edit or revoke names its sender (the protocol message key), not the key it targets', () => {
+    const inGroup = {
+      key: {
+        remoteJid: '120363000000000000@g.us',
+        fromMe: false,
+        id: 'PROTO3',
+        participant: '5511977776666@s.whatsapp.net',
+      },
+      message: {
+        protocolMessage: {
+          // the target claims to be ours: the sender is still the participant
+          key: { remoteJid: '120363000000000000@g.us', fromMe: true, id: 'OURS1' },
+          type: proto.Message.ProtocolMessage.Type.REVOKE,
+        },
+      },
+    };
+    expect(translateUpsert(inGroup as any)).toEqual({
+      kind: 'revoke',
+      wid: 'OURS1',
+      chatJid: '120363000000000000@g.us',
+      fromMe: false,
+      participantJid: '5511977776666@s.whatsapp.net',
     });
   });
 
@@ -204,7 +233,16 @@ describe('Baileys translation: messages.update', () => {
         update: { message: { editedMessage: { message: { conversation: 'fixed typo' } } } },
       },
     ] as any);
-    expect(out).toEqual([{ kind: 'edit', wid: 'IN1', chatJid: '5511988887777@s.whatsapp.net', body: 'fixed typo' }]);
+    expect(out).toEqual([
+      {
+        kind: 'edit',
+        wid: 'IN1',
+        chatJid: '5511988887777@s.whatsapp.net',
+        body: 'fixed typo',
+        fromMe: false,
+        participantJid: undefined,
+      },
+    ]);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   normalizeMessageContent,
   proto,
   type WAMessage,
+  type WAMessageKey,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
 import type { ConnectionState } from '@whiskeysockets/baileys';
@@ -21,8 +22,11 @@ export type Translated =
       raw: WAMessage;
     }
   | { kind: 'ack'; wid: string; chatJid: string; ack: number }
-  | { kind: 'edit'; wid: string; chatJid: string; body: string }
-  | { kind: 'revoke'; wid: string; chatJid: string };
+  | ({ kind: 'edit'; wid: string; chatJid: string; body: string } & Sender)
+  | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender);
+
+/** Who sent an edit or a revoke: the server applies it only to that sender's own messages. */
+type Sender = { fromMe: boolean; participantJid?: string };
 
 const MEDIA_TYPES: Record<string, NormalizedMediaType> = {
   imageMessage: 'image',
@@ -49,6 +53,17 @@ function locationBody(loc: proto.Message.ILocationMessage) {
   return [thumb, link, description].filter((p, i) => i < 2 || p).join('|');
 }
 
+/** In groups, who wrote a message: the number jid when WhatsApp gave one besides the `@lid` id. */
+function participantOf(key: WAMessageKey, isGroup: boolean) {
+  if (!isGroup) return undefined;
+  return key.participantAlt?.endsWith('@s.whatsapp.net') ? key.participantAlt : (key.participant ?? undefined);
+}
+
+const senderOf = (key: WAMessageKey, chatJid: string): Sender => ({
+  fromMe: Boolean(key.fromMe),
+  participantJid: participantOf(key, chatJid.endsWith('@g.us')),
+});
+
 /** One upserted message -> a message, an edit or a deletion (protocol messages), or nothing. */
 export function translateUpsert(raw: WAMessage): Translated | undefined {
   const key = raw.key;
@@ -61,9 +76,12 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
 
   if (type === 'protocolMessage') {
     const p = content.protocolMessage!;
+    // the target is named by the protocol message; the sender is the key of the protocol message itself
     const target = p.key?.id;
     if (!target) return undefined;
-    if (p.type === proto.Message.ProtocolMessage.Type.REVOKE) return { kind: 'revoke', wid: target, chatJid };
+    const sender = senderOf(key, chatJid);
+    if (p.type === proto.Message.ProtocolMessage.Type.REVOKE)
+      return { kind: 'revoke', wid: target, chatJid, ...sender };
     if (p.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT) {
       const edited = normalizeMessageContent(p.editedMessage);
       const body =
@@ -72,7 +90,7 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
         edited?.imageMessage?.caption ??
         edited?.videoMessage?.caption ??
         '';
-      return { kind: 'edit', wid: target, chatJid, body };
+      return { kind: 'edit', wid: target, chatJid, body, ...sender };
     }
     return undefined;
   }
@@ -140,11 +158,7 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
     chatAltJid: isGroup ? undefined : (key.remoteJidAlt ?? undefined),
     fromMe: Boolean(key.fromMe),
     isGroup,
-    participantJid: isGroup
-      ? key.participantAlt?.endsWith('@s.whatsapp.net')
-        ? key.participantAlt
-        : (key.participant ?? undefined)
-      : undefined,
+    participantJid: participantOf(key, isGroup),
     participantName: isGroup ? (raw.pushName ?? undefined) : undefined,
     pushName: isGroup ? undefined : (raw.pushName ?? undefined),
     body,
@@ -155,7 +169,10 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
   return { kind: 'message', message, media, raw };
 }
 
-/** `messages.update`: status changes become acks; edits and deletions carried as updates too. */
+/**
+ * `messages.update`: status changes become acks; edits and deletions carried as updates too (Baileys
+ * gives them the key of the protocol message with the target's id, so fromMe/participant are the sender's).
+ */
 export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
   const out: Translated[] = [];
   for (const { key, update } of updates) {
@@ -168,7 +185,7 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
       update.messageStubType === proto.WebMessageInfo.StubType.REVOKE ||
       (update.message === null && update.messageStubType !== undefined)
     ) {
-      out.push({ kind: 'revoke', wid, chatJid });
+      out.push({ kind: 'revoke', wid, chatJid, ...senderOf(key, chatJid) });
     }
     const edited = normalizeMessageContent(update.message?.editedMessage?.message ?? undefined);
     const editedProto = normalizeMessageContent(update.message)?.protocolMessage?.editedMessage;
@@ -177,7 +194,8 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
       edited?.extendedTextMessage?.text ??
       editedProto?.conversation ??
       editedProto?.extendedTextMessage?.text;
-    if (text !== undefined && text !== null) out.push({ kind: 'edit', wid, chatJid, body: text });
+    if (text !== undefined && text !== null)
+      out.push({ kind: 'edit', wid, chatJid, body: text, ...senderOf(key, chatJid) });
   }
   return out;
 }
