@@ -17,7 +17,51 @@ export interface HttpModule {
   /** Lambda memory in MB (default 512). */
   memory?: number;
   timeoutSeconds?: number;
+  /** what its function may touch on AWS (default `tenant`) */
+  access?: AccessGroup;
 }
+
+/**
+ * What a handler may touch on AWS. The CDK stack gives each group one execution role holding
+ * exactly this (and the matching environment), so a module never holds access it does not use.
+ * No group may Scan the table.
+ */
+export interface Access {
+  /** the one table: Get/Query, or also Put/Update/Delete (never Scan) */
+  table: 'read' | 'readwrite';
+  /** media bucket objects under the tenant prefixes (`company<id>/`) */
+  media?: 'readwrite';
+  /** manifest queues it sends to */
+  sendsTo?: string[];
+  /** the JWT signing key: sessions, WebSocket tickets and cursors */
+  jwt?: boolean;
+  /** posts to WebSocket connections */
+  realtime?: boolean;
+  /** sends e-mail through SES (when a sender is configured) */
+  mail?: boolean;
+}
+
+export const access = {
+  version: { table: 'read' },
+  /** login, refresh, password reset, signup */
+  public: { table: 'readwrite', jwt: true, realtime: true, mail: true },
+  /** the tenant's modules */
+  tenant: { table: 'readwrite', jwt: true, media: 'readwrite', realtime: true, sendsTo: ['session-commands'] },
+  /** $connect verifies tickets; $disconnect and $default keep the connection items */
+  ws: { table: 'readwrite', jwt: true, realtime: true },
+  /** queue consumers and timers */
+  jobs: { table: 'readwrite', media: 'readwrite', realtime: true, sendsTo: ['session-commands', 'schedules'] },
+  /** the platform seed after each deployment */
+  seed: { table: 'readwrite' },
+  /** the WhatsApp process: no JWT key, it authenticates nobody */
+  sessionRunner: { table: 'readwrite', media: 'readwrite', realtime: true, sendsTo: ['inbound'] },
+} as const satisfies Record<string, Access>;
+export type AccessGroup = keyof typeof access;
+
+/** Queue consumers and timers, unless a queue says otherwise. */
+export const JOB_TIMEOUT_SECONDS = 60;
+/** AWS advises a queue's visibility timeout of at least 6x its Lambda consumer's timeout. */
+export const VISIBILITY_PER_TIMEOUT = 6;
 
 /** A queue with this consumer is polled by the session runner (Fargate), not by a Lambda. */
 export const SESSION_RUNNER_CONSUMER = 'session-runner';
@@ -29,7 +73,22 @@ export interface QueueDef {
   consumer: string;
   batchSize?: number;
   maxReceiveCount?: number;
+  /** Lambda consumers: how long one batch may run (default JOB_TIMEOUT_SECONDS) */
+  timeoutSeconds?: number;
+  /** at least (and by default) VISIBILITY_PER_TIMEOUT x timeoutSeconds for Lambda consumers */
   visibilityTimeoutSeconds?: number;
+}
+
+/** A queue's consumer timeout and visibility; refuses a visibility that a slow Lambda consumer outlives. */
+export function queueTimeouts(def: QueueDef) {
+  const timeoutSeconds = def.timeoutSeconds ?? JOB_TIMEOUT_SECONDS;
+  const minimum = VISIBILITY_PER_TIMEOUT * timeoutSeconds;
+  const visibilityTimeoutSeconds = def.visibilityTimeoutSeconds ?? minimum;
+  // The session runner is no Lambda: it has no timeout and renews nothing, its queue states its own.
+  if (def.consumer !== SESSION_RUNNER_CONSUMER && visibilityTimeoutSeconds < minimum) {
+    throw new Error(`queue ${def.name}: visibility ${visibilityTimeoutSeconds}s is under ${minimum}s`);
+  }
+  return { timeoutSeconds, visibilityTimeoutSeconds };
 }
 
 export interface TimerDef {
@@ -43,6 +102,7 @@ export const API_PREFIX = '/api';
 export const http: HttpModule[] = [
   {
     name: 'auth',
+    access: 'public',
     routes: [
       'POST /auth/login',
       'POST /auth/refresh_token',
@@ -53,7 +113,7 @@ export const http: HttpModule[] = [
       'POST /resetpasswords',
     ],
   },
-  { name: 'version', routes: ['GET /version'] },
+  { name: 'version', access: 'version', routes: ['GET /version'] },
   {
     name: 'whatsapp',
     routes: ['GET /whatsapp', 'GET /whatsapp/{id}', 'POST /whatsapp', 'PUT /whatsapp/{id}', 'DELETE /whatsapp/{id}'],
@@ -109,6 +169,7 @@ export const http: HttpModule[] = [
   { name: 'messages-api', routes: ['POST /messages/send'] },
   {
     name: 'companies',
+    access: 'public',
     routes: ['GET /plans/list', 'POST /companies/cadastro', 'GET /companies/listPlan/{companyId}'],
   },
   {
@@ -171,7 +232,15 @@ export const queues: QueueDef[] = [
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound' },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)
-  { name: 'schedules', fifo: false, consumer: 'jobs/schedules-send', maxReceiveCount: 4, visibilityTimeoutSeconds: 60 },
+  // visibility stated here because dispatch derives its recheck time from it
+  {
+    name: 'schedules',
+    fifo: false,
+    consumer: 'jobs/schedules-send',
+    maxReceiveCount: 4,
+    timeoutSeconds: 30,
+    visibilityTimeoutSeconds: 180,
+  },
 ];
 
 export const timers: TimerDef[] = [

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -10,9 +10,10 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queueEnvName } from '../../functions/lib/queue';
+import { access, type Access, type AccessGroup } from '../manifest';
 import { ROOT } from './paths';
 
-/** What every server process (Lambda or the Fargate session runner) is bound to. */
+/** What every server process (Lambda or the Fargate session runner) may be bound to. */
 export interface AppResources {
   table: dynamodb.ITable;
   mediaBucket: s3.IBucket;
@@ -22,43 +23,90 @@ export interface AppResources {
   jwtSecret: secretsmanager.ISecret;
   /** https://<distribution domain>: cookies, CORS and links in e-mails */
   appOrigin: string;
+  /** sender address verified in SES (context `mailFrom`); without it no mail is sent */
+  mailFrom?: string;
 }
 
+const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** Every object key starts with the tenant prefix (`company<id>/`, functions/lib/storage.ts). */
+const TENANT_OBJECTS = 'company*';
+const MEDIA_OBJECT_ACTIONS = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
+
 /**
- * Sets the environment functions/lib/config.ts reads and grants the matching access, each variable
- * and its grant in one step, so a process never gets a name it cannot use. Shared by the Lambda
- * functions and the session runner's task.
+ * Sets the environment functions/lib/config.ts reads and grants the access group's rights, each
+ * variable and its grant in one step, so a process never gets a name it cannot use. Shared by the
+ * Lambda functions and the session runner's task. Table and bucket names are always set, since
+ * config.ts requires both; what the process may do with them is the group's.
  */
 export function bindAppResources(
   setEnv: (name: string, value: string) => void,
   grantee: iam.IGrantable,
   res: AppResources,
+  access: Access,
 ) {
   setEnv('TABLE_NAME', res.table.tableName);
-  res.table.grantReadWriteData(grantee);
+  res.table.grant(grantee, ...TABLE_READ, ...(access.table === 'readwrite' ? TABLE_WRITE : []));
 
   setEnv('MEDIA_BUCKET', res.mediaBucket.bucketName);
-  res.mediaBucket.grantReadWrite(grantee);
+  if (access.media) {
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: MEDIA_OBJECT_ACTIONS,
+      resourceArns: [res.mediaBucket.arnForObjects(TENANT_OBJECTS)],
+    });
+    // Without it a missing object is a 403 instead of NoSuchKey (functions/lib/storage.ts).
+    iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [res.mediaBucket.bucketArn] });
+  }
 
-  for (const [name, queue] of res.queues) {
+  for (const name of access.sendsTo ?? []) {
+    const queue = res.queues.get(name);
+    if (!queue) throw new Error(`access names queue ${name}, which the manifest does not declare`);
     setEnv(queueEnvName(name), queue.queueUrl);
     queue.grantSendMessages(grantee);
   }
 
-  setEnv('WS_ENDPOINT', res.wsStage.callbackUrl);
-  res.wsStage.grantManagementApiAccess(grantee);
+  if (access.realtime) {
+    setEnv('WS_ENDPOINT', res.wsStage.callbackUrl);
+    res.wsStage.grantManagementApiAccess(grantee);
+  }
 
-  setEnv('JWT_SECRET_ARN', res.jwtSecret.secretArn);
-  res.jwtSecret.grantRead(grantee);
+  if (access.jwt) {
+    setEnv('JWT_SECRET_ARN', res.jwtSecret.secretArn);
+    res.jwtSecret.grantRead(grantee);
+  }
+
+  if (access.mail && res.mailFrom) {
+    setEnv('MAIL_FROM', res.mailFrom);
+    grantSendMail(grantee, res.table, res.mailFrom);
+  }
 
   setEnv('APP_ORIGIN', res.appOrigin);
   setEnv('LOG_LEVEL', 'info');
+}
+
+/** SES authorizes a sender by its address identity or its domain identity, whichever is verified. */
+function grantSendMail(grantee: iam.IGrantable, scope: Construct, mailFrom: string) {
+  const stack = Stack.of(scope);
+  const identity = (name: string) =>
+    stack.formatArn({
+      service: 'ses',
+      resource: 'identity',
+      resourceName: name,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+  iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+    resourceArns: [identity(mailFrom), identity(mailFrom.slice(mailFrom.indexOf('@') + 1))],
+  });
 }
 
 export interface AppFunctionProps {
   /** handler module under functions/ without extension, e.g. `http/auth` or `jobs/seed` */
   module: string;
   resources: AppResources;
+  access: Access;
   memorySize?: number;
   timeoutSeconds?: number;
   /** execution role; omitted: a role of its own */
@@ -97,48 +145,61 @@ export class AppFunction extends NodejsFunction {
         banner: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
       },
     });
-    bindAppResources((name, value) => this.addEnvironment(name, value), this, props.resources);
+    bindAppResources((name, value) => this.addEnvironment(name, value), this, props.resources, props.access);
   }
 }
 
 /**
  * One function per handler module, created on first use, so a module named twice is deployed once.
- * The app's functions share one execution role and one log group (Lambda names each stream after
- * its function): they are bound to the same resources anyway, and a role, policy and log group per
- * function would cost three CloudFormation resources each against the stack's limit of 500.
- * Functions that need more (the seed's admin secret) get a role of their own.
+ * The functions of one access group (infra/manifest.ts) share one execution role, holding exactly
+ * the group's rights; all share one log group (Lambda names each stream after its function). A
+ * role, policy and log group per function would cost three CloudFormation resources each against
+ * the stack's limit of 500.
  */
 export class FunctionRegistry {
-  private readonly functions = new Map<string, AppFunction>();
-  readonly role: iam.Role;
+  private readonly functions = new Map<string, { fn: AppFunction; group: AccessGroup }>();
+  private readonly roles = new Map<AccessGroup, iam.Role>();
   readonly logGroup: logs.LogGroup;
 
   constructor(
     private readonly scope: Construct,
     private readonly resources: AppResources,
   ) {
-    this.role = new iam.Role(scope, 'FunctionRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
-    });
     this.logGroup = new logs.LogGroup(scope, 'FunctionLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
   }
 
-  get(module: string, opts: { memorySize?: number; timeoutSeconds?: number } = {}): AppFunction {
-    let fn = this.functions.get(module);
-    if (!fn) {
-      fn = new AppFunction(this.scope, functionId(module), {
-        module,
-        resources: this.resources,
-        role: this.role,
-        logGroup: this.logGroup,
-        ...opts,
+  /** The execution role of an access group. */
+  role(group: AccessGroup): iam.Role {
+    let role = this.roles.get(group);
+    if (!role) {
+      role = new iam.Role(this.scope, `FunctionRole${functionId(group)}`, {
+        description: `Inbox functions, access group ${group}`,
+        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+        managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
       });
-      this.functions.set(module, fn);
+      this.roles.set(group, role);
     }
+    return role;
+  }
+
+  get(module: string, group: AccessGroup, opts: { memorySize?: number; timeoutSeconds?: number } = {}): AppFunction {
+    const known = this.functions.get(module);
+    if (known) {
+      if (known.group !== group) throw new Error(`${module} is in access groups ${known.group} and ${group}`);
+      return known.fn;
+    }
+    const fn = new AppFunction(this.scope, functionId(module), {
+      module,
+      resources: this.resources,
+      access: access[group],
+      role: this.role(group),
+      logGroup: this.logGroup,
+      ...opts,
+    });
+    this.functions.set(module, { fn, group });
     return fn;
   }
 }

@@ -1,10 +1,19 @@
 import { App } from 'aws-cdk-lib';
+import { EdgeStack } from './edge';
 import { InboxStack } from './inbox-stack';
 
-// Environment-agnostic: synth needs no AWS account or lookups, so it works offline.
+// Environment-agnostic: synth needs no AWS account or lookups, so it works offline. Only the WAF
+// stack is pinned, to us-east-1, where CloudFront's web ACLs live.
 const app = new App();
 const stackName = app.node.tryGetContext('stackName') ?? 'Inbox';
+const edge = new EdgeStack(app, `${stackName}-Edge`, {
+  parameterName: `/${stackName}/edge/web-acl-arn`,
+  description: 'Inbox: WAF web ACL for the CloudFront distribution',
+});
 new InboxStack(app, stackName, {
   adminEmail: app.node.tryGetContext('adminEmail') ?? process.env.ADMIN_EMAIL ?? 'admin@admin.com',
+  mailFrom: app.node.tryGetContext('mailFrom'),
+  alarmEmail: app.node.tryGetContext('alarmEmail'),
+  edge,
   description: 'Inbox: multi-tenant WhatsApp customer-service inbox',
 });

@@ -17,6 +17,8 @@ export class Data extends Construct {
   readonly mediaBucket: s3.Bucket;
   readonly jwtSecret: secretsmanager.Secret;
   readonly adminPasswordSecret: secretsmanager.Secret;
+  /** sent by CloudFront to the gateways in a custom header; proves a request came through it */
+  readonly originVerifySecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -57,12 +59,16 @@ export class Data extends Construct {
       description: 'Password of the platform super admin created by the seed',
       generateSecretString: { passwordLength: 20, excludePunctuation: true },
     });
+    this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerify', {
+      description: 'Value of the header CloudFront adds to API requests; the API refuses requests without it',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
   }
 
   allowUploadsFrom(origin: string) {
     this.mediaBucket.addCorsRule({
       allowedOrigins: [origin],
-      allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+      allowedMethods: [s3.HttpMethods.POST, s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
       allowedHeaders: ['*'],
       exposedHeaders: ['ETag'],
       maxAge: 3000,

@@ -1,10 +1,13 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
-import { manifest as appManifest } from '../manifest';
+import { access, manifest as appManifest } from '../manifest';
 import { Api, Realtime } from './api';
 import { AppFunction, FunctionRegistry, type AppResources } from './app-function';
 import { Data } from './data';
+import { type EdgeStack, webAclArnOf } from './edge';
 import { Queues, Timers } from './queues';
 import { SessionRunner } from './session-runner';
 import { Web } from './web';
@@ -16,6 +19,12 @@ export interface InboxStackProps extends StackProps {
   adminEmail: string;
   /** the app manifest (tests pass a variant to exercise every kind of entry) */
   manifest?: AppManifest;
+  /** the WAF (us-east-1) in front of the distribution; this stack must deploy after it */
+  edge?: EdgeStack;
+  /** sender address verified in SES (context `mailFrom`); without it no e-mail is sent, only logged */
+  mailFrom?: string;
+  /** where alarms (dead letters) are e-mailed (context `alarmEmail`); without it, subscribe to AlarmTopic */
+  alarmEmail?: string;
 }
 
 /**
@@ -29,14 +38,20 @@ export class InboxStack extends Stack {
     super(scope, id, props);
     const manifest = props.manifest ?? appManifest;
 
+    const alarms = new sns.Topic(this, 'AlarmTopic', { displayName: 'Inbox alarms' });
+    if (props.alarmEmail) alarms.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+
     const data = new Data(this, 'Data');
-    const queues = new Queues(this, 'Queues', manifest.queues);
+    const queues = new Queues(this, 'Queues', manifest.queues, alarms);
     const realtime = new Realtime(this, 'Realtime');
     const api = new Api(this, 'Api');
+    if (props.edge) this.addStackDependency(props.edge, 'the distribution uses its web ACL');
     const web = new Web(this, 'Web', {
       httpApi: api.httpApi,
       webSocketApi: realtime.webSocketApi,
       wsStage: realtime.stage,
+      originVerifySecret: data.originVerifySecret,
+      webAclArn: props.edge ? webAclArnOf(this, props.edge) : undefined,
     });
     data.allowUploadsFrom(web.origin);
 
@@ -47,10 +62,11 @@ export class InboxStack extends Stack {
       wsStage: realtime.stage,
       jwtSecret: data.jwtSecret,
       appOrigin: web.origin,
+      mailFrom: props.mailFrom,
     };
     const functions = new FunctionRegistry(this, resources);
-    api.mount(manifest.http, functions);
-    realtime.mount(manifest.ws, functions);
+    api.mount(manifest.http, functions, data.originVerifySecret);
+    realtime.mount(manifest.ws, functions, data.originVerifySecret);
     queues.attachConsumers(functions);
     new Timers(this, 'Timers', manifest.timers, functions);
 
@@ -61,6 +77,7 @@ export class InboxStack extends Stack {
     const seed = new AppFunction(this, 'Seed', {
       module: 'jobs/seed',
       resources,
+      access: access.seed,
       logGroup: functions.logGroup,
       timeoutSeconds: 120,
     });
@@ -77,5 +94,6 @@ export class InboxStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: data.mediaBucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topicArn, description: 'SNS topic of the alarms' });
   }
 }

@@ -5,13 +5,15 @@ import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { queueEnvName } from '../../functions/lib/queue';
+import { access } from '../manifest';
 import { bindAppResources, type AppResources } from './app-function';
 import { ROOT } from './paths';
 
 export interface SessionRunnerProps {
   resources: AppResources;
-  /** queues the runner polls itself (manifest consumer `session-runner`) */
-  consumes: sqs.IQueue[];
+  /** queues the runner polls itself (manifest consumer `session-runner`): name -> queue */
+  consumes: Map<string, sqs.IQueue>;
 }
 
 /**
@@ -55,8 +57,16 @@ export class SessionRunner extends Construct {
       environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys' },
     });
     const taskRole = this.taskDefinition.taskRole;
-    bindAppResources((name, value) => container.addEnvironment(name, value), taskRole, props.resources);
-    for (const queue of props.consumes) queue.grantConsumeMessages(taskRole);
+    bindAppResources(
+      (name, value) => container.addEnvironment(name, value),
+      taskRole,
+      props.resources,
+      access.sessionRunner,
+    );
+    for (const [name, queue] of props.consumes) {
+      container.addEnvironment(queueEnvName(name), queue.queueUrl);
+      queue.grantConsumeMessages(taskRole);
+    }
 
     this.service = new ecs.FargateService(this, 'Service', {
       cluster,

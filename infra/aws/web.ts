@@ -1,14 +1,41 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/origin';
 import { API_PREFIX } from '../manifest';
 import { ROOT } from './paths';
+
+/**
+ * What the SPA may load. Styles need 'unsafe-inline' because MUI (emotion) injects <style> tags at
+ * runtime; scripts come only from the build. 'self' covers wss:// to the same host (CSP 3), which
+ * is where /ws lives. Media is shown from presigned URLs of the media bucket: its exact host would
+ * close a dependency cycle (the bucket's CORS rule names the distribution), so any bucket of the
+ * region is allowed. WhatsApp profile pictures come from *.whatsapp.net, the emoji picker's images
+ * from jsDelivr.
+ */
+export const contentSecurityPolicy = () => {
+  const s3 = `https://*.s3.${Aws.REGION}.amazonaws.com`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: ${s3} https://*.whatsapp.net`,
+    `media-src 'self' data: blob: ${s3} https://*.whatsapp.net`,
+    `connect-src 'self' ${s3}`,
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+};
 
 /** `https://abc.execute-api.eu-west-1.amazonaws.com` -> `abc.execute-api.eu-west-1.amazonaws.com` */
 const endpointHost = (endpoint: string) => Fn.select(2, Fn.split('/', endpoint));
@@ -29,6 +56,10 @@ export interface WebProps {
   webSocketApi: apigwv2.WebSocketApi;
   /** named like the path CloudFront forwards (`/ws`) */
   wsStage: apigwv2.WebSocketStage;
+  /** its value goes to the gateways in ORIGIN_VERIFY_HEADER (a dynamic reference, never a literal) */
+  originVerifySecret: secretsmanager.ISecret;
+  /** WAF web ACL (CLOUDFRONT scope, us-east-1), see edge.ts */
+  webAclArn?: string;
 }
 
 /**
@@ -54,15 +85,38 @@ export class Web extends Construct {
       autoDeleteObjects: true,
     });
 
+    const responseHeadersPolicy = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Inbox: HSTS, CSP, no framing, no sniffing',
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(), override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+      },
+    });
     // Nothing from the gateways is cached; every viewer header but Host, all cookies and query
-    // strings reach them (Host must be the gateway's own).
+    // strings reach them (Host must be the gateway's own), plus the origin-verify header.
     const passThrough = {
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      responseHeadersPolicy,
     };
+    const gateway = (endpoint: string) =>
+      new origins.HttpOrigin(endpointHost(endpoint), {
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifySecret.secretValue.unsafeUnwrap() },
+      });
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Inbox web app, API and realtime',
+      webAclId: props.webAclArn,
       defaultRootObject: 'index.html',
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
@@ -71,6 +125,7 @@ export class Web extends Construct {
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         compress: true,
+        responseHeadersPolicy,
         functionAssociations: [
           {
             eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
@@ -83,12 +138,12 @@ export class Web extends Construct {
       },
       additionalBehaviors: {
         [`${API_PREFIX}/*`]: {
-          origin: new origins.HttpOrigin(endpointHost(props.httpApi.apiEndpoint)),
+          origin: gateway(props.httpApi.apiEndpoint),
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
           ...passThrough,
         },
         [`/${props.wsStage.stageName}`]: {
-          origin: new origins.HttpOrigin(endpointHost(props.webSocketApi.apiEndpoint)),
+          origin: gateway(props.webSocketApi.apiEndpoint),
           ...passThrough,
         },
       },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { startStack } from './stack';
 
@@ -6,13 +7,24 @@ const port = Number(process.env.PORT || 8080);
 const dataDir = resolve(process.env.DATA_DIR || '.data');
 const adminEmail = process.env.ADMIN_EMAIL || 'admin@admin.com';
 const adminPassword = process.env.ADMIN_PASSWORD || 'admin123';
+const host = process.env.HOST || '127.0.0.1';
+
+// The local-only endpoints (/@simulator, /@timers, /@mail, the SQS API, s3rver) have no auth:
+// anyone who reaches the port can inject messages or read reset codes.
+const loopback = host === 'localhost' || (isIP(host) === 4 ? host.startsWith('127.') : host === '::1');
+if (!loopback && process.env.ALLOW_REMOTE !== '1') {
+  console.error(
+    `Refusing HOST=${host}: the local runtime has unauthenticated test endpoints. Set ALLOW_REMOTE=1 to expose it anyway.`,
+  );
+  process.exit(1);
+}
 
 const stack = await startStack({
   port,
   dataDir,
   adminEmail,
   adminPassword,
-  host: process.env.HOST || '127.0.0.1',
+  host,
   logLevel: process.env.LOG_LEVEL || 'info',
 });
 

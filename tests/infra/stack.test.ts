@@ -5,22 +5,43 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InboxStack, type AppManifest } from '../../infra/aws/inbox-stack';
 import { functionId } from '../../infra/aws/app-function';
-import { manifest, splitRouteKey, SESSION_RUNNER_CONSUMER, type QueueDef, type TimerDef } from '../../infra/manifest';
+import { HTTP_THROTTLE, WS_THROTTLE } from '../../infra/aws/api';
+import { EdgeStack, SEND_API_PATHS, SIGN_IN_PATHS } from '../../infra/aws/edge';
+import {
+  access,
+  manifest,
+  queueTimeouts,
+  splitRouteKey,
+  SESSION_RUNNER_CONSUMER,
+  VISIBILITY_PER_TIMEOUT,
+  type Access,
+  type AccessGroup,
+  type QueueDef,
+  type TimerDef,
+} from '../../infra/manifest';
 import { createTableInput, GSI_NAMES, TTL_ATTRIBUTE } from '../../infra/table';
 import { queueEnvName } from '../../functions/lib/queue';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/origin';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cdkJson = JSON.parse(readFileSync(resolve(ROOT, 'cdk.json'), 'utf8'));
 
-/** Synthesizes the stack as `cdk synth` would (same feature flags), but with bundling skipped. */
-function synth(appManifest: AppManifest = manifest) {
+/** Synthesizes the stacks as `cdk synth` would (same feature flags, as app.ts composes them), but with bundling skipped. */
+function synth(appManifest: AppManifest = manifest, extra: { mailFrom?: string } = {}) {
   const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new InboxStack(app, 'Inbox', { adminEmail: 'admin@example.com', manifest: appManifest });
+  const edge = new EdgeStack(app, 'Inbox-Edge', { parameterName: '/Inbox/edge/web-acl-arn' });
+  const stack = new InboxStack(app, 'Inbox', {
+    adminEmail: 'admin@example.com',
+    manifest: appManifest,
+    edge,
+    ...extra,
+  });
   const template = Template.fromStack(stack);
   const assembly = app.synth();
   return {
     template,
     json: template.toJSON() as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> },
+    edge: { stack: edge, json: Template.fromStack(edge).toJSON() as { Resources: Record<string, Resource> } },
     assembly,
   };
 }
@@ -43,6 +64,12 @@ function functionLogicalId(json: { Resources: Record<string, Resource> }, module
   expect(ids, `one function for ${module}`).toHaveLength(1);
   return ids[0]!;
 }
+
+/** Logical id of the execution role of a function (by handler module). */
+const roleOf = (json: { Resources: Record<string, Resource> }, module: string) =>
+  json.Resources[functionLogicalId(json, module)]!.Properties.Role['Fn::GetAtt'][0] as string;
+
+const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
 
 /** Statements of the IAM policies attached to a role (by logical id). */
 const policyStatements = (json: { Resources: Record<string, Resource> }, role: string) =>
@@ -107,14 +134,16 @@ describe('AWS stack generated from the manifest', () => {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.MemorySize).toBe(mod.memory ?? 512);
       const env = Object.keys(fn.Properties.Environment.Variables);
+      const group = access[mod.access ?? 'tenant'] as (typeof access)[AccessGroup];
       expect(env).toEqual(
         expect.arrayContaining([
           'TABLE_NAME',
           'MEDIA_BUCKET',
-          'WS_ENDPOINT',
-          'JWT_SECRET_ARN',
           'APP_ORIGIN',
-          ...manifest.queues.map((q) => queueEnvName(q.name)),
+          'ORIGIN_VERIFY_SECRET_ARN',
+          ...('jwt' in group ? ['JWT_SECRET_ARN'] : []),
+          ...('realtime' in group ? ['WS_ENDPOINT'] : []),
+          ...('sendsTo' in group ? group.sendsTo.map(queueEnvName) : []),
         ]),
       );
       expect(invokable).toContain(`"${id}"`);
@@ -122,35 +151,119 @@ describe('AWS stack generated from the manifest', () => {
     }
   });
 
-  it('only the seed may read the admin password secret; the app functions share one role', () => {
+  it('only the seed may read the admin password secret; functions of one access group share one role', () => {
     const adminSecret =
       real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Environment.Variables
         .ADMIN_PASSWORD_SECRET_ARN.Ref;
-    const roles = new Set(
-      [...manifest.http.map((m) => `http/${m.name}`), ...Object.values(manifest.ws)].map(
-        (module) => real.json.Resources[functionLogicalId(real.json, module)]!.Properties.Role['Fn::GetAtt'][0],
-      ),
+    const tenantRoles = new Set(
+      manifest.http.filter((m) => (m.access ?? 'tenant') === 'tenant').map((m) => roleOf(real.json, `http/${m.name}`)),
     );
-    expect(roles.size).toBe(1);
-    const appRole = [...roles][0]!;
-    const seedRole = real.json.Resources[functionLogicalId(real.json, 'Seed')]!.Properties.Role['Fn::GetAtt'][0];
-    expect(seedRole).not.toBe(appRole);
+    expect(tenantRoles.size).toBe(1);
+    expect(new Set(Object.values(manifest.ws).map((m) => roleOf(real.json, m))).size).toBe(1);
+    const appRoles = new Set(
+      [...manifest.http.map((m) => `http/${m.name}`), ...Object.values(manifest.ws)].map((m) => roleOf(real.json, m)),
+    );
+    const seedRole = roleOf(real.json, 'Seed');
+    expect(appRoles.has(seedRole)).toBe(false);
     const readsAdminSecret = (role: string) =>
       JSON.stringify(policyStatements(real.json, role)).includes(`"${adminSecret}"`);
     expect(readsAdminSecret(seedRole)).toBe(true);
-    expect(readsAdminSecret(appRole)).toBe(false);
+    for (const role of appRoles) expect(readsAdminSecret(role)).toBe(false);
     const task = resourcesOf(real.json, 'AWS::ECS::TaskDefinition')[0]![1];
     expect(readsAdminSecret(task.Properties.TaskRoleArn['Fn::GetAtt'][0])).toBe(false);
   });
 
-  it('every function gets a QUEUE_URL_<NAME> per manifest queue and may send to it', () => {
-    const fn = sample.json.Resources[functionLogicalId(sample.json, 'http/auth')]!;
-    for (const def of extended.queues) {
-      const queueId = resourcesOf(sample.json, 'AWS::SQS::Queue').find(
-        ([, q]) => q.Properties.QueueName === `Inbox-${def.name}${def.fifo ? '.fifo' : ''}`,
-      )?.[0];
-      expect(queueId, def.name).toBeDefined();
-      expect(fn.Properties.Environment.Variables[queueEnvName(def.name)]).toEqual({ Ref: queueId });
+  it('no IAM policy in the stack may Scan the table (or use a DynamoDB wildcard)', () => {
+    const actions = resourcesOf(real.json, 'AWS::IAM::Policy').flatMap(([, p]) =>
+      actionsOf(p.Properties.PolicyDocument.Statement),
+    );
+    expect(actions.some((a) => a.startsWith('dynamodb:'))).toBe(true);
+    expect(actions.filter((a) => a === 'dynamodb:Scan' || a === 'dynamodb:*' || a === '*')).toEqual([]);
+  });
+
+  it('the session runner task role cannot read the JWT signing key and gets no JWT_SECRET_ARN', () => {
+    const jwtSecret =
+      real.json.Resources[functionLogicalId(real.json, 'http/auth')]!.Properties.Environment.Variables.JWT_SECRET_ARN
+        .Ref;
+    const task = resourcesOf(real.json, 'AWS::ECS::TaskDefinition')[0]![1];
+    const statements = policyStatements(real.json, task.Properties.TaskRoleArn['Fn::GetAtt'][0]);
+    expect(JSON.stringify(statements)).not.toContain(`"${jwtSecret}"`);
+    expect(actionsOf(statements)).not.toContain('secretsmanager:GetSecretValue');
+    const env = task.Properties.ContainerDefinitions[0].Environment.map((e: any) => e.Name);
+    expect(env).not.toContain('JWT_SECRET_ARN');
+    // what it does need: the table, the media, posting to sockets, emitting inbound events
+    expect(actionsOf(statements)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 's3:PutObject', 'execute-api:ManageConnections', 'sqs:SendMessage']),
+    );
+  });
+
+  it('the version function can read the table and nothing else: no writes, media, queues, sockets or secrets', () => {
+    const statements = policyStatements(real.json, roleOf(real.json, 'http/version'));
+    const actions = actionsOf(statements);
+    expect(actions).toContain('dynamodb:GetItem');
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(actions).not.toContain(write);
+    const foreign = actions.filter(
+      (a) =>
+        !a.startsWith('dynamodb:') && a !== 'secretsmanager:GetSecretValue' && a !== 'secretsmanager:DescribeSecret',
+    );
+    expect(foreign).toEqual([]);
+    // the one secret it reads is the origin-verify value, not the JWT key
+    const env = real.json.Resources[functionLogicalId(real.json, 'http/version')]!.Properties.Environment.Variables;
+    expect(env.JWT_SECRET_ARN).toBeUndefined();
+    expect(JSON.stringify(statements)).toContain(`"${env.ORIGIN_VERIFY_SECRET_ARN.Ref}"`);
+  });
+
+  it('sign-in and signup (public group) touch no media and send to no queue; jobs never hold the JWT key', () => {
+    const publicActions = actionsOf(policyStatements(real.json, roleOf(real.json, 'http/auth')));
+    expect(publicActions.filter((a) => a.startsWith('s3:') || a.startsWith('sqs:'))).toEqual([]);
+    expect(roleOf(real.json, 'http/companies')).toBe(roleOf(real.json, 'http/auth'));
+    const jwtSecret =
+      real.json.Resources[functionLogicalId(real.json, 'http/auth')]!.Properties.Environment.Variables.JWT_SECRET_ARN
+        .Ref;
+    for (const def of manifest.queues.filter((q) => q.consumer !== SESSION_RUNNER_CONSUMER))
+      expect(JSON.stringify(policyStatements(real.json, roleOf(real.json, def.consumer)))).not.toContain(
+        `"${jwtSecret}"`,
+      );
+  });
+
+  it('media access is limited to objects under the tenant prefixes (company*), never the whole bucket', () => {
+    const onMedia = resourcesOf(real.json, 'AWS::IAM::Policy')
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
+      .filter((st: any) => JSON.stringify(st.Resource).includes('DataMedia'));
+    const objectStatements = onMedia.filter((st: any) => actionsOf([st]).some((a) => a !== 's3:ListBucket'));
+    expect(actionsOf(objectStatements)).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject']));
+    for (const st of objectStatements) {
+      for (const r of [st.Resource].flat()) expect(JSON.stringify(r)).toMatch(/\/company\*"\]\]\}$/);
+    }
+    expect(actionsOf(onMedia).filter((a) => a.includes('*') || a.startsWith('s3:PutBucket'))).toEqual([]);
+  });
+
+  it('a function gets the URL of, and may send to, exactly the queues its access group sends to', () => {
+    const queueIds = new Map(
+      resourcesOf(sample.json, 'AWS::SQS::Queue').map(([id, q]) => [q.Properties.QueueName as string, id]),
+    );
+    const idOf = (name: string) => {
+      const def = extended.queues.find((q) => q.name === name)!;
+      return queueIds.get(`Inbox-${def.name}${def.fifo ? '.fifo' : ''}`)!;
+    };
+    for (const [module, group] of [
+      ['http/tickets', 'tenant'],
+      ['http/auth', 'public'],
+      ['jobs/inbound', 'jobs'],
+    ] as const) {
+      const env = sample.json.Resources[functionLogicalId(sample.json, module)]!.Properties.Environment.Variables;
+      const sendsTo = (access[group] as Access).sendsTo ?? [];
+      const sendable = policyStatements(sample.json, roleOf(sample.json, module))
+        .filter((st: any) => actionsOf([st]).includes('sqs:SendMessage'))
+        .flatMap((st: any) => [st.Resource].flat().map((r: any) => r['Fn::GetAtt']?.[0]));
+      for (const def of extended.queues) {
+        const expected = sendsTo.includes(def.name);
+        expect(env[queueEnvName(def.name)], `${module} -> ${def.name}`).toEqual(
+          expected ? { Ref: idOf(def.name) } : undefined,
+        );
+        expect(sendable.includes(idOf(def.name)), `${module} may send to ${def.name}`).toBe(expected);
+      }
     }
     expect(queueEnvName('session-commands')).toBe('QUEUE_URL_SESSION_COMMANDS');
   });
@@ -189,7 +302,7 @@ describe('AWS stack generated from the manifest', () => {
     }
   });
 
-  it('the session runner task may consume the queues whose consumer is session-runner', () => {
+  it('the session runner task may consume the queues whose consumer is session-runner, and knows their URLs', () => {
     const runnerQueue = resourcesOf(sample.json, 'AWS::SQS::Queue').find(
       ([, q]) => q.Properties.QueueName === 'Inbox-sample-runner.fifo',
     )![0];
@@ -202,6 +315,11 @@ describe('AWS stack generated from the manifest', () => {
         [s.Resource].flat().some((r: any) => r['Fn::GetAtt']?.[0] === runnerQueue),
     );
     expect(consume).toBeDefined();
+    const env = Object.fromEntries(
+      task.Properties.ContainerDefinitions[0].Environment.map((e: any) => [e.Name, e.Value]),
+    );
+    for (const def of extended.queues.filter((q) => q.consumer === SESSION_RUNNER_CONSUMER))
+      expect(env[queueEnvName(def.name)], def.name).toBeDefined();
   });
 
   it('every timer has an EventBridge rule at rate(everyMinutes) calling its handler', () => {
@@ -227,7 +345,7 @@ describe('AWS stack generated from the manifest', () => {
     real.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'ws', AutoDeploy: true });
   });
 
-  it('functions may post to WebSocket connections (execute-api:ManageConnections)', () => {
+  it('WebSocket handlers may post to WebSocket connections (execute-api:ManageConnections)', () => {
     const fnRole =
       real.json.Resources[functionLogicalId(real.json, manifest.ws.default)]!.Properties.Role['Fn::GetAtt'][0];
     const statements = policyStatements(real.json, fnRole);
@@ -328,7 +446,7 @@ describe('AWS stack generated from the manifest', () => {
     );
     expect(env.WHATSAPP_PROVIDER).toBe('baileys');
     expect(Object.keys(env)).toEqual(
-      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'JWT_SECRET_ARN', 'APP_ORIGIN']),
+      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'APP_ORIGIN']),
     );
     real.template.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE', DesiredCount: 1 });
     const stackArtifact = real.assembly.getStackByName('Inbox');
@@ -342,7 +460,7 @@ describe('AWS stack generated from the manifest', () => {
 
   it('no plaintext secret in the template: secrets are generated, only their ARNs are passed', () => {
     const secrets = resourcesOf(real.json, 'AWS::SecretsManager::Secret');
-    expect(secrets).toHaveLength(2);
+    expect(secrets).toHaveLength(3);
     for (const [, secret] of secrets) {
       expect(secret.Properties.SecretString).toBeUndefined();
       expect(secret.Properties.GenerateSecretString).toBeDefined();
@@ -382,6 +500,171 @@ describe('AWS stack generated from the manifest', () => {
     expect(code.length).toBe(manifest.http.length + Object.keys(manifest.ws).length + 1);
     for (const asset of code) expect(resolve(real.assembly.directory, asset.source.path)).toBe(ROOT);
   });
+
+  it('both API stages are throttled (rate and burst): HTTP $default and the WebSocket stage', () => {
+    const stages = resourcesOf(real.json, 'AWS::ApiGatewayV2::Stage').map(([, st]) => st.Properties);
+    const http = stages.find((st) => st.StageName === '$default');
+    const ws = stages.find((st) => st.StageName === 'ws');
+    expect(http?.AutoDeploy).toBe(true);
+    expect(http?.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: HTTP_THROTTLE.rateLimit,
+      ThrottlingBurstLimit: HTTP_THROTTLE.burstLimit,
+    });
+    expect(ws?.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: WS_THROTTLE.rateLimit,
+      ThrottlingBurstLimit: WS_THROTTLE.burstLimit,
+    });
+    expect(stages).toHaveLength(2);
+  });
+
+  it('every CloudFront behaviour sends HSTS, a CSP the SPA satisfies, nosniff, a strict referrer and DENY framing', () => {
+    const [policyId, policy] = resourcesOf(real.json, 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
+    const headers = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31536000, Override: true });
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(headers.ReferrerPolicy.ReferrerPolicy).toBe('strict-origin-when-cross-origin');
+    const raw = headers.ContentSecurityPolicy.ContentSecurityPolicy;
+    // `Fn::Join` around the region token: read it as deployed in eu-west-1
+    const csp: string = raw['Fn::Join']
+      ? raw['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : 'eu-west-1')).join('')
+      : raw;
+    const directive = (name: string) => csp.match(new RegExp(`(?:^|; )${name} ([^;]*)`))?.[1] ?? '';
+    expect(directive('script-src')).toBe("'self'");
+    expect(directive('style-src')).toBe("'self' 'unsafe-inline'"); // emotion injects <style> at runtime
+    expect(directive('frame-ancestors')).toBe("'none'");
+    expect(directive('connect-src')).toContain("'self'");
+    for (const src of ["'self'", 'data:', 'blob:', 'https://*.whatsapp.net', 'https://*.s3.eu-west-1.amazonaws.com'])
+      expect(directive('img-src').split(' ')).toContain(src);
+    // presigned uploads go straight to the media bucket
+    expect(directive('connect-src').split(' ')).toContain('https://*.s3.eu-west-1.amazonaws.com');
+    expect(directive('media-src')).toContain('https://*.whatsapp.net');
+    // the built SPA has no inline script the CSP would block
+    const index = readFileSync(resolve(ROOT, 'web/index.html'), 'utf8');
+    expect(index).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const config = resourcesOf(real.json, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+    for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors])
+      expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+  });
+
+  it('the WAF (CLOUDFRONT scope, its own us-east-1 stack) rate-limits sign-in, reset, signup and the send API', () => {
+    expect(real.edge.stack.region).toBe('us-east-1');
+    const [, acl] = resourcesOf(real.edge.json, 'AWS::WAFv2::WebACL')[0]!;
+    expect(acl.Properties.Scope).toBe('CLOUDFRONT');
+    const rules = acl.Properties.Rules as any[];
+    const rateRules = rules.filter((r) => r.Statement.RateBasedStatement);
+    const limited = rateRules.flatMap((r) => {
+      const scope = r.Statement.RateBasedStatement.ScopeDownStatement;
+      expect(r.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 429 } } });
+      const matches = scope.OrStatement ? scope.OrStatement.Statements : [scope];
+      return matches.map((m: any) => m.ByteMatchStatement.SearchString as string);
+    });
+    for (const path of [
+      '/api/auth/',
+      '/api/forgetpassword/',
+      '/api/resetpasswords',
+      '/api/companies/cadastro',
+      '/api/messages/send',
+    ])
+      expect(limited).toContain(path);
+    expect([...SIGN_IN_PATHS, ...SEND_API_PATHS]).toHaveLength(limited.length);
+    expect(rules.some((r) => r.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesCommonRuleSet')).toBe(
+      true,
+    );
+    // the app stack attaches it, reading its ARN from us-east-1 at deployment
+    const config = resourcesOf(real.json, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+    expect(JSON.stringify(config.WebACLId)).toContain('Parameter.Value');
+    expect(real.assembly.getStackByName('Inbox').dependencies.map((d) => d.id)).toContain('Inbox-Edge');
+  });
+
+  it('CloudFront proves itself to both gateways with a secret header (a dynamic reference), and the API checks it', () => {
+    const [, dist] = resourcesOf(real.json, 'AWS::CloudFront::Distribution')[0]!;
+    const gateways = dist.Properties.DistributionConfig.Origins.filter((o: any) => o.CustomOriginConfig);
+    expect(gateways).toHaveLength(2);
+    const secrets = new Set<string>();
+    for (const origin of gateways) {
+      const header = origin.OriginCustomHeaders.find((h: any) => h.HeaderName === ORIGIN_VERIFY_HEADER);
+      const value = JSON.stringify(header.HeaderValue);
+      expect(value).toContain('{{resolve:secretsmanager:');
+      secrets.add(header.HeaderValue['Fn::Join'][1][1].Ref);
+    }
+    expect(secrets.size).toBe(1);
+    const [secret] = [...secrets];
+    expect(real.json.Resources[secret!]!.Properties.GenerateSecretString).toBeDefined();
+    for (const module of [...manifest.http.map((m) => `http/${m.name}`), manifest.ws.connect]) {
+      const env = real.json.Resources[functionLogicalId(real.json, module)]!.Properties.Environment.Variables;
+      expect(env.ORIGIN_VERIFY_SECRET_ARN, module).toEqual({ Ref: secret });
+      expect(JSON.stringify(policyStatements(real.json, roleOf(real.json, module)))).toContain(`"${secret}"`);
+    }
+  });
+
+  it('every dead-letter queue has an alarm (visible messages > 0) that notifies the alarm topic', () => {
+    for (const json of [real.json, sample.json]) {
+      const dlqs = resourcesOf(json, 'AWS::SQS::Queue').filter(([, q]) =>
+        /-dlq(\.fifo)?$/.test(q.Properties.QueueName),
+      );
+      const alarms = resourcesOf(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+      const [topic] = resourcesOf(json, 'AWS::SNS::Topic').map(([id]) => id);
+      expect(dlqs.length).toBeGreaterThan(0);
+      for (const [id] of dlqs) {
+        const alarm = alarms.find((a) => a.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === id);
+        expect(alarm, `alarm on ${id}`).toBeDefined();
+        expect(alarm).toMatchObject({
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Namespace: 'AWS/SQS',
+          Threshold: 0,
+          ComparisonOperator: 'GreaterThanThreshold',
+          AlarmActions: [{ Ref: topic }],
+        });
+      }
+    }
+  });
+
+  it('every Lambda-consumed queue stays invisible at least 6x its consumer timeout; a shorter one is refused', () => {
+    for (const { json, defs } of [
+      { json: real.json, defs: manifest.queues },
+      { json: sample.json, defs: extended.queues },
+    ]) {
+      const queues = Object.fromEntries(
+        resourcesOf(json, 'AWS::SQS::Queue').map(([, q]) => [q.Properties.QueueName, q.Properties]),
+      );
+      for (const def of defs.filter((d) => d.consumer !== SESSION_RUNNER_CONSUMER)) {
+        const queue = queues[`Inbox-${def.name}${def.fifo ? '.fifo' : ''}`];
+        const timeout = json.Resources[functionLogicalId(json, def.consumer)]!.Properties.Timeout;
+        expect(queue.VisibilityTimeout, def.name).toBeGreaterThanOrEqual(VISIBILITY_PER_TIMEOUT * timeout);
+        expect(queue.VisibilityTimeout).toBe(queueTimeouts(def).visibilityTimeoutSeconds);
+      }
+    }
+    expect(() =>
+      queueTimeouts({ name: 'x', fifo: false, consumer: 'jobs/x', timeoutSeconds: 60, visibilityTimeoutSeconds: 60 }),
+    ).toThrow(/under 360s/);
+  });
+
+  it('mail: only the sign-in/signup group may send through SES, from the `mailFrom` identity; without it nobody may', () => {
+    const sesActions = (json: typeof real.json) =>
+      resourcesOf(json, 'AWS::IAM::Policy').flatMap(([, p]) =>
+        p.Properties.PolicyDocument.Statement.filter((st: any) => actionsOf([st]).some((a) => a.startsWith('ses:'))),
+      );
+    expect(sesActions(real.json)).toEqual([]);
+    const withMail = synth(manifest, { mailFrom: 'no-reply@example.com' });
+    const statements = sesActions(withMail.json);
+    expect(actionsOf(statements)).toEqual(expect.arrayContaining(['ses:SendEmail', 'ses:SendRawEmail']));
+    expect(JSON.stringify(statements)).toContain(':identity/no-reply@example.com');
+    const sesRoles = resourcesOf(withMail.json, 'AWS::IAM::Policy')
+      .filter(([, p]) =>
+        p.Properties.PolicyDocument.Statement.some((st: any) => actionsOf([st]).includes('ses:SendEmail')),
+      )
+      .flatMap(([, p]) => p.Properties.Roles.map((r: any) => r.Ref));
+    expect(sesRoles).toEqual([roleOf(withMail.json, 'http/auth')]);
+    for (const module of ['http/auth', 'http/companies'])
+      expect(
+        withMail.json.Resources[functionLogicalId(withMail.json, module)]!.Properties.Environment.Variables.MAIL_FROM,
+      ).toBe('no-reply@example.com');
+    expect(
+      withMail.json.Resources[functionLogicalId(withMail.json, 'http/tickets')]!.Properties.Environment.Variables
+        .MAIL_FROM,
+    ).toBeUndefined();
+  }, 60_000);
 
   it('the stack stays well under the 500-resource limit', () => {
     const count = Object.keys(real.json.Resources).length;

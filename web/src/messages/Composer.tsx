@@ -286,7 +286,8 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
         transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
       >
         <Suspense fallback={<CircularProgress sx={{ m: 2 }} />}>
-          <EmojiPicker onEmojiClick={(e) => setText((v) => v + e.emoji)} lazyLoadEmojis />
+          {/* native glyphs: the default style downloads emoji images from a CDN at run time */}
+          <EmojiPicker onEmojiClick={(e) => setText((v) => v + e.emoji)} emojiStyle={'native'} lazyLoadEmojis />
         </Suspense>
       </Popover>
     </Paper>
