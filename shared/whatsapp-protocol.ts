@@ -32,6 +32,12 @@ export type SessionCommand =
       type: 'send';
       /** our message id, so the runner's result updates the right stored message */
       messageId: string;
+      /**
+       * The WhatsApp id to send with, assigned by the API when it stores the message: every ack,
+       * echo and retry about the message then carries a key the store already has (ARCHITECTURE.md
+       * "Identity of a message"), and a redelivered command is recognised by it.
+       */
+      wid: string;
       ticketId: number;
       /** `5511999999999@s.whatsapp.net`, a `@lid` id, or a group `@g.us` id */
       to: string;
@@ -40,6 +46,12 @@ export type SessionCommand =
       media?: { key: string; mimetype: string; fileName: string; kind: MediaKind; ptt?: boolean };
       /** WhatsApp id of the quoted message */
       quotedWid?: string;
+      /** the quoted message was ours (the quote is then credited to this phone) */
+      quotedFromMe?: boolean;
+      /** in groups, who wrote the quoted message */
+      quotedParticipant?: string;
+      /** the quoted message's text, shown inside the quote */
+      quotedBody?: string;
     })
   | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
   | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
@@ -95,7 +107,16 @@ export interface EditSender {
 
 export type InboundEvent =
   | { type: 'message'; companyId: number; whatsappId: number; message: InboundMessage }
-  | { type: 'ack'; companyId: number; whatsappId: number; wid: string; chatJid: string; ack: number }
+  | {
+      type: 'ack';
+      companyId: number;
+      whatsappId: number;
+      wid: string;
+      chatJid: string;
+      ack: number;
+      /** WhatsApp refused a message it had accepted (status 0, e.g. 463): the message was not delivered */
+      error?: 'ERR_SENDING_WAPP_MSG';
+    }
   | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
   | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)
   | {
@@ -121,7 +142,16 @@ export type InboundEvent =
       /** the check could not be made (session not connected, provider failure) */
       error?: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT';
     }
-  | { type: 'call'; companyId: number; whatsappId: number; callId: string; from: string; timestamp: number }
+  | {
+      type: 'call';
+      companyId: number;
+      whatsappId: number;
+      callId: string;
+      from: string;
+      /** the caller's number jid when `from` is a `@lid` id */
+      fromAlt?: string;
+      timestamp: number;
+    }
   | {
       type: 'session';
       companyId: number;

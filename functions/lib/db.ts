@@ -59,18 +59,26 @@ async function send<T>(command: DocumentCommand): Promise<T> {
 /** The SDK's error name (`ConditionalCheckFailedException`, ...) of a thrown value, if any. */
 export const errorName = (err: unknown): string | undefined => (err instanceof Error ? err.name : undefined);
 
-export async function getItem<T = Item>(key: Key): Promise<T | undefined> {
+/** `consistent`: a strongly consistent read (twice the capacity), for data just written elsewhere. */
+export async function getItem<T = Item>(key: Key, opts: { consistent?: boolean } = {}): Promise<T | undefined> {
   const out = await send<{ Item?: T }>(
-    new GetCommand({ TableName: table(), Key: key, ReturnConsumedCapacity: 'TOTAL' }),
+    new GetCommand({
+      TableName: table(),
+      Key: key,
+      ...(opts.consistent ? { ConsistentRead: true } : {}),
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
   );
   return out.Item;
 }
 
-export async function batchGet<T = Item>(keys: Key[]): Promise<T[]> {
+export async function batchGet<T = Item>(keys: Key[], opts: { consistent?: boolean } = {}): Promise<T[]> {
   const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   const found: T[] = [];
   for (let i = 0; i < unique.length; i += 100) {
-    let request: BatchGetCommandInput['RequestItems'] = { [table()]: { Keys: unique.slice(i, i + 100) } };
+    let request: BatchGetCommandInput['RequestItems'] = {
+      [table()]: { Keys: unique.slice(i, i + 100), ...(opts.consistent ? { ConsistentRead: true } : {}) },
+    };
     while (request && Object.keys(request).length) {
       const out: BatchGetCommandOutput = await send(
         new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }),

@@ -16,11 +16,19 @@ export interface SessionRunnerChild {
  * Runs `session-runner/src/main.ts` as a child process with the stack's environment (same
  * table, bucket, queue URLs and SQS endpoint as the functions), as on AWS the Fargate task does.
  * tsx's CLI is started with this Node binary directly (what `npx tsx` runs) to save npx's start-up.
+ * With RUNNER_BUNDLE (the output of `npm run build:runner`) it runs that bundle with plain `node`,
+ * as the container image does.
  */
 export async function startSessionRunner(opts: { root: string; provider: string }): Promise<SessionRunnerChild> {
   const port = await freePort();
-  const tsxCli = createRequire(join(opts.root, 'package.json')).resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsxCli, join(opts.root, 'session-runner/src/main.ts')], {
+  const bundle = process.env.RUNNER_BUNDLE;
+  const args = bundle
+    ? ['--enable-source-maps', join(opts.root, bundle)]
+    : [
+        createRequire(join(opts.root, 'package.json')).resolve('tsx/cli'),
+        join(opts.root, 'session-runner/src/main.ts'),
+      ];
+  const child = spawn(process.execPath, args, {
     cwd: opts.root,
     env: {
       ...process.env,

@@ -9,6 +9,18 @@ describe('close-code policy', () => {
     expect(decideClose({ ...base, code: 403 })).toEqual({ action: 'logout', status: 'DISCONNECTED' });
   });
 
+  it('406 (banned or an unknown logout) is final like 401: clear the state, DISCONNECTED', () => {
+    expect(decideClose({ ...base, code: 406 })).toEqual({ action: 'logout', status: 'DISCONNECTED' });
+  });
+
+  it('402 (temporary ban), 405 (client too old), 409 and 411 stop with an alert instead of retrying forever', () => {
+    for (const code of [402, 405, 409, 411]) {
+      const decision = decideClose({ ...base, code, attempt: 2 });
+      expect(decision).toMatchObject({ action: 'stop', status: 'DISCONNECTED' });
+      expect(decision.action === 'stop' && decision.alert).toBeTruthy();
+    }
+  });
+
   it('515 right after a scan is a normal restart: reconnect at once', () => {
     expect(decideClose({ ...base, code: 515, attempt: 4 })).toEqual({
       action: 'reconnect',

@@ -1,7 +1,11 @@
 /**
  * What to do when a WhatsApp socket closes (issue 5, "Close codes"). Pure: the session manager
  * keeps the counters and applies the decision.
- * - 401 (logged out) and 403 (forbidden) are final: clear the stored state, DISCONNECTED.
+ * - 401 (logged out), 403 (forbidden) and 406 (banned / logged out for an unknown reason) are
+ *   final: clear the stored state, DISCONNECTED.
+ * - 402 (temporary ban), 405 (client version too old, after the runner already fetched the current
+ *   one), 409 (bad user agent) and 411 (multi-device mismatch) stop as DISCONNECTED with the stored
+ *   state kept: retrying cannot help, and an operator has to look (logged as an error).
  * - 515 (restart required, right after a scan) reconnects at once.
  * - 440 (replaced: another socket holds the session) backs off, longer each time, never loops fast;
  *   after a few in a row the session stops as DISCONNECTED.
@@ -11,7 +15,7 @@
 export type CloseDecision =
   | { action: 'logout'; status: 'DISCONNECTED' }
   | { action: 'reconnect'; delayMs: number; status: 'OPENING' }
-  | { action: 'stop'; status: 'DISCONNECTED' | 'TIMEOUT' };
+  | { action: 'stop'; status: 'DISCONNECTED' | 'TIMEOUT'; alert?: string };
 
 export interface CloseState {
   code: number | undefined;
@@ -36,13 +40,26 @@ export function backoff(attempt: number, base = BACKOFF_BASE_MS, cap = BACKOFF_C
   return Math.round(full / 2 + random() * (full / 2));
 }
 
+const STOP_ALERTS: Record<number, string> = {
+  402: 'WhatsApp banned this number temporarily',
+  405: 'WhatsApp refuses this client version',
+  409: 'WhatsApp refuses this client (bad user agent)',
+  411: 'multi-device mismatch: link the phone again',
+};
+
 export function decideClose(state: CloseState, random: () => number = Math.random): CloseDecision {
   if (state.qrExhausted) return { action: 'stop', status: 'TIMEOUT' };
   if (state.intentional) return { action: 'stop', status: 'DISCONNECTED' };
   switch (state.code) {
     case 401:
     case 403:
+    case 406:
       return { action: 'logout', status: 'DISCONNECTED' };
+    case 402:
+    case 405:
+    case 409:
+    case 411:
+      return { action: 'stop', status: 'DISCONNECTED', alert: STOP_ALERTS[state.code] };
     case 515:
       return { action: 'reconnect', delayMs: 0, status: 'OPENING' };
     case 440:

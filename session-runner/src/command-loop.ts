@@ -7,6 +7,7 @@ import {
 import { config } from '#lib/config';
 import { log } from '#lib/log';
 import { COMMAND_QUEUE, type SessionCommand } from '#shared/whatsapp-protocol';
+import { perGroupSequencer } from './sequencer';
 import type { SessionManager } from './session-manager';
 
 /** Max commands being worked on at once (each group is still one at a time: the FIFO queue holds the next back). */
@@ -14,17 +15,6 @@ const MAX_IN_FLIGHT = 32;
 /** A command for a session another runner holds goes back to the queue for this long. */
 const ELSEWHERE_DELAY_SECONDS = 5;
 const RETRY_DELAY_SECONDS = 2;
-
-/** Runs tasks of one group one after another, tasks of different groups side by side. */
-export function perGroupSequencer() {
-  const chains = new Map<string, Promise<void>>();
-  return (group: string, task: () => Promise<void>) => {
-    const next = (chains.get(group) ?? Promise.resolve()).then(task, task);
-    chains.set(group, next);
-    void next.finally(() => chains.get(group) === next && chains.delete(group)).catch(() => undefined);
-    return next;
-  };
-}
 
 /**
  * Long-polls the `session-commands` FIFO queue with the plain SQS API (ReceiveMessage /

@@ -49,6 +49,11 @@ describe('inbound event routing (FIFO group and dedup id)', () => {
     const e1 = routing({ type: 'edit', ...base, wid: 'W1', chatJid: chat, body: 'a' }).dedupId;
     const e2 = routing({ type: 'edit', ...base, wid: 'W1', chatJid: chat, body: 'b' }).dedupId;
     expect(e1).not.toBe(e2);
+    // a send reported twice with one outcome is one event; a later, different outcome still gets through
+    const result = { type: 'sendResult' as const, ...base, messageId: 'm1', ticketId: 4, chatJid: chat, wid: 'W2' };
+    const sent = routing({ ...result, ack: 1 }).dedupId;
+    expect(routing({ ...result, ack: 1 }).dedupId).toBe(sent);
+    expect(routing({ ...result, ack: 0, error: 'ERR_SENDING_WAPP_MSG' }).dedupId).not.toBe(sent);
     // the same WhatsApp id in two companies never collides
     expect(routing({ ...msg, companyId: 4 }).dedupId).not.toBe(routing(msg).dedupId);
   });

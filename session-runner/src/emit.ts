@@ -28,7 +28,8 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
     case 'sendResult':
       return {
         groupId: g(event.chatJid ?? `ticket:${event.ticketId}`),
-        dedupId: `${event.companyId}:${event.messageId}:sendResult`,
+        // by outcome: a redelivered send answered "sent" must not swallow the first attempt's later failure
+        dedupId: `${event.companyId}:${event.messageId}:sendResult:${event.error ?? 'sent'}`,
       };
     case 'checkNumberResult':
       return { groupId: g('check'), dedupId: `${event.companyId}:${event.replyTo}:check` };

@@ -11,6 +11,14 @@ import { LEASE_SECONDS } from './lease';
 import type { Provider } from './provider';
 import { SessionManager } from './session-manager';
 
+// one failed AWS call nobody awaited must not end every tenant's socket with the process
+process.on('unhandledRejection', (reason) =>
+  log.error('unhandled rejection', {
+    error: reason instanceof Error ? reason.message : String(reason),
+    stack: reason instanceof Error ? reason.stack : undefined,
+  }),
+);
+
 const cfg = runnerConfig();
 let provider: Provider;
 let closeServer: (() => void) | undefined;

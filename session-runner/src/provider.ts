@@ -24,11 +24,12 @@ export interface ProviderEvents {
     number?: string;
   }): void;
   message(message: ProviderMessage): Promise<void>;
-  ack(ev: { wid: string; chatJid: string; ack: number }): Promise<void>;
+  /** `error` when WhatsApp refused a message it had accepted (status 0) */
+  ack(ev: { wid: string; chatJid: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }): Promise<void>;
   /** an edit or a revoke names its target `wid`; `fromMe`/`participantJid` say who sent it */
   edit(ev: { wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
   revoke(ev: { wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
-  call(ev: { callId: string; from: string; timestamp: number }): Promise<void>;
+  call(ev: { callId: string; from: string; fromAlt?: string; timestamp: number }): Promise<void>;
   lidMapping(ev: { lid: string; pn: string }): Promise<void>;
   /** the socket closed; `code` is WhatsApp's status code (401 logged out, 515 restart ...) */
   closed(code: number | undefined): void;
@@ -41,8 +42,6 @@ export interface SessionContext {
   events: ProviderEvents;
   /** content of a message we sent, for the provider's retry requests (from our store, not memory) */
   getMessage(wid: string): Promise<unknown | undefined>;
-  /** stores what was sent so getMessage can answer later */
-  rememberSent(wid: string, content: unknown): Promise<void>;
 }
 
 /** One WhatsApp session of one connection. */
@@ -53,7 +52,11 @@ export interface ProviderSession {
   close(): Promise<void>;
   /** logs the phone out; the caller clears the credentials */
   logout(): Promise<void>;
-  send(command: SendCommand, media?: Buffer): Promise<{ wid: string }>;
+  /**
+   * Sends with exactly `command.wid`. Returns the chat it went to (a contact's `@lid` id when
+   * WhatsApp moved it there) and the sent content, kept for retry requests.
+   */
+  send(command: SendCommand, media?: Buffer): Promise<{ chatJid: string; content?: unknown }>;
   deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
   rejectCall(callId: string, from: string): Promise<void>;

@@ -12,6 +12,7 @@ const { SessionManager, MAX_QR_CODES } = await import('./session-manager');
 const { wantedSessions } = await import('./lease');
 const { SimulatorRegistry, simulatorProvider } = await import('./providers/simulator');
 const { AuthStore } = await import('./auth-store');
+const { claimSend } = await import('./sent-store');
 
 let dynamo: LocalDynamo;
 beforeAll(async () => {
@@ -71,6 +72,7 @@ describe('session manager', () => {
         companyId: 1,
         whatsappId: 2,
         messageId: 'm',
+        wid: '3EB0ELSEWHERE',
         ticketId: 1,
         to: 'x@s.whatsapp.net',
         body: 'hi',
@@ -92,6 +94,7 @@ describe('session manager', () => {
       companyId: 1,
       whatsappId: 3,
       messageId: 'msg-1',
+      wid: '3EB0NOTCONNECTED',
       ticketId: 9,
       to: '5511@s.whatsapp.net',
       body: 'hi',
@@ -132,6 +135,116 @@ describe('session manager', () => {
     expect(qrs).toHaveLength(MAX_QR_CODES);
     expect(qrs.map((e) => (e as { retries?: number }).retries)).toEqual([1, 2, 3, 4, 5]);
     expect((await wantedSessions()).some((w) => w.whatsappId === 5)).toBe(false);
+    await m.stopAll();
+  });
+
+  /** A connected simulated phone on a fresh manager. */
+  const connectedPhone = async (
+    whatsappId: number,
+    runnerId: string,
+    provider = (r: InstanceType<typeof SimulatorRegistry>) => simulatorProvider(r, 60_000),
+  ) => {
+    const registry = new SimulatorRegistry();
+    const m = new SessionManager(provider(registry), runnerId);
+    await m.handle({ type: 'start', commandId: `start-${whatsappId}`, companyId: 1, whatsappId });
+    await until(() => statuses(whatsappId).includes('qrcode'));
+    await registry.get(1, whatsappId)!.scan(`55119000000${whatsappId}`);
+    await until(() => statuses(whatsappId).includes('CONNECTED'));
+    return { m, registry, phone: () => registry.get(1, whatsappId)! };
+  };
+  const sendCommand = (whatsappId: number, wid: string) => ({
+    type: 'send' as const,
+    commandId: `send-${wid}`,
+    companyId: 1,
+    whatsappId,
+    messageId: `msg-${wid}`,
+    wid,
+    ticketId: 7,
+    to: '5511988887777@s.whatsapp.net',
+    body: 'your order shipped',
+  });
+  const results = (wid: string) =>
+    emitted.filter(
+      (e): e is Extract<InboundEvent, { type: 'sendResult' }> =>
+        e.type === 'sendResult' && e.messageId === `msg-${wid}`,
+    );
+
+  it('a send goes out with the WhatsApp id the API assigned, and a redelivered command reaches the phone once', async () => {
+    const { m, phone } = await connectedPhone(10, 'runner-h');
+    expect(await m.handle(sendCommand(10, '3EB0AAA0000000000001'))).toBe('done');
+    // the queue hands the same command out again (a crash before the delete, a visibility timeout)
+    expect(await m.handle(sendCommand(10, '3EB0AAA0000000000001'))).toBe('done');
+    const sent = phone().outbound.filter((o) => o.wid === '3EB0AAA0000000000001');
+    expect(sent).toHaveLength(1);
+    expect(results('3EB0AAA0000000000001')).toEqual([
+      expect.objectContaining({ wid: '3EB0AAA0000000000001', ack: 1 }),
+      expect.objectContaining({ wid: '3EB0AAA0000000000001', ack: 1 }),
+    ]);
+    expect(results('3EB0AAA0000000000001').some((r) => r.error)).toBe(false);
+    await m.stopAll();
+  });
+
+  it('a runner that died during a send: the redelivery is not sent again and is reported as sent with the same id', async () => {
+    const { m, phone } = await connectedPhone(11, 'runner-i');
+    // the dead runner's claim, with no outcome recorded
+    expect(await claimSend(1, '3EB0BBB0000000000001')).toEqual({ claimed: true });
+    await m.handle(sendCommand(11, '3EB0BBB0000000000001'));
+    expect(phone().outbound.filter((o) => o.wid === '3EB0BBB0000000000001')).toHaveLength(0);
+    expect(results('3EB0BBB0000000000001')).toEqual([expect.objectContaining({ wid: '3EB0BBB0000000000001', ack: 1 })]);
+    await m.stopAll();
+  });
+
+  it('a send the provider refused is not retried by a redelivery: both report ERR_SENDING_WAPP_MSG', async () => {
+    const { m, registry } = await connectedPhone(12, 'runner-j');
+    registry.failSends.add('5511988887777@s.whatsapp.net');
+    await m.handle(sendCommand(12, '3EB0CCC0000000000001'));
+    registry.failSends.clear();
+    await m.handle(sendCommand(12, '3EB0CCC0000000000001'));
+    expect(registry.get(1, 12)!.outbound).toHaveLength(0);
+    expect(results('3EB0CCC0000000000001')).toEqual([
+      expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
+      expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
+    ]);
+    await m.stopAll();
+  });
+
+  it('a stop holds (402 temporary ban, like the third 440): the session leaves the wanted list and is not resumed', async () => {
+    const { m, registry } = await connectedPhone(13, 'runner-k');
+    registry.get(1, 13)!.drop(402);
+    await until(() => statuses(13).at(-1) === 'DISCONNECTED');
+    await vi.waitFor(async () =>
+      expect((await wantedSessions()).some((w) => w.companyId === 1 && w.whatsappId === 13)).toBe(false),
+    );
+    emitted.splice(0);
+    await m.resume();
+    expect(m.get(1, 13)).toBeUndefined();
+    expect(statuses(13)).toEqual([]);
+    // the stored credentials stay: scanning again is not needed once the ban ends
+    expect(await new AuthStore(1, 13).readCreds()).toBeDefined();
+    await m.stopAll();
+  });
+
+  it('a connect that throws (DynamoDB down) does not wedge the session: it is retried and connects', async () => {
+    let failures = 1;
+    const flaky = (r: InstanceType<typeof SimulatorRegistry>) => {
+      const sim = simulatorProvider(r, 60_000);
+      return {
+        ...sim,
+        create: (ctx: Parameters<typeof sim.create>[0]) => {
+          const phone = sim.create(ctx);
+          const connect = phone.connect.bind(phone);
+          phone.connect = async () => {
+            if (failures-- > 0) throw new Error('ProvisionedThroughputExceededException');
+            return connect();
+          };
+          return phone;
+        },
+      };
+    };
+    const m = new SessionManager(flaky(new SimulatorRegistry()), 'runner-l');
+    await m.handle({ type: 'start', commandId: 'c-flaky', companyId: 1, whatsappId: 14 });
+    expect(statuses(14)).toEqual(['OPENING']);
+    await vi.waitFor(() => expect(statuses(14)).toContain('qrcode'), { timeout: 5000 });
     await m.stopAll();
   });
 });

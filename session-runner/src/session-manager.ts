@@ -1,5 +1,3 @@
-import { getItem, putItem } from '#lib/db';
-import { ttlIn } from '#lib/keys';
 import { getObject } from '#lib/storage';
 import { log } from '#lib/log';
 import type { ConnectionStatus } from '#shared/constants';
@@ -9,16 +7,17 @@ import { decideClose } from './close-policy';
 import { emit } from './emit';
 import { acquireLease, markWanted, releaseLease, unmarkWanted, wantedSessions } from './lease';
 import { storeMedia } from './media';
-import type { Provider, ProviderEvents, ProviderSession } from './provider';
+import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
+import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
 
 /** QR codes shown before a session gives up waiting for a scan (TIMEOUT). */
 export const MAX_QR_CODES = 5;
 /** How long a send waits for a reconnecting session before it fails. */
 const SEND_WAIT_MS = 15_000;
-/** Sent message contents kept for the provider's retry requests. */
-const SENT_TTL_SECONDS = 7 * 24 * 3600;
 
-const sentKeys = (companyId: number, wid: string) => ({ pk: `C#${companyId}#WSENT`, sk: wid });
+/** For promises nobody awaits: a failed SQS or DynamoDB call is logged, never an unhandled rejection. */
+const logFailure = (what: string, ids: Record<string, unknown>) => (err: unknown) =>
+  log.error(what, { ...ids, error: (err as Error)?.message });
 
 /** Whether the command was handled here, or must go back to the queue for the runner that holds the session. */
 export type CommandOutcome = 'done' | 'elsewhere';
@@ -53,6 +52,10 @@ class ManagedSession {
     await emit({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
   }
 
+  private logFailure(what: string) {
+    return logFailure(what, { companyId: this.companyId, whatsappId: this.whatsappId });
+  }
+
   private events(): ProviderEvents {
     const base = { companyId: this.companyId, whatsappId: this.whatsappId };
     return {
@@ -64,10 +67,14 @@ class ManagedSession {
             this.qrExhausted = true;
             const socket = this.socket;
             this.socket = undefined;
-            void (socket ? socket.close() : Promise.resolve()).finally(() => this.onClosed(undefined));
+            void (socket ? socket.close() : Promise.resolve())
+              .finally(() => this.onClosed(undefined))
+              .catch(this.logFailure('closing after the last QR code failed'));
             return;
           }
-          void this.report('qrcode', { qrcode: u.qrcode, retries: this.qrCodes });
+          void this.report('qrcode', { qrcode: u.qrcode, retries: this.qrCodes }).catch(
+            this.logFailure('reporting a QR code failed'),
+          );
           return;
         }
         if (u.status === 'CONNECTED') {
@@ -75,7 +82,9 @@ class ManagedSession {
           this.replaced = 0;
           this.qrCodes = 0;
         }
-        void this.report(u.status, { number: u.number, retries: this.qrCodes });
+        void this.report(u.status, { number: u.number, retries: this.qrCodes }).catch(
+          this.logFailure('reporting the session status failed'),
+        );
       },
       message: async (m) => emit({ type: 'message', ...base, message: await storeMedia(this.companyId, m) }),
       ack: async (e) => emit({ type: 'ack', ...base, ...e }),
@@ -83,7 +92,7 @@ class ManagedSession {
       revoke: async (e) => emit({ type: 'revoke', ...base, ...e }),
       call: async (e) => emit({ type: 'call', ...base, ...e }),
       lidMapping: async (e) => emit({ type: 'lidMapping', ...base, ...e }),
-      closed: (code) => void this.onClosed(code),
+      closed: (code) => void this.onClosed(code).catch(this.logFailure('handling a closed socket failed')),
     };
   }
 
@@ -108,14 +117,22 @@ class ManagedSession {
     if (decision.action === 'reconnect') {
       this.attempt++;
       await this.report('OPENING');
-      this.reconnectTimer = setTimeout(() => void this.connect(), decision.delayMs);
+      this.reconnectTimer = setTimeout(
+        () => void this.connect().catch(this.logFailure('reconnecting failed')),
+        decision.delayMs,
+      );
       return;
     }
-    if (decision.action === 'logout') {
-      await this.auth.clear();
-      await unmarkWanted(this.companyId, this.whatsappId);
-    }
-    if (decision.status === 'TIMEOUT') await unmarkWanted(this.companyId, this.whatsappId);
+    if (decision.action === 'stop' && decision.alert)
+      log.error('session stopped', {
+        companyId: this.companyId,
+        whatsappId: this.whatsappId,
+        code,
+        reason: decision.alert,
+      });
+    if (decision.action === 'logout') await this.auth.clear();
+    // a stop holds: the lease loop must not start the session again (a replaced session would ping-pong)
+    await unmarkWanted(this.companyId, this.whatsappId);
     await this.report(decision.status);
     this.onGone(this);
   }
@@ -126,25 +143,26 @@ class ManagedSession {
     if (this.socket) return this.report(this.status, this.last);
     this.intentional = false;
     this.qrExhausted = false;
-    this.socket = this.provider.create({
+    const socket = this.provider.create({
       companyId: this.companyId,
       whatsappId: this.whatsappId,
       auth: this.auth,
       events: this.events(),
-      getMessage: async (wid) => {
-        const item = await getItem<{ content: string }>(sentKeys(this.companyId, wid));
-        return item ? JSON.parse(item.content) : undefined;
-      },
-      rememberSent: async (wid, content) => {
-        await putItem({
-          ...sentKeys(this.companyId, wid),
-          content: JSON.stringify(content),
-          ttl: ttlIn(SENT_TTL_SECONDS),
-        });
-      },
+      getMessage: (wid) => sentContent(this.companyId, wid),
     });
+    // set before connect(): the provider reports CONNECTED from inside it
+    this.socket = socket;
     this.status = 'OPENING';
-    await this.socket.connect();
+    try {
+      await socket.connect();
+    } catch (err) {
+      // a socket that never opened must not stay in place (every later connect() would be a no-op)
+      this.logFailure('connecting failed')(err);
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      await socket.close().catch(() => undefined);
+      await this.onClosed(undefined);
+    }
   }
 
   /** Closes the socket without logging out (runner shutdown, lease lost). */
@@ -249,27 +267,7 @@ export class SessionManager {
       case 'send': {
         const socket = await this.socketFor(companyId, whatsappId);
         if (socket === 'elsewhere') return 'elsewhere';
-        const result = {
-          type: 'sendResult' as const,
-          ...base,
-          messageId: command.messageId,
-          ticketId: command.ticketId,
-          chatJid: command.to,
-        };
-        try {
-          if (!socket) throw new Error('session not connected');
-          const media = command.media ? await getObject(command.media.key) : undefined;
-          const { wid } = await socket.send(command, media);
-          await emit({ ...result, wid, ack: ACK.sent });
-        } catch (err) {
-          log.warn('send failed', {
-            companyId,
-            whatsappId,
-            messageId: command.messageId,
-            error: (err as Error).message,
-          });
-          await emit({ ...result, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
-        }
+        await this.send(socket, command);
         return 'done';
       }
       case 'delete': {
@@ -303,6 +301,58 @@ export class SessionManager {
         return 'done';
       }
     }
+  }
+
+  /**
+   * Sends once per WhatsApp id: the send is claimed in the table first, so a redelivered command
+   * only reports what the earlier attempt did. An attempt that ended without a record (the runner
+   * died during the send) is reported as sent with its id: the send most likely went out, WhatsApp
+   * drops a second message with the same id, and a message that never arrives gets no delivery
+   * ack, which the undelivered watchdog flags for a one-click resend; reporting an error would
+   * invite a resend of a message the customer probably has.
+   */
+  private async send(socket: ProviderSession | undefined, command: SendCommand) {
+    const { companyId, whatsappId, messageId, wid } = command;
+    const result = {
+      type: 'sendResult' as const,
+      companyId,
+      whatsappId,
+      messageId,
+      ticketId: command.ticketId,
+      chatJid: command.to,
+    };
+    const failed = async (err: unknown) => {
+      log.warn('send failed', { companyId, whatsappId, messageId, wid, error: (err as Error).message });
+      await emit({ ...result, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
+    };
+    if (!socket) return failed(new Error('session not connected'));
+    let media: Buffer | undefined;
+    try {
+      media = command.media ? await getObject(command.media.key) : undefined;
+    } catch (err) {
+      return failed(err);
+    }
+    const claim = await claimSend(companyId, wid);
+    if (!claim.claimed) {
+      log.warn('send command redelivered, not sent again', {
+        companyId,
+        whatsappId,
+        messageId,
+        wid,
+        earlier: claim.earlier,
+      });
+      if (claim.earlier === 'failed') return failed(new Error('the earlier attempt failed'));
+      return emit({ ...result, wid, ack: ACK.sent });
+    }
+    let sent: Awaited<ReturnType<ProviderSession['send']>>;
+    try {
+      sent = await socket.send(command, media);
+    } catch (err) {
+      await recordFailed(companyId, wid).catch(logFailure('recording a failed send failed', { companyId, whatsappId }));
+      return failed(err);
+    }
+    await recordSent(companyId, wid, sent.content).catch(logFailure('recording a send failed', { companyId, wid }));
+    await emit({ ...result, chatJid: sent.chatJid, wid, ack: ACK.sent });
   }
 
   /** The connected socket of a session this runner holds (starting it if nobody does). */

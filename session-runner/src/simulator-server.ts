@@ -112,7 +112,8 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
           const from = String(body.from).includes('@')
             ? String(body.from)
             : `${String(body.from).replace(/\D/g, '')}@s.whatsapp.net`;
-          await phone.ctx.events.call({ callId, from, timestamp: Math.floor(Date.now() / 1000) });
+          const fromAlt = body.fromAlt ? String(body.fromAlt) : undefined;
+          await phone.ctx.events.call({ callId, from, fromAlt, timestamp: Math.floor(Date.now() / 1000) });
           return json(res, 200, { callId, rejected: registry.rejectedCalls });
         }
         case 'drop': {

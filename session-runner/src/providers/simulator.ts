@@ -110,9 +110,8 @@ export class SimulatedPhone implements ProviderSession {
   async send(command: SendCommand, media?: Buffer) {
     if (this.status !== 'CONNECTED') throw new Error('not connected');
     if (this.registry.failSends.has(command.to)) throw new Error('simulated send failure');
-    const wid = `SIM${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
     this.outbound.push({
-      wid,
+      wid: command.wid,
       to: command.to,
       body: command.body,
       media: command.media && media ? { ...command.media, size: media.length } : undefined,
@@ -120,8 +119,7 @@ export class SimulatedPhone implements ProviderSession {
       ack: 1,
       at: new Date().toISOString(),
     });
-    await this.ctx.rememberSent(wid, { conversation: command.body });
-    return { wid };
+    return { chatJid: command.to, content: { conversation: command.body } };
   }
 
   async deleteMessage(ev: { wid: string }) {

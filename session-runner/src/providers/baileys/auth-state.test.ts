@@ -3,7 +3,7 @@ import { BufferJSON, proto } from '@whiskeysockets/baileys';
 import { startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
 import { freePort } from '../../../../infra/local/ports';
 import { resetConfig } from '#lib/config';
-import { resetDb, queryAll } from '#lib/db';
+import { deleteItem, resetDb, queryAll } from '#lib/db';
 import { AuthStore } from '../../auth-store';
 import { loadDynamoAuthState } from './auth-state';
 
@@ -83,5 +83,33 @@ describe('Baileys auth state in DynamoDB', () => {
     expect(Buffer.from(afterLogout.state.creds.noiseKey.private)).not.toEqual(
       Buffer.from(auth.state.creds.noiseKey.private),
     );
+  });
+
+  it("an app-state hash over DynamoDB's 400 KB item limit is stored in parts, read back whole, and its parts go when it shrinks", async () => {
+    const indexValueMap: Record<string, { valueMac: Buffer }> = {};
+    for (let i = 0; i < 6000; i++) indexValueMap[bytes(32, i).toString('base64') + i] = { valueMac: bytes(32, i + 1) };
+    const big = { regular: { version: 9, hash: bytes(128, 6), indexValueMap } };
+    const auth = await loadDynamoAuthState(new AuthStore(7, 5));
+    await auth.state.keys.set({ 'app-state-sync-version': big } as never);
+    const fresh = await loadDynamoAuthState(new AuthStore(7, 5));
+    const got = await fresh.state.keys.get('app-state-sync-version', ['regular']);
+    expect(JSON.stringify(got.regular, BufferJSON.replacer)).toBe(JSON.stringify(big.regular, BufferJSON.replacer));
+    // shrinks back under the limit: one inline item, no parts left behind
+    await fresh.state.keys.set({
+      'app-state-sync-version': { regular: { version: 10, hash: bytes(128, 7), indexValueMap: {} } },
+    } as never);
+    const items = await queryAll<{ sk: string }>({ pk: 'C#7#WAUTH#5' });
+    expect(items.map((i) => i.sk)).toEqual(['KEY#app-state-sync-version#regular']);
+  });
+
+  it('the cache survives a reconnect: creds written at pairing are read back by the 515 restart without a stale read', async () => {
+    const store = new AuthStore(7, 6);
+    const pairing = await loadDynamoAuthState(store);
+    pairing.state.creds.me = { id: '5511999990006:2@s.whatsapp.net' };
+    await pairing.saveCreds();
+    // what an eventually consistent read right after the write could see: nothing yet
+    await deleteItem({ pk: 'C#7#WAUTH#6', sk: 'creds' });
+    const restarted = await loadDynamoAuthState(store);
+    expect(restarted.state.creds.me?.id).toBe('5511999990006:2@s.whatsapp.net');
   });
 });

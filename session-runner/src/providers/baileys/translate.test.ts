@@ -1,6 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import { proto } from '@whiskeysockets/baileys';
-import { numberFromJid, statusToAck, translateConnection, translateUpdates, translateUpsert } from './translate';
+import {
+  numberFromJid,
+  statusToAck,
+  translateCall,
+  translateConnection,
+  translateUpdates,
+  translateUpsert,
+} from './translate';
 
 // Event objects as Baileys 7 emits them (recorded shapes, ids shortened).
 const textFromLid = {
@@ -261,5 +268,71 @@ describe('Baileys translation: connection.update and creds', () => {
 
   it('the phone number comes from creds.me.id without the device suffix', () => {
     expect(numberFromJid('5511999990000:12@s.whatsapp.net')).toBe('5511999990000');
+  });
+
+  it('a send WhatsApp refuses after taking it (status ERROR, 463) is an error ack, not "sent" forever', () => {
+    const refused = translateUpdates([
+      {
+        key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: true, id: 'OUT9' },
+        update: { status: proto.WebMessageInfo.Status.ERROR, messageStubParameters: ['463'] },
+      },
+    ]);
+    expect(refused).toEqual([
+      { kind: 'ack', wid: 'OUT9', chatJid: '5511988887777@s.whatsapp.net', ack: 0, error: 'ERR_SENDING_WAPP_MSG' },
+    ]);
+  });
+
+  it('a round video note (ptvMessage) is a video, not dropped', () => {
+    const t = translateUpsert({
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'PTV1' },
+      messageTimestamp: 1732262800,
+      message: { ptvMessage: { mimetype: 'video/mp4', fileLength: 4096, seconds: 5 } },
+    } as never);
+    expect(t?.kind === 'message' && t.message.mediaType).toBe('video');
+    expect(t?.kind === 'message' && t.media?.mimetype).toBe('video/mp4');
+  });
+
+  it("a message to a contact's broadcast list is a message in the sender's chat, not a chat named by the list's timestamp", () => {
+    const t = translateUpsert({
+      key: {
+        remoteJid: '1700000000@broadcast',
+        participant: '201512345678901@lid',
+        participantAlt: '5511988887777@s.whatsapp.net',
+        fromMe: false,
+        id: 'BC1',
+      },
+      messageTimestamp: 1732262900,
+      pushName: 'Maria',
+      message: { conversation: 'promo' },
+    } as never);
+    expect(t?.kind === 'message' && t.message).toMatchObject({
+      chatJid: '201512345678901@lid',
+      chatAltJid: '5511988887777@s.whatsapp.net',
+      isGroup: false,
+    });
+  });
+
+  it('a ringing call names the caller by number too (callerPn); offline or old offers are not answered', () => {
+    const now = Date.parse('2025-01-01T12:00:00Z');
+    const offer = {
+      chatId: '201512345678901@lid',
+      from: '201512345678901@lid',
+      callerPn: '5511988887777@s.whatsapp.net',
+      id: 'CALL1',
+      date: new Date(now - 2_000),
+      offline: false,
+      status: 'offer' as const,
+      isVideo: false,
+      isGroup: false,
+    };
+    expect(translateCall(offer, now)).toEqual({
+      callId: 'CALL1',
+      from: '201512345678901@lid',
+      fromAlt: '5511988887777@s.whatsapp.net',
+      timestamp: Math.floor((now - 2_000) / 1000),
+    });
+    expect(translateCall({ ...offer, offline: true }, now)).toBeUndefined();
+    expect(translateCall({ ...offer, date: new Date(now - 10 * 60_000) }, now)).toBeUndefined();
+    expect(translateCall({ ...offer, status: 'terminate' }, now)).toBeUndefined();
   });
 });

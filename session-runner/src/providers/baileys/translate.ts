@@ -1,13 +1,14 @@
 import {
   getContentType,
+  isJidBroadcast,
   normalizeMessageContent,
   proto,
   type WAMessage,
   type WAMessageKey,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { ConnectionState } from '@whiskeysockets/baileys';
-import type { NormalizedMediaType } from '#shared/whatsapp-protocol';
+import type { ConnectionState, WACallEvent } from '@whiskeysockets/baileys';
+import { ACK, type NormalizedMediaType } from '#shared/whatsapp-protocol';
 import type { ProviderMessage } from '../../provider';
 
 /**
@@ -21,7 +22,7 @@ export type Translated =
       media?: { mimetype: string; fileName?: string; size?: number };
       raw: WAMessage;
     }
-  | { kind: 'ack'; wid: string; chatJid: string; ack: number }
+  | { kind: 'ack'; wid: string; chatJid: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }
   | ({ kind: 'edit'; wid: string; chatJid: string; body: string } & Sender)
   | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender);
 
@@ -31,6 +32,8 @@ type Sender = { fromMe: boolean; participantJid?: string };
 const MEDIA_TYPES: Record<string, NormalizedMediaType> = {
   imageMessage: 'image',
   videoMessage: 'video',
+  // round video notes
+  ptvMessage: 'video',
   audioMessage: 'audio',
   documentMessage: 'document',
   stickerMessage: 'sticker',
@@ -59,6 +62,17 @@ function participantOf(key: WAMessageKey, isGroup: boolean) {
   return key.participantAlt?.endsWith('@s.whatsapp.net') ? key.participantAlt : (key.participant ?? undefined);
 }
 
+/**
+ * The chat a key belongs to, with the contact's other id. A message to one of the contact's
+ * broadcast lists names the list (`<timestamp>@broadcast`) as its chat: the chat is the sender.
+ */
+function chatOf(key: WAMessageKey): { chatJid: string; altJid?: string } {
+  const remote = key.remoteJid ?? '';
+  if (isJidBroadcast(remote) && remote !== 'status@broadcast')
+    return { chatJid: key.participant ?? '', altJid: key.participantAlt ?? undefined };
+  return { chatJid: remote, altJid: key.remoteJidAlt ?? undefined };
+}
+
 const senderOf = (key: WAMessageKey, chatJid: string): Sender => ({
   fromMe: Boolean(key.fromMe),
   participantJid: participantOf(key, chatJid.endsWith('@g.us')),
@@ -67,8 +81,9 @@ const senderOf = (key: WAMessageKey, chatJid: string): Sender => ({
 /** One upserted message -> a message, an edit or a deletion (protocol messages), or nothing. */
 export function translateUpsert(raw: WAMessage): Translated | undefined {
   const key = raw.key;
-  const chatJid = key.remoteJid ?? '';
-  if (!chatJid || chatJid === 'status@broadcast' || chatJid.endsWith('@newsletter') || !key.id) return undefined;
+  if (key.remoteJid === 'status@broadcast') return undefined;
+  const { chatJid, altJid } = chatOf(key);
+  if (!chatJid || chatJid.endsWith('@newsletter') || !key.id) return undefined;
   const content = normalizeMessageContent(raw.message);
   if (!content) return undefined;
   const type = getContentType(content);
@@ -155,7 +170,7 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
   const message: Omit<ProviderMessage, 'media'> = {
     wid: key.id,
     chatJid,
-    chatAltJid: isGroup ? undefined : (key.remoteJidAlt ?? undefined),
+    chatAltJid: isGroup ? undefined : altJid,
     fromMe: Boolean(key.fromMe),
     isGroup,
     participantJid: participantOf(key, isGroup),
@@ -177,9 +192,12 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
   const out: Translated[] = [];
   for (const { key, update } of updates) {
     const wid = key.id;
-    const chatJid = key.remoteJid ?? '';
+    const { chatJid } = chatOf(key);
     if (!wid || !chatJid) continue;
-    if (update.status !== undefined && update.status !== null && key.fromMe)
+    // status ERROR: WhatsApp refused a message it had taken (463, 479 ...), so it was not delivered
+    if (update.status === proto.WebMessageInfo.Status.ERROR && key.fromMe)
+      out.push({ kind: 'ack', wid, chatJid, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
+    else if (update.status !== undefined && update.status !== null && key.fromMe)
       out.push({ kind: 'ack', wid, chatJid, ack: statusToAck(update.status) });
     if (
       update.messageStubType === proto.WebMessageInfo.StubType.REVOKE ||
@@ -198,6 +216,24 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
       out.push({ kind: 'edit', wid, chatJid, body: text, ...senderOf(key, chatJid) });
   }
   return out;
+}
+
+/** How long after it started a call offer is still worth answering (older ones come from the offline backlog). */
+const CALL_FRESH_MS = 60_000;
+
+/** A ringing call worth answering (reject, "calls disabled" reply), with the caller's number when `from` is a `@lid` id. */
+export function translateCall(
+  c: WACallEvent,
+  now = Date.now(),
+): { callId: string; from: string; fromAlt?: string; timestamp: number } | undefined {
+  const startedAt = new Date(c.date).getTime();
+  if (c.status !== 'offer' || c.offline || now - startedAt > CALL_FRESH_MS) return undefined;
+  return {
+    callId: c.id,
+    from: c.from,
+    fromAlt: c.callerPn && c.callerPn !== c.from ? c.callerPn : undefined,
+    timestamp: Math.floor(startedAt / 1000),
+  };
 }
 
 /** `connection.update` -> what the session manager needs to know. */

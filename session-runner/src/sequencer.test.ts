@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { perGroupSequencer } from './command-loop';
+import { perGroupSequencer } from './sequencer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,5 +25,29 @@ describe('commands of one connection run in order', () => {
       run('A', async () => void done.push('a2')),
     ]);
     expect(done).toEqual(['a2']);
+  });
+});
+
+describe('provider events: in order per chat, bounded overall', () => {
+  it('an edit queued behind its slow message waits for it; no more than `limit` tasks run at once', async () => {
+    const run = perGroupSequencer(2);
+    const log: string[] = [];
+    let running = 0;
+    let peak = 0;
+    const task = (name: string, ms: number) => async () => {
+      running++;
+      peak = Math.max(peak, running);
+      log.push(`start ${name}`);
+      await sleep(ms);
+      log.push(`end ${name}`);
+      running--;
+    };
+    await Promise.all([
+      run('chat-1', task('message', 30)),
+      run('chat-1', task('edit', 1)),
+      ...Array.from({ length: 6 }, (_, i) => run(`chat-${i + 2}`, task(`other-${i}`, 5))),
+    ]);
+    expect(log.indexOf('end message')).toBeLessThan(log.indexOf('start edit'));
+    expect(peak).toBe(2);
   });
 });

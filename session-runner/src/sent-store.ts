@@ -1,0 +1,55 @@
+import { getItem, updateItem } from '#lib/db';
+import { ttlIn } from '#lib/keys';
+
+/**
+ * What the runner knows about a message it sends, by WhatsApp id: `C#<cid>#WSENT` / `<wid>` with
+ * - `sendingAt`: claimed before the send, conditionally, so a redelivered send command (a crash
+ *   after the send, a send slower than the queue's visibility timeout) is recognised and not sent again;
+ * - `sentAt` + `content` once the provider took it (the content answers WhatsApp's retry requests);
+ * - `failedAt` when the provider refused it.
+ * A small item of the runner's own, keyed by what the command carries (company and wid): the
+ * stored message's key needs the contact, which the command does not carry.
+ */
+const sentKeys = (companyId: number, wid: string) => ({ pk: `C#${companyId}#WSENT`, sk: wid });
+/** Kept for retry requests and redeliveries; SQS gives up on a command long before this. */
+const SENT_TTL_SECONDS = 7 * 24 * 3600;
+
+interface SentItem {
+  sendingAt?: number;
+  sentAt?: number;
+  failedAt?: number;
+  content?: string;
+}
+
+/** What happened to an earlier attempt at this send. */
+export type EarlierAttempt = 'sent' | 'failed' | 'unknown';
+
+/** Claims the send of `wid`; when an earlier attempt claimed it, says how that attempt ended. */
+export async function claimSend(
+  companyId: number,
+  wid: string,
+): Promise<{ claimed: true } | { claimed: false; earlier: EarlierAttempt }> {
+  const claimed = await updateItem(sentKeys(companyId, wid), {
+    set: { sendingAt: Date.now(), ttl: ttlIn(SENT_TTL_SECONDS) },
+    condition: 'attribute_not_exists(sendingAt)',
+  });
+  if (claimed) return { claimed: true };
+  const item = await getItem<SentItem>(sentKeys(companyId, wid));
+  return { claimed: false, earlier: item?.sentAt ? 'sent' : item?.failedAt ? 'failed' : 'unknown' };
+}
+
+export async function recordSent(companyId: number, wid: string, content: unknown) {
+  await updateItem(sentKeys(companyId, wid), {
+    set: { sentAt: Date.now(), content: content === undefined ? undefined : JSON.stringify(content) },
+  });
+}
+
+export async function recordFailed(companyId: number, wid: string) {
+  await updateItem(sentKeys(companyId, wid), { set: { failedAt: Date.now() } });
+}
+
+/** The content of a message we sent, for the provider's retry requests. */
+export async function sentContent(companyId: number, wid: string): Promise<unknown | undefined> {
+  const item = await getItem<SentItem>(sentKeys(companyId, wid));
+  return item?.content ? JSON.parse(item.content) : undefined;
+}
