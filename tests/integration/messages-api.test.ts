@@ -108,4 +108,19 @@ describe('incoming calls', () => {
     expect(state.rejected).toContain(callId);
     rt.close();
   });
+
+  it("a call from a contact's LID that names its number lands on the existing contact, not a lid-only twin", async () => {
+    const co = await newCompany('calls-lid');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const number = '5511966660005';
+    const created = await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Known caller', number } });
+    await phone(co.companyId, w.id).call('123456789012345@lid', `${number}@s.whatsapp.net`);
+    const tickets = await eventually(async () => {
+      const res = await api('GET', '/tickets?status=pending&showAll=true', { token: co.adminToken });
+      return res.body.tickets?.length ? res.body.tickets : undefined;
+    });
+    expect(tickets.map((t: any) => t.contactId)).toEqual([created.body.id]);
+    const contacts = await api('GET', '/contacts', { token: co.adminToken });
+    expect(contacts.body.contacts).toHaveLength(1);
+  });
 });

@@ -25,7 +25,7 @@ export const phone = (companyId: number, whatsappId: number) => {
     send: (message: { from: string; body?: string; [k: string]: unknown }) =>
       sim<{ wid: string; chatJid: string }>('POST', `${base}/messages`, message),
     ack: (wid: string, ack?: number) => sim<{ ack: number }>('POST', `${base}/ack`, { wid, ack }),
-    call: (from: string) => sim('POST', `${base}/call`, { from }),
+    call: (from: string, fromAlt?: string) => sim('POST', `${base}/call`, { from, fromAlt }),
     drop: (code: number) => sim('POST', `${base}/drop`, { code }),
     outbound: async () => (await sim<{ outbound: any[] }>('GET', base)).outbound,
   };

@@ -4,7 +4,7 @@ import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { linkContactLid } from '../contacts/service';
-import { applySendResult, markEdited, markRevoked, updateAckByWid } from '../messages/service';
+import { applyAck, applySendResult, markEdited, markRevoked } from '../messages/service';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
 import { portsFor, processMessage } from './wiring';
@@ -29,7 +29,7 @@ export async function handleInbound(event: InboundEvent) {
       return;
     }
     case 'ack':
-      await updateAckByWid(companyId, event.wid, event.ack);
+      await applyAck(companyId, event);
       return;
     case 'sendResult': {
       const message = await applySendResult(companyId, event);
@@ -78,6 +78,8 @@ async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
   const message = {
     wid: `call-${event.callId}`,
     chatJid: event.from,
+    // a call from a LID names the caller's number too: the same contact, not a lid-only twin
+    chatAltJid: event.fromAlt,
     fromMe: false,
     isGroup: false,
     body: `Chamada de voz/vídeo ${accepted ? 'recebida' : 'perdida'} às ${time}`,

@@ -7,8 +7,11 @@ import { presignGet } from '../storage';
  * A message: pk `C#<cid>#MSG#<contactId>#<whatsappId>`, sk `M#<id>`. One partition holds a
  * contact's conversation on one connection across all its tickets, so a page of a ticket's
  * history (with the earlier tickets for the ticket-change banner) is one Query, newest first.
- * - `id` is time-ordered: 9 base36 chars of epoch milliseconds + 8 random chars, so the sort key
- *   is the creation order and ids never collide between concurrent writers;
+ * - `id` is the arrival order: 9 base36 chars of the message's whole second (WhatsApp's clock for
+ *   inbound, ours for outbound), 9 of the millisecond we stored it, 8 random; WhatsApp's seconds
+ *   tie often, and the stored millisecond keeps the order messages of one chat arrived in (the
+ *   inbound queue hands them over one at a time per chat). Older 17-char ids (millisecond + 8
+ *   random) still sort among them by their time;
  * - gsi1 `C#<cid>#MID#<id>` / `M` finds a message by id alone (DELETE /messages/{id}, send results);
  * - the guard `C#<cid>#WID#<wid>` / `WID` {msgPk, msgSk, messageId} makes a WhatsApp id stored
  *   once (redelivery, the echo of our own send) and finds a message by wid (acks, edits, revokes).
@@ -22,15 +25,15 @@ export const messageKeys = (companyId: number, contactId: number, whatsappId: nu
 export const widGuardKeys = (companyId: number, wid: string) => ({ pk: `C#${companyId}#WID#${wid}`, sk: 'WID' });
 const idIndexPk = (companyId: number, id: string) => `C#${companyId}#MID#${id}`;
 
-export function newMessageId(atMs = Date.now()): string {
-  return (
-    atMs.toString(36).padStart(9, '0') +
-    BigInt(`0x${randomBytes(6).toString('hex')}`)
-      .toString(36)
-      .padStart(10, '0')
-      .slice(-8)
-  );
+const base36 = (n: number, width: number) => n.toString(36).padStart(width, '0');
+
+export function newMessageId(atMs = Date.now(), storedAtMs = Date.now()): string {
+  const random = BigInt(`0x${randomBytes(6).toString('hex')}`).toString(36);
+  return base36(Math.floor(atMs / 1000) * 1000, 9) + base36(storedAtMs, 9) + random.padStart(8, '0').slice(-8);
 }
+
+/** A WhatsApp message id in the form WhatsApp Web uses (`3EB0` + 18 hex), chosen before the send. */
+export const newWid = () => `3EB0${randomBytes(9).toString('hex').toUpperCase()}`;
 
 export function messageItem(m: Message): Item {
   return {

@@ -12,7 +12,7 @@ import {
   type SessionCommand,
 } from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
-import { batchGet, deleteItem, getItem, putItem, putTx, query, stripKeys, updateItem, type Item } from '../db';
+import { batchGet, putTx, query, stripKeys, updateItem, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { nowIso } from '../keys';
 import { log } from '../log';
@@ -30,6 +30,7 @@ import {
   getMessageByWid,
   messageItem,
   newMessageId,
+  newWid,
   presentMessage,
   widGuardKeys,
 } from './repo';
@@ -118,7 +119,7 @@ async function announce(
 
 /**
  * Stores a message from WhatsApp, idempotently by its WhatsApp id: a redelivery, or the echo of
- * a message we sent (fromMe, wid already recorded by a send result), returns the stored message
+ * a message we sent (fromMe, under the wid the API chose when it stored it), returns the stored message
  * with `duplicate: true`. A new message from the contact counts as unread.
  */
 export async function storeInboundMessage(
@@ -132,10 +133,11 @@ export async function storeInboundMessage(
     ticket,
     message.quotedWid ? await getMessageByWid(companyId, message.quotedWid) : undefined,
   );
-  const createdAtMs = message.timestamp ? Math.min(message.timestamp * 1000, Date.now()) : Date.now();
+  const storedAtMs = Date.now();
+  const createdAtMs = message.timestamp ? Math.min(message.timestamp * 1000, storedAtMs) : storedAtMs;
   const createdAt = new Date(createdAtMs).toISOString();
   const stored: Message = {
-    id: newMessageId(createdAtMs),
+    id: newMessageId(createdAtMs, storedAtMs),
     companyId,
     ticketId: ticket.id,
     contactId: ticket.contactId,
@@ -194,9 +196,11 @@ const stripKey = <T extends { key?: unknown }>(m: T): Omit<T, 'key'> => {
 };
 
 /**
- * The outbound path: stores the message (fromMe, ack 0), bumps the ticket, publishes, and asks
- * the session runner to send it (FIFO group per connection, deduplicated by command id). A
- * failure to enqueue is recorded on the message (ERR_SENDING_WAPP_MSG), never silent.
+ * The outbound path: stores the message (fromMe, ack 0) with the WhatsApp id it will be sent with,
+ * bumps the ticket, publishes, and asks the session runner to send it with that id (FIFO group per
+ * connection, deduplicated by command id). Every ack and echo then finds the message, whatever
+ * order they arrive in. A failure to enqueue is recorded on the message (ERR_SENDING_WAPP_MSG),
+ * never silent.
  */
 export async function sendMessage(
   companyId: number,
@@ -218,13 +222,14 @@ export async function sendMessage(
     input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
   );
   const now = Date.now();
+  const wid = newWid();
   const message: Message = {
-    id: newMessageId(now),
+    id: newMessageId(now, now),
     companyId,
     ticketId: ticket.id,
     contactId: ticket.contactId,
     whatsappId: ticket.whatsappId,
-    wid: null,
+    wid,
     body: input.body,
     fromMe: true,
     read: true,
@@ -245,6 +250,7 @@ export async function sendMessage(
     updatedAt: new Date(now).toISOString(),
   };
   const { before, after } = await insertWithTicket(companyId, ticket.id, message, {
+    wid,
     unread: false,
     initial: storedOrUndefined(ticket),
   });
@@ -257,11 +263,19 @@ export async function sendMessage(
     companyId,
     whatsappId: after.whatsappId,
     messageId: saved.id,
+    wid,
     ticketId: ticket.id,
     to: contactJid(contact),
     body: saved.body,
     ...(input.media ? { media: input.media } : {}),
-    ...(quoted?.wid ? { quotedWid: quoted.wid } : {}),
+    ...(quoted?.wid
+      ? {
+          quotedWid: quoted.wid,
+          quotedFromMe: quoted.fromMe,
+          quotedBody: quoted.body,
+          ...(quoted.participant ? { quotedParticipant: quoted.participant } : {}),
+        }
+      : {}),
   };
   try {
     await enqueue(COMMAND_QUEUE, command, {
@@ -308,43 +322,46 @@ async function patchFound(
 }
 
 /**
- * The runner's outcome of a send: records the WhatsApp id (so the echo is recognised) and the
- * ack, or the error. An echo stored before this result arrived is folded into our message.
+ * The runner's outcome of a send: the ack it reached, or the error. It may come after acks of the
+ * same message (they travel in the chat's FIFO group, which may be the other id form's), so it
+ * only ever raises the ack. Returns the message as it stands, or undefined when it is unknown.
  */
 export async function applySendResult(
   companyId: number,
-  result: { messageId: string; ticketId: number; wid?: string; ack: number; error?: string },
+  result: { messageId: string; ack: number; error?: string },
 ): Promise<Message | undefined> {
   const found = await getMessageById(companyId, result.messageId);
   if (!found) return undefined;
-  if (result.wid) {
-    const guard = await getItem<{ messageId: string; msgPk: string; msgSk: string }>(
-      widGuardKeys(companyId, result.wid),
-    );
-    if (guard && guard.messageId !== found.id) {
-      // the echo arrived first and was stored as a message of its own: drop it, keep ours
-      await deleteItem({ pk: guard.msgPk, sk: guard.msgSk });
-    }
-    await putItem({
-      ...widGuardKeys(companyId, result.wid),
-      msgPk: found.key.pk,
-      msgSk: found.key.sk,
-      messageId: found.id,
-      ticketId: found.ticketId,
-    });
-  }
-  return patchFound(companyId, undefined, found, {
-    ...(result.wid ? { wid: result.wid } : {}),
-    ack: Math.max(found.ack, result.ack),
-    error: result.error ?? null,
-  });
+  if (result.error) return (await markSendFailed(companyId, found)) ?? stripKey(found);
+  return (await raiseAck(companyId, found, result.ack)) ?? stripKey(found);
 }
 
-/** An ack from WhatsApp; acks only move forward (a late "delivered" never undoes "read"). */
-export async function updateAckByWid(companyId: number, wid: string, ack: number): Promise<Message | undefined> {
-  const found = await getMessageByWid(companyId, wid);
-  if (!found || found.ack >= ack) return undefined;
-  return patchFound(companyId, undefined, found, { ack }, { expr: 'ack < :ack', values: { ':ack': ack } });
+type StoredMessage = Message & { key: { pk: string; sk: string } };
+
+/** Acks only move forward (a late "delivered" never undoes "read"), however events interleave. */
+const raiseAck = (companyId: number, found: StoredMessage, ack: number) =>
+  found.ack >= ack
+    ? undefined
+    : patchFound(companyId, undefined, found, { ack }, { expr: 'ack < :ack', values: { ':ack': ack } });
+
+/** WhatsApp did not take the message: shown on it for good (a late ack never clears the error). */
+const markSendFailed = (companyId: number, found: StoredMessage) =>
+  found.error === 'ERR_SENDING_WAPP_MSG'
+    ? undefined
+    : patchFound(companyId, undefined, found, { error: 'ERR_SENDING_WAPP_MSG' });
+
+/**
+ * An ack from WhatsApp, found by the message's WhatsApp id whichever chat id form (number or
+ * `@lid`) it came under; an ack with an error marks the send as failed.
+ */
+export async function applyAck(
+  companyId: number,
+  event: { wid: string; ack: number; error?: string },
+): Promise<Message | undefined> {
+  const found = await getMessageByWid(companyId, event.wid);
+  if (!found) return undefined;
+  if (event.error) return markSendFailed(companyId, found);
+  return raiseAck(companyId, found, event.ack);
 }
 
 /**

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { ackMark, buildTimeline, canDeleteMessage, mergeMessages, parseLocation, parseVcard } from './timeline';
+import {
+  ackMark,
+  buildTimeline,
+  canDeleteMessage,
+  mergeMessages,
+  parseLocation,
+  parseVcard,
+  readOnArrival,
+} from './timeline';
 import {
   audioExtension,
   canRecord,
@@ -22,11 +30,38 @@ const msg = (id: number, ticketId: number, createdAt: string, extra: Partial<Mes
   ...extra,
 });
 
+describe('unread badge of the open conversation', () => {
+  test("a contact's new message in the open ticket is read as it arrives; ours, updates and other tickets are not", () => {
+    const contactMessage = { fromMe: false, ticketId: 7 };
+    expect(readOnArrival({ action: 'create', message: contactMessage }, 7)).toBe(true);
+    expect(readOnArrival({ action: 'create', message: { fromMe: true, ticketId: 7 } }, 7)).toBe(false);
+    expect(readOnArrival({ action: 'update', message: contactMessage }, 7)).toBe(false);
+    expect(readOnArrival({ action: 'create', message: contactMessage }, 8)).toBe(false);
+    expect(readOnArrival({ action: 'create', message: contactMessage }, null)).toBe(false);
+  });
+});
+
 describe('message list (attendance.md 2.5)', () => {
   test('pages merge oldest first without duplicates', () => {
     const newest = [msg(3, 1, '2026-01-02T10:00:00Z'), msg(4, 1, '2026-01-02T11:00:00Z')];
     const older = [msg(1, 1, '2026-01-01T10:00:00Z'), msg(3, 1, '2026-01-02T10:00:00Z', { ack: 2 })];
     expect(mergeMessages([newest, older]).map((m) => m.id)).toEqual([1, 3, 4]);
+  });
+
+  test("messages follow the server's order (arrival), not WhatsApp's whole-second timestamps", () => {
+    const second = '2026-01-02T10:00:00.000Z';
+    // ids as the server makes them: the same second, then the millisecond each one was stored
+    const um = { ...msg(0, 1, second), id: 'lw0j1c0g0lw0j1c0g5abcdefgh', body: 'um' };
+    const dois = { ...msg(0, 1, second), id: 'lw0j1c0g0lw0j1c0g6zzzzzzzz', body: 'dois' };
+    const tres = { ...msg(0, 1, second), id: 'lw0j1c0g0lw0j1c0gz00000000', body: 'tres' };
+    // our reply, sent within the same second before "tres" reached us (its createdAt is later)
+    const reply = { ...msg(0, 1, '2026-01-02T10:00:00.500Z'), id: 'lw0j1c0g0lw0j1c0g7aaaaaaaa', body: 'ok' };
+    // the first page from the server, then realtime events in a different order
+    const merged = mergeMessages([
+      [dois, um],
+      [reply, tres],
+    ]);
+    expect(merged.map((m) => m.body)).toEqual(['um', 'dois', 'ok', 'tres']);
   });
 
   test('a day separator appears when the date changes', () => {

@@ -11,13 +11,15 @@ const dayOf = (iso: string) => {
   return isValid(d) ? format(d, 'yyyy-MM-dd') : '';
 };
 
-/** Oldest first, one entry per id (pages may overlap while events arrive). */
+/**
+ * Oldest first, one entry per id (pages may overlap while events arrive). The id is the server's
+ * sort key, which keeps arrival order where WhatsApp's whole-second timestamps tie, so a message
+ * added by a realtime event sits where a reload puts it.
+ */
 export function mergeMessages(pages: Message[][]): Message[] {
   const byId = new Map<string, Message>();
   for (const page of pages) for (const m of page) byId.set(String(m.id), { ...byId.get(String(m.id)), ...m });
-  return [...byId.values()].sort(
-    (a, b) => a.createdAt.localeCompare(b.createdAt) || String(a.id).localeCompare(String(b.id)),
-  );
+  return [...byId.values()].sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
 }
 
 /**
@@ -66,6 +68,19 @@ export function parseVcard(body: string) {
   const number = body.match(/waid=(\d+)/)?.[1] ?? body.match(/^TEL[^:]*:(.*)$/m)?.[1]?.replace(/\D/g, '') ?? '';
   return { name, number };
 }
+
+/**
+ * A contact's new message in the conversation the attendant has open and in view is read as it
+ * arrives, so the ticket's unread badge stays at zero; in a hidden tab it waits until the tab shows.
+ */
+export const readOnArrival = (
+  event: { action: string; message?: Pick<Message, 'fromMe' | 'ticketId'> },
+  openTicketId: number | null | undefined,
+) =>
+  event.action === 'create' &&
+  !!event.message &&
+  !event.message.fromMe &&
+  Number(event.message.ticketId) === Number(openTicketId);
 
 /** A message may be deleted only by its sender (fromMe), and not twice. */
 export const canDeleteMessage = (m: Pick<Message, 'fromMe' | 'isDeleted'>) => m.fromMe && !m.isDeleted;

@@ -1,13 +1,14 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import { useOnReconnect, useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
 import { toPage, type Message, type Page } from '../tickets/types';
-import { mergeMessages } from './timeline';
+import { mergeMessages, readOnArrival } from './timeline';
 
 /**
  * A ticket's messages: newest page first, older pages by cursor (attendance.md 2.5); create/update
- * events for the ticket's chat box add or replace messages.
+ * events for the ticket's chat box add or replace messages. A live chat box reads the contact's
+ * new messages as they arrive (the read call is the first page, as when the ticket is opened).
  */
 export function useMessages(ticketId: number | null | undefined, opts: { live?: boolean } = { live: true }) {
   const { data, size, setSize, mutate, isLoading, isValidating } = useSWRInfinite<Page<Message>>(
@@ -41,12 +42,30 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
     [mutate],
   );
 
+  const unreadWhileHidden = useRef(false);
+  const markRead = useCallback(() => {
+    if (!ticketId) return;
+    if (document.visibilityState !== 'visible') {
+      unreadWhileHidden.current = true;
+      return;
+    }
+    unreadWhileHidden.current = false;
+    void api.get(`/messages/${ticketId}`, { limit: 1 }).catch(() => undefined);
+  }, [ticketId]);
+  useEffect(() => {
+    if (!opts.live) return;
+    const onShow = () => unreadWhileHidden.current && markRead();
+    document.addEventListener('visibilitychange', onShow);
+    return () => document.removeEventListener('visibilitychange', onShow);
+  }, [opts.live, markRead]);
+
   useOnReconnect(() => void mutate());
   useRealtimeEvent<{ action: string; message?: Message; ticket?: { id: number } }>('appMessage', (ev) => {
     if (!opts.live || !ev.message || (ev.action !== 'create' && ev.action !== 'update')) return;
     // Messages of the contact's earlier tickets share this chat box, so match by the open ticket too.
     if (Number(ev.message.ticketId) !== Number(ticketId) && Number(ev.ticket?.id) !== Number(ticketId)) return;
     void upsert(ev.message);
+    if (readOnArrival(ev, ticketId)) markRead();
   });
 
   const messages = useMemo(() => mergeMessages((data ?? []).map((p) => p.items)), [data]);

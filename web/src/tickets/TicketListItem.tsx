@@ -75,7 +75,8 @@ export const TicketListItem = memo(function TicketListItem({
 }: Props) {
   const { t } = useTranslation('tickets');
   const pending = ticket.status === 'pending';
-  const unread = ticket.unreadMessages ?? 0;
+  // the open conversation reads its messages as they arrive: no badge between arrival and read
+  const unread = selected ? 0 : (ticket.unreadMessages ?? 0);
   const name = ticket.contact?.name ?? '';
   return (
     <Row
