@@ -5,10 +5,12 @@
  *   npx tsx tests/bench/inbound.ts [messages] [contacts] [concurrency] [rate]
  * `rate` (messages per second, default 0 = as fast as the injectors go): with an open-loop
  * injection faster than the pipeline the latency measures the backlog; pace it below the
- * throughput to measure the latency of one message.
+ * throughput to measure the latency of one message. Also prints the DynamoDB requests (by command)
+ * and capacity per message that the API side spent (the session runner is another process).
  */
 import WebSocket from 'ws';
 import { startStack } from '../../infra/local/stack';
+import { metrics } from '../../functions/lib/metrics';
 
 const TOTAL = Number(process.argv[2] ?? 10_000);
 const CONTACTS = Number(process.argv[3] ?? 1_000);
@@ -75,6 +77,7 @@ try {
     if (latencies.length === TOTAL) arrived();
   });
 
+  const usageBefore = metrics.total();
   const started = Date.now();
   let next = 0;
   const worker = async () => {
@@ -99,6 +102,8 @@ try {
   const injectedMs = Date.now() - started;
   await Promise.race([allArrived, new Promise((r) => setTimeout(r, 600_000))]);
   ws.close();
+  const usage = metrics.total();
+  const perMessage = (n: number) => (n / Math.max(1, latencies.length)).toFixed(2);
 
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
@@ -115,7 +120,18 @@ try {
     'p50 ms': pct(50),
     'p99 ms': pct(99),
     'max ms': latencies.at(-1),
+    'DDB requests/message': perMessage(usage.calls - usageBefore.calls),
+    'capacity/message': perMessage(usage.capacity - usageBefore.capacity),
   });
+  console.log(
+    'requests per message by command:',
+    Object.fromEntries(
+      Object.entries(usage.byCommand).map(([command, n]) => [
+        command,
+        perMessage(n - (usageBefore.byCommand[command] ?? 0)),
+      ]),
+    ),
+  );
 } finally {
   await stack.stop();
 }

@@ -126,12 +126,15 @@ export async function deleteContact(companyId: number, id: number) {
 export async function upsertContactFromWhatsApp(
   companyId: number,
   input: { number: string; lid?: string; name?: string; profilePicUrl?: string; isGroup: boolean },
+  /** the contact the caller already read through the guards (the inbound path batches those reads) */
+  known?: Contact,
 ): Promise<Contact> {
-  const number = input.isGroup ? jidUser(input.number) : digitsOnly(jidUser(input.number ?? ''));
-  const lid = input.lid ? jidUser(input.lid) : undefined;
+  const { number, lid } = whatsappContactIds(input);
   for (let attempt = 0; attempt < 3; attempt++) {
     const found =
-      (await findContactByNumber(companyId, number)) ?? (lid ? await findContactByLid(companyId, lid) : undefined);
+      (attempt === 0 ? known : undefined) ??
+      (await findContactByNumber(companyId, number)) ??
+      (lid ? await findContactByLid(companyId, lid) : undefined);
     if (found)
       return refreshFromWhatsApp(companyId, found, {
         number,
@@ -156,6 +159,14 @@ export async function upsertContactFromWhatsApp(
     }
   }
   throw new AppError('ERR_CONFLICT');
+}
+
+/** The guard ids of a WhatsApp contact: the number's digits (a group keeps its jid user) and the lid user. */
+export function whatsappContactIds(input: { number: string; lid?: string; isGroup: boolean }) {
+  return {
+    number: input.isGroup ? jidUser(input.number) : digitsOnly(jidUser(input.number ?? '')),
+    lid: input.lid ? jidUser(input.lid) : undefined,
+  };
 }
 
 /** Fills what a message taught us (a lid, a number for a lid-only contact, a picture, a real name). */

@@ -4,21 +4,34 @@ import { log } from '../log';
 
 /**
  * Dashboard aggregates, kept up to date by the writes that change them so a dashboard read never
- * touches tickets (one item per day, plus one per user and day):
+ * touches tickets (one item per day):
  * - `C#<cid>#DASH` / `D#<YYYY-MM-DD>`: tickets (created that day) and h00..h23 (created per hour),
  *   open/pending/closed (current status of the tickets created that day), newContacts,
  *   waitSum/waitCount (queued -> started, counted on the start day, ms), supportSum/supportCount
  *   (started -> finished, counted on the finish day, ms);
- * - `C#<cid>#DASH` / `U#<YYYY-MM-DD>#<pad(userId)>`: tickets (rounds the user took that day),
- *   supportSum/supportCount, ratingSum/ratingCount.
+ *   and, per user, `U#<pad(userId)>#<field>`: tickets (rounds the user took that day),
+ *   supportSum/supportCount, ratingSum/ratingCount. One item per day keeps a ticket change to one
+ *   ADD per day touched and the dashboard to one Query.
  * Days and hours are UTC.
  */
 export const dashPk = (companyId: number) => `C#${companyId}#DASH`;
 export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(companyId), sk: `D#${day}` });
-export const userDayKeys = (companyId: number, day: string, userId: number) => ({
-  pk: dashPk(companyId),
-  sk: `U#${day}#${pad(userId)}`,
-});
+
+/** A user's counters on the day item: `U#<pad(userId)>#<field>`. */
+export const userFields = (userId: number, fields: Partial<Record<UserDayCounter, number>>) =>
+  Object.fromEntries(Object.entries(fields).map(([field, value]) => [`U#${pad(userId)}#${field}`, value]));
+
+/** The per-user counters of a day item, by user id. */
+export function userCounters(item: Record<string, unknown>): Map<number, Record<string, number>> {
+  const out = new Map<number, Record<string, number>>();
+  for (const [name, value] of Object.entries(item)) {
+    const match = /^U#(\d+)#(\w+)$/.exec(name);
+    if (!match) continue;
+    const userId = Number(match[1]);
+    out.set(userId, { ...out.get(userId), [match[2]!]: Number(value) || 0 });
+  }
+  return out;
+}
 
 export const dayOf = (iso: string) => iso.slice(0, 10);
 export const hourOf = (iso: string) => `h${iso.slice(11, 13)}`;
@@ -49,6 +62,7 @@ async function add(key: { pk: string; sk: string }, fields: Record<string, numbe
   }
 }
 
+/** Day counters, and users' counters built with `userFields`, in one ADD. */
 export function bumpDay(companyId: number, day: string, fields: Partial<Record<DayCounter | `h${string}`, number>>) {
   return add(dayKeys(companyId, day), fields as Record<string, number>, { day });
 }
@@ -59,5 +73,5 @@ export function bumpUserDay(
   userId: number,
   fields: Partial<Record<UserDayCounter, number>>,
 ) {
-  return add(userDayKeys(companyId, day, userId), fields as Record<string, number>, { day, userId });
+  return add(dayKeys(companyId, day), userFields(userId, fields), { day });
 }

@@ -1,14 +1,14 @@
 import { queryAll, type Item } from '../db';
 import { listUsers } from '../accounts/users';
 import { onlineUserIds } from '../realtime';
-import { dashPk } from './aggregates';
+import { dashPk, userCounters } from './aggregates';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 
 /**
- * Dashboard reads (attendance.md 2.11, 3): sums over the per-day aggregate items of the range (one
- * Query, at most one item per day) plus, for attendants and the user chart, the per-user-per-day
- * items (one Query). Tickets are never read. Times are averages in minutes.
+ * Dashboard reads (attendance.md 2.11, 3): sums over the aggregate items of the range (one per day,
+ * each user's counters inside, read by one Query), plus the users and who is online. Tickets are never
+ * read. Times are averages in minutes.
  */
 export interface Range {
   from: string;
@@ -50,19 +50,20 @@ function checked(r: Range): Range {
 
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
-async function dayItems(companyId: number, r: Range) {
-  return queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
-}
-async function userDayItems(companyId: number, r: Range) {
-  return queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`U#${r.from}`, `U#${r.to}#~`] } });
+/** The day items of a range and the users' counters inside them: one Query. */
+async function rangeItems(companyId: number, r: Range) {
+  const days = await queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
+  const userDays: Item[] = days.flatMap((d) =>
+    [...userCounters(d)].map(([userId, counters]) => ({ userId, ...counters })),
+  );
+  return { days, userDays };
 }
 
 const sum = (items: Item[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
-  const [days, userDays, users, online] = await Promise.all([
-    dayItems(companyId, r),
-    userDayItems(companyId, r),
+  const [{ days, userDays }, users, online] = await Promise.all([
+    rangeItems(companyId, r),
     listUsers(companyId),
     onlineUserIds(companyId),
   ]);
@@ -91,7 +92,7 @@ export async function dashboard(companyId: number, r: Range) {
 
 /** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */
 export async function ticketsUsers(companyId: number, r: Range) {
-  const [userDays, users] = await Promise.all([userDayItems(companyId, r), listUsers(companyId)]);
+  const [{ userDays }, users] = await Promise.all([rangeItems(companyId, r), listUsers(companyId)]);
   const names = new Map(users.map((u) => [u.id, u.name]));
   const totals = new Map<number, number>();
   for (const d of userDays) totals.set(d.userId, (totals.get(d.userId) ?? 0) + (Number(d.tickets) || 0));
@@ -104,7 +105,7 @@ export async function ticketsUsers(companyId: number, r: Range) {
 
 /** New tickets per day (`data`/`total`), or per hour (`horario`/`total`) when the range is one day. */
 export async function ticketsDay(companyId: number, r: Range) {
-  const days = await dayItems(companyId, r);
+  const { days } = await rangeItems(companyId, r);
   if (r.from === r.to) {
     const item = days[0] ?? {};
     const data = Array.from({ length: 24 }, (_, h) => {

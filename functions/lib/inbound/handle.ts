@@ -1,5 +1,5 @@
 import type { InboundEvent } from '#shared/whatsapp-protocol';
-import { applySessionEvent } from '../whatsapp/service';
+import { applyHealthEvent, applySessionEvent } from '../whatsapp/service';
 import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
@@ -19,15 +19,15 @@ export async function handleInbound(event: InboundEvent) {
     case 'session':
       await applySessionEvent(event);
       return;
+    case 'health':
+      await applyHealthEvent(event);
+      return;
     case 'checkNumberResult':
       await recordNumberCheck(event);
       return;
-    case 'message': {
-      const whatsapp = await getWhatsapp(companyId, event.whatsappId);
-      // a deleted connection's last messages have nowhere to go
-      if (whatsapp) await processMessage(whatsapp, event.message);
+    case 'message':
+      await processMessage(companyId, event.whatsappId, event.message);
       return;
-    }
     case 'ack':
       await applyAck(companyId, event);
       return;

@@ -2,9 +2,14 @@ import type { InboundMessage } from '#shared/whatsapp-protocol';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import type { Ticket } from '#shared/schemas/tickets';
 import { isWithinHours } from '#shared/business-hours';
+import type { Contact } from '#shared/schemas/contacts';
+import { batchGet, type Item, type Key } from '../db';
 import { getCompanySchedules, listSettings } from '../settings';
-import { upsertContactFromWhatsApp } from '../contacts/service';
+import { upsertContactFromWhatsApp, whatsappContactIds } from '../contacts/service';
+import { contactKeys, lidGuardKeys, numberGuardKeys, toContact } from '../contacts/repo';
 import { findOrCreateTicket, getTicket, updateTicket } from '../tickets/service';
+import { getStoredTicket, openGuardKeys, type StoredTicket } from '../tickets/repo';
+import { toWhatsapp, whatsappKeys } from '../whatsapp/repo';
 import { sendMessage, storeInboundMessage } from '../messages/service';
 import { getOptionTree, getQueues } from '../queues/repo';
 import { getBotState, saveBotState } from '../chatbot/state';
@@ -24,8 +29,46 @@ export function contactIds(message: InboundMessage) {
   };
 }
 
+/** What the first reads of a message found: the contact by its guards and its open or pending ticket. */
+interface Known {
+  contact: Contact;
+  ticket: StoredTicket | null;
+}
+
+/**
+ * The reads every message starts with, batched (issue 15: an inbound text on an open ticket costs
+ * 6 requests): the connection with the contact's number and lid guards, then the contact with its
+ * open-ticket guard, then that ticket. Undefined when the connection is gone.
+ */
+async function loadInbound(companyId: number, whatsappId: number, message: InboundMessage) {
+  const ids = contactIds(message);
+  const { number, lid } = whatsappContactIds({ number: ids.number, lid: ids.lid, isGroup: message.isGroup });
+  const connectionKey = whatsappKeys(companyId, whatsappId);
+  const guardKeys = [
+    number ? numberGuardKeys(companyId, number) : undefined,
+    lid ? lidGuardKeys(companyId, lid) : undefined,
+  ];
+  const first = await batchGet([connectionKey, ...guardKeys.filter((k): k is Key => Boolean(k))]);
+  const connection = find(first, connectionKey);
+  if (!connection) return undefined;
+  const whatsapp = toWhatsapp(connection);
+  // the number guard first, as upsertContactFromWhatsApp looks them up
+  const guard = guardKeys.map((k) => k && find(first, k)).find(Boolean);
+  if (!guard) return { whatsapp };
+  const contactId = Number(guard.contactId);
+  const second = await batchGet([contactKeys(companyId, contactId), openGuardKeys(companyId, contactId, whatsappId)]);
+  const contact = find(second, contactKeys(companyId, contactId));
+  // a guard without its contact: the upsert looks again and repairs it as usual
+  if (!contact) return { whatsapp };
+  const open = find(second, openGuardKeys(companyId, contactId, whatsappId));
+  const ticket = open ? ((await getStoredTicket(companyId, Number(open.ticketId))) ?? null) : null;
+  return { whatsapp, known: { contact: toContact(contact), ticket } };
+}
+
+const find = (items: Item[], key: Key) => items.find((i) => i.pk === key.pk && i.sk === key.sk);
+
 /** Binds the pipeline's ports to the contacts, tickets, messages, queues and settings services. */
-export function portsFor(companyId: number, whatsapp: Whatsapp): Ports<PortTicket> {
+export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): Ports<PortTicket> {
   let settingsCache: Record<string, string> | undefined;
   const settings = async () =>
     (settingsCache ??= Object.fromEntries((await listSettings(companyId)).map((s) => [s.key, s.value])));
@@ -33,23 +76,26 @@ export function portsFor(companyId: number, whatsapp: Whatsapp): Ports<PortTicke
     settings,
     upsertContact: async (message) => {
       const { number, lid } = contactIds(message);
-      const contact = await upsertContactFromWhatsApp(companyId, {
-        number,
-        lid,
-        // a message we typed on the phone carries our own name, not the contact's
-        name: message.fromMe ? undefined : message.pushName,
-        profilePicUrl: message.profilePicUrl,
-        isGroup: message.isGroup,
-      });
+      const contact = await upsertContactFromWhatsApp(
+        companyId,
+        {
+          number,
+          lid,
+          // a message we typed on the phone carries our own name, not the contact's
+          name: message.fromMe ? undefined : message.pushName,
+          profilePicUrl: message.profilePicUrl,
+          isGroup: message.isGroup,
+        },
+        known?.contact,
+      );
       return { id: contact.id, name: contact.name };
     },
     findOrCreateTicket: (contact, message) =>
-      findOrCreateTicket(companyId, {
-        contactId: contact.id,
-        whatsappId: whatsapp.id,
-        isGroup: message.isGroup,
-        fromMe: message.fromMe,
-      }),
+      findOrCreateTicket(
+        companyId,
+        { contactId: contact.id, whatsappId: whatsapp.id, isGroup: message.isGroup, fromMe: message.fromMe },
+        known?.contact.id === contact.id ? known.ticket : undefined,
+      ),
     storeMessage: async (ticket, _contact, message) => {
       const out = await storeInboundMessage(companyId, ticket, message);
       return { created: !out.duplicate, ticket: out.ticket };
@@ -85,6 +131,9 @@ export function portsFor(companyId: number, whatsapp: Whatsapp): Ports<PortTicke
   };
 }
 
-export async function processMessage(whatsapp: Whatsapp, message: InboundMessage) {
-  return runInboundMessage(portsFor(whatsapp.companyId, whatsapp), whatsapp, message);
+/** One message from WhatsApp through the pipeline; a deleted connection's last messages have nowhere to go. */
+export async function processMessage(companyId: number, whatsappId: number, message: InboundMessage) {
+  const loaded = await loadInbound(companyId, whatsappId, message);
+  if (!loaded) return undefined;
+  return runInboundMessage(portsFor(companyId, loaded.whatsapp, loaded.known), loaded.whatsapp, message);
 }
