@@ -53,6 +53,14 @@ export const CONNECTION_WARNING_STATUSES: ConnectionStatus[] = [
   'OPENING',
 ];
 
+/**
+ * Undelivered watchdog (issue 15): a message we sent that has no delivery ack (ack < 2) this long
+ * after the send is flagged on its bubble and its ticket; a phone that is on gets it in seconds.
+ */
+export const UNDELIVERED_AFTER_MINUTES = 5;
+/** Flagged messages on one ticket (one chat) that make the watchdog ask the runner to repair the session. */
+export const REPAIR_AFTER_UNDELIVERED = 3;
+
 export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 

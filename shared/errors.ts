@@ -45,6 +45,7 @@ export const ERROR_STATUS = {
   ERR_UPLOAD_TYPE_NOT_ALLOWED: 415,
   ERR_CONFLICT: 409,
   ERR_FORBIDDEN_ORIGIN: 403,
+  ERR_MESSAGE_NOT_RESENDABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

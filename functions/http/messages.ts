@@ -7,13 +7,14 @@ import { acceptStoredUpload, storeUploads } from '#lib/storage';
 import { readMultipart } from '#lib/multipart';
 import { requireStoredTicket } from '#lib/tickets/repo';
 import { assertCanSee } from '#lib/tickets/service';
-import { deleteMessageByUser, listMessages, sendMessage } from '#lib/messages/service';
+import { deleteMessageByUser, listMessages, resendMessage, sendMessage } from '#lib/messages/service';
 import { presentMessage } from '#lib/messages/repo';
 import type { AuthContext } from '#lib/auth';
 import type { HttpEvent } from '#lib/http';
 
 /** GET and POST take the ticket id, DELETE the message id (one variable name per path level). */
 const ticketParams = z.object({ id: idParam });
+const messageParams = z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) });
 const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });
 
 const isMultipart = (event: HttpEvent) => (event.headers?.['content-type'] ?? '').includes('multipart/form-data');
@@ -91,8 +92,12 @@ export const handler = httpModule({
     return reply(message, 201);
   }),
 
-  'DELETE /messages/{id}': route(
-    { params: z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) }) },
-    async ({ auth, params }) => presentMessage(await deleteMessageByUser(auth.companyId, actorOf(auth), params.id)),
+  'DELETE /messages/{id}': route({ params: messageParams }, async ({ auth, params }) =>
+    presentMessage(await deleteMessageByUser(auth.companyId, actorOf(auth), params.id)),
+  ),
+
+  /** one of our messages without a delivery ack, sent again as a new message (issue 15, undelivered watchdog) */
+  'POST /messages/{id}/resend': route({ params: messageParams }, async ({ auth, params }) =>
+    reply(await presentMessage(await resendMessage(auth.companyId, actorOf(auth), params.id)), 201),
   ),
 });

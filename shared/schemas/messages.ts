@@ -41,8 +41,17 @@ export interface Message {
   automatic: boolean;
   /** ERR_SENDING_WAPP_MSG when the runner could not send it */
   error?: string | null;
+  /** the undelivered watchdog found no delivery ack after UNDELIVERED_AFTER_MINUTES (cleared by a late ack) */
+  undelivered?: boolean;
+  /** the id of the message that resent this one (POST /messages/{id}/resend) */
+  resentAs?: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Kept on the ticket by the undelivered watchdog: its messages flagged `undelivered` right now. */
+export interface UndeliveredCount {
+  undeliveredMessages?: number;
 }
 
 export const MEDIA_KINDS = ['image', 'audio', 'video', 'document', 'sticker'] as const;

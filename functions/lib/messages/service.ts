@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Message, QuotedMessage } from '#shared/schemas/messages';
-import { mediaTypeOf } from '#shared/schemas/messages';
+import type { Message, QuotedMessage, UndeliveredCount } from '#shared/schemas/messages';
+import { mediaKindOf, mediaTypeOf } from '#shared/schemas/messages';
+import { REPAIR_AFTER_UNDELIVERED } from '#shared/constants';
 import type { Ticket } from '#shared/schemas/tickets';
 import type { Contact } from '#shared/schemas/contacts';
 import {
+  ACK,
   COMMAND_QUEUE,
   commandGroupId,
   type EditSender,
@@ -17,7 +19,7 @@ import { decodeCursor, page } from '../cursor';
 import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
-import { assertTenantKey } from '../storage';
+import { acceptStoredUpload, assertTenantKey } from '../storage';
 import { contactJid, digitsOnly, getContact, jidUser, requireContact } from '../contacts/repo';
 import { ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
@@ -34,6 +36,7 @@ import {
   presentMessage,
   widGuardKeys,
 } from './repo';
+import { watchDueAt, watchItem } from '../watchdog/repo';
 
 export type { Message, InboundMessage };
 
@@ -52,6 +55,11 @@ function quoteOf(m: Message | undefined): QuotedMessage | null {
   return { id: m.id, body: m.body, fromMe: m.fromMe, mediaType: m.mediaType, contact: m.fromMe ? null : m.contact };
 }
 
+const messageKeysOf = (t: Pick<Ticket, 'companyId' | 'contactId' | 'whatsappId'>, id: string) => ({
+  msgPk: conversationPk(t.companyId, t.contactId, t.whatsappId),
+  msgSk: `M#${id}`,
+});
+
 const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) =>
   (m.body || m.mediaName || m.mediaType || '').slice(0, 255);
 
@@ -60,7 +68,7 @@ async function insertWithTicket(
   companyId: number,
   ticketId: number,
   message: Message,
-  opts: { wid?: string; unread: boolean; initial?: StoredTicket },
+  opts: { wid?: string; unread: boolean; initial?: StoredTicket; watch?: boolean },
 ) {
   return mutateTicket(
     companyId,
@@ -78,8 +86,7 @@ async function insertWithTicket(
               putTx(
                 {
                   ...widGuardKeys(companyId, opts.wid),
-                  msgPk: conversationPk(companyId, a.contactId, a.whatsappId),
-                  msgSk: `M#${message.id}`,
+                  ...messageKeysOf(a, message.id),
                   messageId: message.id,
                   ticketId,
                 },
@@ -88,6 +95,20 @@ async function insertWithTicket(
             ]
           : []),
         putTx(messageItem({ ...message, contactId: a.contactId, whatsappId: a.whatsappId }), true),
+        // the undelivered watchdog's wake-up (see watchdog/repo.ts)
+        ...(opts.watch
+          ? [
+              putTx(
+                watchItem({
+                  companyId,
+                  messageId: message.id,
+                  ticketId,
+                  dueAt: watchDueAt(Date.parse(message.createdAt)),
+                  ...messageKeysOf(a, message.id),
+                }),
+              ),
+            ]
+          : []),
       ],
       mapConflict: () => new AppError('ERR_DUPLICATED'),
       initial: opts.initial,
@@ -127,8 +148,7 @@ export async function storeInboundMessage(
   ticket: Ticket,
   message: InboundMessage,
 ): Promise<{ message: Message; duplicate: boolean; ticket: Ticket }> {
-  const existing = await getMessageByWid(companyId, message.wid);
-  if (existing) return { message: stripKey(existing), duplicate: true, ticket };
+  // no read first: the transaction's wid guard catches a redelivery or an echo (handled below)
   const quoted = sameConversation(
     ticket,
     message.quotedWid ? await getMessageByWid(companyId, message.quotedWid) : undefined,
@@ -173,6 +193,7 @@ export async function storeInboundMessage(
     const { before, after } = await insertWithTicket(companyId, ticket.id, stored, {
       wid: message.wid,
       unread: !message.fromMe,
+      initial: storedOrUndefined(ticket),
     });
     const current = toTicket(after);
     await announce(companyId, before, current, stored, 'create');
@@ -211,6 +232,8 @@ export async function sendMessage(
     quotedMsgId?: string;
     userId?: number | null;
     automatic?: boolean;
+    /** chosen by a resend, which records it on the message it replaces before sending */
+    id?: string;
   },
 ): Promise<Message> {
   if (!input.media && !input.body.trim())
@@ -224,7 +247,7 @@ export async function sendMessage(
   const now = Date.now();
   const wid = newWid();
   const message: Message = {
-    id: newMessageId(now, now),
+    id: input.id ?? newMessageId(now, now),
     companyId,
     ticketId: ticket.id,
     contactId: ticket.contactId,
@@ -253,6 +276,7 @@ export async function sendMessage(
     wid,
     unread: false,
     initial: storedOrUndefined(ticket),
+    watch: true,
   });
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
@@ -336,13 +360,134 @@ export async function applySendResult(
   return (await raiseAck(companyId, found, result.ack)) ?? stripKey(found);
 }
 
-type StoredMessage = Message & { key: { pk: string; sk: string } };
+export type StoredMessage = Message & { key: { pk: string; sk: string } };
 
-/** Acks only move forward (a late "delivered" never undoes "read"), however events interleave. */
-const raiseAck = (companyId: number, found: StoredMessage, ack: number) =>
-  found.ack >= ack
-    ? undefined
-    : patchFound(companyId, undefined, found, { ack }, { expr: 'ack < :ack', values: { ':ack': ack } });
+/**
+ * Acks only move forward (a late "delivered" never undoes "read"), however events interleave.
+ * A delivery ack clears the undelivered watchdog's flag.
+ */
+async function raiseAck(companyId: number, found: StoredMessage, ack: number) {
+  if (found.ack >= ack) return undefined;
+  const raised = await patchFound(
+    companyId,
+    undefined,
+    found,
+    { ack },
+    { expr: 'ack < :ack', values: { ':ack': ack } },
+  );
+  if (!raised?.undelivered || ack < ACK.delivered) return raised;
+  const cleared = await patchFound(
+    companyId,
+    undefined,
+    { ...raised, key: found.key },
+    { undelivered: false },
+    { expr: 'undelivered = :yes', values: { ':yes': true } },
+  );
+  if (cleared) await countUndelivered(companyId, cleared.ticketId, -1);
+  return cleared ?? raised;
+}
+
+/**
+ * The ticket's count of flagged messages (the warning on its row), changed with the flag that
+ * moved it; publishes the ticket update.
+ */
+async function countUndelivered(companyId: number, ticketId: number, delta: number, initial?: StoredTicket) {
+  const { before, after, changed } = await mutateTicket(
+    companyId,
+    ticketId,
+    (t) => {
+      const current = (t as StoredTicket & UndeliveredCount).undeliveredMessages ?? 0;
+      const next = Math.max(0, current + delta);
+      return next === current ? null : ({ ...t, undeliveredMessages: next } as StoredTicket);
+    },
+    { initial },
+  );
+  const ticket = toTicket(after) as Ticket & UndeliveredCount;
+  if (changed) await publishTicketChange(companyId, before, ticket, 'update');
+  return ticket;
+}
+
+/** A message we sent that the watchdog may flag: still without a delivery ack, not failed, deleted or resent. */
+const awaitsDelivery = (m: Message) =>
+  m.fromMe && m.ack < ACK.delivered && !m.error && !m.isDeleted && !m.resentAs && !m.undelivered;
+
+/**
+ * The undelivered watchdog's verdict on a message it found due: flags the message and counts it
+ * on its ticket; from REPAIR_AFTER_UNDELIVERED flagged messages on one ticket on, the runner is
+ * asked (once, when the count reaches it) to repair the session's keys for that chat.
+ * Answers whether the message was flagged.
+ */
+export async function flagUndelivered(companyId: number, found: StoredMessage): Promise<boolean> {
+  if (!awaitsDelivery(found)) return false;
+  const stored = await requireStoredTicket(companyId, found.ticketId);
+  const flagged = await patchFound(
+    companyId,
+    toTicket(stored),
+    found,
+    { undelivered: true },
+    {
+      expr: 'ack < :delivered AND attribute_not_exists(resentAs) AND (attribute_not_exists(undelivered) OR undelivered = :no)',
+      values: { ':delivered': ACK.delivered, ':no': false },
+    },
+  );
+  if (!flagged) return false;
+  const ticket = await countUndelivered(companyId, found.ticketId, 1, stored);
+  if (ticket.undeliveredMessages === REPAIR_AFTER_UNDELIVERED) {
+    const contact = await requireContact(companyId, ticket.contactId);
+    const command: SessionCommand = {
+      type: 'repairSession',
+      commandId: randomUUID(),
+      companyId,
+      whatsappId: ticket.whatsappId,
+      ticketId: ticket.id,
+      to: contactJid(contact),
+    };
+    await enqueue(COMMAND_QUEUE, command, {
+      groupId: commandGroupId(companyId, ticket.whatsappId),
+      dedupId: command.commandId,
+    });
+    log.warn('session repair asked', { companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id });
+  }
+  return true;
+}
+
+/**
+ * POST /messages/{id}/resend: the same content again as a new message (new WhatsApp id) through
+ * the normal send path, for one of our messages that has no delivery ack. The old one is marked
+ * with the new one's id first, conditionally, so a double click sends once.
+ */
+export async function resendMessage(companyId: number, actor: Actor, id: string): Promise<Message> {
+  const found = await getMessageById(companyId, id);
+  if (!found) throw new AppError('ERR_NOT_FOUND');
+  const stored = await requireStoredTicket(companyId, found.ticketId);
+  await assertCanSee(companyId, actor, stored);
+  if (!found.fromMe) throw new AppError('ERR_NO_PERMISSION');
+  if (found.ack >= ACK.delivered || found.isDeleted || found.resentAs) throw new AppError('ERR_MESSAGE_NOT_RESENDABLE');
+  const media = found.mediaKey
+    ? { key: found.mediaKey, fileName: found.mediaName ?? found.mediaKey.split('/').pop() ?? 'file' }
+    : undefined;
+  const mimetype = media && (await acceptStoredUpload(companyId, media.key, media.fileName)).mimetype;
+  const newId = newMessageId();
+  const claimed = await updateItem(found.key, {
+    set: { resentAs: newId, undelivered: false, updatedAt: nowIso() },
+    condition: `ack < :delivered AND attribute_not_exists(resentAs) AND isDeleted = :no AND ${
+      found.undelivered ? 'undelivered = :yes' : '(attribute_not_exists(undelivered) OR undelivered = :no)'
+    }`,
+    conditionValues: { ':delivered': ACK.delivered, ':no': false, ...(found.undelivered ? { ':yes': true } : {}) },
+  });
+  if (!claimed) throw new AppError('ERR_MESSAGE_NOT_RESENDABLE');
+  if (found.undelivered) await countUndelivered(companyId, found.ticketId, -1);
+  // read after the count moved: the send's transaction starts from this version
+  const current = await requireStoredTicket(companyId, found.ticketId);
+  await announce(companyId, null, toTicket(current), stripKeys(claimed) as Message, 'update');
+  return sendMessage(companyId, current, {
+    id: newId,
+    body: found.body,
+    media: media && mimetype ? { ...media, mimetype, kind: mediaKindOf(mimetype) } : undefined,
+    quotedMsgId: found.quotedMsgId ?? undefined,
+    userId: actor.userId,
+  });
+}
 
 /** WhatsApp did not take the message: shown on it for good (a late ack never clears the error). */
 const markSendFailed = (companyId: number, found: StoredMessage) =>

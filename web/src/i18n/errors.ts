@@ -42,6 +42,7 @@ export default {
     ERR_UPLOAD_TYPE_NOT_ALLOWED: 'Este tipo de arquivo não é permitido.',
     ERR_CONFLICT: 'O registro foi alterado por outra pessoa. Recarregue e tente de novo.',
     ERR_FORBIDDEN_ORIGIN: 'Acesso recusado: use o endereço do aplicativo.',
+    ERR_MESSAGE_NOT_RESENDABLE: 'Esta mensagem já foi entregue ou reenviada.',
   },
   en: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
@@ -83,6 +84,7 @@ export default {
     ERR_UPLOAD_TYPE_NOT_ALLOWED: 'This file type is not allowed.',
     ERR_CONFLICT: 'The record was changed by someone else. Reload and try again.',
     ERR_FORBIDDEN_ORIGIN: 'Access refused: use the app address.',
+    ERR_MESSAGE_NOT_RESENDABLE: 'This message was already delivered or resent.',
   },
   es: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Inténtelo más tarde.',
@@ -124,5 +126,6 @@ export default {
     ERR_UPLOAD_TYPE_NOT_ALLOWED: 'Este tipo de archivo no está permitido.',
     ERR_CONFLICT: 'Otra persona cambió el registro. Recargue e inténtelo de nuevo.',
     ERR_FORBIDDEN_ORIGIN: 'Acceso rechazado: use la dirección de la aplicación.',
+    ERR_MESSAGE_NOT_RESENDABLE: 'Este mensaje ya fue entregado o reenviado.',
   },
 } satisfies Locales;

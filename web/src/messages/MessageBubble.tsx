@@ -1,14 +1,16 @@
 import { memo, useState } from 'react';
-import { Box, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import DoneIcon from '@mui/icons-material/Done';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ScheduleIcon from '@mui/icons-material/AccessTime';
 import BlockIcon from '@mui/icons-material/Block';
+import ReplayIcon from '@mui/icons-material/Replay';
+import WarningIcon from '@mui/icons-material/WarningAmber';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../lib/format';
 import type { Message } from '../tickets/types';
-import { ackMark, canDeleteMessage } from './timeline';
+import { ackMark, canDeleteMessage, canResendMessage } from './timeline';
 import { bodyIsMediaData, MediaContent } from './MediaContent';
 
 const AckIcon = ({ ack }: { ack?: number }) => {
@@ -40,10 +42,11 @@ interface Props {
   message: Message;
   onReply?(m: Message): void;
   onDelete?(m: Message): void;
+  onResend?(m: Message): void;
   readOnly?: boolean;
 }
 
-export const MessageBubble = memo(function MessageBubble({ message, onReply, onDelete, readOnly }: Props) {
+export const MessageBubble = memo(function MessageBubble({ message, onReply, onDelete, onResend, readOnly }: Props) {
   const { t } = useTranslation('tickets');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
@@ -147,6 +150,22 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
           <Typography variant="caption" color="text.secondary">
             {formatTime(message.createdAt)}
           </Typography>
+          {mine && message.undelivered && !message.isDeleted && (
+            <Tooltip title={t('messages.undelivered')}>
+              <WarningIcon
+                data-testid="undelivered"
+                aria-label={t('messages.undelivered')}
+                role="img"
+                color="warning"
+                sx={{ fontSize: 16 }}
+              />
+            </Tooltip>
+          )}
+          {mine && message.resentAs && (
+            <Typography variant="caption" color="text.secondary">
+              {t('messages.resent')}
+            </Typography>
+          )}
           {mine && !message.isDeleted && (
             <Tooltip title={t(`messages.ack.${message.ack ?? 0}`)}>
               <span style={{ display: 'inline-flex' }}>
@@ -156,6 +175,11 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
           )}
         </Stack>
       </Box>
+      {!readOnly && canResendMessage(message) && (
+        <Button size="small" color="warning" startIcon={<ReplayIcon />} onClick={() => onResend?.(message)}>
+          {t('messages.resend')}
+        </Button>
+      )}
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         <MenuItem
           onClick={() => {

@@ -85,6 +85,15 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
     [confirm, t],
   );
 
+  // the new message arrives through the appMessage event like any other send
+  const onResend = useCallback(async (m: Message) => {
+    try {
+      await api.post(`/messages/${m.id}/resend`);
+    } catch (err) {
+      toastError(err);
+    }
+  }, []);
+
   return (
     <Box
       ref={box}
@@ -137,6 +146,7 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
               message={row.message}
               onReply={onReply}
               onDelete={onDelete}
+              onResend={onResend}
               readOnly={readOnly}
             />
           );

@@ -84,6 +84,9 @@ export const readOnArrival = (
 
 /** A message may be deleted only by its sender (fromMe), and not twice. */
 export const canDeleteMessage = (m: Pick<Message, 'fromMe' | 'isDeleted'>) => m.fromMe && !m.isDeleted;
+/** A message of ours flagged by the undelivered watchdog and not yet resent (the server refuses delivered ones). */
+export const canResendMessage = (m: Pick<Message, 'fromMe' | 'isDeleted' | 'undelivered' | 'resentAs' | 'ack'>) =>
+  m.fromMe && !m.isDeleted && Boolean(m.undelivered) && !m.resentAs && (m.ack ?? 0) < 2;
 
 /** Ack marks: 0 pending, 1 sent, 2 delivered, 3 read, 4/5 played/read shown in colour. */
 export function ackMark(ack: number | undefined): { icon: 'clock' | 'done' | 'doneAll'; coloured: boolean } {

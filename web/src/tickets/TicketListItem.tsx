@@ -13,6 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
+import WarningIcon from '@mui/icons-material/WarningAmber';
 import { useTranslation } from 'react-i18next';
 import { formatListStamp } from '../lib/format';
 import type { Ticket } from './types';
@@ -115,6 +116,16 @@ export const TicketListItem = memo(function TicketListItem({
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
             {plainPreview(ticket.lastMessage)}
           </Typography>
+          {(ticket.undeliveredMessages ?? 0) > 0 && (
+            <Tooltip title={t('list.undelivered', { count: ticket.undeliveredMessages })}>
+              <WarningIcon
+                role="img"
+                aria-label={t('list.undelivered', { count: ticket.undeliveredMessages })}
+                color="warning"
+                fontSize="small"
+              />
+            </Tooltip>
+          )}
           {unread > 0 && (
             <Badge
               badgeContent={unread}

@@ -41,6 +41,8 @@ export interface Ticket {
   promptId?: number | null;
   integrationId?: number | null;
   tags?: Tag[];
+  /** messages of the ticket the undelivered watchdog flagged */
+  undeliveredMessages?: number;
 }
 export interface Message {
   id: number | string;
@@ -56,6 +58,11 @@ export interface Message {
   quotedMsg?: Message | null;
   quotedMsgId?: number | string | null;
   contact?: { id?: number; name: string } | null;
+  error?: string | null;
+  /** no delivery ack a few minutes after the send (the undelivered watchdog) */
+  undelivered?: boolean;
+  /** the message that resent this one */
+  resentAs?: string | null;
   createdAt: string;
   ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
 }

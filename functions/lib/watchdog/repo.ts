@@ -1,0 +1,59 @@
+import { UNDELIVERED_AFTER_MINUTES } from '#shared/constants';
+import { deleteItem, query, type Item, type Key } from '../db';
+import { pad } from '../keys';
+
+/**
+ * The undelivered watchdog's wake-ups: one small item per sent message, written in the send's
+ * transaction, `UNDELIVERED#<shard>` / `<dueAt>#<pad(cid)>#<messageId>`, spread over a few shards
+ * so no single partition takes every company's sends. The timer reads what is due with one Query
+ * per shard (no index copy of the large message item), looks at the message, flags it when it is
+ * still without a delivery ack, and deletes the wake-up either way: a delivered message costs no
+ * write on the ack path.
+ */
+export interface Watch {
+  companyId: number;
+  messageId: string;
+  ticketId: number;
+  dueAt: string;
+  /** the message's own key, so the timer reads it without the id index */
+  msgPk: string;
+  msgSk: string;
+}
+
+export const WATCH_SHARDS = 4;
+export const watchShardPk = (shard: number) => `UNDELIVERED#${shard}`;
+
+/** The message id ends in random base36 characters: its last one picks the shard. */
+const shardOf = (messageId: string) => Number.parseInt(messageId.slice(-1), 36) % WATCH_SHARDS || 0;
+
+export const watchKeys = (w: Pick<Watch, 'companyId' | 'messageId' | 'dueAt'>): Key => ({
+  pk: watchShardPk(shardOf(w.messageId)),
+  sk: `${w.dueAt}#${pad(w.companyId)}#${w.messageId}`,
+});
+/** Every wake-up due at or before `now` sorts at or below this bound. */
+export const dueUpperBound = (now: Date) => `${now.toISOString()}#~`;
+
+export const watchDueAt = (sentAtMs: number) => new Date(sentAtMs + UNDELIVERED_AFTER_MINUTES * 60_000).toISOString();
+
+export function watchItem(w: Watch): Item {
+  return { ...watchKeys(w), ...w };
+}
+
+/** Up to `limit` due wake-ups of each shard, oldest first. */
+export async function dueWatches(now: Date, limit = 100): Promise<Watch[]> {
+  const shards = Array.from({ length: WATCH_SHARDS }, (_, shard) =>
+    query<Watch & Item>({ pk: watchShardPk(shard), sk: { lte: dueUpperBound(now) }, limit }),
+  );
+  return (await Promise.all(shards)).flatMap((page) =>
+    page.items.map(({ companyId, messageId, ticketId, dueAt, msgPk, msgSk }) => ({
+      companyId,
+      messageId,
+      ticketId,
+      dueAt,
+      msgPk,
+      msgSk,
+    })),
+  );
+}
+
+export const removeWatch = (w: Watch) => deleteItem(watchKeys(w));

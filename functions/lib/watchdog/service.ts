@@ -1,0 +1,49 @@
+import { batchGet } from '../db';
+import { log } from '../log';
+import { toMessage } from '../messages/repo';
+import { flagUndelivered, type StoredMessage } from '../messages/service';
+import { dueWatches, removeWatch, type Watch } from './repo';
+
+/**
+ * The undelivered watchdog (issue 15), platform-wide: every sent message whose wake-up is due
+ * (UNDELIVERED_AFTER_MINUTES after the send) is looked at once; one still without a delivery ack
+ * is flagged (messages/service.ts flagUndelivered). The wake-up is removed once handled; a failed
+ * one stays and is tried again on the next run.
+ */
+export async function runUndeliveredWatchdog(now = new Date()) {
+  let checked = 0;
+  let flagged = 0;
+  for (;;) {
+    const due = await dueWatches(now);
+    if (!due.length) break;
+    const messages = new Map(
+      (await batchGet(due.map((w) => ({ pk: w.msgPk, sk: w.msgSk })))).map((item) => [
+        `${item.pk}|${item.sk}`,
+        { ...toMessage(item), key: { pk: item.pk as string, sk: item.sk as string } } as StoredMessage,
+      ]),
+    );
+    let failed = 0;
+    for (const watch of due) {
+      try {
+        const message = messages.get(`${watch.msgPk}|${watch.msgSk}`);
+        if (message && (await flagUndelivered(watch.companyId, message))) flagged++;
+        await removeWatch(watch);
+        checked++;
+      } catch (err) {
+        failed++;
+        logFailure(watch, err);
+      }
+    }
+    // what failed stays due: stop rather than read it again in this run
+    if (failed) break;
+  }
+  return { checked, flagged };
+}
+
+function logFailure(watch: Watch, err: unknown) {
+  log.error('undelivered watchdog failed', {
+    companyId: watch.companyId,
+    messageId: watch.messageId,
+    error: (err as Error).message,
+  });
+}
