@@ -8,6 +8,7 @@
  *   so a message and its later status updates stay in order.
  */
 import type { ConnectionStatus } from './constants';
+import type { ConnectionHealth } from './schemas/whatsapp';
 
 export const COMMAND_QUEUE = 'session-commands';
 export const INBOUND_QUEUE = 'inbound';
@@ -55,7 +56,12 @@ export type SessionCommand =
     })
   | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
   | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
-  | (CommandBase & { type: 'rejectCall'; callId: string; from: string });
+  | (CommandBase & { type: 'rejectCall'; callId: string; from: string })
+  /**
+   * Several messages to this chat got no delivery ack (the undelivered watchdog): re-fetch the
+   * chat's encryption sessions and its LID mapping, the usual causes of messages a phone never gets.
+   */
+  | (CommandBase & { type: 'repairSession'; ticketId: number; to: string });
 
 export type NormalizedMediaType =
   | 'chat'
@@ -162,7 +168,9 @@ export type InboundEvent =
       /** the connected phone's number */
       number?: string;
     }
-  | { type: 'lidMapping'; companyId: number; whatsappId: number; lid: string; pn: string };
+  | { type: 'lidMapping'; companyId: number; whatsappId: number; lid: string; pn: string }
+  /** the session health monitor's counters: on every change of state, else at most every few seconds */
+  | { type: 'health'; companyId: number; whatsappId: number; health: ConnectionHealth };
 
 /** Ack values (attendance.md 2.5): 0 pending, 1 sent, 2 delivered, 3 read, 4/5 played. */
 export const ACK = { pending: 0, sent: 1, delivered: 2, read: 3, played: 4 } as const;

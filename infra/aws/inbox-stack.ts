@@ -70,7 +70,7 @@ export class InboxStack extends Stack {
     queues.attachConsumers(functions);
     new Timers(this, 'Timers', manifest.timers, functions);
 
-    new SessionRunner(this, 'SessionRunner', { resources, consumes: queues.sessionRunnerQueues });
+    new SessionRunner(this, 'SessionRunner', { resources, consumes: queues.sessionRunnerQueues, alarms });
 
     // The platform company and its super admin, created (idempotently) after every deployment
     // that changes the seed; the password is generated into Secrets Manager, never the template.

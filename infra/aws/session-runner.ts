@@ -1,11 +1,15 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueEnvName } from '../../functions/lib/queue';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../session-runner/src/health';
 import { access } from '../manifest';
 import { bindAppResources, type AppResources } from './app-function';
 import { ROOT } from './paths';
@@ -14,7 +18,12 @@ export interface SessionRunnerProps {
   resources: AppResources;
   /** queues the runner polls itself (manifest consumer `session-runner`): name -> queue */
   consumes: Map<string, sqs.IQueue>;
+  /** where the session health alarm is reported */
+  alarms: sns.ITopic;
 }
+
+/** Minutes a WhatsApp session may stay down or silent before the alarm goes off. */
+export const SESSION_UNHEALTHY_MINUTES = 15;
 
 /**
  * The long-running WhatsApp process on Fargate (arm64). It holds sockets, so it runs as exactly
@@ -54,7 +63,8 @@ export class SessionRunner extends Construct {
           removalPolicy: RemovalPolicy.DESTROY,
         }),
       }),
-      environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys' },
+      // HEALTH_METRICS=emf: the health monitor's lines become CloudWatch metrics (no SDK, no IAM)
+      environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys', HEALTH_METRICS: 'emf' },
     });
     const taskRole = this.taskDefinition.taskRole;
     bindAppResources(
@@ -79,5 +89,23 @@ export class SessionRunner extends Construct {
       // A runner that cannot start fails the deployment instead of hanging it.
       circuitBreaker: { enable: true, rollback: true },
     });
+
+    // A session held by the runner but not connected (reconnecting, stopped by a close code) or
+    // connected but not answering probes, for a quarter of an hour: the tenant's line is dead.
+    new cloudwatch.Alarm(this, 'SessionUnhealthyAlarm', {
+      alarmDescription: `A WhatsApp session down or silent for ${SESSION_UNHEALTHY_MINUTES} minutes (session runner health monitor)`,
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'SessionsUnhealthy',
+        dimensionsMap: { Service: METRICS_SERVICE },
+        statistic: 'Minimum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: SESSION_UNHEALTHY_MINUTES / 5,
+      // no lines at all means the runner itself is gone: that is the same outage
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    }).addAlarmAction(new actions.SnsAction(props.alarms));
   }
 }

@@ -38,7 +38,8 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
     case 'lidMapping':
       return { groupId: g(event.pn), dedupId: `${event.companyId}:${event.lid}:${event.pn}:lid` };
     case 'session':
-      // every status change counts, in order
+    case 'health':
+      // every status change counts, in order (health reports travel with them)
       return { groupId: g('session'), dedupId: randomUUID() };
   }
 }

@@ -25,7 +25,7 @@ let closeServer: (() => void) | undefined;
 
 if (cfg.provider === 'simulator') {
   const { SimulatorRegistry, simulatorProvider } = await import('./providers/simulator');
-  const registry = new SimulatorRegistry();
+  const registry = new SimulatorRegistry(cfg.simulatorSentLog);
   provider = simulatorProvider(registry, cfg.qrIntervalMs);
   if (cfg.simulatorPort) {
     const { startSimulatorServer } = await import('./simulator-server');
@@ -37,9 +37,10 @@ if (cfg.provider === 'simulator') {
   provider = baileysProvider();
 }
 
-const manager = new SessionManager(provider, cfg.runnerId);
+const manager = new SessionManager(provider, cfg.runnerId, undefined, { health: cfg.health });
 await manager.resume().catch((err) => log.error('resume at start failed', { error: (err as Error).message }));
 manager.startLeaseLoop((LEASE_SECONDS / 3) * 1000);
+manager.startHealthLoop();
 const loop = startCommandLoop(manager);
 log.info('session runner started', { provider: cfg.provider, runnerId: cfg.runnerId });
 

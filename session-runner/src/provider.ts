@@ -60,6 +60,13 @@ export interface ProviderSession {
   deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
   rejectCall(callId: string, from: string): Promise<void>;
+  /**
+   * Re-fetches the encryption sessions of a chat (number and LID) and its LID mapping, the usual
+   * causes of messages a phone never gets (the undelivered watchdog's repairSession).
+   */
+  repair(chatJid: string): Promise<void>;
+  /** a cheap round trip to WhatsApp (the health monitor's probe); resolves when answered */
+  probe(): Promise<void>;
 }
 
 export interface Provider {

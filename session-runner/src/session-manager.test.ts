@@ -3,7 +3,7 @@ import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { freePort } from '../../infra/local/ports';
 import { resetConfig } from '#lib/config';
-import { resetDb } from '#lib/db';
+import { resetDb, updateItem } from '#lib/db';
 
 const emitted: InboundEvent[] = [];
 vi.mock('./emit', () => ({ emit: async (e: InboundEvent) => void emitted.push(e) }));
@@ -184,13 +184,27 @@ describe('session manager', () => {
     await m.stopAll();
   });
 
-  it('a runner that died during a send: the redelivery is not sent again and is reported as sent with the same id', async () => {
+  it('a runner that died between its claim and the send: the redelivery sends with the same id, so nothing is lost', async () => {
     const { m, phone } = await connectedPhone(11, 'runner-i');
-    // the dead runner's claim, with no outcome recorded
+    // the dead runner's claim, with no outcome recorded (it may or may not have sent)
     expect(await claimSend(1, '3EB0BBB0000000000001')).toEqual({ claimed: true });
     await m.handle(sendCommand(11, '3EB0BBB0000000000001'));
-    expect(phone().outbound.filter((o) => o.wid === '3EB0BBB0000000000001')).toHaveLength(0);
+    expect(phone().outbound.filter((o) => o.wid === '3EB0BBB0000000000001')).toHaveLength(1);
     expect(results('3EB0BBB0000000000001')).toEqual([expect.objectContaining({ wid: '3EB0BBB0000000000001', ack: 1 })]);
+    // once the outcome is recorded, a further redelivery is answered without a send
+    await m.handle(sendCommand(11, '3EB0BBB0000000000001'));
+    expect(phone().outbound.filter((o) => o.wid === '3EB0BBB0000000000001')).toHaveLength(1);
+    await m.stopAll();
+  });
+
+  it('the simulated phone, like a real one, drops a second message with an id it already has', async () => {
+    const { m, phone, registry } = await connectedPhone(15, 'runner-l');
+    await m.handle(sendCommand(15, '3EB0DDD0000000000001'));
+    // an attempt whose outcome was never recorded: sent again with the same id
+    await updateItem({ pk: 'C#1#WSENT', sk: '3EB0DDD0000000000001' }, { remove: ['sentAt'] });
+    await m.handle(sendCommand(15, '3EB0DDD0000000000001'));
+    expect(phone().outbound.filter((o) => o.wid === '3EB0DDD0000000000001')).toHaveLength(1);
+    expect(registry.repeatsOf(1, 15)).toBe(1);
     await m.stopAll();
   });
 
@@ -245,6 +259,68 @@ describe('session manager', () => {
     await m.handle({ type: 'start', commandId: 'c-flaky', companyId: 1, whatsappId: 14 });
     expect(statuses(14)).toEqual(['OPENING']);
     await vi.waitFor(() => expect(statuses(14)).toContain('qrcode'), { timeout: 5000 });
+    await m.stopAll();
+  });
+
+  it('health: a connected but silent socket is restarted after two unanswered probes; traffic and probes are reported', async () => {
+    const registry = new SimulatorRegistry();
+    const lines: string[] = [];
+    const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-health', undefined, {
+      health: { probeTimeoutMs: 50, silentProbes: 2, reportEveryMs: 0, metrics: true },
+      writeMetrics: (line) => lines.push(line),
+    });
+    await m.handle({ type: 'start', commandId: 'c-h1', companyId: 1, whatsappId: 40 });
+    await until(() => statuses(40).includes('qrcode'));
+    await registry.get(1, 40)!.scan('5511900000040');
+    await until(() => statuses(40).includes('CONNECTED'));
+    const healthOf = () =>
+      emitted
+        .filter((e): e is Extract<InboundEvent, { type: 'health' }> => e.type === 'health' && e.whatsappId === 40)
+        .at(-1)?.health;
+
+    await m.checkHealth();
+    await until(() => healthOf()?.probeMs !== undefined);
+    await registry.get(1, 40)!.inject({ from: '5511988887777', body: 'oi' });
+    await until(() => Boolean(healthOf()?.lastInboundAt));
+
+    const silent = registry.get(1, 40)!;
+    silent.goSilent();
+    await m.checkHealth();
+    // one unanswered probe is not yet a zombie
+    expect(registry.get(1, 40)).toBe(silent);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ SessionsSilent: 1, SessionsUnhealthy: 1 });
+    await m.checkHealth();
+    await until(() => registry.get(1, 40) !== silent && statuses(40).at(-1) === 'CONNECTED');
+    expect(statuses(40).slice(-2)).toEqual(['OPENING', 'CONNECTED']);
+    expect(healthOf()).toMatchObject({ reconnects: 1, zombieRestarts: 1, lastDisconnect: { reason: 'silent' } });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ ZombieRestarts: 1, Reconnects: 1 });
+    // the new socket answers: the next line counts it connected and healthy, the restart counted once
+    await m.checkHealth();
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      SessionsConnected: 1,
+      SessionsUnhealthy: 0,
+      ZombieRestarts: 0,
+    });
+    await m.stopAll();
+  });
+
+  it('health: a drop that reconnects is counted and explained; 515 after the scan is not', async () => {
+    const registry = new SimulatorRegistry();
+    const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-health-2');
+    await m.handle({ type: 'start', commandId: 'c-h2', companyId: 1, whatsappId: 41 });
+    await until(() => statuses(41).includes('qrcode'));
+    await registry.get(1, 41)!.scan('5511900000041');
+    await until(() => statuses(41).includes('CONNECTED'));
+    const healthOf = () =>
+      emitted
+        .filter((e): e is Extract<InboundEvent, { type: 'health' }> => e.type === 'health' && e.whatsappId === 41)
+        .at(-1)?.health;
+    expect(healthOf()).toMatchObject({ reconnects: 0 });
+    expect(healthOf()?.lastDisconnect).toBeUndefined();
+    registry.get(1, 41)!.drop(408);
+    // the state change carries the health at once, without waiting for the report interval
+    await until(() => healthOf()?.reconnects === 1);
+    expect(healthOf()?.lastDisconnect).toMatchObject({ reason: 'timedOut', code: 408 });
     await m.stopAll();
   });
 });

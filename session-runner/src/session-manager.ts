@@ -5,6 +5,7 @@ import { ACK, type SessionCommand } from '#shared/whatsapp-protocol';
 import { AuthStore } from './auth-store';
 import { decideClose } from './close-policy';
 import { emit } from './emit';
+import { DEFAULT_HEALTH, type HealthSettings, metricsLine, SessionHealth, withTimeout } from './health';
 import { acquireLease, markWanted, releaseLease, unmarkWanted, wantedSessions } from './lease';
 import { storeMedia } from './media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
@@ -22,6 +23,19 @@ const logFailure = (what: string, ids: Record<string, unknown>) => (err: unknown
 /** Whether the command was handled here, or must go back to the queue for the runner that holds the session. */
 export type CommandOutcome = 'done' | 'elsewhere';
 
+/** Runner-wide counts since the last metrics line. */
+interface Tally {
+  reconnects: number;
+  zombieRestarts: number;
+}
+
+/** What every session of a manager shares: health settings, clock, metric counts. */
+interface HealthContext {
+  settings: HealthSettings;
+  now: () => number;
+  tally: Tally;
+}
+
 class ManagedSession {
   status: ConnectionStatus = 'DISCONNECTED';
   private socket?: ProviderSession;
@@ -32,15 +46,26 @@ class ManagedSession {
   private intentional = false;
   private reconnectTimer?: NodeJS.Timeout;
   private waiters: (() => void)[] = [];
+  private probing = false;
+  private healthTimer?: NodeJS.Timeout;
+  private lastHealthReport = 0;
   readonly auth: AuthStore;
+  readonly health: SessionHealth;
 
   constructor(
     readonly companyId: number,
     readonly whatsappId: number,
     private provider: Provider,
     private onGone: (s: ManagedSession) => void,
+    private hc: HealthContext,
   ) {
     this.auth = new AuthStore(companyId, whatsappId);
+    this.health = new SessionHealth(hc.now);
+  }
+
+  /** Connected, but the last probe went unanswered. */
+  get silent() {
+    return this.status === 'CONNECTED' && this.health.failedProbes > 0;
   }
 
   private last: { qrcode?: string; retries?: number; number?: string } = {};
@@ -50,6 +75,74 @@ class ManagedSession {
     this.last = extra;
     if (status === 'CONNECTED') for (const w of this.waiters.splice(0)) w();
     await emit({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
+    await this.reportHealth();
+  }
+
+  /** Health goes with every change of state; traffic and probes at most every `reportEveryMs`. */
+  private async reportHealth() {
+    clearTimeout(this.healthTimer);
+    this.healthTimer = undefined;
+    this.lastHealthReport = this.hc.now();
+    await emit({
+      type: 'health',
+      companyId: this.companyId,
+      whatsappId: this.whatsappId,
+      health: this.health.snapshot(),
+    });
+  }
+
+  private healthChanged() {
+    if (this.healthTimer) return;
+    const wait = Math.max(0, this.lastHealthReport + this.hc.settings.reportEveryMs - this.hc.now());
+    this.healthTimer = setTimeout(
+      () => void this.reportHealth().catch(this.logFailure('reporting the session health failed')),
+      wait,
+    );
+  }
+
+  /** Traffic the health monitor shows: a message in or out, an ack. */
+  traffic(kind: 'inbound' | 'outbound' | 'ack') {
+    this.health[kind]();
+    this.healthChanged();
+  }
+
+  /**
+   * One round-trip probe of a connected socket; returns its time in ms when answered. After
+   * `silentProbes` unanswered probes in a row the socket is "connected but silent" (a half-open
+   * connection that delivers nothing) and is replaced by a new one.
+   */
+  async probe(): Promise<number | undefined> {
+    const socket = this.socket;
+    if (this.status !== 'CONNECTED' || !socket || this.probing) return undefined;
+    this.probing = true;
+    const started = this.hc.now();
+    try {
+      await withTimeout(socket.probe(), this.hc.settings.probeTimeoutMs);
+      const ms = this.hc.now() - started;
+      this.health.probeAnswered(ms);
+      this.healthChanged();
+      return ms;
+    } catch {
+      if (this.socket !== socket || !this.health.probeFailed(this.hc.settings.silentProbes)) return undefined;
+      await this.restartSilent(socket);
+      return undefined;
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private async restartSilent(socket: ProviderSession) {
+    log.warn('session connected but silent: restarting the socket', {
+      companyId: this.companyId,
+      whatsappId: this.whatsappId,
+    });
+    this.health.restartedSilent();
+    this.hc.tally.zombieRestarts++;
+    this.hc.tally.reconnects++;
+    this.socket = undefined;
+    await socket.close().catch(() => undefined);
+    await this.report('OPENING');
+    await this.connect();
   }
 
   private logFailure(what: string) {
@@ -86,8 +179,14 @@ class ManagedSession {
           this.logFailure('reporting the session status failed'),
         );
       },
-      message: async (m) => emit({ type: 'message', ...base, message: await storeMedia(this.companyId, m) }),
-      ack: async (e) => emit({ type: 'ack', ...base, ...e }),
+      message: async (m) => {
+        this.traffic(m.fromMe ? 'outbound' : 'inbound');
+        await emit({ type: 'message', ...base, message: await storeMedia(this.companyId, m) });
+      },
+      ack: async (e) => {
+        this.traffic('ack');
+        await emit({ type: 'ack', ...base, ...e });
+      },
       edit: async (e) => emit({ type: 'edit', ...base, ...e }),
       revoke: async (e) => emit({ type: 'revoke', ...base, ...e }),
       call: async (e) => emit({ type: 'call', ...base, ...e }),
@@ -114,6 +213,8 @@ class ManagedSession {
       decision: decision.action,
     });
     if (code === 440) this.replaced++;
+    this.health.closed(code, { qrExhausted: this.qrExhausted, reconnecting: decision.action === 'reconnect' });
+    if (decision.action === 'reconnect' && code !== 515) this.hc.tally.reconnects++;
     if (decision.action === 'reconnect') {
       this.attempt++;
       await this.report('OPENING');
@@ -168,6 +269,7 @@ class ManagedSession {
   /** Closes the socket without logging out (runner shutdown, lease lost). */
   async close() {
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.healthTimer);
     this.intentional = true;
     const socket = this.socket;
     this.socket = undefined;
@@ -177,6 +279,7 @@ class ManagedSession {
   /** Logs the phone out and drops every stored key. */
   async logout() {
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.healthTimer);
     this.intentional = true;
     const socket = this.socket;
     this.socket = undefined;
@@ -204,12 +307,23 @@ class ManagedSession {
 export class SessionManager {
   private sessions = new Map<string, ManagedSession>();
   private renewTimer?: NodeJS.Timeout;
+  private healthTimer?: NodeJS.Timeout;
+  private hc: HealthContext;
+  private writeMetrics: (line: string) => void;
 
   constructor(
     private provider: Provider,
     readonly runnerId: string,
     private sendWaitMs = SEND_WAIT_MS,
-  ) {}
+    opts: { health?: Partial<HealthSettings>; now?: () => number; writeMetrics?: (line: string) => void } = {},
+  ) {
+    this.hc = {
+      settings: { ...DEFAULT_HEALTH, ...opts.health },
+      now: opts.now ?? Date.now,
+      tally: { reconnects: 0, zombieRestarts: 0 },
+    };
+    this.writeMetrics = opts.writeMetrics ?? ((line) => process.stdout.write(`${line}\n`));
+  }
 
   private key = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
 
@@ -221,10 +335,16 @@ export class SessionManager {
     const key = this.key(companyId, whatsappId);
     let s = this.sessions.get(key);
     if (!s) {
-      s = new ManagedSession(companyId, whatsappId, this.provider, (gone) => {
-        if (this.sessions.get(key) === gone) this.sessions.delete(key);
-        void releaseLease(companyId, whatsappId, this.runnerId).catch(() => undefined);
-      });
+      s = new ManagedSession(
+        companyId,
+        whatsappId,
+        this.provider,
+        (gone) => {
+          if (this.sessions.get(key) === gone) this.sessions.delete(key);
+          void releaseLease(companyId, whatsappId, this.runnerId).catch(() => undefined);
+        },
+        this.hc,
+      );
       this.sessions.set(key, s);
     }
     return s;
@@ -267,7 +387,7 @@ export class SessionManager {
       case 'send': {
         const socket = await this.socketFor(companyId, whatsappId);
         if (socket === 'elsewhere') return 'elsewhere';
-        await this.send(socket, command);
+        if (await this.send(socket, command)) this.get(companyId, whatsappId)?.traffic('outbound');
         return 'done';
       }
       case 'delete': {
@@ -300,6 +420,15 @@ export class SessionManager {
         await socket?.rejectCall(command.callId, command.from).catch(() => undefined);
         return 'done';
       }
+      case 'repairSession': {
+        // a repair of a session that is not up now has nothing to act on: the next send re-syncs anyway
+        const socket = await this.socketFor(companyId, whatsappId, 0);
+        if (socket === 'elsewhere') return 'elsewhere';
+        await socket
+          ?.repair(command.to)
+          .catch((err) => log.warn('session repair failed', { companyId, whatsappId, error: (err as Error).message }));
+        return 'done';
+      }
     }
   }
 
@@ -309,7 +438,7 @@ export class SessionManager {
    * died during the send) is reported as sent with its id: the send most likely went out, WhatsApp
    * drops a second message with the same id, and a message that never arrives gets no delivery
    * ack, which the undelivered watchdog flags for a one-click resend; reporting an error would
-   * invite a resend of a message the customer probably has.
+   * invite a resend of a message the customer probably has. True when the message went out now.
    */
   private async send(socket: ProviderSession | undefined, command: SendCommand) {
     const { companyId, whatsappId, messageId, wid } = command;
@@ -334,15 +463,12 @@ export class SessionManager {
     }
     const claim = await claimSend(companyId, wid);
     if (!claim.claimed) {
-      log.warn('send command redelivered, not sent again', {
-        companyId,
-        whatsappId,
-        messageId,
-        wid,
-        earlier: claim.earlier,
-      });
+      log.warn('send command redelivered', { companyId, whatsappId, messageId, wid, earlier: claim.earlier });
       if (claim.earlier === 'failed') return failed(new Error('the earlier attempt failed'));
-      return emit({ ...result, wid, ack: ACK.sent });
+      if (claim.earlier === 'sent') return emit({ ...result, wid, ack: ACK.sent });
+      // 'unknown': the earlier attempt died between its claim and its outcome, maybe before the
+      // send. Sending again with the same id is safe: a phone drops a message whose id it already
+      // has, so the customer sees it once either way, while not sending could lose it.
     }
     let sent: Awaited<ReturnType<ProviderSession['send']>>;
     try {
@@ -353,6 +479,7 @@ export class SessionManager {
     }
     await recordSent(companyId, wid, sent.content).catch(logFailure('recording a send failed', { companyId, wid }));
     await emit({ ...result, chatJid: sent.chatJid, wid, ack: ACK.sent });
+    return true;
   }
 
   /** The connected socket of a session this runner holds (starting it if nobody does). */
@@ -402,8 +529,44 @@ export class SessionManager {
     }, everyMs);
   }
 
+  /**
+   * One health tick: probes every connected session (restarting the silent ones) and, on AWS,
+   * writes the runner's metrics line.
+   */
+  async checkHealth() {
+    const sessions = [...this.sessions.values()];
+    const answered = (await Promise.all(sessions.map((s) => s.probe().catch(() => undefined)))).filter(
+      (ms): ms is number => ms !== undefined,
+    );
+    if (!this.hc.settings.metrics) return;
+    const { tally } = this.hc;
+    const waitingForScan = (s: ManagedSession) => s.status === 'qrcode' || s.status === 'PAIRING';
+    const line = metricsLine(
+      {
+        connected: sessions.filter((s) => s.status === 'CONNECTED').length,
+        down: sessions.filter((s) => s.status !== 'CONNECTED' && !waitingForScan(s)).length,
+        silent: sessions.filter((s) => s.silent).length,
+        reconnects: tally.reconnects,
+        zombieRestarts: tally.zombieRestarts,
+        probeMsMax: answered.length ? Math.max(...answered) : undefined,
+      },
+      this.hc.now(),
+    );
+    tally.reconnects = 0;
+    tally.zombieRestarts = 0;
+    this.writeMetrics(line);
+  }
+
+  startHealthLoop() {
+    this.healthTimer = setInterval(
+      () => void this.checkHealth().catch((err) => log.error('health check failed', { error: (err as Error).message })),
+      this.hc.settings.probeEveryMs,
+    );
+  }
+
   async stopAll() {
     clearInterval(this.renewTimer);
+    clearInterval(this.healthTimer);
     for (const s of this.sessions.values()) {
       await s.close().catch(() => undefined);
       await releaseLease(s.companyId, s.whatsappId, this.runnerId).catch(() => undefined);

@@ -6,7 +6,8 @@ type SimulatorBody = Record<string, unknown>;
 
 /**
  * The simulator's local-only endpoints (`/@simulator/...`, proxied by the local gateway): scan a
- * QR code, inject inbound messages, read what was sent, move acks, drop the socket. Never part of
+ * QR code, inject inbound messages, read what was sent, move acks, drop the socket or make it go
+ * silent. Never part of
  * the AWS stack (the runner starts this server only with SIMULATOR_PORT).
  */
 export function startSimulatorServer(registry: SimulatorRegistry, port: number) {
@@ -120,6 +121,12 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
           const phone = await phoneFor(companyId, whatsappId);
           if (!phone) return json(res, 409, { error: 'no session' });
           phone.drop(Number(body.code));
+          return json(res, 200, { ok: true });
+        }
+        case 'silent': {
+          const phone = await phoneFor(companyId, whatsappId, connected);
+          if (!phone) return json(res, 409, { error: 'not connected' });
+          phone.goSilent();
           return json(res, 200, { ok: true });
         }
         default:

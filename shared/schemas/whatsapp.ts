@@ -2,6 +2,48 @@ import { z } from 'zod';
 import { CONNECTION_STATUSES } from '../constants';
 import { bodyId, bodyInt, name2to50, nullableBodyId, queryBool, MSG } from './common';
 
+/**
+ * Why a session last closed, as the runner classifies the close code (session-runner close-policy):
+ * the web app turns each into plain language with the fix.
+ */
+export const DISCONNECT_REASONS = [
+  'loggedOut',
+  'forbidden',
+  'banned',
+  'tempBanned',
+  'clientTooOld',
+  'badUserAgent',
+  'multiDeviceMismatch',
+  'restartRequired',
+  'replaced',
+  'connectionLost',
+  'timedOut',
+  'qrExpired',
+  'silent',
+  'unknown',
+] as const;
+export type DisconnectReason = (typeof DISCONNECT_REASONS)[number];
+
+/** The session health monitor's view of one connection (issue 15), reported by the runner. */
+export const ConnectionHealth = z.object({
+  /** when the runner started watching this session: the counters count from here */
+  since: z.string(),
+  lastInboundAt: z.string().optional(),
+  lastOutboundAt: z.string().optional(),
+  lastAckAt: z.string().optional(),
+  /** the last answered round-trip probe and how long it took */
+  lastProbeAt: z.string().optional(),
+  probeMs: z.number().optional(),
+  reconnects: z.number(),
+  /** "connected but silent" sockets the runner restarted */
+  zombieRestarts: z.number(),
+  lastDisconnect: z
+    .object({ reason: z.enum(DISCONNECT_REASONS), code: z.number().optional(), at: z.string() })
+    .optional(),
+  updatedAt: z.string(),
+});
+export type ConnectionHealth = z.infer<typeof ConnectionHealth>;
+
 /** A WhatsApp connection (management.md section 3) as the API returns it. */
 export const Whatsapp = z.object({
   id: z.number(),
@@ -30,6 +72,8 @@ export const Whatsapp = z.object({
   queues: z.array(z.object({ id: z.number(), name: z.string(), color: z.string().optional() })).optional(),
   /** the connected phone's number, once connected */
   number: z.string().optional(),
+  /** session health, only for who may see the QR code */
+  health: ConnectionHealth.optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 

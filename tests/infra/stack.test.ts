@@ -620,6 +620,26 @@ describe('AWS stack generated from the manifest', () => {
     }
   });
 
+  it('a WhatsApp session down or silent for 15 minutes (or a runner writing no health metrics) raises an alarm on the alarm topic', () => {
+    const alarms = resourcesOf(real.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const [topic] = resourcesOf(real.json, 'AWS::SNS::Topic').map(([id]) => id);
+    const alarm = alarms.find((a) => a.MetricName === 'SessionsUnhealthy');
+    expect(alarm).toMatchObject({
+      Namespace: 'Inbox/Sessions',
+      Dimensions: [{ Name: 'Service', Value: 'session-runner' }],
+      Statistic: 'Minimum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'breaching',
+      AlarmActions: [{ Ref: topic }],
+    });
+    // the runner writes the metric as Embedded Metric Format lines: it must be told to
+    const [task] = resourcesOf(real.json, 'AWS::ECS::TaskDefinition').map(([, t]) => t.Properties);
+    expect(task.ContainerDefinitions[0].Environment).toContainEqual({ Name: 'HEALTH_METRICS', Value: 'emf' });
+  });
+
   it('every Lambda-consumed queue stays invisible at least 6x its consumer timeout; a shorter one is refused', () => {
     for (const { json, defs } of [
       { json: real.json, defs: manifest.queues },

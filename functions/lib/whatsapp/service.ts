@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CONNECTION_DEFAULTS, type ConnectionStatus } from '#shared/constants';
-import type { Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
+import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
@@ -25,7 +25,10 @@ import { sendSessionCommand } from './commands';
 
 const newToken = () => randomBytes(32).toString('base64url');
 
-/** The QR code pairs a phone with the company's line: only who may press the session buttons sees it. */
+/**
+ * The QR code pairs a phone with the company's line: only who may press the session buttons sees
+ * it, and the session's health (which tells when the phone is used) goes to the same people.
+ */
 const QR_PERMISSION: Permission = 'connections-page:actionButtons';
 
 /** More than one queue needs a greeting: it carries the queue menu (ERR_WAPP_GREETING_REQUIRED). */
@@ -33,11 +36,18 @@ function assertGreeting(queueIds: number[], greetingMessage: string) {
   if (queueIds.length > 1 && !greetingMessage.trim()) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
 }
 
-/** The public shape: `session=0` drops the QR code; only admins see the API token (masked once stored). */
-export function presentWhatsapp(w: Whatsapp, opts: { withQr?: boolean; withToken?: boolean } = {}): Whatsapp {
+/**
+ * The public shape: `session=0` drops the QR code; only admins see the API token (masked once
+ * stored); the health only with `withHealth`.
+ */
+export function presentWhatsapp(
+  w: Whatsapp,
+  opts: { withQr?: boolean; withToken?: boolean; withHealth?: boolean } = {},
+): Whatsapp {
   const out: Whatsapp = { ...w, queues: w.queues ?? w.queueIds.map((id) => ({ id, name: '' })) };
   if (opts.withQr === false) delete out.qrcode;
   if (!opts.withToken) delete out.token;
+  if (!opts.withHealth) delete out.health;
   return out;
 }
 
@@ -46,6 +56,7 @@ export function presentFor(profile: string, w: Whatsapp, opts: { withQr?: boolea
   return presentWhatsapp(w, {
     withQr: opts.withQr !== false && can(profile, QR_PERMISSION),
     withToken: can(profile, 'connections-page:editOrDeleteConnection'),
+    withHealth: can(profile, QR_PERMISSION),
   });
 }
 
@@ -59,19 +70,19 @@ export async function withQueues(companyId: number, list: Whatsapp[]): Promise<W
   }));
 }
 
-/** The `whatsapp` event carries the list row as GET /whatsapp shows it (queues named, no QR, no token). */
+/** The `whatsapp` event carries the list row as GET /whatsapp shows it (queues named, no QR, token or health). */
 export async function publishWhatsapp(w: Whatsapp) {
   const [named] = await withQueues(w.companyId, [w]);
   await publish(w.companyId, 'whatsapp', { action: 'update', whatsapp: presentWhatsapp(named!, { withQr: false }) });
 }
 
-/** The session status to everyone; the QR code only to holders of QR_PERMISSION. */
+/** The session status to everyone; the QR code and the health only to holders of QR_PERMISSION. */
 async function publishSession(w: Whatsapp) {
   const session = { id: w.id, status: w.status, qrcode: w.qrcode ?? '', retries: w.retries, updatedAt: w.updatedAt };
   await publish(
     w.companyId,
     'whatsappSession',
-    { action: 'update', session },
+    { action: 'update', session: { ...session, ...(w.health && { health: w.health }) } },
     { kind: 'permission', permission: QR_PERMISSION },
   );
   await publish(
@@ -79,6 +90,22 @@ async function publishSession(w: Whatsapp) {
     'whatsappSession',
     { action: 'update', session: { ...session, qrcode: '' } },
     { kind: 'permission', permission: QR_PERMISSION, without: true },
+  );
+}
+
+/** A `health` report from the runner: stored on the connection, shown live to QR_PERMISSION holders. */
+export async function applyHealthEvent(ev: { companyId: number; whatsappId: number; health: ConnectionHealth }) {
+  const item = await updateItem(whatsappKeys(ev.companyId, ev.whatsappId), {
+    set: { health: ev.health },
+    condition: 'attribute_exists(pk)',
+  });
+  // a deleted connection's last report has nowhere to go
+  if (!item) return;
+  await publish(
+    ev.companyId,
+    'whatsappSession',
+    { action: 'update', session: { id: ev.whatsappId, health: ev.health } },
+    { kind: 'permission', permission: QR_PERMISSION },
   );
 }
 

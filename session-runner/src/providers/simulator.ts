@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { Provider, ProviderSession, SendCommand, SessionContext } from '../provider';
 
 /**
  * A fake phone per connection, for tests and demos (local runtime only). It shows QR codes until a
  * test "scans" one, then behaves like WhatsApp after a scan (a 515 restart, then CONNECTED with the
- * stored credentials). Tests inject inbound messages, read what was sent, and move acks 1 -> 2 -> 3.
+ * stored credentials). Tests inject inbound messages, read what was sent, move acks 1 -> 2 -> 3, and
+ * make a socket go silent (the health monitor's zombie case).
  */
 export interface OutboundRecord {
   wid: string;
@@ -45,6 +47,7 @@ export class SimulatedPhone implements ProviderSession {
   private qrTimer?: NodeJS.Timeout;
   private qrCount = 0;
   private open = false;
+  private silent = false;
 
   constructor(
     readonly ctx: SessionContext,
@@ -110,7 +113,7 @@ export class SimulatedPhone implements ProviderSession {
   async send(command: SendCommand, media?: Buffer) {
     if (this.status !== 'CONNECTED') throw new Error('not connected');
     if (this.registry.failSends.has(command.to)) throw new Error('simulated send failure');
-    this.outbound.push({
+    this.registry.received(this.ctx.companyId, this.ctx.whatsappId, {
       wid: command.wid,
       to: command.to,
       body: command.body,
@@ -135,6 +138,23 @@ export class SimulatedPhone implements ProviderSession {
 
   async rejectCall(callId: string) {
     this.registry.rejectedCalls.push(callId);
+  }
+
+  /** Nothing to re-sync on a fake phone: the repair is recorded, so a test sees it was asked. */
+  async repair(chatJid: string) {
+    this.registry.repairsOf(this.ctx.companyId, this.ctx.whatsappId).push({ chatJid, at: new Date().toISOString() });
+  }
+
+  /** Answers at once, unless the phone went silent: then never, like a half-open socket. */
+  probe() {
+    if (this.silent) return new Promise<void>(() => undefined);
+    if (this.status !== 'CONNECTED') return Promise.reject(new Error('not connected'));
+    return Promise.resolve();
+  }
+
+  /** "Connected but silent": the socket stays open and answers nothing (until it is replaced). */
+  goSilent() {
+    this.silent = true;
   }
 
   /** Moves an outbound message's ack one step (1 sent -> 2 delivered -> 3 read) or to `ack`. */
@@ -185,17 +205,62 @@ export class SimulatedPhone implements ProviderSession {
   }
 
   snapshot() {
-    return { status: this.status, qrcode: this.qrcode, number: this.number, outbound: this.outbound };
+    return {
+      status: this.status,
+      qrcode: this.qrcode,
+      number: this.number,
+      silent: this.silent,
+      outbound: this.outbound,
+      repairs: this.registry.repairsOf(this.ctx.companyId, this.ctx.whatsappId),
+      /** sends of an id this phone already had (dropped, as a real phone does) */
+      repeats: this.registry.repeatsOf(this.ctx.companyId, this.ctx.whatsappId),
+    };
   }
 }
 
-/** The phones of this runner, found by connection for the simulator endpoints. */
+/**
+ * The phones of this runner, found by connection for the simulator endpoints. With `sentLog` (the
+ * local stack gives a file of its own) every message a phone receives is appended there before the
+ * send returns, and read back at start: the phones live outside the runner, so a killed runner
+ * loses nothing they got, and a message sent twice shows twice.
+ */
 export class SimulatorRegistry {
   private phones = new Map<string, SimulatedPhone>();
   private sent = new Map<string, OutboundRecord[]>();
   readonly absent = new Set<string>();
   readonly failSends = new Set<string>();
   readonly rejectedCalls: string[] = [];
+  /** repairSession commands by connection */
+  private repairs = new Map<string, { chatJid: string; at: string }[]>();
+  /** sends of an id the phone already had, dropped */
+  private repeats = new Map<string, number>();
+
+  constructor(private sentLog?: string) {
+    if (!sentLog || !existsSync(sentLog)) return;
+    for (const line of readFileSync(sentLog, 'utf8').split('\n')) {
+      // a line cut short by a kill during the write was never a complete send
+      if (!line.endsWith('}')) continue;
+      const { phone, ...record } = JSON.parse(line) as OutboundRecord & { phone: string };
+      if (!this.sent.has(phone)) this.sent.set(phone, []);
+      this.sent.get(phone)!.push(record);
+    }
+  }
+
+  /** A phone received a message we sent. */
+  /** A phone drops a message whose id it already has (a resend after a crash); the repeats are counted. */
+  received(companyId: number, whatsappId: number, record: OutboundRecord) {
+    const phone = `${companyId}#${whatsappId}`;
+    if (this.outboundOf(companyId, whatsappId).some((o) => o.wid === record.wid)) {
+      this.repeats.set(phone, (this.repeats.get(phone) ?? 0) + 1);
+      return;
+    }
+    if (this.sentLog) appendFileSync(this.sentLog, `${JSON.stringify({ phone, ...record })}\n`);
+    this.outboundOf(companyId, whatsappId).push(record);
+  }
+
+  repeatsOf(companyId: number, whatsappId: number) {
+    return this.repeats.get(`${companyId}#${whatsappId}`) ?? 0;
+  }
 
   attach(phone: SimulatedPhone) {
     this.phones.set(`${phone.ctx.companyId}#${phone.ctx.whatsappId}`, phone);
@@ -209,6 +274,12 @@ export class SimulatorRegistry {
 
   get(companyId: number, whatsappId: number) {
     return this.phones.get(`${companyId}#${whatsappId}`);
+  }
+
+  repairsOf(companyId: number, whatsappId: number) {
+    const key = `${companyId}#${whatsappId}`;
+    if (!this.repairs.has(key)) this.repairs.set(key, []);
+    return this.repairs.get(key)!;
   }
 }
 

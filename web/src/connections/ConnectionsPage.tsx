@@ -34,10 +34,11 @@ import { formatShortDateTime } from '../lib/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { asList, removeById, upsertById } from '../realtime/cache';
 import { ConnectionModal } from './ConnectionModal';
+import { HealthCell } from './HealthCell';
 import { QrCodeModal } from './QrCodeModal';
 import { SESSION_CALLS, sessionButtons, type SessionButton } from './session-buttons';
 
-type Row = Pick<Whatsapp, 'id' | 'name' | 'status' | 'isDefault' | 'updatedAt'>;
+type Row = Pick<Whatsapp, 'id' | 'name' | 'status' | 'isDefault' | 'updatedAt' | 'health'>;
 
 const STATUS_ICON: Record<string, ReactElement> = {
   CONNECTED: <CheckCircleIcon color="success" />,
@@ -72,11 +73,13 @@ export default function ConnectionsPage() {
   });
   useRealtimeEvent<{ action: string; session?: Partial<Row> & { id: number } }>('whatsappSession', (ev) => {
     if (!ev.session) return;
-    const { id, status, updatedAt } = ev.session;
+    const { id, status, updatedAt, health } = ev.session;
     void mutate(
       (d: unknown) =>
         asList<Row>(d, 'whatsapps').map((c) =>
-          c.id === id ? { ...c, ...(status && { status }), ...(updatedAt && { updatedAt }) } : c,
+          c.id === id
+            ? { ...c, ...(status && { status }), ...(updatedAt && { updatedAt }), ...(health && { health }) }
+            : c,
         ),
       { revalidate: false },
     );
@@ -147,6 +150,7 @@ export default function ConnectionsPage() {
             <TableCell>{t('columns.name')}</TableCell>
             <TableCell align="center">{t('columns.status')}</TableCell>
             {mayAct && <TableCell align="center">{t('columns.session')}</TableCell>}
+            {mayAct && <TableCell>{t('health.column')}</TableCell>}
             <TableCell align="center">{t('columns.lastUpdate')}</TableCell>
             <TableCell align="center">{t('columns.default')}</TableCell>
             {mayEdit && <TableCell align="center">{t('columns.actions')}</TableCell>}
@@ -169,6 +173,11 @@ export default function ConnectionsPage() {
                   <Stack direction="row" spacing={1} sx={{ justifyContent: 'center' }}>
                     {sessionButtons(w.status).map((b) => renderButton(w, b))}
                   </Stack>
+                </TableCell>
+              )}
+              {mayAct && (
+                <TableCell>
+                  <HealthCell name={w.name} health={w.health} />
                 </TableCell>
               )}
               <TableCell align="center">{formatShortDateTime(w.updatedAt)}</TableCell>

@@ -18,6 +18,7 @@ function fakeSocket() {
     updateMediaMessage: vi.fn(async (m: WAMessage) => ({ ...m, message: { imageMessage: { url: 'fresh' } } })),
     profilePictureUrl: vi.fn(async () => undefined),
     signalRepository: { lidMapping: { getLIDForPN: vi.fn(async (_pn: string): Promise<string | null> => null) } },
+    assertSessions: vi.fn(async (_jids: string[], _force?: boolean) => true),
     end: vi.fn(),
   };
 }
@@ -121,6 +122,18 @@ describe('Baileys provider', () => {
     expect(made[0]!.sock.sendMessage.mock.calls[1]![1]).toEqual({
       delete: { id: '3EB0API0000000000001', remoteJid: '201512345678901@lid', fromMe: true },
     });
+  });
+
+  it('a session repair looks the LID mapping up, reports it, and re-fetches the Signal sessions of both id forms, forced', async () => {
+    const { s, events } = session();
+    await s.connect();
+    made[0]!.sock.signalRepository.lidMapping.getLIDForPN.mockResolvedValue('201512345678901@lid');
+    await s.repair('5511988887777@s.whatsapp.net');
+    expect(events.lidMapping).toHaveBeenCalledWith({ lid: '201512345678901@lid', pn: '5511988887777@s.whatsapp.net' });
+    expect(made[0]!.sock.assertSessions).toHaveBeenCalledWith(
+      ['5511988887777@s.whatsapp.net', '201512345678901@lid'],
+      true,
+    );
   });
 
   it('a quote is the real one: our own message credited to us, its author in groups, its text shown', async () => {

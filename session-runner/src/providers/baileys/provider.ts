@@ -4,6 +4,7 @@ import makeWASocket, {
   fetchLatestWaWebVersion,
   isPnUser,
   makeCacheableSignalKeyStore,
+  S_WHATSAPP_NET,
   type AnyMessageContent,
   type CacheStore,
   type proto,
@@ -309,6 +310,26 @@ class BaileysSession implements ProviderSession {
 
   async rejectCall(callId: string, from: string) {
     await this.socket().rejectCall(callId, from);
+  }
+
+  /**
+   * The LID mapping is looked up (store, then the server) and reported; the chat's Signal sessions
+   * are fetched again (`force`), under both id forms, replacing keys the phone no longer accepts.
+   */
+  async repair(chatJid: string) {
+    const sock = this.socket();
+    const lid = isPnUser(chatJid) ? await sock.signalRepository.lidMapping.getLIDForPN(chatJid) : null;
+    if (lid) await this.ctx.events.lidMapping({ lid, pn: chatJid });
+    await sock.assertSessions(lid ? [chatJid, lid] : [chatJid], true);
+  }
+
+  /** The ping iq Baileys' own keep-alive sends; the server answers it with an empty result. */
+  async probe() {
+    await this.socket().query({
+      tag: 'iq',
+      attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'w:p' },
+      content: [{ tag: 'ping', attrs: {} }],
+    });
   }
 }
 
