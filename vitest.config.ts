@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test projects: `unit` (beside the code, plus infra assertions), `integration` (over HTTP against
- * the local stack, started once per run with DynamoDB Local in memory) and `e2e` (real Chromium,
- * run by `npm run test:e2e`).
+ * the local stack, started once per run with DynamoDB Local in memory), `fault` (delivery while the
+ * session runner is killed, on a stack of its own) and `e2e` (real Chromium, run by `npm run test:e2e`).
  */
 export default defineConfig({
   test: {
@@ -33,6 +33,15 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Files share one stack; each test makes its own company, so files may run in parallel.
           fileParallelism: true,
+        },
+      },
+      {
+        test: {
+          name: 'fault',
+          // its own stack (the runner is killed on purpose), after the other projects: it loads the machine
+          include: ['tests/fault/**/*.test.ts'],
+          testTimeout: 300_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -137,7 +137,10 @@ export const http: HttpModule[] = [
     ],
   },
   // one variable name per path level (API Gateway refuses /messages/{ticketId} beside /messages/{id}): {id} is the ticket id for GET/POST
-  { name: 'messages', routes: ['GET /messages/{id}', 'POST /messages/{id}', 'DELETE /messages/{id}'] },
+  {
+    name: 'messages',
+    routes: ['GET /messages/{id}', 'POST /messages/{id}', 'DELETE /messages/{id}', 'POST /messages/{id}/resend'],
+  },
   { name: 'uploads', routes: ['POST /uploads'] },
   { name: 'ticket-notes', routes: ['POST /ticket-notes', 'DELETE /ticket-notes/{id}', 'GET /ticket-notes/list'] },
   {
@@ -248,6 +251,8 @@ export const timers: TimerDef[] = [
   { name: 'schedules', handler: 'jobs/schedules-due', everyMinutes: 1 },
   // chatbot wake-ups: timeToTransfer, expiresTicket, unanswered ratings
   { name: 'whatsapp-timers', handler: 'jobs/whatsapp-timers', everyMinutes: 1 },
+  // sent messages still without a delivery ack UNDELIVERED_AFTER_MINUTES later (platform-wide wake-ups)
+  { name: 'undelivered', handler: 'jobs/undelivered', everyMinutes: 1 },
 ];
 
 export const manifest = { http, ws, queues, timers };

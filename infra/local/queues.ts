@@ -10,6 +10,24 @@ const failedIds = (out: unknown): string[] =>
     (f) => f.itemIdentifier,
   );
 
+/**
+ * Tests only (stack option `faultInjection`): fails a share of the consumer's batches at random, half
+ * before the consumer runs (a crash on start) and half after it did its work (a timeout after the
+ * writes), so the queue retries records that were and were not processed. `injected` counts them.
+ */
+export function withFaults(consumer: Consumer, failRate: number, counter: { injected: number }): Consumer {
+  return async (event) => {
+    const roll = Math.random();
+    const failAll = () => {
+      counter.injected++;
+      return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+    };
+    if (roll < failRate / 2) return failAll();
+    const out = await consumer(event);
+    return roll < failRate ? failAll() : out;
+  };
+}
+
 interface Message {
   id: string;
   body: string;
@@ -185,6 +203,8 @@ export class ExternalConsumer {
   private available: Lease[] = [];
   private leased = new Map<string, Lease>();
   private receivers: (() => void)[] = [];
+  /** bumped when the polling process dies: its pending receives hand out nothing */
+  private epoch = 0;
 
   constructor(private visibilitySeconds = 30) {}
 
@@ -202,6 +222,7 @@ export class ExternalConsumer {
 
   /** `ReceiveMessage`: up to `max` messages, waiting up to `waitSeconds` for the first one. */
   async receive(max: number, waitSeconds: number, visibilitySeconds = this.visibilitySeconds) {
+    const epoch = this.epoch;
     if (!this.available.length && waitSeconds > 0) {
       await new Promise<void>((wake) => {
         const timer = setTimeout(() => {
@@ -215,6 +236,7 @@ export class ExternalConsumer {
         this.receivers.push(onMessage);
       });
     }
+    if (epoch !== this.epoch) return [];
     const taken = this.available.splice(0, Math.max(1, max));
     for (const lease of taken) {
       lease.receiptHandle = `${lease.record.messageId}#${randomUUID()}`;
@@ -252,6 +274,21 @@ export class ExternalConsumer {
       lease.settle('visibility set to 0');
     } else this.arm(lease, seconds);
     return true;
+  }
+
+  /**
+   * Tests: the polling process was killed. Its long polls answer nothing (nobody reads the answer)
+   * and what it had received comes back at once, as when the visibility timeout runs out, without
+   * waiting out the queue's timeout (120 s for session commands).
+   */
+  abandonLeases() {
+    this.epoch++;
+    for (const wake of this.receivers.splice(0)) wake();
+    for (const lease of [...this.leased.values()]) {
+      clearTimeout(lease.timer);
+      this.leased.delete(lease.receiptHandle);
+      lease.settle('the consumer died');
+    }
   }
 
   /** Stops waiting receivers and parks nothing more (stack shutdown). */

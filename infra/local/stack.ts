@@ -8,7 +8,7 @@ import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
 import { startDynamo } from './dynamo';
 import { startS3 } from './s3';
 import { startGateway, type GatewayRoute, type HttpHandler, type LocalEndpoint } from './gateway';
-import { ExternalConsumer, LocalQueue } from './queues';
+import { ExternalConsumer, LocalQueue, withFaults } from './queues';
 import { startSessionRunner, proxyTo, type SessionRunnerChild } from './session-runner';
 import { freePort } from './ports';
 
@@ -42,12 +42,18 @@ export interface StackOptions {
   sessionCacheSeconds?: number;
   /** log2 of the scrypt cost for new password hashes (default 17) */
   passwordHashCost?: number;
+  /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
+  faultInjection?: { failRate: number; queues: string[] };
 }
 
 export interface LocalStack {
   url: string;
   queues: Map<string, LocalQueue>;
   runTimer(name: string): Promise<unknown>;
+  /** tests: the session runner child (kill it as a crash does, start it again) */
+  runner?: { kill(): Promise<void>; start(): Promise<void> };
+  /** tests: batches failed on purpose by `faultInjection` */
+  faults: { injected: number };
   /** resolves when every queue is empty and nothing is in flight */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -134,6 +140,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
 
   const queues = new Map<string, LocalQueue>();
   const external = new Map<string, ExternalConsumer>();
+  const faults = { injected: 0 };
   for (const def of manifest.queues) {
     let consumer: (event: SQSEvent) => Promise<unknown>;
     if (def.consumer === SESSION_RUNNER_CONSUMER) {
@@ -141,6 +148,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       external.set(def.name, polled);
       consumer = polled.consumer;
     } else consumer = await importHandler(def.consumer);
+    if (opts.faultInjection?.queues.includes(def.name))
+      consumer = withFaults(consumer, opts.faultInjection.failRate, faults);
     queues.set(
       def.name,
       new LocalQueue(
@@ -289,6 +298,14 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     url: gateway.url,
     queues,
     runTimer,
+    runner: runner && {
+      async kill() {
+        await runner.kill();
+        for (const e of external.values()) e.abandonLeases();
+      },
+      start: () => runner.start(),
+    },
+    faults,
     idle,
     async stop() {
       intervals.forEach(clearInterval);
