@@ -42,9 +42,12 @@ export function useConnectionWarning(profile: string | undefined) {
     );
   });
 
+  // Debounced on the answer itself: health reports also update the cached rows every few seconds,
+  // and restarting the 2 s wait on each of them would keep the badge from ever changing.
+  const needsAttention = connectionsNeedAttention(asList<Connection>(data, 'whatsapps'));
   useEffect(() => {
-    const timer = setTimeout(() => setWarning(connectionsNeedAttention(asList<Connection>(data, 'whatsapps'))), 2000);
+    const timer = setTimeout(() => setWarning(needsAttention), 2000);
     return () => clearTimeout(timer);
-  }, [data]);
+  }, [needsAttention]);
   return warning;
 }
