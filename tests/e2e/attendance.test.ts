@@ -163,4 +163,50 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     await shot(page, '19-dashboard-with-data');
     await context.close();
   });
+
+  test('a message that arrives in the conversation on screen never shows in the bell nor as unread', async () => {
+    const co = await newCompany('onscreen');
+    const created = await apiCall('POST', '/whatsapp', {
+      token: co.token,
+      body: { name: 'Principal', isDefault: true },
+    });
+    const session = `sessions/${co.companyId}/${created.body.id}`;
+    await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000003' })).status === 200);
+    await eventually(
+      async () =>
+        (await apiCall('GET', `/whatsapp/${created.body.id}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
+    const from = '5511977776666';
+    await simulator(`${session}/messages`, { from, pushName: 'Bruno', body: 'Bom dia' });
+    const pending = await eventually(async () => {
+      const list = await apiCall('GET', '/tickets?status=pending&showAll=true', { token: co.token });
+      return list.body.tickets?.[0] as { id: number; uuid: string } | undefined;
+    });
+    const me = await apiCall('GET', '/auth/me', { token: co.token });
+    await apiCall('PUT', `/tickets/${pending.id}`, { token: co.token, body: { status: 'open', userId: me.body.id } });
+
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+    await page.goto(`/tickets/${pending.uuid}`);
+    await page.getByRole('log').getByText('Bom dia').waitFor();
+    await page.getByRole('status', { name: 'Reconectando…' }).waitFor({ state: 'detached' });
+    await page.waitForTimeout(500);
+    // every state the bell's badge takes from now on
+    await page.evaluate(() => {
+      const badge = document.querySelector('button[aria-label="Notificações"] .MuiBadge-badge')!;
+      const seen: string[] = [];
+      (window as unknown as { bellSeen: string[] }).bellSeen = seen;
+      new MutationObserver(() =>
+        seen.push(badge.classList.contains('MuiBadge-invisible') ? '' : (badge.textContent ?? '')),
+      ).observe(badge, { childList: true, subtree: true, characterData: true, attributes: true });
+    });
+    await simulator(`${session}/messages`, { from, pushName: 'Bruno', body: 'Ainda está aí?' });
+    await page.getByRole('log').getByText('Ainda está aí?').waitFor();
+    await page.waitForTimeout(1500);
+    const seen = await page.evaluate(() => (window as unknown as { bellSeen: string[] }).bellSeen);
+    expect(seen.filter((text) => text !== '' && text !== '0')).toEqual([]);
+    const stored = await apiCall('GET', `/tickets/${pending.id}`, { token: co.token });
+    expect(stored.body.unreadMessages ?? 0).toBe(0);
+    await context.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import {
   Avatar,
   Badge,
@@ -31,7 +31,12 @@ export function NotificationsPopover() {
   const allTicket = user?.allTicket ?? 'desabled';
   const { data, mutate } = useApi<unknown>('/tickets', { withUnreadMessages: 'true', showAll: 'false' });
   useRoom('joinNotification');
-  const tickets = toPage<Ticket>(data, 'tickets').items.filter((tk) => isNotifiable(tk, allTicket));
+  // The conversation on screen marks its arrivals read: it is never in the bell, nor does it chime.
+  const openUuid = useLocation().pathname.match(/^\/tickets\/([\w-]+)$/)?.[1];
+  const isOpenHere = (ticket: Ticket) => ticket.uuid === openUuid && document.visibilityState === 'visible';
+  const tickets = toPage<Ticket>(data, 'tickets').items.filter(
+    (tk) => isNotifiable(tk, allTicket) && tk.uuid !== openUuid,
+  );
 
   const upsert = (ticket: Ticket) =>
     mutate(
@@ -55,7 +60,7 @@ export function NotificationsPopover() {
       );
   });
   useRealtimeEvent<{ action: string; message?: Message; ticket?: Ticket }>('appMessage', (ev) => {
-    if (ev.action !== 'create' || !ev.ticket || ev.message?.fromMe) return;
+    if (ev.action !== 'create' || !ev.ticket || ev.message?.fromMe || isOpenHere(ev.ticket)) return;
     void upsert(ev.ticket);
     if (isNotifiable(ev.ticket, allTicket) || ev.ticket.status === 'pending') playChime();
   });
