@@ -1,4 +1,5 @@
-import { deleteItem, putItem, query } from '../db';
+import { deleteItem, putItem } from '../db';
+import { dueAcrossShards, dueShardPk } from '../due';
 
 /**
  * Chatbot wake-ups: `BOTDUE#<shard>` / `<dueIso>#<kind>#<cid>#<ticketId>`, spread over a few shards
@@ -24,7 +25,7 @@ export interface DueItem {
 }
 
 export const BOT_DUE_SHARDS = 8;
-export const botDuePk = (shard: number) => `BOTDUE#${shard}`;
+export const botDuePk = (shard: number) => dueShardPk('BOTDUE', shard);
 const MAX_ATTEMPTS = 5;
 const keys = (d: Pick<DueItem, 'dueAt' | 'kind' | 'companyId' | 'ticketId'>) => ({
   pk: botDuePk((d.companyId + d.ticketId) % BOT_DUE_SHARDS),
@@ -46,21 +47,8 @@ export async function scheduleDue(
 }
 
 /** Up to `limit` due wake-ups of each shard. */
-export async function dueItems(now = new Date(), limit = 100): Promise<DueItem[]> {
-  const shards = Array.from({ length: BOT_DUE_SHARDS }, (_, shard) =>
-    query<DueItem>({ pk: botDuePk(shard), sk: { lte: `${now.toISOString()}~` }, limit }),
-  );
-  return (await Promise.all(shards)).flatMap((page) =>
-    page.items.map(({ kind, companyId, ticketId, dueAt, marker, attempts }) => ({
-      kind,
-      companyId,
-      ticketId,
-      dueAt,
-      marker,
-      attempts,
-    })),
-  );
-}
+export const dueItems = (now = new Date(), limit = 100) =>
+  dueAcrossShards<DueItem>('BOTDUE', BOT_DUE_SHARDS, now, limit);
 
 export async function removeDue(d: DueItem) {
   await deleteItem(keys(d));

@@ -1,5 +1,5 @@
 import { fillVariables } from '#shared/message-variables';
-import { queues as queueDefs } from '../../../infra/manifest';
+import { queueTimeouts, queues as queueDefs } from '../../../infra/manifest';
 import { query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
 import { log } from '../log';
@@ -69,8 +69,8 @@ export async function dispatchDueSchedules(now = new Date()): Promise<{ enqueued
 
 /** When every delivery of a job enqueued at `now` has ended, with a margin for the timer's minute. */
 function recheckAt(now: Date) {
-  const def = queueDefs.find((q) => q.name === SCHEDULE_QUEUE);
-  const seconds = (def?.maxReceiveCount ?? 5) * (def?.visibilityTimeoutSeconds ?? 60) * 2 + 120;
+  const def = queueDefs.find((q) => q.name === SCHEDULE_QUEUE)!;
+  const seconds = (def.maxReceiveCount ?? 5) * queueTimeouts(def).visibilityTimeoutSeconds * 2 + 120;
   return new Date(now.getTime() + seconds * 1000).toISOString();
 }
 

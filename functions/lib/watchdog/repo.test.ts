@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UNDELIVERED_AFTER_MINUTES } from '#shared/constants';
 import { newMessageId } from '../messages/repo';
-import { WATCH_SHARDS, dueUpperBound, watchDueAt, watchKeys, watchShardPk } from './repo';
+import { dueUpperBound } from '../due';
+import { WATCH_SHARDS, watchDueAt, watchKeys, watchShardPk } from './repo';
 
 describe('undelivered watchdog wake-up keys', () => {
   const at = Date.parse('2030-01-02T03:04:05.000Z');

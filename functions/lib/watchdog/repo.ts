@@ -1,5 +1,6 @@
 import { UNDELIVERED_AFTER_MINUTES } from '#shared/constants';
-import { deleteItem, query, type Item, type Key } from '../db';
+import { deleteItem, type Item, type Key } from '../db';
+import { dueAcrossShards, dueShardPk } from '../due';
 import { pad } from '../keys';
 
 /**
@@ -21,7 +22,8 @@ export interface Watch {
 }
 
 export const WATCH_SHARDS = 4;
-export const watchShardPk = (shard: number) => `UNDELIVERED#${shard}`;
+const WATCH_PREFIX = 'UNDELIVERED';
+export const watchShardPk = (shard: number) => dueShardPk(WATCH_PREFIX, shard);
 
 /** The message id ends in random base36 characters: its last one picks the shard. */
 const shardOf = (messageId: string) => Number.parseInt(messageId.slice(-1), 36) % WATCH_SHARDS || 0;
@@ -30,8 +32,6 @@ export const watchKeys = (w: Pick<Watch, 'companyId' | 'messageId' | 'dueAt'>): 
   pk: watchShardPk(shardOf(w.messageId)),
   sk: `${w.dueAt}#${pad(w.companyId)}#${w.messageId}`,
 });
-/** Every wake-up due at or before `now` sorts at or below this bound. */
-export const dueUpperBound = (now: Date) => `${now.toISOString()}#~`;
 
 export const watchDueAt = (sentAtMs: number) => new Date(sentAtMs + UNDELIVERED_AFTER_MINUTES * 60_000).toISOString();
 
@@ -40,20 +40,6 @@ export function watchItem(w: Watch): Item {
 }
 
 /** Up to `limit` due wake-ups of each shard, oldest first. */
-export async function dueWatches(now: Date, limit = 100): Promise<Watch[]> {
-  const shards = Array.from({ length: WATCH_SHARDS }, (_, shard) =>
-    query<Watch & Item>({ pk: watchShardPk(shard), sk: { lte: dueUpperBound(now) }, limit }),
-  );
-  return (await Promise.all(shards)).flatMap((page) =>
-    page.items.map(({ companyId, messageId, ticketId, dueAt, msgPk, msgSk }) => ({
-      companyId,
-      messageId,
-      ticketId,
-      dueAt,
-      msgPk,
-      msgSk,
-    })),
-  );
-}
+export const dueWatches = (now: Date, limit = 100) => dueAcrossShards<Watch>(WATCH_PREFIX, WATCH_SHARDS, now, limit);
 
 export const removeWatch = (w: Watch) => deleteItem(watchKeys(w));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CONNECTION_DEFAULTS, type ConnectionStatus } from '#shared/constants';
+import type { InboundEvent } from '#shared/whatsapp-protocol';
 import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
@@ -287,14 +288,7 @@ export async function disconnectSession(companyId: number, id: number) {
 }
 
 /** A `session` event from the runner: store the status and tell the browsers. */
-export async function applySessionEvent(ev: {
-  companyId: number;
-  whatsappId: number;
-  status: ConnectionStatus;
-  qrcode?: string;
-  retries?: number;
-  number?: string;
-}) {
+export async function applySessionEvent(ev: Omit<Extract<InboundEvent, { type: 'session' }>, 'type'>) {
   return setStatus(ev.companyId, ev.whatsappId, ev.status, {
     qrcode: ev.qrcode ?? '',
     ...(ev.retries !== undefined ? { retries: ev.retries } : {}),
