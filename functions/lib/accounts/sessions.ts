@@ -86,6 +86,7 @@ export async function consumeRefreshToken(token: string): Promise<RefreshItem | 
 
 async function deleteSession(key: Key, session: SessionItem | undefined) {
   await deleteItem(key);
+  checked.delete(`${key.pk}|${key.sk}`);
   if (session?.rtHash) await deleteItem(refreshKeysByHash(session.rtHash));
 }
 
@@ -111,7 +112,14 @@ export async function revokeUserSessions(companyId: number, userId: number, keep
   } while (startKey);
 }
 
+/** Sessions this instance checked lately, by the session item's key. */
 const checked = new Map<string, { until: number; auth: AuthContext }>();
+
+/** A change of the user (profile, super, queues) holds from this instance's next request. */
+export function forgetCheckedSessions(companyId: number, userId: number) {
+  const prefix = `${sessionPk(companyId, userId)}|`;
+  for (const key of checked.keys()) if (key.startsWith(prefix)) checked.delete(key);
+}
 
 /**
  * The caller of a verified token as the store knows it now: the session must still exist and the
@@ -119,14 +127,12 @@ const checked = new Map<string, { until: number; auth: AuthContext }>();
  * per instance (config), so a revocation or a demotion holds from the next request after that.
  */
 export async function currentSession(claims: TokenClaims): Promise<AuthContext> {
-  const cacheKey = `${claims.companyId}:${claims.userId}:${claims.sessionId}`;
+  const sessionKey = sessionKeys(claims.companyId, claims.userId, claims.sessionId);
+  const cacheKey = `${sessionKey.pk}|${sessionKey.sk}`;
   const cached = checked.get(cacheKey);
   if (cached && cached.until > Date.now()) return cached.auth;
   const userKey = userKeys(claims.companyId, claims.userId);
-  const found = await batchGet<Key & Record<string, unknown>>([
-    userKey,
-    sessionKeys(claims.companyId, claims.userId, claims.sessionId),
-  ]);
+  const found = await batchGet<Key & Record<string, unknown>>([userKey, sessionKey]);
   const userItem = found.find((i) => i.sk === userKey.sk && i.pk === userKey.pk);
   const session = found.find((i) => i.pk.startsWith('SESSIONS#')) as (Key & SessionItem) | undefined;
   if (!userItem || !session || session.ttl < Date.now() / 1000) {

@@ -30,7 +30,7 @@ import {
   userKeys,
   userSearchText,
 } from '../accounts/users';
-import { revokeUserSessions } from '../accounts/sessions';
+import { forgetCheckedSessions, revokeUserSessions } from '../accounts/sessions';
 import { getQueues } from '../queues/repo';
 import { getWhatsapp } from '../whatsapp/repo';
 
@@ -207,6 +207,7 @@ export async function updateCompanyUser(auth: AuthContext, id: number, body: Use
   // New credentials end the user's other sessions; the caller's own session carries on.
   if (body.password || email !== current.email)
     await revokeUserSessions(companyId, id, id === auth.userId ? auth.sessionId : undefined);
+  forgetCheckedSessions(companyId, id);
   const user = await requireUser(companyId, id);
   const visibilityChanged =
     user.profile !== current.profile ||
