@@ -246,7 +246,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     host: opts.host,
     routes,
     ws,
-    webDir: opts.webDir ?? join(ROOT, 'web', 'dist'),
+    webDir: opts.webDir ?? (process.env.WEB_DIST || join(ROOT, 'web', 'dist')),
     webConfig: { apiUrl: '/api', wsUrl: '/ws', version: '6.0.0' },
     localEndpoints,
     trustForwardedFor: opts.trustForwardedFor,

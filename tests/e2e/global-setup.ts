@@ -10,7 +10,7 @@ export { teardown } from '../integration/global-setup';
  * builds it first; this set-up builds nothing).
  */
 export async function setup(project: TestProject) {
-  const webDir = resolve(import.meta.dirname, '../../web/dist');
+  const webDir = process.env.WEB_DIST || resolve(import.meta.dirname, '../../web/dist');
   if (!existsSync(resolve(webDir, 'index.html')))
     throw new Error('web/dist is missing: run `npm run build:web` (npm run test:e2e does)');
   await startTestStack(project, webDir);
