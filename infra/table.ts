@@ -10,6 +10,21 @@ export type GsiName = (typeof GSI_NAMES)[number];
 
 export const gsiKeys = (name: GsiName) => ({ partitionKey: `${name}pk`, sortKey: `${name}sk` });
 
+/**
+ * What each index copies besides the keys. gsi1-3 hold whole items (the ticket lists, contacts,
+ * every small list of the product). gsi4 and gsi5 copy only what their queries read (ticket search
+ * and a contact's tickets read the tickets afterwards by key; the schedules' due index reads the
+ * fields of its claim): so a new message, which rewrites the ticket, never rewrites a copy there.
+ * A query on gsi4/gsi5 that needs another attribute adds it here (or reads the item by key).
+ */
+export const GSI_PROJECTIONS: Record<GsiName, readonly string[] | 'ALL'> = {
+  gsi1: 'ALL',
+  gsi2: 'ALL',
+  gsi3: 'ALL',
+  gsi4: ['id', 'companyId', 'status', 'sendAt', 'requeues', 'sendingAt'],
+  gsi5: ['id', 'companyId', 'status'],
+};
+
 export const TTL_ATTRIBUTE = 'ttl';
 
 /** CreateTable input (DynamoDB API shape) used by the local runtime and the table test. */
@@ -33,7 +48,14 @@ export function createTableInput(tableName: string) {
         { AttributeName: gsiKeys(name).partitionKey, KeyType: 'HASH' as const },
         { AttributeName: gsiKeys(name).sortKey, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: 'ALL' as const },
+      Projection: projectionOf(name),
     })),
   };
+}
+
+function projectionOf(name: GsiName) {
+  const p = GSI_PROJECTIONS[name];
+  return p === 'ALL'
+    ? { ProjectionType: 'ALL' as const }
+    : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...p] };
 }

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { httpModule, reply, route } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
-import { ContactBody, ContactsQuery, ContactUpdateBody, ContactUploadBody } from '#shared/schemas/contacts';
+import {
+  ContactBody,
+  ContactPhoneImportBody,
+  ContactsQuery,
+  ContactUpdateBody,
+  ContactUploadBody,
+} from '#shared/schemas/contacts';
 import { requireContact } from '#lib/contacts/repo';
 import { contactOptions, listContacts } from '#lib/contacts/list';
 import { createContact, deleteContact, importContacts, updateContact } from '#lib/contacts/service';
+import { requestPhoneImport } from '#lib/contacts/phone-import';
 
 const params = z.object({ id: idParam });
 
@@ -25,6 +32,12 @@ export const handler = httpModule({
 
   'POST /contacts/upload': route({ body: ContactUploadBody }, async ({ auth, body }) =>
     importContacts(auth.companyId, body),
+  ),
+
+  'POST /contacts/import': route(
+    // the whole address book at once: an admin's action
+    { permission: 'drawer-admin-items:view', body: ContactPhoneImportBody },
+    async ({ auth, body }) => reply(await requestPhoneImport(auth.companyId, body.whatsappId), 202),
   ),
 
   'PUT /contacts/{id}': route({ params, body: ContactUpdateBody }, async ({ auth, params, body }) =>

@@ -131,7 +131,10 @@ export async function batchWrite(puts: Item[], deletes: Key[] = []) {
 export interface UpdateSpec {
   set?: Record<string, unknown>;
   remove?: string[];
-  add?: Record<string, number>;
+  /** numbers added, or elements added to a set */
+  add?: Record<string, number | Set<string>>;
+  /** elements removed from a set */
+  deleteFromSet?: Record<string, Set<string>>;
   condition?: string;
   conditionValues?: Record<string, unknown>;
   conditionNames?: Record<string, string>;
@@ -157,6 +160,12 @@ export function buildUpdate(spec: UpdateSpec) {
     values[`:u${i}`] = value;
     adds.push(`#u${i} :u${i}`);
   }
+  const deletes = Object.entries(spec.deleteFromSet ?? {}).map(([field, value]) => {
+    const i = n++;
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    return `#u${i} :u${i}`;
+  });
   const removes = (spec.remove ?? []).map((field) => {
     const i = n++;
     names[`#u${i}`] = field;
@@ -166,6 +175,7 @@ export function buildUpdate(spec: UpdateSpec) {
     sets.length ? `SET ${sets.join(', ')}` : '',
     adds.length ? `ADD ${adds.join(', ')}` : '',
     removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    deletes.length ? `DELETE ${deletes.join(', ')}` : '',
   ].filter(Boolean);
   return {
     UpdateExpression: parts.join(' '),

@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { GSI_NAMES, TABLE_KEYS, TTL_ATTRIBUTE, gsiKeys } from '../table';
+import { GSI_NAMES, GSI_PROJECTIONS, TABLE_KEYS, TTL_ATTRIBUTE, gsiKeys } from '../table';
 
 const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
 
@@ -37,7 +37,9 @@ export class Data extends Construct {
         indexName: name,
         partitionKey: stringKey(keys.partitionKey),
         sortKey: stringKey(keys.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
+        ...(GSI_PROJECTIONS[name] === 'ALL'
+          ? { projectionType: dynamodb.ProjectionType.ALL }
+          : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...GSI_PROJECTIONS[name]] }),
       });
     }
 

@@ -35,6 +35,8 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       return { groupId: g('check'), dedupId: `${event.companyId}:${event.replyTo}:check` };
     case 'call':
       return { groupId: g(event.from), dedupId: `${event.companyId}:${event.callId}:call` };
+    case 'addressBook':
+      return { groupId: g('address-book'), dedupId: `${event.companyId}:${event.requestId}:book:${event.part}` };
     case 'lidMapping':
       return { groupId: g(event.pn), dedupId: `${event.companyId}:${event.lid}:${event.pn}:lid` };
     case 'session':

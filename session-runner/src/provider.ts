@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ConnectionStatus } from '#shared/constants';
-import type { InboundMessage, SessionCommand } from '#shared/whatsapp-protocol';
+import type { AddressBookEntry, InboundMessage, SessionCommand } from '#shared/whatsapp-protocol';
 import type { AuthStore } from './auth-store';
 
 export type SendCommand = Extract<SessionCommand, { type: 'send' }>;
@@ -59,6 +59,8 @@ export interface ProviderSession {
   send(command: SendCommand, media?: Buffer): Promise<{ chatJid: string; content?: unknown }>;
   deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
+  /** the phone's address book as WhatsApp reported it to this device (see address-book.ts) */
+  addressBook(): Promise<AddressBookEntry[]>;
   rejectCall(callId: string, from: string): Promise<void>;
   /**
    * Re-fetches the encryption sessions of a chat (number and LID) and its LID mapping, the usual

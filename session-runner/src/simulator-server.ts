@@ -123,6 +123,15 @@ export function startSimulatorServer(registry: SimulatorRegistry, port: number) 
           phone.drop(Number(body.code));
           return json(res, 200, { ok: true });
         }
+        case 'address-book': {
+          const entries = Array.isArray(body.contacts) ? (body.contacts as { number: string; name: string }[]) : [];
+          registry.setAddressBook(
+            companyId,
+            whatsappId,
+            entries.map((e) => ({ number: String(e.number).replace(/\D/g, ''), name: String(e.name ?? '') })),
+          );
+          return json(res, 200, { ok: true, count: entries.length });
+        }
         case 'silent': {
           const phone = await phoneFor(companyId, whatsappId, connected);
           if (!phone) return json(res, 409, { error: 'not connected' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery, isoDate, nullableBodyId } from './common';
+import { MSG, cursorQuery, idParam, isoDate, nullableBodyId } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
 export const ExtraInfo = z.object({
@@ -65,6 +65,9 @@ export const ContactsQuery = cursorQuery.extend({
  * row never fails the batch. A row may carry `line`, its line in the spreadsheet, for the error list.
  */
 export const ContactUploadBody = z.array(z.record(z.string(), z.unknown())).max(5000);
+
+/** POST /contacts/import: the connection whose phone's address book is imported (default: the default one). */
+export const ContactPhoneImportBody = z.object({ whatsappId: idParam.optional() }).strict().default({});
 
 export interface ContactUploadResult {
   newContacts: { contactId: number; contactName: string }[];

@@ -384,7 +384,7 @@ describe('AWS stack generated from the manifest', () => {
     );
   });
 
-  it('the table matches infra/table.ts: keys, GSIs (ALL projection), TTL `ttl`, PITR, on-demand, retained', () => {
+  it('the table matches infra/table.ts: keys, GSIs and their projections, TTL `ttl`, PITR, on-demand, retained', () => {
     const expected = createTableInput('x');
     const [, table] = resourcesOf(real.json, 'AWS::DynamoDB::Table')[0]!;
     expect(resourcesOf(real.json, 'AWS::DynamoDB::Table')).toHaveLength(1);

@@ -79,6 +79,11 @@ describe('dashboard', () => {
     } finally {
       online.close();
     }
+    // closing the socket takes the attendant offline (the presence set on the user item)
+    await eventually(async () => {
+      const res = await api('GET', '/dashboard?days=7', { token: co.adminToken });
+      return res.body.attendants.find((a: any) => a.id === agentA.id).online === false || undefined;
+    });
   });
 
   it('a range outside the activity is all zeros; the dashboard needs dashboard:view', async () => {

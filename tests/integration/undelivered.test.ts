@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { api, newCompany, realtimeClient, runTimer, type TestCompany } from './helpers';
-import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { connectedWhatsapp, eventually, phone, rawTable } from './whatsapp-sim';
+import { WATCH_SHARDS, watchShardPk } from '../../functions/lib/watchdog/repo';
 import { createContact, createTicket, createUser, randomNumber } from './fixtures';
 import { REPAIR_AFTER_UNDELIVERED, UNDELIVERED_AFTER_MINUTES } from '../../shared/constants';
 import { runUndeliveredWatchdog } from '../../functions/lib/watchdog/service';
@@ -40,6 +41,20 @@ const ticketOf = async (co: TestCompany, ticketId: number) =>
   (await api('GET', `/tickets/${ticketId}`, { token: co.adminToken })).body;
 
 describe('undelivered watchdog', () => {
+  it('a wake-up whose ticket was deleted since is dropped, not retried forever', async () => {
+    const co = await newCompany('und-gone');
+    const c = await openConversation(co);
+    const sent = await sendOnPhone(co, c, 'e o ticket some');
+    const watchOf = async () =>
+      (await Promise.all(Array.from({ length: WATCH_SHARDS }, (_, shard) => rawTable().query(watchShardPk(shard)))))
+        .flat()
+        .find((w) => w.messageId === sent.id);
+    expect(await watchOf()).toBeDefined();
+    expect((await api('DELETE', `/tickets/${c.ticket.id}`, { token: co.adminToken })).status).toBe(200);
+    await watchdogLater();
+    expect(await watchOf()).toBeUndefined();
+  });
+
   it('a message left at ack 1 past the threshold is flagged on its bubble and its ticket row, live; before the threshold the timer flags nothing', async () => {
     const co = await newCompany('und1');
     const c = await openConversation(co);

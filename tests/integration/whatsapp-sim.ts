@@ -28,6 +28,8 @@ export const phone = (companyId: number, whatsappId: number) => {
     call: (from: string, fromAlt?: string) => sim('POST', `${base}/call`, { from, fromAlt }),
     drop: (code: number) => sim('POST', `${base}/drop`, { code }),
     outbound: async () => (await sim<{ outbound: any[] }>('GET', base)).outbound,
+    /** what the phone's address book holds (POST /contacts/import reads it) */
+    setAddressBook: (contacts: { number: string; name: string }[]) => sim('POST', `${base}/address-book`, { contacts }),
   };
 };
 

@@ -1,6 +1,5 @@
 import { queryAll, type Item } from '../db';
-import { listUsers } from '../accounts/users';
-import { onlineUserIds } from '../realtime';
+import { listUsers, listUsersWithPresence } from '../accounts/users';
 import { dashPk, userCounters } from './aggregates';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
@@ -62,11 +61,7 @@ async function rangeItems(companyId: number, r: Range) {
 const sum = (items: Item[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
-  const [{ days, userDays }, users, online] = await Promise.all([
-    rangeItems(companyId, r),
-    listUsers(companyId),
-    onlineUserIds(companyId),
-  ]);
+  const [{ days, userDays }, users] = await Promise.all([rangeItems(companyId, r), listUsersWithPresence(companyId)]);
   const counters = {
     supportHappening: sum(days, 'open'),
     supportPending: sum(days, 'pending'),
@@ -84,7 +79,7 @@ export async function dashboard(companyId: number, r: Range) {
       rating: ratingCount ? Math.round((sum(mine, 'ratingSum') / ratingCount) * 100) / 100 : 0,
       avgSupportTime: minutes(sum(mine, 'supportSum'), sum(mine, 'supportCount')),
       tickets: sum(mine, 'tickets'),
-      online: online.has(u.id),
+      online: u.online,
     };
   });
   return { counters, attendants, range: r };

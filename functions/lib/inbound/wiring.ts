@@ -4,7 +4,7 @@ import type { Ticket } from '#shared/schemas/tickets';
 import { isWithinHours } from '#shared/business-hours';
 import type { Contact } from '#shared/schemas/contacts';
 import { batchGet, type Item, type Key } from '../db';
-import { getCompanySchedules, listSettings } from '../settings';
+import { getCompanySchedules, recentSettings } from '../settings';
 import { upsertContactFromWhatsApp, whatsappContactIds } from '../contacts/service';
 import { contactKeys, lidGuardKeys, numberGuardKeys, toContact } from '../contacts/repo';
 import { findOrCreateTicket, getTicket, updateTicket } from '../tickets/service';
@@ -71,7 +71,7 @@ const find = (items: Item[], key: Key) => items.find((i) => i.pk === key.pk && i
 export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): Ports<PortTicket> {
   let settingsCache: Record<string, string> | undefined;
   const settings = async () =>
-    (settingsCache ??= Object.fromEntries((await listSettings(companyId)).map((s) => [s.key, s.value])));
+    (settingsCache ??= Object.fromEntries((await recentSettings(companyId)).map((s) => [s.key, s.value])));
   return {
     settings,
     upsertContact: async (message) => {

@@ -1,8 +1,8 @@
 import type { Ticket } from '#shared/schemas/tickets';
 import { config } from '../config';
-import { getItem, stripKeys, type Item, type TransactItem } from '../db';
+import { getItem, stripKeys, updateItem, type Item, type TransactItem } from '../db';
 import { AppError } from '../errors';
-import { pad } from '../keys';
+import { nowIso, pad } from '../keys';
 import { normalizeText } from '../contacts/repo';
 
 /**
@@ -43,7 +43,14 @@ export const ticketIndex = {
 };
 
 /** The stored ticket: the API shape plus bookkeeping that never leaves the data layer. */
-export type StoredTicket = Ticket & { version: number; round: number; tagIds: number[]; createdDay: string };
+export type StoredTicket = Ticket & {
+  version: number;
+  round: number;
+  tagIds: number[];
+  createdDay: string;
+  /** the last message that moved the ticket (a redelivery repairs a bump it missed) */
+  lastMessageId?: string;
+};
 
 export function ticketItem(t: StoredTicket): Item {
   const order = `${t.updatedAt}#${pad(t.id)}`;
@@ -73,7 +80,7 @@ export function indexKeyOf(item: Item, index?: string): Item {
   return key;
 }
 
-const PRIVATE = ['version', 'round', 'tagIds', 'createdDay'] as const;
+const PRIVATE = ['version', 'round', 'tagIds', 'createdDay', 'lastMessageId'] as const;
 export function toTicket(item: Item): Ticket {
   const out = stripKeys(item) as Item;
   for (const field of PRIVATE) delete out[field];
@@ -107,6 +114,31 @@ export function ticketPutTx(after: StoredTicket, expectedVersion: number | null)
           }),
     },
   } as TransactItem;
+}
+
+/**
+ * A new message moves its ticket: preview, time, unread count and the three list positions, in one
+ * UpdateItem outside the message's transaction (inside it, every index copy would be billed twice).
+ * No version check: nothing here depends on the rest of the ticket, and the version bump makes a
+ * concurrent read-modify-write of the ticket retry. `onlyIfBehind`: the repair of a redelivery,
+ * applied only when the ticket has not moved for this message or a later one.
+ */
+export async function bumpTicket(
+  before: StoredTicket,
+  m: { id: string; createdAt: string; lastMessage: string; unread: boolean },
+  opts: { onlyIfBehind?: boolean } = {},
+): Promise<StoredTicket | undefined> {
+  const updatedAt = m.createdAt > before.updatedAt ? m.createdAt : nowIso();
+  const order = `${updatedAt}#${pad(before.id)}`;
+  const item = await updateItem(ticketKeys(before.companyId, before.id), {
+    set: { lastMessage: m.lastMessage, updatedAt, gsi1sk: order, gsi2sk: order, gsi3sk: order, lastMessageId: m.id },
+    add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },
+    condition: opts.onlyIfBehind
+      ? 'attribute_exists(pk) AND (attribute_not_exists(#last) OR #last < :id)'
+      : 'attribute_exists(pk)',
+    ...(opts.onlyIfBehind ? { conditionNames: { '#last': 'lastMessageId' }, conditionValues: { ':id': m.id } } : {}),
+  });
+  return item ? toStored(item) : undefined;
 }
 
 export const isActive = (status: string) => status === 'open' || status === 'pending';

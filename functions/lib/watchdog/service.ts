@@ -1,4 +1,5 @@
 import { batchGet } from '../db';
+import { AppError } from '../errors';
 import { log } from '../log';
 import { toMessage } from '../messages/repo';
 import { flagUndelivered, type StoredMessage } from '../messages/service';
@@ -26,7 +27,7 @@ export async function runUndeliveredWatchdog(now = new Date()) {
     for (const watch of due) {
       try {
         const message = messages.get(`${watch.msgPk}|${watch.msgSk}`);
-        if (message && (await flagUndelivered(watch.companyId, message))) flagged++;
+        if (message && (await flagUndelivered(watch.companyId, message).catch(ticketGone))) flagged++;
         await removeWatch(watch);
         checked++;
       } catch (err) {
@@ -38,6 +39,12 @@ export async function runUndeliveredWatchdog(now = new Date()) {
     if (failed) break;
   }
   return { checked, flagged };
+}
+
+/** A message whose ticket was deleted since (or its whole company) has nothing left to flag. */
+function ticketGone(err: unknown): false {
+  if (err instanceof AppError && err.code === 'ERR_NO_TICKET_FOUND') return false;
+  throw err;
 }
 
 function logFailure(watch: Watch, err: unknown) {

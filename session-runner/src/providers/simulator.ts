@@ -136,6 +136,11 @@ export class SimulatedPhone implements ProviderSession {
     return { exists: true, jid: jidOf(digits) };
   }
 
+  /** The fake phone's address book, as a test set it (`POST /@simulator/sessions/{c}/{w}/address-book`). */
+  async addressBook() {
+    return this.registry.addressBookOf(this.ctx.companyId, this.ctx.whatsappId);
+  }
+
   async rejectCall(callId: string) {
     this.registry.rejectedCalls.push(callId);
   }
@@ -274,6 +279,16 @@ export class SimulatorRegistry {
 
   get(companyId: number, whatsappId: number) {
     return this.phones.get(`${companyId}#${whatsappId}`);
+  }
+
+  private books = new Map<string, { number: string; name: string }[]>();
+
+  addressBookOf(companyId: number, whatsappId: number) {
+    return this.books.get(`${companyId}#${whatsappId}`) ?? [];
+  }
+
+  setAddressBook(companyId: number, whatsappId: number, entries: { number: string; name: string }[]) {
+    this.books.set(`${companyId}#${whatsappId}`, entries);
   }
 
   repairsOf(companyId: number, whatsappId: number) {

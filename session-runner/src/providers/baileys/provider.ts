@@ -13,6 +13,7 @@ import makeWASocket, {
   type WAVersion,
 } from '@whiskeysockets/baileys';
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger';
+import { AddressBook } from '../../address-book';
 import { log } from '#lib/log';
 import type { Provider, ProviderSession, SendCommand, SessionContext } from '../../provider';
 import { perGroupSequencer } from '../../sequencer';
@@ -155,11 +156,14 @@ class BaileysSession implements ProviderSession {
   /** profile picture URLs by jid, looked up once a day per contact */
   private pictures = new Map<string, { url?: string; at: number }>();
   private inOrder = perGroupSequencer(DELIVERY_CONCURRENCY);
+  private book: AddressBook;
 
   constructor(
     private ctx: SessionContext,
     private shared: { retries: CacheStore; fetchVersion: VersionFetcher },
-  ) {}
+  ) {
+    this.book = new AddressBook(ctx.auth);
+  }
 
   async connect() {
     const { state, saveCreds } = await loadDynamoAuthState(this.ctx.auth);
@@ -202,6 +206,10 @@ class BaileysSession implements ProviderSession {
     sock.ev.on('messages.update', (updates) => {
       for (const t of translateUpdates(updates)) this.deliver(t, false);
     });
+    // the phone's address book: the first history sync, then changes (POST /contacts/import reads it)
+    sock.ev.on('messaging-history.set', ({ contacts }) => void this.book.merge(contacts));
+    sock.ev.on('contacts.upsert', (contacts) => void this.book.merge(contacts));
+    sock.ev.on('contacts.update', (contacts) => void this.book.merge(contacts));
     sock.ev.on(
       'lid-mapping.update',
       (m) => void events.lidMapping({ lid: m.lid, pn: m.pn }).catch(logFailure('reporting a LID mapping failed')),
@@ -301,6 +309,10 @@ class BaileysSession implements ProviderSession {
     const sock = this.socket();
     const chatJid = await this.addressOf(sock, ev.to);
     await sock.sendMessage(chatJid, { delete: { id: ev.wid, remoteJid: chatJid, fromMe: ev.fromMe } });
+  }
+
+  addressBook() {
+    return this.book.list();
   }
 
   async checkNumber(number: string) {
