@@ -7,6 +7,12 @@ export const NEXT_PAGE_TOP_PX = 50;
 export const NEXT_PAGE_BOTTOM_PX = 100;
 export const EXPIRY_WARNING_DAYS = 5;
 export const TRIAL_DAYS = 3;
+/** The platform's own company (the seed's): its `asaas` setting holds the payment provider's key. */
+export const PLATFORM_COMPANY_ID = 1;
+/** An invoice is issued this many days before the company's due date. */
+export const INVOICE_LEAD_DAYS = 10;
+/** Payment confirmation: the renewal toast, then / after this delay (management.md 9). */
+export const PAYMENT_REDIRECT_MS = 4_000;
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 export const RECURRENCE_MONTHS: Record<(typeof RECURRENCES)[number], number> = {
   MENSAL: 1,
@@ -104,6 +110,8 @@ export const SETTING_DEFAULTS = {
   userCreation: 'enabled',
   initialMenu: 'open',
   asaas: '',
+  /** the access token Asaas sends with its webhooks (platform company only) */
+  asaasWebhookToken: '',
 } as const;
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {

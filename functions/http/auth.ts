@@ -21,9 +21,9 @@ export const handler = httpModule({
     return reply(undefined, 204, { cookies: [refreshCookie(null)] });
   }),
 
-  'GET /auth/me': route({}, async ({ auth }) => accounts.me(auth.companyId, auth.userId)),
+  'GET /auth/me': route({ whileExpired: true }, async ({ auth }) => accounts.me(auth.companyId, auth.userId)),
 
-  'POST /auth/ws-ticket': route({}, async ({ auth }) => ({ ticket: await signWsTicket(auth) })),
+  'POST /auth/ws-ticket': route({ whileExpired: true }, async ({ auth }) => ({ ticket: await signWsTicket(auth) })),
 
   'POST /forgetpassword/{email}': route(
     { public: true, params: ForgetPasswordParams },

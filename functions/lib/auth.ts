@@ -28,6 +28,8 @@ export interface AuthContext {
   sessionId?: string;
   /** set on routes that need no session */
   public?: boolean;
+  /** the company's due date has passed: only routes marked `whileExpired` answer (its admins pay there) */
+  restricted?: boolean;
 }
 
 /** What a verified token claims; `guard` checks it against the stored user and session. */

@@ -43,6 +43,12 @@ export interface Config {
   sessionCacheSeconds: number;
   /** client addresses the per-address rate limits skip (RATE_LIMIT_EXEMPT_ADDRESSES, comma list; local tests) */
   rateLimitExemptAddresses: string[];
+  /** local runtime only (PAYMENTS_SANDBOX=1): without an Asaas key, charges go to the sandbox provider */
+  paymentsSandbox: boolean;
+  /** Asaas API base (ASAAS_URL; the local stack points it at its fake) */
+  asaasUrl: string;
+  /** milliseconds one second of campaign pacing lasts (CAMPAIGN_SECOND_MS, default 1000; tests shrink it) */
+  campaignSecondMs: number;
 }
 
 let cached: Config | undefined;
@@ -75,6 +81,9 @@ export function config(): Config {
       .split(',')
       .map((a) => a.trim())
       .filter(Boolean),
+    paymentsSandbox: optional('PAYMENTS_SANDBOX') === '1',
+    asaasUrl: optional('ASAAS_URL') ?? 'https://api.asaas.com/v3',
+    campaignSecondMs: integer('CAMPAIGN_SECOND_MS', 1000),
   };
   return cached;
 }

@@ -35,6 +35,8 @@ export interface RouteOptions<
   feature?: PlanFeature;
   /** platform super users only */
   super?: boolean;
+  /** reachable by the restricted session of an expired company (session, invoices, checkout) */
+  whileExpired?: boolean;
   body?: B;
   query?: Q;
   params?: P;
@@ -170,6 +172,7 @@ async function guard(options: Route['options'], event: HttpEvent): Promise<AuthC
   const claims = await authenticate(event);
   if (!claims) throw new AppError('ERR_SESSION_EXPIRED', 401);
   const auth = await currentSession(claims);
+  if (auth.restricted && !options.whileExpired) throw new AppError('ERR_SUBSCRIPTION_EXPIRED');
   if (options.super && !auth.super) throw new AppError('ERR_NO_PERMISSION');
   if (options.permission && !can(auth.profile, options.permission)) throw new AppError('ERR_NO_PERMISSION');
   if (options.feature) {

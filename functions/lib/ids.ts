@@ -19,7 +19,8 @@ export function counterTx(scope: string, entity: string, delta: number, max?: nu
     add: { value: delta },
     ...(max !== undefined && delta > 0
       ? {
-          condition: 'attribute_not_exists(#v) OR #v < :max',
+          // a missing counter is 0: allowed only under a limit above 0
+          condition: max > 0 ? 'attribute_not_exists(#v) OR #v < :max' : '#v < :max',
           conditionNames: { '#v': 'value' },
           conditionValues: { ':max': max },
         }

@@ -11,6 +11,7 @@ import { startGateway, type GatewayRoute, type HttpHandler, type LocalEndpoint }
 import { ExternalConsumer, LocalQueue, withFaults } from './queues';
 import { startSessionRunner, proxyTo, type SessionRunnerChild } from './session-runner';
 import { freePort } from './ports';
+import { asaasFake } from './asaas-fake';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
@@ -107,6 +108,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     JWT_SECRET: jwtSecret(dataDir),
     APP_ORIGIN: base,
     MAIL_LOG: '1',
+    // payments: the sandbox until the platform's `asaas` setting holds a key; Asaas is the local fake
+    PAYMENTS_SANDBOX: '1',
+    ASAAS_URL: process.env.ASAAS_URL || `${base}/@asaas/v3`,
     RATE_LIMIT_EXEMPT_ADDRESSES: (opts.rateLimitExemptAddresses ?? []).join(','),
     ...(opts.sessionCacheSeconds !== undefined ? { SESSION_CACHE_SECONDS: String(opts.sessionCacheSeconds) } : {}),
     ...(opts.passwordHashCost !== undefined ? { PASSWORD_HASH_COST: String(opts.passwordHashCost) } : {}),
@@ -210,6 +214,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     }
   };
 
+  const asaas = asaasFake(`${base}/api/payments/asaas/webhook`);
   const localEndpoints: Record<string, LocalEndpoint> = {
     '/@timers/': async (req, res) => {
       const name = decodeURIComponent(new URL(req.url!, base).pathname.slice('/@timers/'.length));
@@ -229,6 +234,16 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       }
       return proxyTo(runner.simulatorUrl, req, res, body);
     },
+    // payments: the sandbox provider's confirmation, and a fake Asaas (ASAAS_URL) that calls our webhook
+    '/@payments/': async (req, res) => {
+      const match = /^\/@payments\/([^/]+)\/confirm$/.exec(new URL(req.url!, base).pathname);
+      const { confirmSandboxPayment } = await import('../../functions/lib/billing/payments');
+      const outcome =
+        match && req.method === 'POST' ? await confirmSandboxPayment(decodeURIComponent(match[1]!)) : null;
+      res.writeHead(outcome && outcome !== 'unknown' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ outcome }));
+    },
+    '/@asaas/': asaas,
     '/@queues/idle': async (_req, res) => {
       await idle();
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -36,6 +36,15 @@ export const Company = z.object({
   dueDate: z.string().nullable(),
   recurrence: z.enum(RECURRENCES),
   campaignsEnabled: z.boolean().optional(),
+  /** billing name, CPF/CNPJ digits and address (management.md 3; the checkout's data step) */
+  billingName: z.string().nullable().optional(),
+  document: z.string().nullable().optional(),
+  address: z.string().nullable().optional(),
+  address2: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  state: z.string().nullable().optional(),
+  zipcode: z.string().nullable().optional(),
+  country: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string().optional(),
 });

@@ -124,11 +124,16 @@ describe('session and accounts', () => {
     expect(bad.body.details.map((d: any) => d.path[0]).sort()).toEqual(['name', 'password', 'phone']);
   });
 
-  it('login is refused with the expiry code and date once the company is past its due date', async () => {
+  it("an attendant's login is refused with the expiry code and date once the company is past its due date (admins get a restricted session: billing.test.ts)", async () => {
     const co = await newCompany('expired');
+    const email = `agent-${Date.now()}@test.dev`;
+    await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Agent', email, password: 'secret123', profile: 'user' },
+    });
     const dueDate = new Date(Date.now() - 86_400_000).toISOString();
     await table().set(`C#${co.companyId}`, 'COMPANY', { dueDate });
-    const res = await api('POST', '/auth/login', { body: co.admin });
+    const res = await api('POST', '/auth/login', { body: { email, password: 'secret123' } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'ERR_COMPANY_EXPIRED', details: { dueDate } });
   });

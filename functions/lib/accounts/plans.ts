@@ -1,23 +1,111 @@
 import type { Plan } from '#shared/schemas/accounts';
-import { getItem, putItem, queryAll, stripKeys } from '../db';
+import type { PlanBody } from '#shared/schemas/billing';
+import { PLAN_FEATURES } from '#shared/plans';
+import { AppError } from '../errors';
+import { deleteTx, getItem, putTx, queryAll, stripKeys, transact, updateTx, type TransactItem } from '../db';
 import { nextId, GLOBAL_SCOPE } from '../ids';
-import { pad } from '../keys';
+import { pad, nowIso } from '../keys';
 
-/** Plans are platform-wide: pk `PLAN`, sk `PLAN#<id>`. */
+/**
+ * Plans are platform-wide: pk `PLAN`, sk `PLAN#<id>`, with `companiesCount` (kept by the company
+ * writes, so a plan in use cannot be deleted) and a name guard `PLAN` / `NAME#<lower name>`.
+ */
 export const planKeys = (id: number) => ({ pk: 'PLAN', sk: `PLAN#${pad(id)}` });
+export const planNameKeys = (name: string) => ({ pk: 'PLAN', sk: `NAME#${name.trim().toLowerCase()}` });
+
+const toPlan = (item: Record<string, unknown>): Plan => {
+  const {
+    companiesCount: _c,
+    createdAt: _a,
+    updatedAt: _u,
+    ...plan
+  } = stripKeys(item) as Plan & {
+    companiesCount?: number;
+    createdAt?: string;
+    updatedAt?: string;
+  };
+  return plan;
+};
 
 export async function getPlan(id: number): Promise<Plan | undefined> {
   const item = await getItem(planKeys(id));
-  return item ? (stripKeys(item) as Plan) : undefined;
+  return item ? toPlan(item) : undefined;
+}
+
+export async function requirePlan(id: number): Promise<Plan> {
+  const plan = await getPlan(id);
+  if (!plan) throw new AppError('ERR_NOT_FOUND');
+  return plan;
 }
 
 export async function listPlans(): Promise<Plan[]> {
   const items = await queryAll({ pk: 'PLAN', sk: { beginsWith: 'PLAN#' } });
-  return items.map((i) => stripKeys(i) as Plan);
+  return items.map(toPlan);
 }
 
-export async function createPlan(data: Omit<Plan, 'id'>): Promise<Plan> {
-  const plan: Plan = { id: await nextId(GLOBAL_SCOPE, 'plan'), ...data };
-  await putItem({ ...planKeys(plan.id), ...plan });
+/** The company count of a plan moves with the company writes (`delta` +1 / -1), in their transaction. */
+export const planUseTx = (planId: number, delta: number): TransactItem =>
+  updateTx(planKeys(planId), { add: { companiesCount: delta }, condition: 'attribute_exists(pk)' });
+
+const duplicatedName = () => new AppError('ERR_DUPLICATED', 409, [{ path: ['name'], message: 'duplicated' }]);
+
+const flagsOf = (body: Partial<PlanBody>) =>
+  Object.fromEntries(PLAN_FEATURES.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
+
+export async function createPlan(body: PlanBody): Promise<Plan> {
+  const id = await nextId(GLOBAL_SCOPE, 'plan');
+  const plan: Plan = {
+    id,
+    name: body.name,
+    users: body.users,
+    connections: body.connections,
+    queues: body.queues,
+    value: body.value,
+    ...(Object.fromEntries(PLAN_FEATURES.map((f) => [f, body[f] ?? false])) as Record<
+      (typeof PLAN_FEATURES)[number],
+      boolean
+    >),
+  };
+  const now = nowIso();
+  await transact(
+    [
+      putTx({ ...planNameKeys(plan.name), planId: id }, true),
+      putTx({ ...planKeys(id), ...plan, companiesCount: 0, createdAt: now, updatedAt: now }, true),
+    ],
+    (index) => (index === 0 ? duplicatedName() : new AppError('ERR_CONFLICT')),
+  );
   return plan;
+}
+
+export async function updatePlan(id: number, body: Partial<PlanBody>): Promise<Plan> {
+  const current = await requirePlan(id);
+  const { name, users, connections, queues, value } = body;
+  const renamed = name !== undefined && name.trim().toLowerCase() !== current.name.trim().toLowerCase();
+  const items: TransactItem[] = [
+    updateTx(planKeys(id), {
+      set: { name, users, connections, queues, value, ...flagsOf(body), updatedAt: nowIso() },
+      condition: 'attribute_exists(pk)',
+    }),
+  ];
+  if (renamed) {
+    items.push(putTx({ ...planNameKeys(name), planId: id }, true), deleteTx(planNameKeys(current.name)));
+  }
+  await transact(items, (index) => (index === 1 ? duplicatedName() : new AppError('ERR_NOT_FOUND')));
+  return requirePlan(id);
+}
+
+/** A plan some company uses is kept (ERR_PLAN_IN_USE): companies must move to another plan first. */
+export async function deletePlan(id: number) {
+  const current = await requirePlan(id);
+  const guarded = deleteTx(
+    planKeys(id),
+    'attribute_exists(pk) AND (attribute_not_exists(companiesCount) OR companiesCount <= :zero)',
+  );
+  await transact(
+    [
+      { Delete: { ...guarded.Delete!, ExpressionAttributeValues: { ':zero': 0 } } },
+      deleteTx(planNameKeys(current.name)),
+    ],
+    () => new AppError('ERR_PLAN_IN_USE'),
+  );
 }

@@ -2,7 +2,7 @@ import { getItem, putItem } from '../db';
 import { hashPassword } from '../auth';
 import { log } from '../log';
 import { companyPutTx, newCompany } from './companies';
-import { planKeys } from './plans';
+import { planKeys, planNameKeys } from './plans';
 import { createUser, findUserByEmail } from './users';
 import { updateItem } from '../db';
 
@@ -32,7 +32,10 @@ export async function seedPlatform({ adminEmail, adminPassword }: SeedOptions) {
       useSchedules: true,
       useInternalChat: true,
       useExternalApi: true,
+      // the platform company below uses it
+      companiesCount: 1,
     });
+    await putItem({ ...planNameKeys('Plano 1'), planId: 1 });
     // Counters continue after the seeded ids.
     await updateItem({ pk: 'GLOBAL', sk: 'COUNTER#plan' }, { set: { value: 1 } });
   }

@@ -9,10 +9,10 @@ import { hashPassword, needsRehash, verifyPassword } from '../auth';
 import { sendMail } from '../mail';
 import { publish } from '../realtime';
 import { listSettings } from '../settings';
-import { companyPutTx, getCompany, isCompanyActive, newCompany } from './companies';
-import { getPlan } from './plans';
+import { companyPutTx, getCompany, isCompanyExpired, newCompany } from './companies';
+import { getPlan, planUseTx } from './plans';
 import { createUser, findUserByEmail, getUser, userKeys } from './users';
-import { issueSession, consumeRefreshToken, revokeUserSessions } from './sessions';
+import { issueSession, consumeRefreshToken, mayHoldSession, revokeUserSessions } from './sessions';
 import { clear, giveBack, take } from '../rate-limit';
 import { LIMITS } from './limits';
 
@@ -20,9 +20,11 @@ async function sessionPayload(user: User) {
   const company = await getCompany(user.companyId);
   if (!company) throw new AppError('ERR_NO_PERMISSION');
   const settings = await listSettings(user.companyId);
+  const { asaasCustomerId: _customer, pausedAt: _paused, deletingAt: _deleting, ...shown } = company;
   return {
     user: { ...user, company: { id: company.id, name: company.name, dueDate: company.dueDate } },
-    company: { ...company, settings },
+    /** `restricted`: the due date has passed, the session reaches only invoices and checkout until paid */
+    company: { ...shown, settings, restricted: isCompanyExpired(company) },
   };
 }
 
@@ -46,7 +48,7 @@ export async function login(email: string, password: string, address: string) {
   }
   const { passwordHash: _hash, ...user } = stored;
   const company = await getCompany(user.companyId);
-  if (!company || !isCompanyActive(company)) {
+  if (!company || !mayHoldSession(company, user)) {
     throw new AppError('ERR_COMPANY_EXPIRED', 401, { dueDate: company?.dueDate ?? null });
   }
   const session = await issueSession(user);
@@ -65,7 +67,7 @@ export async function refresh(refreshToken: string | undefined) {
   if (!item) throw new AppError('ERR_SESSION_EXPIRED', 401);
   const user = await getUser(item.companyId, item.userId);
   const company = await getCompany(item.companyId);
-  if (!user || !company || !isCompanyActive(company)) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  if (!user || !company || !mayHoldSession(company, user)) throw new AppError('ERR_SESSION_EXPIRED', 401);
   const session = await issueSession(user, item.sessionId);
   return { ...session, ...(await sessionPayload(user)) };
 }
@@ -111,7 +113,7 @@ export async function signup(input: SignupInput, address: string) {
       profile: 'admin',
       allTicket: 'enabled',
     },
-    { maxUsers: plan.users, extra: [companyPutTx(company)] },
+    { maxUsers: plan.users, extra: [companyPutTx(company), planUseTx(plan.id, 1)] },
   );
   return { company, user };
 }

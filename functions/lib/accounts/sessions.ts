@@ -6,6 +6,7 @@ import { ttlIn } from '../keys';
 import { randomToken, sha256, signAccessToken, type AuthContext, type TokenClaims } from '../auth';
 import { config } from '../config';
 import { toUser, userKeys } from './users';
+import { companyKeys, isCompanyExpired, type StoredCompany } from './companies';
 
 /**
  * A login session: `SESSIONS#<companyId>#<userId>` / `S#<sessionId>`, with the hash of its current
@@ -112,6 +113,16 @@ export async function revokeUserSessions(companyId: number, userId: number, keep
   } while (startKey);
 }
 
+/**
+ * Who may hold a session in the company now: nobody once it is disabled or being deleted; after its
+ * due date only its admins (and super users), in a session restricted to paying (`restricted`), so
+ * they can renew at once; attendants are refused until it is paid.
+ */
+export function mayHoldSession(company: StoredCompany, user: Pick<User, 'profile' | 'super'>) {
+  if (company.status === false || company.deletingAt) return false;
+  return !isCompanyExpired(company) || user.profile === 'admin' || user.super;
+}
+
 /** Sessions this instance checked lately, by the session item's key. */
 const checked = new Map<string, { until: number; auth: AuthContext }>();
 
@@ -132,20 +143,23 @@ export async function currentSession(claims: TokenClaims): Promise<AuthContext> 
   const cached = checked.get(cacheKey);
   if (cached && cached.until > Date.now()) return cached.auth;
   const userKey = userKeys(claims.companyId, claims.userId);
-  const found = await batchGet<Key & Record<string, unknown>>([userKey, sessionKey]);
+  const companyKey = companyKeys(claims.companyId);
+  const found = await batchGet<Key & Record<string, unknown>>([userKey, sessionKey, companyKey]);
   const userItem = found.find((i) => i.sk === userKey.sk && i.pk === userKey.pk);
   const session = found.find((i) => i.pk.startsWith('SESSIONS#')) as (Key & SessionItem) | undefined;
-  if (!userItem || !session || session.ttl < Date.now() / 1000) {
+  const company = found.find((i) => i.sk === companyKey.sk && i.pk === companyKey.pk) as StoredCompany | undefined;
+  const user = userItem && toUser(userItem);
+  if (!user || !session || session.ttl < Date.now() / 1000 || !company || !mayHoldSession(company, user)) {
     checked.delete(cacheKey);
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
-  const user = toUser(userItem);
   const auth: AuthContext = {
     companyId: user.companyId,
     userId: user.id,
     profile: user.profile,
     super: user.super,
     sessionId: claims.sessionId,
+    ...(isCompanyExpired(company) ? { restricted: true } : {}),
   };
   const seconds = config().sessionCacheSeconds;
   if (seconds > 0) checked.set(cacheKey, { until: Date.now() + seconds * 1000, auth });

@@ -16,6 +16,7 @@ import { counterTx, companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
 import { companyPlan } from '../accounts/companies';
+import { planLimitReached, usageTx } from '../accounts/plan-limits';
 import { removeQueueFromUsers } from '../users/service';
 import {
   QUEUES_USAGE,
@@ -63,10 +64,9 @@ export async function createQueue(companyId: number, body: QueueBody): Promise<Q
       putTx({ ...queueNameGuardKeys(companyId, queue.name), queueId: id }, true),
       putTx({ ...queueColorGuardKeys(companyId, queue.color), queueId: id }, true),
       putTx({ ...queueKeys(companyId, id), ...queue }, true),
-      counterTx(companyScope(companyId), QUEUES_USAGE, 1, plan?.queues),
+      usageTx(companyId, 'queues', plan),
     ],
-    (index) =>
-      [nameTaken(), colorTaken(), new AppError('ERR_CONFLICT'), new AppError('ERR_PLAN_LIMIT_REACHED')][index]!,
+    (index) => [nameTaken(), colorTaken(), new AppError('ERR_CONFLICT'), planLimitReached('queues', plan)][index]!,
   );
   await publish(companyId, 'queue', { action: 'create', queue });
   return queue;

@@ -9,6 +9,7 @@ import { nowIso } from '../keys';
 import { can, type Permission } from '#shared/permissions';
 import { publish } from '../realtime';
 import { companyPlan } from '../accounts/companies';
+import { planLimitReached, usageTx } from '../accounts/plan-limits';
 import { getQueues } from '../queues/repo';
 import {
   CONNECTIONS_USAGE,
@@ -176,13 +177,13 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   const hashed = tokenFields(token);
   const items: TransactItem[] = [
     putTx({ ...whatsappKeys(companyId, id), ...stored, ...hashed }, true),
-    counterTx(companyScope(companyId), CONNECTIONS_USAGE, 1, plan?.connections),
+    usageTx(companyId, 'connections', plan),
     putTx({ ...tokenGuardKeys(hashed.tokenHash), companyId, whatsappId: id }, true),
     ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []),
   ];
   await transact(items, (index) =>
     index === 1
-      ? new AppError('ERR_PLAN_LIMIT_REACHED')
+      ? planLimitReached('connections', plan)
       : index === 2
         ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }])
         : new AppError('ERR_CONFLICT'),

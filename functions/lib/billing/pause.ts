@@ -1,0 +1,35 @@
+import { updateItem } from '../db';
+import { nowIso } from '../keys';
+import { log } from '../log';
+import { companyKeys } from '../accounts/companies';
+import { listWhatsapps } from '../whatsapp/repo';
+import { sendSessionCommand } from '../whatsapp/commands';
+
+/**
+ * An expired company's WhatsApp sessions pause (the runner closes them and keeps their keys) and
+ * resume without a new QR code once it pays. `pausedAt` on the company is claimed conditionally,
+ * so each pause and each resume sends its commands once.
+ */
+export async function pauseCompanySessions(companyId: number): Promise<boolean> {
+  const claimed = await updateItem(companyKeys(companyId), {
+    set: { pausedAt: nowIso() },
+    condition: 'attribute_exists(pk) AND attribute_not_exists(pausedAt)',
+  });
+  if (!claimed) return false;
+  const connections = await listWhatsapps(companyId);
+  await Promise.all(connections.map((w) => sendSessionCommand({ type: 'stop', companyId, whatsappId: w.id })));
+  log.info('company sessions paused', { companyId, connections: connections.length });
+  return true;
+}
+
+export async function resumeCompanySessions(companyId: number): Promise<boolean> {
+  const released = await updateItem(companyKeys(companyId), {
+    remove: ['pausedAt'],
+    condition: 'attribute_exists(pausedAt)',
+  });
+  if (!released) return false;
+  const connections = await listWhatsapps(companyId);
+  await Promise.all(connections.map((w) => sendSessionCommand({ type: 'start', companyId, whatsappId: w.id })));
+  log.info('company sessions resumed', { companyId, connections: connections.length });
+  return true;
+}
