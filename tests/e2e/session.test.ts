@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch, loginUI, newCompany, newPage, setItemFields, shot } from './browser';
+import { apiCall, launch, loginUI, newCompany, newPage, setItemFields, shot, unique } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -30,13 +30,20 @@ describe('session (attendance.md 4.1)', () => {
     await second.context.close();
   });
 
-  test('an expired company cannot log in: "subscription expired on <date>, contact support"', async () => {
+  test('an attendant of an expired company cannot log in: "subscription expired on <date>, contact support"', async () => {
     const co = await newCompany('expired');
+    // the company's admins sign in restricted, to pay (billing.test.ts); attendants are refused
+    const agent = { email: `agent-${unique()}@e2e.dev`, password: 'secret123' };
+    const created = await apiCall('POST', '/users', {
+      token: co.token,
+      body: { name: 'Agent Expired', profile: 'user', ...agent },
+    });
+    if (created.status !== 201) throw new Error(`create user: ${created.status} ${JSON.stringify(created.body)}`);
     await setItemFields(`C#${co.companyId}`, 'COMPANY', { dueDate: '2026-01-15T12:00:00.000Z' });
     const { context, page } = await newPage(browser);
     await page.goto('/login');
-    await page.getByLabel('E-mail').fill(co.email);
-    await page.getByLabel('Senha').fill(co.password);
+    await page.getByLabel('E-mail').fill(agent.email);
+    await page.getByLabel('Senha').fill(agent.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('Sua assinatura expirou em 15/01/2026. Entre em contato com o suporte.').waitFor();
     await shot(page, '10-expired');

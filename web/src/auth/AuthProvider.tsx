@@ -5,6 +5,7 @@ import { sessionStore } from './storage';
 import { formatDate } from '../lib/format';
 import { AFTER_LOGIN } from './guard';
 import type { Plan, SessionCompany, SessionPayload, SessionUser } from './types';
+import { isRestricted } from '../billing/restricted';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
 
@@ -13,6 +14,8 @@ interface AuthState {
   user: SessionUser | null;
   company: SessionCompany | null;
   plan: Plan | null;
+  /** an expired company's admin: only the invoices and the subscription are reachable (issue 10) */
+  restricted: boolean;
   /** set by a successful login: where the public-route guard sends the user (/tickets) */
   landing: string | null;
   login(email: string, password: string): Promise<SessionPayload>;
@@ -39,6 +42,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [company, setCompany] = useState<SessionCompany | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [landing, setLanding] = useState<string | null>(null);
+  const [restricted, setRestricted] = useState(false);
 
   const accept = useCallback((data: SessionPayload) => {
     sessionStore.save({
@@ -49,6 +53,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
     setUser(data.user);
     setCompany(data.company);
+    setRestricted(isRestricted(data));
     setStatus('authenticated');
     // The language saved on the account applies when this browser has no choice of its own.
     if (!localStorage.getItem('language') && data.user.language && data.user.language !== i18n.language)
@@ -61,6 +66,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setCompany(null);
       setPlan(null);
       setLanding(null);
+      setRestricted(false);
       setStatus('anonymous');
     };
     api.onRefreshed = (data) => {
@@ -102,8 +108,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ status, user, company, plan, landing, login, logout, setUser }),
-    [status, user, company, plan, landing, login, logout],
+    () => ({ status, user, company, plan, restricted, landing, login, logout, setUser }),
+    [status, user, company, plan, restricted, landing, login, logout],
   );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -10,6 +10,8 @@ export interface SessionCompany {
   dueDate: string | null;
   settings?: Setting[];
   campaignsEnabled?: boolean;
+  /** the company's due date has passed: this admin reaches only /financeiro and /subscription */
+  restricted?: boolean;
 }
 export interface SessionPayload {
   token: string;

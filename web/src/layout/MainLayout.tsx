@@ -29,6 +29,7 @@ import { visibleMenu, type MenuEntry } from './menu';
 import { useConnectionWarning } from './useConnectionWarning';
 import { useUnreadChats } from './useUnreadChats';
 import { TopBar } from './TopBar';
+import { PaymentWatcher, RestrictedGate } from '../billing/PaymentWatcher';
 
 const DRAWER_WIDTH = 250;
 
@@ -36,14 +37,15 @@ const DRAWER_WIDTH = 250;
 export default function MainLayout() {
   const theme = useTheme();
   const { t } = useTranslation();
-  const { user, company, plan } = useAuth();
+  const { user, company, plan, restricted } = useAuth();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const wide = useMediaQuery('(min-width:1200px)');
   const initialMenu = company?.settings?.find((s) => s.key === 'initialMenu')?.value;
   const [open, setOpen] = useState(() => !narrow && (initialMenu ? initialMenu === 'open' : wide));
   const location = useLocation();
-  const warning = useConnectionWarning(user?.profile);
-  const unreadChats = useUnreadChats(user?.id, Boolean(plan?.useInternalChat));
+  // A restricted session (expired company) reaches only billing: the badges would ask in vain.
+  const warning = useConnectionWarning(restricted ? undefined : user?.profile);
+  const unreadChats = useUnreadChats(user?.id, Boolean(plan?.useInternalChat) && !restricted);
   const connected = useRealtimeConnected();
   const { data: version } = useApi<{ version: string }>('/version');
 
@@ -59,8 +61,9 @@ export default function MainLayout() {
         super: Boolean(user?.super),
         plan,
         cshow: localStorage.getItem('cshow') !== null,
+        restricted,
       }),
-    [user?.profile, user?.super, plan],
+    [user?.profile, user?.super, plan, restricted],
   );
   const section = (name: MenuEntry['section']) => items.filter((i) => i.section === name);
 
@@ -187,7 +190,10 @@ export default function MainLayout() {
           overflow: 'hidden',
         }}
       >
-        <Outlet />
+        <RestrictedGate>
+          <Outlet />
+        </RestrictedGate>
+        <PaymentWatcher />
       </Box>
     </Box>
   );

@@ -10,26 +10,33 @@ import { notify } from '../components/toast';
 import { HoursEditor } from '../queues/HoursEditor';
 import { invalidHours, weekOf, type DayHours } from '../queues/hours';
 import { useSettings } from './useSettings';
+import { CompaniesTab } from './CompaniesTab';
+import { HelpsTab } from './HelpsTab';
+import { PlansTab } from './PlansTab';
+
+type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
 
 const KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
 
 /**
  * Settings (management.md "Settings page" and section 9): every option with its values, each saved
  * on change with `PUT /settings/{key}` and a toast; the company business-hours tab only while
- * scheduleType is 'company'.
+ * scheduleType is 'company'; companies, plans and helps for super users only.
  */
 export default function SettingsPage() {
   const { t } = useTranslation(['settings', 'common']);
   const { user } = useAuth();
   const { value, mutate, isLoading } = useSettings();
-  const [tab, setTab] = useState<'options' | 'schedules'>('options');
+  const [tab, setTab] = useState<SettingsTab>('options');
+  const isSuper = Boolean(user?.super);
   const [asaas, setAsaas] = useState<string | null>(null);
   const [week, setWeek] = useState<DayHours[] | null>(null);
   const companyHours = value('scheduleType') === 'company';
 
   useEffect(() => {
-    if (!companyHours && tab === 'schedules') setTab('options');
-  }, [companyHours, tab]);
+    if ((!companyHours && tab === 'schedules') || (!isSuper && ['companies', 'plans', 'helps'].includes(tab)))
+      setTab('options');
+  }, [companyHours, isSuper, tab]);
 
   useEffect(() => {
     if (!companyHours || !user?.companyId) return;
@@ -71,6 +78,9 @@ export default function SettingsPage() {
         <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ borderBottom: 1, borderColor: 'divider', px: 2 }}>
           <Tab value="options" label={t('tabs.options')} />
           {companyHours && <Tab value="schedules" label={t('tabs.schedules')} />}
+          {isSuper && <Tab value="companies" label={t('tabs.companies')} />}
+          {isSuper && <Tab value="plans" label={t('tabs.plans')} />}
+          {isSuper && <Tab value="helps" label={t('tabs.helps')} />}
         </Tabs>
         {tab === 'options' && (
           <Grid container spacing={2} sx={{ p: 2 }}>
@@ -120,6 +130,13 @@ export default function SettingsPage() {
             </Button>
           </Box>
         )}
+        {isSuper && tab === 'companies' && (
+          <Box sx={{ height: 'calc(100dvh - 200px)', minHeight: 360 }}>
+            <CompaniesTab />
+          </Box>
+        )}
+        {isSuper && tab === 'plans' && <PlansTab />}
+        {isSuper && tab === 'helps' && <HelpsTab />}
       </Paper>
     </Box>
   );
