@@ -1,0 +1,136 @@
+import type { PauseReason } from '#shared/schemas/campaigns';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { getItem, updateItem, query, type Item } from '../db';
+import { nowIso } from '../keys';
+
+/**
+ * The ban-risk limiter: one item per connection, pk `C#<cid>#CAMPLIMIT`, sk `W#<whatsappId>`,
+ * holding when the connection may send its next campaign message, what it sent today, and a pause.
+ * Every campaign on the connection takes its turn through `acquire`, an optimistic conditional
+ * update on the item's version, so concurrent campaigns and consumers never overrun it.
+ *
+ * Defaults (README "Campaign pacing and the ban-risk limiter"):
+ * - daily cap DAILY_CAP sends per connection per UTC day;
+ * - warm-up: a connection younger than WARMUP_DAYS days may send WARMUP_START + WARMUP_STEP x its
+ *   age in days per day, with spacing stretched by WARMUP_SPACING_FACTOR;
+ * - spacing: the campaign interval times a random factor in [1, 1 + JITTER], at least MIN_SPACING_SECONDS;
+ * - automatic pause: from PAUSE_MIN_SENT sends on, a failure share of PAUSE_FAILURE_RATIO or more
+ *   (`failures`: refused sends, rejected acks, blocked recipients), or fewer than NO_ACK_MIN_RATIO of
+ *   the sends delivered, read or failed once NO_ACK_MIN_SENT went out (`noAcks`).
+ */
+export const LIMITER = {
+  DAILY_CAP: 1000,
+  WARMUP_DAYS: 14,
+  WARMUP_START: 100,
+  WARMUP_STEP: 60,
+  WARMUP_SPACING_FACTOR: 1.5,
+  JITTER: 0.5,
+  MIN_SPACING_SECONDS: 2,
+  PAUSE_MIN_SENT: 10,
+  PAUSE_FAILURE_RATIO: 0.3,
+  NO_ACK_MIN_SENT: 20,
+  NO_ACK_MIN_RATIO: 0.2,
+} as const;
+
+const DAY_MS = 24 * 3600 * 1000;
+const limitPk = (companyId: number) => `C#${companyId}#CAMPLIMIT`;
+const limitKeys = (companyId: number, whatsappId: number) => ({ pk: limitPk(companyId), sk: `W#${whatsappId}` });
+
+interface LimitState {
+  version?: number;
+  day?: string;
+  sentToday?: number;
+  nextSendAt?: number;
+  pausedReason?: PauseReason | null;
+  pausedAt?: string | null;
+}
+
+export const ageDays = (w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) =>
+  Math.max(0, Math.floor((now - Date.parse(w.createdAt)) / DAY_MS));
+
+export function dailyCapOf(w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) {
+  const age = ageDays(w, now);
+  return age < LIMITER.WARMUP_DAYS
+    ? Math.min(LIMITER.DAILY_CAP, LIMITER.WARMUP_START + LIMITER.WARMUP_STEP * age)
+    : LIMITER.DAILY_CAP;
+}
+
+/** The wait before the next send: the interval, randomized, stretched while the number warms up. */
+export function spacingMs(intervalSeconds: number, w: Pick<Whatsapp, 'createdAt'>, secondMs: number, now = Date.now()) {
+  const base = Math.max(intervalSeconds, LIMITER.MIN_SPACING_SECONDS) * secondMs;
+  const warm = ageDays(w, now) < LIMITER.WARMUP_DAYS ? LIMITER.WARMUP_SPACING_FACTOR : 1;
+  return Math.round(base * warm * (1 + Math.random() * LIMITER.JITTER));
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export type Acquired =
+  | { ok: true }
+  | { ok: false; waitMs: number; reason: 'spacing' | 'dailyCap' }
+  | { ok: false; paused: PauseReason };
+
+/**
+ * Takes the connection's next send slot: allowed when its spacing has passed, today's cap is not
+ * reached and it is not paused; the slot moves the next allowed time `spacing` ahead.
+ */
+export async function acquire(
+  companyId: number,
+  whatsapp: Pick<Whatsapp, 'id' | 'createdAt'>,
+  spacing: number,
+  now = Date.now(),
+): Promise<Acquired> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const state = (await getItem<LimitState>(limitKeys(companyId, whatsapp.id), { consistent: true })) ?? {};
+    if (state.pausedReason) return { ok: false, paused: state.pausedReason };
+    if ((state.nextSendAt ?? 0) > now) return { ok: false, waitMs: state.nextSendAt! - now, reason: 'spacing' };
+    const today = utcDay(now);
+    const sentToday = state.day === today ? (state.sentToday ?? 0) : 0;
+    if (sentToday >= dailyCapOf(whatsapp as Whatsapp, now))
+      return { ok: false, waitMs: Date.parse(`${today}T00:00:00.000Z`) + DAY_MS - now, reason: 'dailyCap' };
+    const version = state.version ?? 0;
+    const taken = await updateItem(limitKeys(companyId, whatsapp.id), {
+      set: {
+        day: today,
+        sentToday: sentToday + 1,
+        nextSendAt: now + spacing,
+        version: version + 1,
+        updatedAt: nowIso(),
+      },
+      condition: version ? '#v = :v' : 'attribute_not_exists(#v)',
+      conditionNames: { '#v': 'version' },
+      conditionValues: version ? { ':v': version } : undefined,
+    });
+    if (taken) return { ok: true };
+  }
+  return { ok: false, waitMs: 1000, reason: 'spacing' };
+}
+
+/** Pauses every campaign send on the connection until a campaign is restarted. */
+export async function pauseConnection(companyId: number, whatsappId: number, reason: PauseReason) {
+  await updateItem(limitKeys(companyId, whatsappId), {
+    set: { pausedReason: reason, pausedAt: nowIso() },
+    add: { version: 1 },
+  });
+}
+
+export async function clearConnectionPause(companyId: number, whatsappId: number) {
+  await updateItem(limitKeys(companyId, whatsappId), {
+    set: { pausedReason: null, pausedAt: null, nextSendAt: 0 },
+    add: { version: 1 },
+    condition: 'attribute_exists(pk)',
+  });
+}
+
+/** Whether a campaign's counters cross a pause threshold, and which. */
+export function pauseReasonOf(c: { sent: number; delivered: number; failed: number }): PauseReason | null {
+  if (c.sent >= LIMITER.PAUSE_MIN_SENT && c.failed / c.sent >= LIMITER.PAUSE_FAILURE_RATIO) return 'failures';
+  if (c.sent >= LIMITER.NO_ACK_MIN_SENT && (c.delivered + c.failed) / c.sent < LIMITER.NO_ACK_MIN_RATIO)
+    return 'noAcks';
+  return null;
+}
+
+/** The limiter state of every connection of a company (one Query). */
+export async function companyLimits(companyId: number) {
+  const { items } = await query<Item>({ pk: limitPk(companyId) });
+  return new Map(items.map((i) => [Number(String(i.sk).slice(2)), i as LimitState]));
+}
