@@ -1,0 +1,78 @@
+import {
+  CAMPAIGN_EDIT_WINDOW_MS,
+  CAMPAIGN_SETTINGS_DEFAULTS,
+  type Campaign,
+  type CampaignSettings,
+  type CampaignSettingsList,
+  type CampaignStatus,
+} from '#shared/schemas/campaigns';
+
+/**
+ * Editable only while INATIVA, or PROGRAMADA with more than 1 hour until scheduledAt; a canceled
+ * campaign still allows saving (management.md 4). Otherwise the dialog is read-only.
+ */
+export function isEditable(c: Pick<Campaign, 'status' | 'scheduledAt'> | null | undefined, now = Date.now()) {
+  if (!c) return true;
+  if (c.status === 'INATIVA' || c.status === 'CANCELADA') return true;
+  return c.status === 'PROGRAMADA' && !!c.scheduledAt && Date.parse(c.scheduledAt) - now > CAMPAIGN_EDIT_WINDOW_MS;
+}
+
+/** A scheduled, running or paused campaign can be canceled; a canceled or paused one restarted. */
+export const canCancel = (s: CampaignStatus) => s === 'EM_ANDAMENTO' || s === 'PROGRAMADA' || s === 'PAUSADA';
+export const canRestart = (s: CampaignStatus) => s === 'CANCELADA' || s === 'PAUSADA';
+/** A running campaign is canceled first, then deleted. */
+export const canDelete = (s: CampaignStatus) => s !== 'EM_ANDAMENTO';
+
+/** Report progress: delivered over valid WhatsApp contacts, as a whole percentage (management.md 4). */
+export const progressPercent = (delivered: number, validContacts: number) =>
+  validContacts > 0 ? Math.min(100, Math.round((delivered / validContacts) * 100)) : 0;
+
+/** After a live FINALIZADA the report reloads this much later (management.md 4). */
+export const REPORT_RELOAD_AFTER_FINISH_MS = 5_000;
+
+export const STATUS_COLOR: Record<CampaignStatus, 'default' | 'info' | 'primary' | 'warning' | 'success' | 'error'> = {
+  INATIVA: 'default',
+  PROGRAMADA: 'info',
+  EM_ANDAMENTO: 'primary',
+  CANCELADA: 'warning',
+  FINALIZADA: 'success',
+  PAUSADA: 'error',
+};
+
+/** GET /campaign-settings answers key and JSON-encoded value; missing or broken values keep the defaults. */
+export function parseSettings(list: CampaignSettingsList | undefined): CampaignSettings {
+  const out: CampaignSettings = { ...CAMPAIGN_SETTINGS_DEFAULTS, variables: [] };
+  for (const { key, value } of list ?? []) {
+    if (!(key in out)) continue;
+    try {
+      (out as Record<string, unknown>)[key] = JSON.parse(value);
+    } catch {
+      // a value that is not JSON keeps the default
+    }
+  }
+  return out;
+}
+
+/** A shortcut key already in use is not added again (management.md 5); keys are single words. */
+export function addVariable(
+  list: { key: string; value: string }[],
+  v: { key: string; value: string },
+): { ok: true; list: { key: string; value: string }[] } | { ok: false; reason: 'inUse' | 'invalid' } {
+  const key = v.key.trim();
+  if (!/^\w+$/.test(key)) return { ok: false, reason: 'invalid' };
+  if (list.some((x) => x.key.toLowerCase() === key.toLowerCase())) return { ok: false, reason: 'inUse' };
+  return { ok: true, list: [...list, { key, value: v.value }] };
+}
+
+/** The message variables of section 9 as they are written in a message. */
+export const MESSAGE_VARIABLES = ['firstName', 'name', 'ms', 'protocol', 'date', 'hora'] as const;
+export const variableToken = (key: string) => `{{${key}}}`;
+
+/** Puts `token` into `text` at the caret (or the end), returning the text and the caret after it. */
+export function insertAt(text: string, token: string, start = text.length, end = start) {
+  return { text: text.slice(0, start) + token + text.slice(end), caret: start + token.length };
+}
+
+/** The campaign form's audience: a contact list or a tag (`tagListId` on the wire). */
+export const audienceOf = (c: Pick<Campaign, 'contactListId' | 'tagId'> | null | undefined): 'list' | 'tag' =>
+  c?.tagId && !c.contactListId ? 'tag' : 'list';

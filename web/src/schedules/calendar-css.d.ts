@@ -1,0 +1,2 @@
+// The calendar's stylesheet, bundled by Vite.
+declare module 'react-big-calendar/lib/css/react-big-calendar.css';
