@@ -32,6 +32,8 @@ import { prefs } from '../lib/preferences';
 import { formatDate } from '../lib/format';
 import { UserModal } from '../users/UserModal';
 import { NotificationsPopover } from './NotificationsPopover';
+import { AnnouncementsPopover } from '../announcements/AnnouncementsPopover';
+import { ChatsPopover } from '../chats/ChatsPopover';
 
 /** The top bar of attendance.md 2.10. */
 export function TopBar() {
@@ -69,6 +71,8 @@ export function TopBar() {
       </Box>
       <Stack direction="row" sx={{ alignItems: 'center' }}>
         <NotificationsPopover />
+        <ChatsPopover />
+        <AnnouncementsPopover />
         <Tooltip title={t('topbar.refresh')}>
           <IconButton color="inherit" aria-label={t('topbar.refresh')} onClick={() => void mutate(() => true)}>
             <RefreshIcon />

@@ -1,13 +1,8 @@
-import { useApi } from '../api/swr';
-import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { asList } from '../realtime/cache';
+import { useChats } from '../chats/useChats';
 import { hasUnreadChats } from './menu';
 
-/** Unread internal chats for the menu dot; kept current by `chat` events (new-message, update). */
+/** Unread internal chats for the menu dot; the chat list is kept current by `chat` events. */
 export function useUnreadChats(userId: number | undefined, enabled: boolean) {
-  const { data, mutate } = useApi<unknown>(enabled ? '/chats/' : null, { pageNumber: 1 });
-  useRealtimeEvent('chat', () => {
-    if (enabled) void mutate();
-  });
-  return hasUnreadChats(asList(data, 'records'), userId);
+  const { chats } = useChats(enabled);
+  return hasUnreadChats(chats, userId);
 }
