@@ -46,11 +46,22 @@ export const access = {
   /** login, refresh, password reset, signup */
   public: { table: 'readwrite', jwt: true, realtime: true, mail: true },
   /** the tenant's modules */
-  tenant: { table: 'readwrite', jwt: true, media: 'readwrite', realtime: true, sendsTo: ['session-commands'] },
+  tenant: {
+    table: 'readwrite',
+    jwt: true,
+    media: 'readwrite',
+    realtime: true,
+    sendsTo: ['session-commands', 'campaigns'],
+  },
   /** $connect verifies tickets; $disconnect and $default keep the connection items */
   ws: { table: 'readwrite', jwt: true, realtime: true },
   /** queue consumers and timers */
-  jobs: { table: 'readwrite', media: 'readwrite', realtime: true, sendsTo: ['session-commands', 'schedules'] },
+  jobs: {
+    table: 'readwrite',
+    media: 'readwrite',
+    realtime: true,
+    sendsTo: ['session-commands', 'schedules', 'campaigns'],
+  },
   /** the platform seed after each deployment */
   seed: { table: 'readwrite' },
   /** the WhatsApp process: no JWT key, it authenticates nobody */
@@ -151,6 +162,7 @@ export const http: HttpModule[] = [
       'GET /contacts/{id}',
       'POST /contacts',
       'POST /contacts/upload',
+      'POST /contacts/import',
       'PUT /contacts/{id}',
       'DELETE /contacts/{id}',
     ],
@@ -168,13 +180,63 @@ export const http: HttpModule[] = [
       'DELETE /tags/{id}',
     ],
   },
+  {
+    name: 'chats',
+    routes: [
+      'GET /chats',
+      'POST /chats',
+      'PUT /chats/{id}',
+      'DELETE /chats/{id}',
+      'GET /chats/{id}/messages',
+      'POST /chats/{id}/messages',
+      'POST /chats/{id}/read',
+    ],
+  },
+  {
+    name: 'announcements',
+    routes: [
+      'GET /announcements',
+      'GET /announcements/{id}',
+      'POST /announcements',
+      'PUT /announcements/{id}',
+      'DELETE /announcements/{id}',
+      'POST /announcements/{id}/read',
+      'POST /announcements/{id}/media-upload',
+      'DELETE /announcements/{id}/media-upload',
+    ],
+  },
   { name: 'dashboard', routes: ['GET /dashboard', 'GET /dashboard/ticketsUsers', 'GET /dashboard/ticketsDay'] },
   { name: 'messages-api', routes: ['POST /messages/send'] },
   {
     name: 'companies',
     access: 'public',
-    routes: ['GET /plans/list', 'POST /companies/cadastro', 'GET /companies/listPlan/{companyId}'],
+    routes: [
+      'POST /companies/cadastro',
+      'GET /companies/listPlan/{companyId}',
+      'GET /companies',
+      'GET /companies/list',
+      'GET /companies/{id}',
+      'POST /companies',
+      'PUT /companies/{id}',
+      'DELETE /companies/{id}',
+      'POST /companies/{id}/expire',
+    ],
   },
+  {
+    name: 'plans',
+    routes: [
+      'GET /plans/list',
+      'GET /plans/all',
+      'GET /plans/{id}',
+      'POST /plans',
+      'PUT /plans/{id}',
+      'DELETE /plans/{id}',
+    ],
+  },
+  { name: 'helps', routes: ['GET /helps', 'GET /helps/list', 'POST /helps', 'PUT /helps/{id}', 'DELETE /helps/{id}'] },
+  { name: 'invoices', routes: ['GET /invoices', 'GET /invoices/all', 'GET /invoices/{id}'] },
+  // checkout (PIX through the payment port) and the subscription page; the provider's webhook is public and token-checked
+  { name: 'subscription', routes: ['GET /subscription', 'POST /subscription', 'POST /payments/asaas/webhook'] },
   {
     name: 'users',
     routes: [
@@ -221,6 +283,56 @@ export const http: HttpModule[] = [
       'DELETE /schedules/{id}/media-upload',
     ],
   },
+  {
+    name: 'contact-lists',
+    // a 10,000-row spreadsheet import writes in batches well inside this
+    timeoutSeconds: 29,
+    memory: 1024,
+    routes: [
+      'GET /contact-lists',
+      'GET /contact-lists/list',
+      'GET /contact-lists/sample',
+      'GET /contact-lists/{id}',
+      'POST /contact-lists',
+      'PUT /contact-lists/{id}',
+      'DELETE /contact-lists/{id}',
+      'POST /contact-lists/{id}/upload',
+      'GET /contact-list-items',
+      'GET /contact-list-items/{id}',
+      'POST /contact-list-items',
+      'PUT /contact-list-items/{id}',
+      'DELETE /contact-list-items/{id}',
+    ],
+  },
+  {
+    name: 'campaigns',
+    routes: [
+      'GET /campaigns',
+      'GET /campaigns/limits',
+      'GET /campaigns/{id}',
+      'GET /campaigns/{id}/report',
+      'POST /campaigns',
+      'PUT /campaigns/{id}',
+      'DELETE /campaigns/{id}',
+      'POST /campaigns/{id}/cancel',
+      'POST /campaigns/{id}/restart',
+      'POST /campaigns/{id}/media-upload',
+      'DELETE /campaigns/{id}/media-upload',
+      'GET /campaign-settings',
+      'POST /campaign-settings',
+    ],
+  },
+  {
+    name: 'files',
+    routes: [
+      'GET /files',
+      'GET /files/{id}',
+      'POST /files',
+      'PUT /files/{id}',
+      'DELETE /files/{id}',
+      'POST /files/uploadList/{id}',
+    ],
+  },
 ];
 
 export const ws = {
@@ -234,6 +346,8 @@ export const queues: QueueDef[] = [
   { name: 'session-commands', fifo: true, consumer: SESSION_RUNNER_CONSUMER, visibilityTimeoutSeconds: 120 },
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound' },
+  // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
+  { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)
   // visibility stated here because dispatch derives its recheck time from it
   {
@@ -249,10 +363,16 @@ export const queues: QueueDef[] = [
 export const timers: TimerDef[] = [
   // due scheduled messages, across every company (platform-wide due index)
   { name: 'schedules', handler: 'jobs/schedules-due', everyMinutes: 1 },
+  // PROGRAMADA campaigns whose time came, and running campaigns whose send chain was lost
+  { name: 'campaigns', handler: 'jobs/campaigns-due', everyMinutes: 1 },
   // chatbot wake-ups: timeToTransfer, expiresTicket, unanswered ratings
   { name: 'whatsapp-timers', handler: 'jobs/whatsapp-timers', everyMinutes: 1 },
   // sent messages still without a delivery ack UNDELIVERED_AFTER_MINUTES later (platform-wide wake-ups)
   { name: 'undelivered', handler: 'jobs/undelivered', everyMinutes: 1 },
+  // invoices before each company's due date (one per period), and pausing expired companies' connections
+  { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
+  // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)
+  { name: 'company-cleanup', handler: 'jobs/company-cleanup', everyMinutes: 5 },
 ];
 
 export const manifest = { http, ws, queues, timers };

@@ -46,6 +46,18 @@ export const ERROR_STATUS = {
   ERR_CONFLICT: 409,
   ERR_FORBIDDEN_ORIGIN: 403,
   ERR_MESSAGE_NOT_RESENDABLE: 409,
+  /** a campaign that is running, finished, or scheduled within the hour (management.md 4) */
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  // Platform and billing (issue 10).
+  /** the company's due date has passed: its admins reach only invoices, checkout and their session */
+  ERR_SUBSCRIPTION_EXPIRED: 402,
+  ERR_PLAN_IN_USE: 409,
+  ERR_INVOICE_ALREADY_PAID: 409,
+  ERR_PAYMENT_NOT_CONFIGURED: 503,
+  ERR_PAYMENT_PROVIDER: 502,
+  ERR_PAYMENT_REFUSED: 422,
+  ERR_INVALID_WEBHOOK_TOKEN: 401,
+  ERR_PLATFORM_COMPANY: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

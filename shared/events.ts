@@ -44,6 +44,7 @@ export const channelEvent = (companyId: number, name: EventName) => `company-${c
  * Who may receive an event. Every event is company-scoped; an audience narrows it further.
  * - `ticket`: connections that may see the ticket (room joined, queue membership, role)
  * - `user`: every connection of one user
+ * - `users`: every connection of these users (the members of an internal chat)
  * - `admins`: admin connections only
  * - `permission`: connections whose profile holds the permission (`without`: those whose profile lacks it)
  * - `superUsers`: connections of super users only
@@ -51,6 +52,7 @@ export const channelEvent = (companyId: number, name: EventName) => `company-${c
 export type Audience =
   | { kind: 'company' }
   | { kind: 'user'; userId: number; exceptConnectionId?: string }
+  | { kind: 'users'; userIds: number[] }
   | { kind: 'admins' }
   | { kind: 'permission'; permission: Permission; without?: boolean }
   | { kind: 'superUsers' }

@@ -29,6 +29,8 @@ export type SessionCommand =
   | (CommandBase & { type: 'start' })
   | (CommandBase & { type: 'newQr' })
   | (CommandBase & { type: 'disconnect' })
+  /** pause the session, keeping its keys (an expired company); `start` resumes without a new QR */
+  | (CommandBase & { type: 'stop' })
   | (CommandBase & {
       type: 'send';
       /** our message id, so the runner's result updates the right stored message */
@@ -56,6 +58,8 @@ export type SessionCommand =
     })
   | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
   | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
+  /** POST /contacts/import: the phone's address book comes back as `addressBook` events */
+  | (CommandBase & { type: 'importContacts'; requestId: string })
   | (CommandBase & { type: 'rejectCall'; callId: string; from: string })
   /**
    * Several messages to this chat got no delivery ack (the undelivered watchdog): re-fetch the
@@ -169,8 +173,27 @@ export type InboundEvent =
       number?: string;
     }
   | { type: 'lidMapping'; companyId: number; whatsappId: number; lid: string; pn: string }
+  | {
+      type: 'addressBook';
+      companyId: number;
+      whatsappId: number;
+      requestId: string;
+      /** one part of at most ADDRESS_BOOK_PART entries; `part` counts from 1 */
+      part: number;
+      parts: number;
+      contacts: AddressBookEntry[];
+    }
   /** the session health monitor's counters: on every change of state, else at most every few seconds */
   | { type: 'health'; companyId: number; whatsappId: number; health: ConnectionHealth };
 
 /** Ack values (attendance.md 2.5): 0 pending, 1 sent, 2 delivered, 3 read, 4/5 played. */
 export const ACK = { pending: 0, sent: 1, delivered: 2, read: 3, played: 4 } as const;
+
+/** A phone address-book entry: digits only, and the name saved on the phone (or the contact's own). */
+export interface AddressBookEntry {
+  number: string;
+  name: string;
+}
+
+/** Entries per `addressBook` event (an SQS message holds 256 KB). */
+export const ADDRESS_BOOK_PART = 500;

@@ -10,6 +10,7 @@ import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
 import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
+import { socketEntry, userKeys } from './accounts/users';
 import { ttlIn } from './keys';
 import { log } from './log';
 
@@ -44,10 +45,19 @@ const reverseKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'W
 
 export async function saveConnection(conn: WsConnection) {
   const ttl = ttlIn(CONNECTION_TTL_SECONDS);
+  const presence = socketEntry(conn.connectionId, ttl);
   await batchWrite([
     { ...companyConnKey(conn.companyId, conn.connectionId), ...conn, ttl },
-    { ...reverseKey(conn.connectionId), companyId: conn.companyId, userId: conn.userId, ttl },
+    { ...reverseKey(conn.connectionId), companyId: conn.companyId, userId: conn.userId, presence, ttl },
   ]);
+  await updateSockets(conn.companyId, conn.userId, 'ADD', presence);
+}
+
+/** The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. */
+async function updateSockets(companyId: number, userId: number, op: 'ADD' | 'DELETE', entry: string) {
+  const change =
+    op === 'ADD' ? { add: { sockets: new Set([entry]) } } : { deleteFromSet: { sockets: new Set([entry]) } };
+  await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
 }
 
 export async function findConnection(connectionId: string): Promise<WsConnection | undefined> {
@@ -57,9 +67,12 @@ export async function findConnection(connectionId: string): Promise<WsConnection
 }
 
 export async function removeConnection(connectionId: string, companyId?: number) {
-  const owner = companyId ?? (await getItem<{ companyId: number }>(reverseKey(connectionId)))?.companyId;
+  const reverse = await getItem<{ companyId: number; userId?: number; presence?: string }>(reverseKey(connectionId));
+  const owner = companyId ?? reverse?.companyId;
   await deleteItem(reverseKey(connectionId));
   if (owner !== undefined) await deleteItem(companyConnKey(owner, connectionId));
+  if (reverse?.presence && reverse.userId !== undefined)
+    await updateSockets(reverse.companyId, reverse.userId, 'DELETE', reverse.presence);
 }
 
 export async function updateRooms(
@@ -82,11 +95,6 @@ export async function companyConnections(companyId: number): Promise<WsConnectio
   return out;
 }
 
-/** Users with at least one live connection (the dashboard's online column). */
-export async function onlineUserIds(companyId: number): Promise<Set<number>> {
-  return new Set((await companyConnections(companyId)).map((c) => c.userId));
-}
-
 /** Whether a connection may see a ticket-scoped event (queue membership, role, room joins). */
 export function mayReceive(conn: WsConnection, audience: Audience): boolean {
   switch (audience.kind) {
@@ -100,6 +108,8 @@ export function mayReceive(conn: WsConnection, audience: Audience): boolean {
       return conn.super === true;
     case 'user':
       return conn.userId === audience.userId && conn.connectionId !== audience.exceptConnectionId;
+    case 'users':
+      return audience.userIds.includes(conn.userId);
     case 'ticket':
       return canSeeTicket(conn, audience);
   }

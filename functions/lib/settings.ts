@@ -11,11 +11,28 @@ import { companyKeys } from './accounts/companies';
 export const settingKeys = (companyId: number, key: string) => ({ pk: `C#${companyId}`, sk: `SETTING#${key}` });
 
 /** Settings that hold credentials (the payment integration key): written by admins, read by super users only. */
-const SECRET_SETTINGS: ReadonlySet<string> = new Set<SettingKey>(['asaas']);
+const SECRET_SETTINGS: ReadonlySet<string> = new Set<SettingKey>(['asaas', 'asaasWebhookToken']);
 
 /** The company's settings without the secret ones: what any user, the login response and the bot read. */
 export async function listSettings(companyId: number): Promise<Setting[]> {
   return (await listAllSettings(companyId)).filter((s) => !SECRET_SETTINGS.has(s.key));
+}
+
+/**
+ * The inbound pipeline reads the settings with every message; at volume one read per instance and
+ * RECENT_SETTINGS_MS is enough (a change made here clears it at once; on another instance it applies
+ * within that time).
+ */
+export const RECENT_SETTINGS_MS = 10_000;
+const recent = new Map<number, { at: number; settings: Promise<Setting[]> }>();
+
+export function recentSettings(companyId: number, now = Date.now()): Promise<Setting[]> {
+  const hit = recent.get(companyId);
+  if (hit && now - hit.at < RECENT_SETTINGS_MS) return hit.settings;
+  const settings = listSettings(companyId);
+  recent.set(companyId, { at: now, settings });
+  settings.catch(() => recent.delete(companyId));
+  return settings;
 }
 
 /** Every setting, secrets included: the super user's view. */
@@ -43,6 +60,7 @@ export async function updateSetting(companyId: number, key: string, value: strin
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
   const setting: Setting = { key, value };
   await putItem({ ...settingKeys(companyId, key), ...setting, updatedAt: nowIso() });
+  recent.delete(companyId);
   await publish(
     companyId,
     'setting',

@@ -1,7 +1,7 @@
 import { getObject } from '#lib/storage';
 import { log } from '#lib/log';
 import type { ConnectionStatus } from '#shared/constants';
-import { ACK, type SessionCommand } from '#shared/whatsapp-protocol';
+import { ACK, ADDRESS_BOOK_PART, type SessionCommand } from '#shared/whatsapp-protocol';
 import { AuthStore } from './auth-store';
 import { decideClose } from './close-policy';
 import { emit } from './emit';
@@ -384,6 +384,15 @@ export class SessionManager {
         await releaseLease(companyId, whatsappId, this.runnerId);
         return 'done';
       }
+      case 'stop': {
+        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
+        await unmarkWanted(companyId, whatsappId);
+        const current = this.get(companyId, whatsappId);
+        this.sessions.delete(this.key(companyId, whatsappId));
+        if (current) await current.close();
+        await releaseLease(companyId, whatsappId, this.runnerId);
+        return 'done';
+      }
       case 'send': {
         const socket = await this.socketFor(companyId, whatsappId);
         if (socket === 'elsewhere') return 'elsewhere';
@@ -412,6 +421,22 @@ export class SessionManager {
         } catch {
           await emit({ ...reply, exists: false, error: 'ERR_WAPP_CHECK_CONTACT' });
         }
+        return 'done';
+      }
+      case 'importContacts': {
+        const socket = await this.socketFor(companyId, whatsappId, 5_000);
+        if (socket === 'elsewhere') return 'elsewhere';
+        const contacts = socket ? await socket.addressBook() : [];
+        const parts = Math.max(1, Math.ceil(contacts.length / ADDRESS_BOOK_PART));
+        for (let part = 1; part <= parts; part++)
+          await emit({
+            type: 'addressBook',
+            ...base,
+            requestId: command.requestId,
+            part,
+            parts,
+            contacts: contacts.slice((part - 1) * ADDRESS_BOOK_PART, part * ADDRESS_BOOK_PART),
+          });
         return 'done';
       }
       case 'rejectCall': {

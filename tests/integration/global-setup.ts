@@ -8,12 +8,14 @@ let stack: LocalStack | undefined;
  * suite starts it the same way, with the built web app.
  */
 export async function startTestStack(project: TestProject, webDir?: string) {
+  // campaign pacing: one configured second lasts 5 ms, so interval rules are tested without waiting minutes
+  process.env.CAMPAIGN_SECOND_MS ??= '5';
   stack = await startStack({
     adminEmail: 'admin@admin.com',
     adminPassword: 'admin123',
     timers: false,
     retryBaseMs: 50,
-    logLevel: 'error',
+    logLevel: process.env.TEST_LOG_LEVEL || 'error',
     webDir,
     // The suite signs up and logs in hundreds of times from loopback; rate-limit tests pick other
     // addresses through x-forwarded-for and meet the real budgets.

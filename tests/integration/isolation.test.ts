@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { http, splitRouteKey, type RouteKey } from '../../infra/manifest';
-import { api, newCompany, type TestCompany } from './helpers';
+import { ADMIN, api, login, newCompany, runTimer, type TestCompany } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
 
 /**
@@ -31,12 +31,36 @@ const NOT_PER_ID = new Set<string>([
   'POST /users/set-language/{lang}',
   // a setting name; the caller's own company's setting is written
   'PUT /settings/{key}',
+  // platform announcements: super users write them and every company reads the active ones (announcements.test.ts)
+  'GET /announcements/{id}',
+  'PUT /announcements/{id}',
+  'DELETE /announcements/{id}',
+  'POST /announcements/{id}/read',
+  'POST /announcements/{id}/media-upload',
+  'DELETE /announcements/{id}/media-upload',
+]);
+
+/**
+ * Platform routes only a super user reaches (platform-admin.test.ts): company B's admin is refused
+ * with 403 before any id is looked at, and sees nothing of company A.
+ */
+const SUPER_ONLY = new Set<string>([
+  'GET /companies/{id}',
+  'PUT /companies/{id}',
+  'DELETE /companies/{id}',
+  'POST /companies/{id}/expire',
+  // plans and helps are the platform's, not a company's
+  'GET /plans/{id}',
+  'PUT /plans/{id}',
+  'DELETE /plans/{id}',
+  'PUT /helps/{id}',
+  'DELETE /helps/{id}',
 ]);
 
 const allRoutes: RouteKey[] = http.flatMap((m) => m.routes);
 const paramsOf = (route: string) => [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 const protectedRoutes = allRoutes.filter((r) => !PUBLIC.has(r));
-const idRoutes = protectedRoutes.filter((r) => paramsOf(r).length && !NOT_PER_ID.has(r));
+const idRoutes = protectedRoutes.filter((r) => paramsOf(r).length && !NOT_PER_ID.has(r) && !SUPER_ONLY.has(r));
 const listRoutes = protectedRoutes.filter((r) => !paramsOf(r).length && r.startsWith('GET '));
 
 const marker = `zq${randomUUID().slice(0, 6)}`;
@@ -63,6 +87,18 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /tickets/{id}': () => ({ status: 'closed' }),
   'PUT /contacts/{id}': () => ({ name: 'Taken Over' }),
   'PUT /tags/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /chats/{id}': () => ({ title: 'Taken Over' }),
+  'PUT /contact-lists/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /contact-list-items/{id}': () => ({ name: 'Taken Over', number: '5511999990000' }),
+  'PUT /campaigns/{id}': () => ({ name: 'Taken Over', message1: 'Taken over', whatsappId: 1, contactListId: 1 }),
+  'POST /contact-lists/{id}/upload': image,
+  'POST /files/uploadList/{id}': image,
+  'POST /campaigns/{id}/media-upload': image,
+  'PUT /files/{id}': () => ({ name: 'Taken Over', message: 'Taken over' }),
+  'PUT /companies/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /plans/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /helps/{id}': () => ({ title: 'Taken Over' }),
+  'POST /chats/{id}/messages': () => ({ message: 'intrusion' }),
   'POST /messages/{id}': () => ({ body: 'intrusion' }),
   'PUT /companies/{id}/schedules': () => ({
     schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '00:00', endTime: '00:01' }],
@@ -81,10 +117,18 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   tickets: { id: () => ids.ticket!, uuid: () => ids.ticketUuid! },
   contacts: { id: () => ids.contact! },
   tags: { id: () => ids.tag! },
+  chats: { id: () => ids.chat! },
   'ticket-notes': { id: () => ids.note! },
   'ticket-tags': { ticketId: () => ids.ticket!, tagId: () => ids.tag! },
   messages: { ticketId: () => ids.ticket!, id: () => ids.message! },
   companies: { id: () => a.companyId, companyId: () => a.companyId },
+  'contact-lists': { id: () => ids.contactList! },
+  'contact-list-items': { id: () => ids.contactListItem! },
+  campaigns: { id: () => ids.campaign! },
+  files: { id: () => ids.fileList! },
+  invoices: { id: () => ids.invoice! },
+  plans: { id: () => 1 },
+  helps: { id: () => ids.help! },
 };
 
 /** Where one path level serves two kinds of id, the route itself says which (checked before FILL). */
@@ -159,7 +203,66 @@ beforeAll(async () => {
     }),
     'schedule',
   );
+  const chat = ok(
+    await api('POST', '/chats', { token: t, body: { title: `Chat ${marker}`, users: [user.id] } }),
+    'chat',
+  );
+  ok(
+    await api('POST', `/chats/${chat.id}/messages`, { token: t, body: { message: `Chat message ${marker}` } }),
+    'chat message',
+  );
+  const contactList = ok(
+    await api('POST', '/contact-lists', { token: t, body: { name: `List ${marker}` } }),
+    'contact list',
+  );
+  const contactListItem = ok(
+    await api('POST', '/contact-list-items', {
+      token: t,
+      body: { name: `Item ${marker}`, number: '5511977770000', contactListId: contactList.id },
+    }),
+    'contact list item',
+  );
+  const campaign = ok(
+    await api('POST', '/campaigns', {
+      token: t,
+      body: {
+        name: `Campaign ${marker}`,
+        message1: `Hello ${marker}`,
+        whatsappId: whatsapp.id,
+        contactListId: contactList.id,
+      },
+    }),
+    'campaign',
+  );
+  const fileList = ok(
+    await api('POST', '/files', { token: t, body: { name: `Files ${marker}`, message: `Files ${marker}` } }),
+    'file list',
+  );
+  // the invoice timer bills a trial company whose due date is near (company B's is moved away, so
+  // B has no invoice of its own under A's invoice id: ids count per company)
+  const superToken = (await login(ADMIN.email, ADMIN.password)).token as string;
+  ok(
+    await api('PUT', `/companies/${b.companyId}`, {
+      token: superToken,
+      body: { dueDate: new Date(Date.now() + 90 * 86_400_000).toISOString() },
+    }),
+    'company B due date',
+  );
+  await runTimer('invoices');
+  const invoice = ok(await api('GET', '/invoices', { token: t }), 'invoices').invoices?.[0];
+  if (!invoice) throw new Error('the invoices timer created no invoice for company A');
+  // helps are the platform's, shown to every company: no marker in them
+  const help = ok(
+    await api('POST', '/helps', { token: superToken, body: { title: 'Help iso', description: 'd', video: '' } }),
+    'help',
+  );
   Object.assign(ids, {
+    contactList: contactList.id,
+    contactListItem: contactListItem.id,
+    campaign: campaign.id,
+    fileList: fileList.id,
+    invoice: invoice.id,
+    help: help.id,
     whatsapp: whatsapp.id,
     contact: contact.id,
     queue: queue.id,
@@ -172,6 +275,7 @@ beforeAll(async () => {
     option: option.id,
     quickMessage: quickMessage.id,
     schedule: schedule.id,
+    chat: chat.id,
   });
 });
 
@@ -197,6 +301,17 @@ describe('tenant isolation over every route of the manifest', () => {
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404);
     expect(JSON.stringify(res.body ?? '')).not.toContain(marker);
   });
+
+  it.each([...SUPER_ONLY])(
+    "%s is refused to company B's admin (403, super users only) and shows nothing",
+    async (route) => {
+      const { method } = splitRouteKey(route as RouteKey);
+      const path = fill(route);
+      const res = await api(method, path, { token: b.adminToken, body: BODIES[route]?.() });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(403);
+      expect(JSON.stringify(res.body ?? '')).not.toContain(marker);
+    },
+  );
 
   it.each(listRoutes)('%s shows company B nothing of company A', async (route) => {
     const { path } = splitRouteKey(route as RouteKey);

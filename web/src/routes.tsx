@@ -21,7 +21,13 @@ const page = (
 ): AppRoute => ({
   path,
   kind,
-  Component: lazy(load),
+  // a flagged page renders behind its guard, which reads the flag when shown
+  Component: lazy(
+    flag
+      ? () =>
+          Promise.all([load(), import('./campaigns/CampaignsGate')]).then(([m, g]) => ({ default: g.gated(m.default) }))
+      : load,
+  ),
   flag,
 });
 
@@ -40,8 +46,29 @@ export const routes: AppRoute[] = [
   page('/tags', 'private', () => import('./tags/TagsPage')),
   page('/quick-messages', 'private', () => import('./quick-messages/QuickMessagesPage')),
   page('/settings', 'private', () => import('./settings/SettingsPage')),
+  page('/chats/:id?', 'private', () => import('./chats/ChatsPage')),
+  page('/kanban', 'private', () => import('./kanban/KanbanPage')),
+  page('/announcements', 'private', () => import('./announcements/AnnouncementsPage')),
+  page('/helps', 'private', () => import('./helps/HelpsPage')),
+  page('/financeiro', 'private', () => import('./billing/InvoicesPage')),
+  page('/subscription', 'private', () => import('./billing/SubscriptionPage')),
+  page('/schedules', 'private', () => import('./schedules/SchedulesPage')),
+  page('/files', 'private', () => import('./files/FilesPage')),
+  page('/contact-lists', 'private', () => import('./contact-lists/ContactListsPage'), 'cshow'),
+  page(
+    '/contact-lists/:contactListId/contacts',
+    'private',
+    () => import('./contact-lists/ContactListItemsPage'),
+    'cshow',
+  ),
+  page('/campaigns', 'private', () => import('./campaigns/CampaignsPage'), 'cshow'),
+  page('/campaign/:campaignId/report', 'private', () => import('./campaigns/CampaignReportPage'), 'cshow'),
+  page('/campaigns-config', 'private', () => import('./campaigns/CampaignsConfigPage'), 'cshow'),
 ];
 
-/** Routes present for this browser (the campaign routes need the `cshow` storage flag). */
-export const activeRoutes = (hasFlag: (name: string) => boolean = (n) => localStorage.getItem(n) !== null) =>
+/**
+ * Routes present for this browser. By default every route is registered: the campaign routes check
+ * the `cshow` flag (or the plan) when they render, since login may set it after the app started.
+ */
+export const activeRoutes = (hasFlag: (name: string) => boolean = () => true) =>
   routes.filter((r) => !r.flag || hasFlag(r.flag));

@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import { getItem, stripKeys, transact, putTx, query, type TransactItem, type Item } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { pad, nowIso } from '../keys';
+import { limitReached } from './plan-limits';
 
 /**
  * A user: pk `C#<companyId>`, sk `USER#<id>`. Its e-mail is unique across the platform through a
@@ -19,15 +20,34 @@ export type StoredUser = User & { passwordHash: string };
 /** Lower-cased name and e-mail kept on the item so the users page can search with one Query. */
 export const userSearchText = (name: string, email: string) => `${name} ${email}`.toLowerCase();
 
+/**
+ * Presence: the user item's string set `sockets` holds one `<connectionId>@<expires epoch s>` per open
+ * WebSocket (added on $connect, deleted on $disconnect or when a post finds the socket gone), so
+ * the dashboard learns who is online from the users it reads anyway. An entry whose time passed is a
+ * socket that ended without a $disconnect: not online.
+ */
+export const socketEntry = (connectionId: string, expiresAt: number) => `${connectionId}@${expiresAt}`;
+export const isOnline = (item: Item, nowSeconds = Math.floor(Date.now() / 1000)) =>
+  [...((item.sockets as Set<string> | undefined) ?? [])].some((e) => Number(e.split('@').pop()) > nowSeconds);
+
 export const toUser = (item: Item): User => {
-  const { passwordHash: _hash, searchText: _search, ...rest } = stripKeys(item) as StoredUser & { searchText?: string };
+  const {
+    passwordHash: _hash,
+    searchText: _search,
+    sockets: _sockets,
+    ...rest
+  } = stripKeys(item) as StoredUser & { searchText?: string; sockets?: unknown };
   return rest;
 };
 
 export async function getStoredUser(companyId: number, id: number): Promise<StoredUser | undefined> {
   const item = await getItem(userKeys(companyId, id));
   if (!item) return undefined;
-  const { searchText: _search, ...stored } = stripKeys(item) as StoredUser & { searchText?: string };
+  const {
+    searchText: _search,
+    sockets: _sockets,
+    ...stored
+  } = stripKeys(item) as StoredUser & { searchText?: string; sockets?: unknown };
   return stored;
 }
 
@@ -42,11 +62,16 @@ export async function findUserByEmail(email: string): Promise<StoredUser | undef
 }
 
 export async function listUsers(companyId: number): Promise<User[]> {
-  const out: User[] = [];
+  return (await listUsersWithPresence(companyId)).map(({ online: _online, ...user }) => user);
+}
+
+/** The company's users and whether each has a live WebSocket: one Query. */
+export async function listUsersWithPresence(companyId: number): Promise<(User & { online: boolean })[]> {
+  const out: (User & { online: boolean })[] = [];
   let startKey: Item | undefined;
   do {
     const page = await query({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' }, startKey });
-    out.push(...page.items.map(toUser));
+    out.push(...page.items.map((i) => ({ ...toUser(i), online: isOnline(i) })));
     startKey = page.lastKey;
   } while (startKey);
   return out;
@@ -100,7 +125,7 @@ export async function createUser(
   const extraCount = opts.extra?.length ?? 0;
   await transact(items, (index) => {
     if (index === extraCount) return new AppError('ERR_EMAIL_ALREADY_EXISTS');
-    if (index === extraCount + 2) return new AppError('ERR_PLAN_LIMIT_REACHED');
+    if (index === extraCount + 2) return limitReached('users', opts.maxUsers);
     return new AppError('ERR_CONFLICT');
   });
   return toUser(stored);

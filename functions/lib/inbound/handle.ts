@@ -7,7 +7,10 @@ import { linkContactLid } from '../contacts/service';
 import { applyAck, applySendResult, markEdited, markRevoked } from '../messages/service';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
+import { noteCampaignMessage } from '../campaigns/sender';
+import { applyListItemCheck } from '../contact-lists/checks';
 import { portsFor, processMessage } from './wiring';
+import { applyAddressBook } from '../contacts/phone-import';
 
 export const CALL_REJECTED_MESSAGE =
   '*Mensagem automática:*\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
@@ -22,17 +25,24 @@ export async function handleInbound(event: InboundEvent) {
     case 'health':
       await applyHealthEvent(event);
       return;
+    case 'addressBook':
+      await applyAddressBook(event);
+      return;
     case 'checkNumberResult':
-      await recordNumberCheck(event);
+      // a contact list item's check (replyTo names it) only updates the item; the API's own waits read the reply item
+      if (!(await applyListItemCheck(event))) await recordNumberCheck(event);
       return;
     case 'message':
       await processMessage(companyId, event.whatsappId, event.message);
       return;
-    case 'ack':
-      await applyAck(companyId, event);
+    case 'ack': {
+      const message = await applyAck(companyId, event);
+      if (message?.campaign) await noteCampaignMessage(companyId, message);
       return;
+    }
     case 'sendResult': {
       const message = await applySendResult(companyId, event);
+      if (message?.campaign) await noteCampaignMessage(companyId, message);
       if (message && event.wid) await scheduleExpiry(companyId, event.whatsappId, event.ticketId);
       return;
     }

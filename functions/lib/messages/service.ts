@@ -14,14 +14,14 @@ import {
   type SessionCommand,
 } from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
-import { batchGet, putTx, query, stripKeys, updateItem, type Item } from '../db';
+import { batchGet, getItem, putTx, query, stripKeys, transact, updateItem, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { acceptStoredUpload, assertTenantKey } from '../storage';
 import { contactJid, digitsOnly, getContact, jidUser, requireContact } from '../contacts/repo';
-import { ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
+import { bumpTicket, ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
 import { publishTicketChange, publishToTicket } from '../tickets/events';
 import { companyConnections } from '../realtime';
@@ -60,59 +60,88 @@ const messageKeysOf = (t: Pick<Ticket, 'companyId' | 'contactId' | 'whatsappId'>
   msgSk: `M#${id}`,
 });
 
+/**
+ * The ticket's preview of its last message: one line in the list, so the ticket (rewritten with
+ * every message, and copied into three list indexes) stays under 1 KB, the unit writes are billed in.
+ */
+export const LAST_MESSAGE_PREVIEW = 120;
 const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) =>
-  (m.body || m.mediaName || m.mediaType || '').slice(0, 255);
+  (m.body || m.mediaName || m.mediaType || '').slice(0, LAST_MESSAGE_PREVIEW);
 
-/** Stores a message and bumps its ticket (lastMessage, updatedAt, unread) in one transaction. */
+/**
+ * Stores a message, then moves its ticket (lastMessage, updatedAt, unread). The message, its wid
+ * guard and its watchdog wake-up are one transaction: a redelivery or an echo fails on the guard
+ * (ERR_DUPLICATED). The ticket's move is a separate UpdateItem (see bumpTicket): a crash between the
+ * two leaves the message stored and the ticket behind, which the redelivery of the same message
+ * repairs (the guard names the message; the ticket moves only if it has not moved past it).
+ */
 async function insertWithTicket(
   companyId: number,
   ticketId: number,
   message: Message,
   opts: { wid?: string; unread: boolean; initial?: StoredTicket; watch?: boolean },
 ) {
-  return mutateTicket(
-    companyId,
-    ticketId,
-    (t) => ({
-      ...t,
-      lastMessage: lastMessageText(message),
-      updatedAt: message.createdAt > t.updatedAt ? message.createdAt : nowIso(),
-      unreadMessages: t.unreadMessages + (opts.unread ? 1 : 0),
-    }),
+  const before = opts.initial ?? (await requireStoredTicket(companyId, ticketId));
+  const stored = { ...message, contactId: before.contactId, whatsappId: before.whatsappId };
+  const keys = messageKeysOf(before, message.id);
+  const bump = {
+    id: message.id,
+    createdAt: message.createdAt,
+    lastMessage: lastMessageText(message),
+    unread: opts.unread,
+  };
+  const items = [
+    ...(opts.wid
+      ? [putTx({ ...widGuardKeys(companyId, opts.wid), ...keys, messageId: message.id, ticketId }, true)]
+      : []),
+    putTx(messageItem(stored), true),
+    // the undelivered watchdog's wake-up (see watchdog/repo.ts)
+    ...(opts.watch
+      ? [
+          putTx(
+            watchItem({
+              companyId,
+              messageId: message.id,
+              ticketId,
+              dueAt: watchDueAt(Date.parse(message.createdAt)),
+              ...keys,
+            }),
+          ),
+        ]
+      : []),
+  ];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await transact(items, () => new AppError('ERR_DUPLICATED'));
+      break;
+    } catch (err) {
+      const retry = err instanceof AppError && err.code === 'ERR_CONFLICT' && attempt < 3;
+      if (retry) continue;
+      if (err instanceof AppError && err.code === 'ERR_DUPLICATED' && opts.wid)
+        await repairBump(companyId, opts.wid, before);
+      throw err;
+    }
+  }
+  const after = (await bumpTicket(before, bump)) ?? before;
+  return { before, after };
+}
+
+/** A redelivered message whose first delivery stored it but died before moving the ticket. */
+async function repairBump(companyId: number, wid: string, ticket: StoredTicket) {
+  const guard = await getItem<{ messageId?: string; ticketId?: number }>(widGuardKeys(companyId, wid));
+  if (!guard?.messageId || guard.ticketId !== ticket.id) return;
+  if (ticket.lastMessageId && ticket.lastMessageId >= guard.messageId) return;
+  const first = await getMessageById(companyId, guard.messageId);
+  if (!first) return;
+  await bumpTicket(
+    ticket,
     {
-      extra: (_b, a) => [
-        ...(opts.wid
-          ? [
-              putTx(
-                {
-                  ...widGuardKeys(companyId, opts.wid),
-                  ...messageKeysOf(a, message.id),
-                  messageId: message.id,
-                  ticketId,
-                },
-                true,
-              ),
-            ]
-          : []),
-        putTx(messageItem({ ...message, contactId: a.contactId, whatsappId: a.whatsappId }), true),
-        // the undelivered watchdog's wake-up (see watchdog/repo.ts)
-        ...(opts.watch
-          ? [
-              putTx(
-                watchItem({
-                  companyId,
-                  messageId: message.id,
-                  ticketId,
-                  dueAt: watchDueAt(Date.parse(message.createdAt)),
-                  ...messageKeysOf(a, message.id),
-                }),
-              ),
-            ]
-          : []),
-      ],
-      mapConflict: () => new AppError('ERR_DUPLICATED'),
-      initial: opts.initial,
+      id: first.id,
+      createdAt: first.createdAt,
+      lastMessage: lastMessageText(first),
+      unread: !first.fromMe && !first.read,
     },
+    { onlyIfBehind: true },
   );
 }
 
@@ -234,6 +263,8 @@ export async function sendMessage(
     automatic?: boolean;
     /** chosen by a resend, which records it on the message it replaces before sending */
     id?: string;
+    /** a campaign's send: its acks are reported to the campaign */
+    campaign?: Message['campaign'];
   },
 ): Promise<Message> {
   if (!input.media && !input.body.trim())
@@ -269,6 +300,7 @@ export async function sendMessage(
     userId: input.userId ?? null,
     automatic: Boolean(input.automatic),
     error: null,
+    ...(input.campaign ? { campaign: input.campaign } : {}),
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };

@@ -15,6 +15,15 @@ import contactsPage from './contactsPage';
 import tags from './tags';
 import quickMessages from './quickMessages';
 import settings from './settings';
+import chats from './chats';
+import kanban from './kanban';
+import announcements from './announcements';
+import helps from './helps';
+import billing from './billing';
+import schedules from './schedules';
+import files from './files';
+import contactLists from './contactLists';
+import campaigns from './campaigns';
 import type { Locales } from './types';
 
 /**
@@ -36,6 +45,15 @@ export const namespaces: Record<string, Locales> = {
   tags,
   quickMessages,
   settings,
+  chats,
+  kanban,
+  announcements,
+  helps,
+  billing,
+  schedules,
+  files,
+  contactLists,
+  campaigns,
 };
 
 const STORAGE_KEY = 'language';

@@ -9,6 +9,8 @@ export interface MenuContext {
   plan: Partial<Record<PlanFeature, boolean>> | null;
   /** the `cshow` browser storage flag */
   cshow: boolean;
+  /** an expired company's admin session: only the invoices are listed (issue 10) */
+  restricted?: boolean;
 }
 
 export interface MenuEntry {
@@ -70,7 +72,8 @@ export const MENU: MenuEntry[] = [
   { key: 'settings', to: '/settings', section: 'admin', show: admin },
 ];
 
-export const visibleMenu = (ctx: MenuContext) => MENU.filter((m) => m.show(ctx));
+export const visibleMenu = (ctx: MenuContext) =>
+  MENU.filter((m) => (ctx.restricted ? m.key === 'financeiro' : m.show(ctx)));
 
 /** The Connections warning: any connection waiting for a QR scan, pairing, down, timed out or opening. */
 export const connectionsNeedAttention = (list: { status: string }[] | undefined) =>
