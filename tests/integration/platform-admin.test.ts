@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, api, login, newCompany, queuesIdle, runTimer, table } from './helpers';
-import { createQueue } from './fixtures';
+import { createQueue, createUser } from './fixtures';
+import { rawTable } from './whatsapp-sim';
 
 const superToken = async () => (await login(ADMIN.email, ADMIN.password)).token;
 const uid = () => Math.random().toString(36).slice(2, 8);
@@ -118,6 +119,25 @@ describe('platform administration: companies, plans, helps, limits', () => {
     const sup = await superToken();
     const co = await newCompany('pa4');
     await createQueue(co.adminToken);
+    // data of the newer modules, kept in partitions of their own
+    const agent = await createUser(co);
+    const chat = (await api('POST', '/chats', { token: co.adminToken, body: { title: 'Equipe', users: [agent.id] } }))
+      .body;
+    await api('POST', `/chats/${chat.id}/messages`, { token: co.adminToken, body: { message: 'oi' } });
+    const list = (await api('POST', '/contact-lists', { token: co.adminToken, body: { name: 'Lista' } })).body;
+    await api('POST', '/contact-list-items', {
+      token: co.adminToken,
+      body: { name: 'Item', number: '5511977776666', contactListId: list.id },
+    });
+    const leftovers = async () =>
+      (
+        await Promise.all([
+          rawTable().query(`C#${co.companyId}#CHATMSG#${String(chat.id).padStart(10, '0')}`),
+          rawTable().query(`C#${co.companyId}#UCHAT#${agent.id}`),
+          rawTable().query(`C#${co.companyId}#CLI#${list.id}`),
+        ])
+      ).map((items) => items.length);
+    expect(await leftovers()).toEqual([1, 1, 1]);
     const res = await api('DELETE', `/companies/${co.companyId}`, { token: sup });
     expect(res.status).toBe(202);
     // the admin's session ends at once
@@ -129,6 +149,7 @@ describe('platform administration: companies, plans, helps, limits', () => {
     expect(await table().get(`C#${co.companyId}`, 'COMPANY')).toBeUndefined();
     expect(await table().get(`C#${co.companyId}`, 'COUNTER#usage#queues')).toBeUndefined();
     expect(await table().get(`EMAIL#${co.admin.email}`, 'EMAIL')).toBeUndefined();
+    expect(await leftovers()).toEqual([0, 0, 0]);
     expect((await api('GET', `/companies/${co.companyId}`, { token: sup })).status).toBe(404);
     expect(
       (await api('POST', '/auth/login', { body: { email: co.admin.email, password: co.admin.password } })).status,

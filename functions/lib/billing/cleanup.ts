@@ -18,11 +18,13 @@ import { pad } from '../keys';
  * `company-cleanup` timer on the cleanup index) without a Scan: the
  * company partition `C#<cid>` is read page by page, and each item names the partitions and guards
  * that hang off it (a user's e-mail guard and sessions, a connection's token guard and auth keys, a
- * contact's messages, notes and number guards, a ticket's rounds and uuid pointer, a tag's links);
+ * contact's messages, notes and number guards, a ticket's rounds and uuid pointer, a tag's links,
+ * a chat's messages and its members' memberships, a campaign's shipping items, a contact list's
+ * items, a payment's provider pointer);
  * the company's fixed partitions follow, then its media under `company<cid>/`, and the company item
  * last. Every step is a delete, so a run cut short is simply run again.
  */
-const FIXED_PARTITIONS = ['WS', 'TCOUNT', 'DASH', 'WSENT', 'WNUMBER'];
+const FIXED_PARTITIONS = ['WS', 'TCOUNT', 'DASH', 'WSENT', 'WNUMBER', 'CAMPLIMIT'];
 
 async function drain(pk: string, onItem?: (item: Item) => Key[] | Promise<Key[]>) {
   let startKey: Item | undefined;
@@ -78,6 +80,9 @@ export async function cleanupCompany(companyId: number, planId: number) {
     if (sk.startsWith('USER#')) {
       await deleteItem(emailKeys(String(item.email)));
       removed += await drain(`SESSIONS#${companyId}#${item.id}`);
+      // the user's chat memberships and announcement read marks
+      removed += await drain(`${c}#UCHAT#${item.id}`);
+      removed += await drain(`${c}#ANNREAD#${item.id}`);
     } else if (sk.startsWith('WHATSAPP#')) {
       // logs the phone out and drops its keys, lease and wanted mark (the runner's part)
       await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: Number(item.id) });
@@ -97,6 +102,14 @@ export async function cleanupCompany(companyId: number, planId: number) {
       removed += await drain(`${c}#T#${pad(Number(item.id))}`);
     } else if (sk.startsWith('TAG#')) {
       removed += await drain(`${c}#TAGT#${item.id}`);
+    } else if (sk.startsWith('CHAT#')) {
+      removed += await drain(`${c}#CHATMSG#${pad(Number(item.id))}`);
+    } else if (sk.startsWith('CAMPAIGN#')) {
+      removed += await drain(`${c}#CAMPSHIP#${item.id}`);
+    } else if (sk.startsWith('CONTACTLIST#')) {
+      removed += await drain(`${c}#CLI#${item.id}`);
+    } else if (sk.startsWith('PAYMENT#') && item.provider && item.ref) {
+      await deleteItem({ pk: `PAYREF#${item.provider}#${item.ref}`, sk: 'PAYREF' });
     }
   }
   for (const suffix of FIXED_PARTITIONS) removed += await drain(`${c}#${suffix}`);
