@@ -18,9 +18,12 @@ export const toasts = {
     listeners.add(l);
     return () => void listeners.delete(l);
   },
-  push(kind: ToastKind, text: string) {
-    queue = [...queue, { id: ++seq, kind, text }];
+  /** Queues a toast; its id lets a later outcome replace it (`dismiss`). */
+  push(kind: ToastKind, text: string): number {
+    const id = ++seq;
+    queue = [...queue, { id, kind, text }];
     emit();
+    return id;
   },
   dismiss(id: number) {
     queue = queue.filter((t) => t.id !== id);

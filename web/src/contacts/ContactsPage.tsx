@@ -38,7 +38,7 @@ import { useConfirmedDelete } from '../components/useConfirmedDelete';
 import { ListToolbar } from '../components/ListToolbar';
 import { PageFrame } from '../components/PageFrame';
 import { searchParam } from '../components/SearchField';
-import { notify } from '../components/toast';
+import { notify, toasts } from '../components/toast';
 import { useDebouncedValue } from '../lib/debounce';
 import { readPage } from '../lib/paged';
 import { usePagedList } from '../lib/usePagedList';
@@ -74,7 +74,7 @@ export default function ContactsPage() {
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
-  const [busy, setBusy] = useState<'import' | 'export' | null>(null);
+  const [busy, setBusy] = useState<'import' | 'export' | 'phone' | null>(null);
   const [result, setResult] = useState<{ created: number; errors: ReturnType<typeof importErrors> } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
@@ -86,7 +86,22 @@ export default function ContactsPage() {
     return i18n.exists(`common:validation.${m}`) ? t(`common:validation.${m}`) : m;
   };
 
-  useRealtimeEvent<{ action: string; contact?: Contact; contactId?: number }>('contact', (ev) => {
+  useRealtimeEvent<{
+    action: string;
+    contact?: Contact;
+    contactId?: number;
+    phoneImport?: { requestId: string; part: number; parts: number; created: number; skipped: number };
+  }>('contact', (ev) => {
+    const part = ev.phoneImport;
+    if (part) {
+      // a small address book can be imported before the POST has even answered: keep every request's tally
+      const tally = phoneImports.current.get(part.requestId) ?? { created: 0, parts: 0 };
+      tally.created += part.created;
+      tally.parts += 1;
+      phoneImports.current.set(part.requestId, tally);
+      if (part.requestId === phoneImport.current && tally.parts === part.parts) phoneImportDone(part.requestId);
+      else if (tally.parts === part.parts) tally.done = true;
+    }
     // an import announces its contacts once, as a whole
     if (ev.action === 'reload') void contacts.reload();
     else if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
@@ -96,6 +111,33 @@ export default function ContactsPage() {
     )
       contacts.upsert(ev.contact);
   });
+
+  // POST /contacts/import: the default connection's phone sends its address book; parts arrive as events
+  const phoneImport = useRef<string | null>(null);
+  const phoneImports = useRef(new Map<string, { created: number; parts: number; done?: boolean }>());
+  const phoneImportNotice = useRef<number | null>(null);
+  const phoneImportDone = (requestId: string) => {
+    // the outcome replaces the "reading the address book" notice
+    if (phoneImportNotice.current !== null) toasts.dismiss(phoneImportNotice.current);
+    phoneImportNotice.current = null;
+    notify.success(t('phoneImported', { count: phoneImports.current.get(requestId)?.created ?? 0 }));
+    phoneImports.current.delete(requestId);
+    phoneImport.current = null;
+  };
+  const importFromPhone = async () => {
+    setBusy('phone');
+    try {
+      const started = await api.post<{ requestId: string }>('/contacts/import', {});
+      phoneImport.current = started.requestId;
+      if (phoneImports.current.get(started.requestId)?.done) phoneImportDone(started.requestId);
+      else phoneImportNotice.current = notify.info(t('phoneImporting'));
+    } catch (err) {
+      toastError(err);
+    } finally {
+      // the parts arrive later as events (a second import is harmless: known numbers are skipped)
+      setBusy(null);
+    }
+  };
 
   const startTicket = async (contact: Contact) => {
     if (!user) return;
@@ -183,6 +225,16 @@ export default function ContactsPage() {
           >
             {t('import')}
           </Button>
+          {user?.profile === 'admin' && (
+            <Button
+              variant="outlined"
+              startIcon={busy === 'phone' ? <CircularProgress size={16} /> : <WhatsAppIcon />}
+              disabled={busy !== null}
+              onClick={() => void importFromPhone()}
+            >
+              {t('importPhone')}
+            </Button>
+          )}
           <Button
             variant="outlined"
             startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
