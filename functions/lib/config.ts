@@ -49,6 +49,17 @@ export interface Config {
   asaasUrl: string;
   /** milliseconds one second of campaign pacing lasts (CAMPAIGN_SECOND_MS, default 1000; tests shrink it) */
   campaignSecondMs: number;
+  /** OpenAI-compatible chat-completions base (OPENAI_BASE_URL, default OpenAI's; the local stack points it at its fake) */
+  openAiBaseUrl: string;
+  /** Dialogflow API base and Google OAuth token endpoint (DIALOGFLOW_API_URL, DIALOGFLOW_TOKEN_URL) */
+  dialogflowApiUrl: string;
+  dialogflowTokenUrl: string;
+  /** AI prompts and integrations: per-call timeout, retries after the first attempt, first backoff (doubles) */
+  aiTimeoutMs: number;
+  aiRetries: number;
+  aiRetryBaseMs: number;
+  /** local runtime only (PROVIDER_PRIVATE_URLS=1): integration URLs may name loopback and private addresses (the fakes) */
+  providerPrivateUrls: boolean;
 }
 
 let cached: Config | undefined;
@@ -84,6 +95,13 @@ export function config(): Config {
     paymentsSandbox: optional('PAYMENTS_SANDBOX') === '1',
     asaasUrl: optional('ASAAS_URL') ?? 'https://api.asaas.com/v3',
     campaignSecondMs: integer('CAMPAIGN_SECOND_MS', 1000),
+    openAiBaseUrl: optional('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+    dialogflowApiUrl: optional('DIALOGFLOW_API_URL') ?? 'https://dialogflow.googleapis.com',
+    dialogflowTokenUrl: optional('DIALOGFLOW_TOKEN_URL') ?? 'https://oauth2.googleapis.com/token',
+    aiTimeoutMs: integer('AI_TIMEOUT_MS', 15_000),
+    aiRetries: integer('AI_RETRIES', 2),
+    aiRetryBaseMs: integer('AI_RETRY_BASE_MS', 1000),
+    providerPrivateUrls: optional('PROVIDER_PRIVATE_URLS') === '1',
   };
   return cached;
 }

@@ -1,4 +1,4 @@
-import { hkdfSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { SecretsManagerClient, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { config } from './config';
 
@@ -29,7 +29,35 @@ export function cursorKey(): Promise<Buffer> {
   return pageCursorKey;
 }
 
+let boxKey: Promise<Buffer> | undefined;
+
+/** The key that seals tenants' third-party secrets at rest (AI api keys, service accounts): an HKDF subkey. */
+function secretBoxKey(): Promise<Buffer> {
+  boxKey ??= signingKey().then((secret) => Buffer.from(hkdfSync('sha256', secret, '', 'inbox secret box v1', 32)));
+  return boxKey;
+}
+
+/** Seals a secret with AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
+export async function sealSecret(plain: string): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await secretBoxKey(), iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
+}
+
+/** Opens what sealSecret made; throws when it was tampered with or sealed under another key. */
+export async function openSecret(sealed: string): Promise<string> {
+  const [version, iv, tag, data] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', await secretBoxKey(), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
 export function resetSecrets() {
   jwtKey = undefined;
   pageCursorKey = undefined;
+  boxKey = undefined;
 }

@@ -12,6 +12,7 @@ import { ExternalConsumer, LocalQueue, withFaults } from './queues';
 import { startSessionRunner, proxyTo, type SessionRunnerChild } from './session-runner';
 import { freePort } from './ports';
 import { asaasFake } from './asaas-fake';
+import { dialogflowFake, openAiFake, typebotFake, webhookFake } from './ai-fakes';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
@@ -110,7 +111,13 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     MAIL_LOG: '1',
     // payments: the sandbox until the platform's `asaas` setting holds a key; Asaas is the local fake
     PAYMENTS_SANDBOX: '1',
+    // the AI and integration fakes listen on this machine
+    PROVIDER_PRIVATE_URLS: '1',
     ASAAS_URL: process.env.ASAAS_URL || `${base}/@asaas/v3`,
+    // AI prompts and integrations: local fakes unless real providers are configured (see ai-fakes.ts)
+    OPENAI_BASE_URL: process.env.OPENAI_BASE_URL || `${base}/@openai/v1`,
+    DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL || `${base}/@dialogflow`,
+    DIALOGFLOW_TOKEN_URL: process.env.DIALOGFLOW_TOKEN_URL || `${base}/@dialogflow/token`,
     RATE_LIMIT_EXEMPT_ADDRESSES: (opts.rateLimitExemptAddresses ?? []).join(','),
     ...(opts.sessionCacheSeconds !== undefined ? { SESSION_CACHE_SECONDS: String(opts.sessionCacheSeconds) } : {}),
     ...(opts.passwordHashCost !== undefined ? { PASSWORD_HASH_COST: String(opts.passwordHashCost) } : {}),
@@ -244,6 +251,10 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       res.end(JSON.stringify({ outcome }));
     },
     '/@asaas/': asaas,
+    '/@openai/': openAiFake(),
+    '/@typebot/': typebotFake(),
+    '/@webhook/': webhookFake(),
+    '/@dialogflow/': dialogflowFake(`${base}/@dialogflow/token`),
     '/@queues/idle': async (_req, res) => {
       await idle();
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -1,7 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import type { InboundMessage } from '#shared/whatsapp-protocol';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
-import { runInboundMessage, type Ports, type PipelineTicket, type AwaitedRating } from './pipeline';
+import {
+  runInboundMessage,
+  type AssistantTarget,
+  type AwaitedRating,
+  type PipelineTicket,
+  type Ports,
+} from './pipeline';
 import type { StoredBotState } from '../chatbot/state';
 
 const whatsapp = {
@@ -31,7 +37,15 @@ function msg(body: string, over: Partial<InboundMessage> = {}): InboundMessage {
 }
 
 /** In-memory ports: one contact, tickets, messages by wid, bot state, sent bot messages. */
-function fakes(settings: Record<string, string> = { userRating: 'enabled' }) {
+function fakes(
+  settings: Record<string, string> = { userRating: 'enabled' },
+  bots: {
+    queueLinks?: Record<number, { promptId?: number; integrationId?: number }>;
+    features?: { useOpenAi: boolean; useIntegrations: boolean };
+    handedToPeople?: Set<number>;
+  } = {},
+) {
+  const assisted: { ticketId: number; target: AssistantTarget; body: string }[] = [];
   const tickets: PipelineTicket[] = [];
   const stored = new Map<string, number>();
   const bot = new Map<number, StoredBotState>();
@@ -80,15 +94,28 @@ function fakes(settings: Record<string, string> = { userRating: 'enabled' }) {
         id,
         name: id === 11 ? 'Sales' : 'Support',
         greetingMessage: id === 12 ? 'Support here' : '',
+        ...(bots.queueLinks?.[id] ?? {}),
       })),
     optionTree: async () => [],
     isOpen: async () => true,
     sendBot: async (t, body) => void sent.push({ ticketId: t.id, body }),
     setQueue: async (t, queueId) => Object.assign(t, { queueId }),
     scheduleTransfer: async (t) => void transfers.push(t.id),
+    features: async () => bots.features ?? { useOpenAi: true, useIntegrations: true },
+    handedToPeople: async (t) => Boolean(bots.handedToPeople?.has(t.id)),
+    runAssistant: async (t, target, m) => void assisted.push({ ticketId: t.id, target, body: m.body }),
     now: () => new Date('2026-11-20T15:00:00Z'),
   };
-  return { ports, tickets, stored, sent, transfers, ratings, setAwaited: (a: AwaitedRating) => (awaited = a) };
+  return {
+    ports,
+    tickets,
+    stored,
+    sent,
+    transfers,
+    ratings,
+    assisted,
+    setAwaited: (a: AwaitedRating) => (awaited = a),
+  };
 }
 
 describe('inbound pipeline rules', () => {
@@ -167,5 +194,63 @@ describe('inbound pipeline rules', () => {
     await runInboundMessage(f.ports, whatsapp, msg('hello again'));
     expect(f.stored.size).toBe(1);
     expect(f.sent).toEqual([]);
+  });
+});
+
+describe('inbound pipeline: prompts and integrations', () => {
+  const withPrompt = { ...whatsapp, promptId: 5 } as Whatsapp;
+
+  it('a connection with a prompt hands the message to it instead of the chatbot', async () => {
+    const f = fakes();
+    await runInboundMessage(f.ports, withPrompt, msg('hi'));
+    expect(f.assisted).toEqual([{ ticketId: 1, target: { kind: 'prompt', id: 5 }, body: 'hi' }]);
+    expect(f.sent).toEqual([]);
+  });
+
+  it('a connection prompt answers even with no queues and no greeting', async () => {
+    const f = fakes();
+    const bare = { ...withPrompt, queueIds: [], greetingMessage: '' } as unknown as Whatsapp;
+    await runInboundMessage(f.ports, bare, msg('hi'));
+    expect(f.assisted.map((a) => a.target)).toEqual([{ kind: 'prompt', id: 5 }]);
+  });
+
+  it('choosing a queue with an integration hands that same message to the integration', async () => {
+    const f = fakes(undefined, { queueLinks: { 12: { integrationId: 9 } } });
+    await runInboundMessage(f.ports, whatsapp, msg('hi'));
+    expect(f.assisted).toEqual([]);
+    await runInboundMessage(f.ports, whatsapp, msg('2'));
+    expect(f.tickets[0]!.queueId).toBe(12);
+    expect(f.assisted).toEqual([{ ticketId: 1, target: { kind: 'integration', id: 9 }, body: '2' }]);
+    // later messages go straight to it
+    await runInboundMessage(f.ports, whatsapp, msg('more'));
+    expect(f.assisted.at(-1)).toEqual({ ticketId: 1, target: { kind: 'integration', id: 9 }, body: 'more' });
+  });
+
+  it('a ticket people took over from the bot is not handed back to it', async () => {
+    const f = fakes(undefined, { handedToPeople: new Set([1]) });
+    await runInboundMessage(f.ports, withPrompt, msg('hi'));
+    expect(f.assisted).toEqual([]);
+  });
+
+  it('plan flags: without useOpenAi the prompt stays silent; without useIntegrations the integration does', async () => {
+    const noAi = fakes(undefined, { features: { useOpenAi: false, useIntegrations: true } });
+    await runInboundMessage(noAi.ports, withPrompt, msg('hi'));
+    expect(noAi.assisted).toEqual([]);
+    expect(noAi.sent).toHaveLength(1); // the chatbot greeting instead
+
+    const noIntegrations = fakes(undefined, {
+      queueLinks: { 12: { integrationId: 9 } },
+      features: { useOpenAi: true, useIntegrations: false },
+    });
+    await runInboundMessage(noIntegrations.ports, whatsapp, msg('hi'));
+    await runInboundMessage(noIntegrations.ports, whatsapp, msg('2'));
+    expect(noIntegrations.assisted).toEqual([]);
+  });
+
+  it('an open ticket (an attendant took it) never reaches the bot', async () => {
+    const f = fakes();
+    f.tickets.push({ id: 1, status: 'open', queueId: 11, userId: 4, isGroup: false, contactId: 7, whatsappId: 1 });
+    await runInboundMessage(f.ports, withPrompt, msg('hello'));
+    expect(f.assisted).toEqual([]);
   });
 });

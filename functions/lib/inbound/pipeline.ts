@@ -17,6 +17,15 @@ export interface PipelineTicket {
   isGroup: boolean;
   contactId: number;
   whatsappId: number;
+  useIntegration?: boolean;
+  promptId?: number | null;
+  integrationId?: number | null;
+}
+
+/** Who answers instead of the chatbot: an AI prompt or a queue integration (management.md). */
+export interface AssistantTarget {
+  kind: 'prompt' | 'integration';
+  id: number;
 }
 
 export interface PipelineContact {
@@ -42,12 +51,20 @@ export interface Ports<T extends PipelineTicket = PipelineTicket> {
   finishRating(rating: AwaitedRating, contact: PipelineContact, value: number | null): Promise<void>;
   botState(ticket: T): Promise<StoredBotState | undefined>;
   saveBotState(ticket: T, state: StoredBotState): Promise<void>;
-  queues(ids: number[]): Promise<(BotQueue & { schedules?: unknown })[]>;
+  queues(
+    ids: number[],
+  ): Promise<(BotQueue & { schedules?: unknown; promptId?: number | null; integrationId?: number | null })[]>;
   optionTree(queueId: number): Promise<BotOption[]>;
   isOpen(queueId?: number): Promise<boolean>;
   sendBot(ticket: T, body: string): Promise<void>;
   setQueue(ticket: T, queueId: number): Promise<T>;
   scheduleTransfer(ticket: T, minutes: number): Promise<void>;
+  /** the plan flags that let prompts (useOpenAi) and integrations (useIntegrations) answer */
+  features(): Promise<{ useOpenAi: boolean; useIntegrations: boolean }>;
+  /** people took the ticket over from its prompt or integration (transfer, finish, failure) */
+  handedToPeople(ticket: T): Promise<boolean>;
+  /** hands the ticket and the customer's message to its prompt or integration (outside any request) */
+  runAssistant(ticket: T, target: AssistantTarget, message: InboundMessage): Promise<void>;
   now(): Date;
 }
 
@@ -85,9 +102,18 @@ export async function runInboundMessage<T extends PipelineTicket>(
   if (!stored.created) return { duplicate: true as const };
   const current = stored.ticket ?? ticket;
   if (message.fromMe || current.isGroup) return { ticket: current };
+  if (current.status !== 'pending' || current.userId !== null) return { ticket: current };
+
+  // A prompt or integration of the ticket, its queue or its connection answers instead of the chatbot.
+  const assistant = await pickAssistant(ports, current, whatsapp.promptId ?? null);
+  if (assistant) {
+    await ports.runAssistant(current, assistant, message);
+    return { ticket: current, assistant };
+  }
+
   // nothing for a bot to say: no queues to offer, no greeting, no out-of-hours rule
   const botIdle = !whatsapp.queueIds.length && !whatsapp.greetingMessage && settings.scheduleType !== 'company';
-  if (botIdle || current.status !== 'pending' || current.userId !== null) return { ticket: current };
+  if (botIdle) return { ticket: current };
 
   const state = await ports.botState(current);
   const queues = await ports.queues(whatsapp.queueIds);
@@ -120,6 +146,7 @@ export async function runInboundMessage<T extends PipelineTicket>(
     now: now.getTime(),
   });
 
+  const queueBefore = current.queueId;
   let target = current;
   for (const action of actions) {
     if (action.type === 'setQueue') target = await ports.setQueue(target, action.queueId);
@@ -127,9 +154,46 @@ export async function runInboundMessage<T extends PipelineTicket>(
       await ports.sendBot(target, fillVariables(action.body, { contactName: contact.name, now, protocol: target.id }));
     else if (action.type === 'saveState') await ports.saveBotState(target, action.state);
   }
+  // The chosen queue's prompt or integration takes the conversation from here, starting with this message.
+  if (target.queueId !== null && target.queueId !== queueBefore) {
+    const next = await pickAssistant(ports, target, null, byId.get(target.queueId));
+    if (next) {
+      await ports.runAssistant(target, next, message);
+      return { ticket: target, actions, assistant: next };
+    }
+  }
   // A pending ticket the bot could not route moves to transferQueueId after timeToTransfer minutes.
   if (created && target.queueId === null && whatsapp.timeToTransfer && whatsapp.transferQueueId) {
     await ports.scheduleTransfer(target, whatsapp.timeToTransfer);
   }
   return { ticket: target, actions };
+}
+
+type QueueLinks = { promptId?: number | null; integrationId?: number | null };
+
+/**
+ * The ticket's own integration or prompt, else its queue's, else the connection's prompt; only
+ * those the plan allows, and none once people took the ticket over. The plan and hand-over reads
+ * happen only when there is a candidate, so tickets without bots cost nothing more.
+ */
+async function pickAssistant<T extends PipelineTicket>(
+  ports: Ports<T>,
+  ticket: T,
+  connectionPromptId: number | null,
+  knownQueue?: QueueLinks,
+): Promise<AssistantTarget | undefined> {
+  const candidates: AssistantTarget[] = [];
+  if (ticket.useIntegration && ticket.integrationId) candidates.push({ kind: 'integration', id: ticket.integrationId });
+  if (ticket.promptId) candidates.push({ kind: 'prompt', id: ticket.promptId });
+  if (ticket.queueId !== null) {
+    const queue = knownQueue ?? (await ports.queues([ticket.queueId]))[0];
+    if (queue?.integrationId) candidates.push({ kind: 'integration', id: queue.integrationId });
+    if (queue?.promptId) candidates.push({ kind: 'prompt', id: queue.promptId });
+  }
+  if (connectionPromptId) candidates.push({ kind: 'prompt', id: connectionPromptId });
+  if (!candidates.length) return undefined;
+  const features = await ports.features();
+  const allowed = candidates.find((c) => (c.kind === 'prompt' ? features.useOpenAi : features.useIntegrations));
+  if (!allowed || (await ports.handedToPeople(ticket))) return undefined;
+  return allowed;
 }

@@ -16,6 +16,8 @@ import { getBotState, saveBotState } from '../chatbot/state';
 import { awaitedRating, finishRating } from '../chatbot/rating';
 import { scheduleDue } from '../chatbot/timers';
 import type { BotOption } from '../chatbot/engine';
+import { companyPlan } from '../accounts/companies';
+import { getAssistState, runAssistant } from '../integrations/assistant';
 import { runInboundMessage, type Ports } from './pipeline';
 
 type PortTicket = Ticket;
@@ -112,6 +114,8 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
         greetingMessage: q.greetingMessage,
         outOfHoursMessage: q.outOfHoursMessage,
         schedules: q.schedules,
+        promptId: q.promptId ?? null,
+        integrationId: q.integrationId ?? null,
       })),
     optionTree: async (queueId) => (await getOptionTree(companyId, queueId)) as unknown as BotOption[],
     isOpen: async (queueId) => {
@@ -127,6 +131,12 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
     },
     setQueue: (ticket, queueId) => updateTicket(companyId, ticket.id, { queueId }, null),
     scheduleTransfer: (ticket, minutes) => scheduleDue('transfer', companyId, ticket.id, minutes),
+    features: async () => {
+      const plan = await companyPlan(companyId);
+      return { useOpenAi: Boolean(plan?.useOpenAi), useIntegrations: Boolean(plan?.useIntegrations) };
+    },
+    handedToPeople: async (ticket) => Boolean((await getAssistState(companyId, ticket.id))?.human),
+    runAssistant: (ticket, target, message) => runAssistant(companyId, ticket, target, message),
     now: () => new Date(),
   };
 }

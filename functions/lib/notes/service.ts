@@ -50,6 +50,34 @@ export async function createNote(
   return note;
 }
 
+/**
+ * A note the system leaves on a ticket (user id 0, "Sistema"), e.g. why an AI prompt or integration
+ * handed the ticket to people. Admins may delete it.
+ */
+export async function createSystemNote(
+  companyId: number,
+  ticket: { id: number; contactId: number },
+  text: string,
+): Promise<TicketNote> {
+  const stored = await requireStoredTicket(companyId, ticket.id);
+  const note: TicketNote = {
+    id: await nextId(companyScope(companyId), 'ticketNote'),
+    companyId,
+    note: text,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    userId: 0,
+    user: { id: 0, name: 'Sistema' },
+    createdAt: nowIso(),
+  };
+  await putItem(
+    { ...noteKeys(note), ...note, gsi1pk: noteIndex(companyId, note.id), gsi1sk: 'N' },
+    { ifNotExists: true },
+  );
+  await publishToTicket(companyId, stored, 'ticketNote', { action: 'create', note, ticketId: ticket.id });
+  return note;
+}
+
 /** The author or an admin may delete a note. */
 export async function deleteNote(companyId: number, actor: Actor, id: number) {
   const { items } = await query({ index: 'gsi1', pk: noteIndex(companyId, id), limit: 1 });

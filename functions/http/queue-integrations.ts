@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { httpModule, reply, route } from '#lib/http';
+import { idParam } from '#shared/schemas/common';
+import {
+  QueueIntegrationBody,
+  QueueIntegrationUpdateBody,
+  QueueIntegrationsQuery,
+  TestSessionBody,
+} from '#shared/schemas/integrations';
+import {
+  createIntegration,
+  deleteIntegration,
+  getIntegration,
+  listIntegrations,
+  testSession,
+  updateIntegration,
+} from '#lib/integrations/service';
+import { ADMIN_AREA as ADMIN } from '#lib/users/service';
+
+const params = z.object({ id: idParam });
+const feature = 'useIntegrations' as const;
+
+/** Queue integrations (management.md "Queue integrations", 7), for plans with useIntegrations. */
+export const handler = httpModule({
+  'GET /queueIntegration': route({ feature, query: QueueIntegrationsQuery }, async ({ auth, query }) =>
+    listIntegrations(auth.companyId, query),
+  ),
+
+  'GET /queueIntegration/{id}': route({ feature, params }, async ({ auth, params }) =>
+    getIntegration(auth.companyId, params.id),
+  ),
+
+  'POST /queueIntegration': route({ feature, permission: ADMIN, body: QueueIntegrationBody }, async ({ auth, body }) =>
+    reply(await createIntegration(auth.companyId, body), 201),
+  ),
+
+  'PUT /queueIntegration/{id}': route(
+    { feature, permission: ADMIN, params, body: QueueIntegrationUpdateBody },
+    async ({ auth, params, body }) => updateIntegration(auth.companyId, params.id, body),
+  ),
+
+  'DELETE /queueIntegration/{id}': route({ feature, permission: ADMIN, params }, async ({ auth, params }) =>
+    deleteIntegration(auth.companyId, params.id),
+  ),
+
+  'POST /queueIntegration/testSession': route(
+    { feature, permission: ADMIN, body: TestSessionBody },
+    async ({ auth, body }) => testSession(auth.companyId, body),
+  ),
+});

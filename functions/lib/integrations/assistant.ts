@@ -1,0 +1,257 @@
+import type { InboundMessage } from '#shared/whatsapp-protocol';
+import type { Ticket } from '#shared/schemas/tickets';
+import type { Message } from '#shared/schemas/messages';
+import { parseServiceAccount } from '#shared/schemas/integrations';
+import { PROMPT_TRANSFER_PHRASE } from '#shared/schemas/prompts';
+import { getItem, putItem, query } from '../db';
+import { ttlIn } from '../keys';
+import { log } from '../log';
+import { conversationPk } from '../messages/repo';
+import { sendMessage } from '../messages/service';
+import { updateTicket } from '../tickets/service';
+import { getContact } from '../contacts/repo';
+import { createSystemNote } from '../notes/service';
+import { promptForRun } from '../prompts/service';
+import { openAiCompatible, type ChatMessage } from '../prompts/chat-model';
+import { ProviderError } from './call';
+import { postWebhook } from './webhook';
+import { continueTypebotChat, startTypebotChat, type TypebotTurn } from './typebot';
+import { detectIntent } from './dialogflow';
+import { integrationForRun } from './service';
+import type { AssistantTarget } from '../inbound/pipeline';
+import { assistKeys, type AssistState } from './repo';
+
+const STATE_TTL_SECONDS = 90 * 24 * 3600;
+
+export async function getAssistState(companyId: number, ticketId: number): Promise<AssistState | undefined> {
+  const item = await getItem(assistKeys(companyId, ticketId), { consistent: true });
+  return item ? { human: Boolean(item.human), ...(item.typebot ? { typebot: item.typebot } : {}) } : undefined;
+}
+
+async function saveAssistState(companyId: number, ticketId: number, state: AssistState) {
+  await putItem({ ...assistKeys(companyId, ticketId), ...state, ttl: ttlIn(STATE_TTL_SECONDS) });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Lower case without accents or extra spaces: how keywords and the transfer phrase are compared. */
+export const normalize = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const ACCENTS: Record<string, string> = { a: 'aáàâã', e: 'eéê', i: 'ií', o: 'oóôõ', u: 'uú', c: 'cç' };
+/** The transfer phrase as a pattern that ignores case, accents, spacing and quotes around it. */
+const TRANSFER_PATTERN = new RegExp(
+  `["'“”*]*${[...normalize(PROMPT_TRANSFER_PHRASE)]
+    .map((ch) => (ch === ' ' ? '\\s+' : ACCENTS[ch] ? `[${ACCENTS[ch]}]` : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('')}["'“”*.!]*`,
+  'giu',
+);
+
+/** The model's answer without the transfer phrase, and whether it said it. */
+export function splitTransfer(answer: string): { text: string; transfer: boolean } {
+  const text = answer.replace(TRANSFER_PATTERN, '');
+  return { text: text.replace(/[ \t]+\n/g, '\n').trim(), transfer: text !== answer };
+}
+
+/**
+ * Hands the customer's message to the ticket's prompt or integration and sends its answers through
+ * the normal send path (automatic). Any failure (timeout after retries, provider error, a deleted
+ * prompt) leaves the ticket pending for people with a note saying why: never silent.
+ */
+export async function runAssistant(
+  companyId: number,
+  ticket: Ticket,
+  target: AssistantTarget,
+  message: InboundMessage,
+) {
+  try {
+    if (target.kind === 'prompt') await answerWithPrompt(companyId, ticket, target.id);
+    else await answerWithIntegration(companyId, ticket, target.id, message);
+  } catch (err) {
+    const reason = err instanceof ProviderError ? err.message : (err as Error).message;
+    log.error('assistant failed', { ticketId: ticket.id, kind: target.kind, id: target.id, error: reason });
+    const what = target.kind === 'prompt' ? `o prompt de IA #${target.id}` : `a integração #${target.id}`;
+    await handToPeople(
+      companyId,
+      ticket,
+      undefined,
+      `Atendimento automático interrompido: ${what} falhou (${reason}). Ticket aguardando um atendente.`,
+    );
+  }
+}
+
+/** The bot steps back: the ticket stays pending (in `queueId` when given) for people; later messages skip the bot. */
+async function handToPeople(companyId: number, ticket: Ticket, queueId: number | undefined, note?: string) {
+  await saveAssistState(companyId, ticket.id, { human: true });
+  await updateTicket(
+    companyId,
+    ticket.id,
+    { ...(queueId ? { queueId } : {}), useIntegration: false, promptId: null, integrationId: null },
+    null,
+  );
+  if (note) await createSystemNote(companyId, ticket, note);
+}
+
+async function send(companyId: number, ticket: Ticket, bodies: string[], delayMs = 0) {
+  for (const [i, body] of bodies.entries()) {
+    if (i > 0 && delayMs > 0) await sleep(delayMs);
+    await sendMessage(companyId, ticket, { body, automatic: true });
+  }
+}
+
+/** The ticket's last `limit` messages, oldest first (the conversation partition, newest first, one Query). */
+async function recentMessages(companyId: number, ticket: Ticket, limit: number): Promise<Message[]> {
+  const { items } = await query<Message>({
+    pk: conversationPk(companyId, ticket.contactId, ticket.whatsappId),
+    sk: { beginsWith: 'M#' },
+    forward: false,
+    limit,
+  });
+  return items.filter((m) => m.ticketId === ticket.id && !m.isDeleted).reverse();
+}
+
+async function answerWithPrompt(companyId: number, ticket: Ticket, promptId: number) {
+  const prompt = await promptForRun(companyId, promptId);
+  if (!prompt) throw new Error('prompt not found');
+  const current = ticket.promptId === promptId ? ticket : await updateTicket(companyId, ticket.id, { promptId }, null);
+  const contact = await getContact(companyId, ticket.contactId);
+  const history = (await recentMessages(companyId, ticket, prompt.maxMessages))
+    .filter((m) => m.body?.trim())
+    .map((m): ChatMessage => ({ role: m.fromMe ? 'assistant' : 'user', content: m.body }));
+  const system = [
+    prompt.prompt,
+    `O cliente se chama ${contact?.name || 'Cliente'}.`,
+    `Se o cliente pedir um atendente humano ou você não souber responder, responda apenas: ${PROMPT_TRANSFER_PHRASE}`,
+  ].join('\n\n');
+  const answer = await openAiCompatible().complete({
+    apiKey: prompt.apiKey,
+    model: prompt.model,
+    maxTokens: prompt.maxTokens,
+    temperature: prompt.temperature,
+    messages: [{ role: 'system', content: system }, ...history],
+  });
+  const { text, transfer } = splitTransfer(answer);
+  if (text) await send(companyId, current, [text]);
+  if (transfer) await handToPeople(companyId, current, prompt.queueId);
+}
+
+async function answerWithIntegration(
+  companyId: number,
+  ticket: Ticket,
+  integrationId: number,
+  message: InboundMessage,
+) {
+  const integration = await integrationForRun(companyId, integrationId);
+  if (!integration) throw new Error('integration not found');
+  const current =
+    ticket.useIntegration && ticket.integrationId === integrationId
+      ? ticket
+      : await updateTicket(companyId, ticket.id, { useIntegration: true, integrationId }, null);
+  const contact = await getContact(companyId, ticket.contactId);
+
+  if (integration.type === 'n8n' || integration.type === 'webhook') {
+    const answer = await postWebhook(integration.urlN8N, integration.webhookSecret, {
+      event: 'message',
+      company: { id: companyId },
+      integration: { id: integration.id, type: integration.type, name: integration.name },
+      ticket: {
+        id: current.id,
+        uuid: current.uuid,
+        status: current.status,
+        queueId: current.queueId,
+        whatsappId: current.whatsappId,
+        contactId: current.contactId,
+      },
+      contact: { id: ticket.contactId, name: contact?.name ?? '', number: contact?.number ?? '' },
+      message: {
+        wid: message.wid,
+        body: message.body,
+        mediaType: message.mediaType,
+        fromMe: message.fromMe,
+        timestamp: message.timestamp,
+      },
+    });
+    await send(companyId, current, answer.replies);
+    if (answer.transfer) await handToPeople(companyId, current, undefined);
+    return;
+  }
+
+  if (integration.type === 'dialogflow') {
+    const account = parseServiceAccount(integration.jsonContent);
+    if (!account) throw new Error('dialogflow credentials missing');
+    const projectId = integration.projectName || account.project_id || '';
+    const out = await detectIntent(
+      account,
+      projectId,
+      `${companyId}-${current.id}`,
+      message.body,
+      integration.language || 'pt-BR',
+    );
+    if (out.answer) await send(companyId, current, [out.answer]);
+    if (out.endInteraction) await handToPeople(companyId, current, undefined);
+    return;
+  }
+
+  await typebotTurn(companyId, current, integration, message, contact?.name ?? '', contact?.number ?? '');
+}
+
+type RunnableIntegration = NonNullable<Awaited<ReturnType<typeof integrationForRun>>>;
+
+/**
+ * Typebot: the finish keyword hands the ticket to people; the restart keyword drops the session and
+ * sends the restart message; a session idle longer than `typebotExpires` minutes (0: never) starts
+ * over; a numbered reply picks that choice; an answer Typebot did not take gets the unknown-answer
+ * message; a flow that ends hands the ticket to people.
+ */
+async function typebotTurn(
+  companyId: number,
+  ticket: Ticket,
+  integration: RunnableIntegration,
+  message: InboundMessage,
+  name: string,
+  number: string,
+) {
+  const body = normalize(message.body);
+  const state = (await getAssistState(companyId, ticket.id)) ?? { human: false };
+  if (integration.typebotKeywordFinish && body === normalize(integration.typebotKeywordFinish)) {
+    await handToPeople(companyId, ticket, undefined);
+    return;
+  }
+  if (integration.typebotKeywordRestart && body === normalize(integration.typebotKeywordRestart)) {
+    await saveAssistState(companyId, ticket.id, { human: false });
+    if (integration.typebotRestartMessage) await send(companyId, ticket, [integration.typebotRestartMessage]);
+    return;
+  }
+  const session = state.typebot;
+  const expired =
+    session && integration.typebotExpires > 0 && Date.now() - session.lastAt > integration.typebotExpires * 60_000;
+  const start = () =>
+    startTypebotChat(integration.urlN8N, integration.typebotSlug, {
+      number,
+      name,
+      ticketId: String(ticket.id),
+    });
+  let turn: TypebotTurn | undefined;
+  if (!session || expired) turn = await start();
+  else {
+    const choice = /^\d+$/.test(body) ? session.choices[Number(body) - 1] : undefined;
+    turn = await continueTypebotChat(integration.urlN8N, session.sessionId, choice ?? message.body);
+    turn ??= await start();
+    if (!turn.bubbles && turn.expectsInput && integration.typebotUnknownMessage)
+      turn = { ...turn, messages: [integration.typebotUnknownMessage], choices: session.choices };
+  }
+  await send(companyId, ticket, turn.messages, integration.typebotDelayMessage);
+  if (!turn.expectsInput) {
+    await handToPeople(companyId, ticket, undefined);
+    return;
+  }
+  await saveAssistState(companyId, ticket.id, {
+    human: false,
+    typebot: { sessionId: turn.sessionId, lastAt: Date.now(), choices: turn.choices },
+  });
+}

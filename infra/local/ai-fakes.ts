@@ -1,0 +1,218 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createVerify, randomUUID } from 'node:crypto';
+import { PROMPT_TRANSFER_PHRASE } from '../../shared/schemas/prompts';
+
+/**
+ * Local fakes of the AI and bot providers (local stack only; nothing reaches the internet):
+ * - `/@openai/v1/chat/completions`: OpenAI-compatible (OPENAI_BASE_URL points here). It echoes the
+ *   customer's last message, and answers the transfer phrase when it asks for a "humano"/"human".
+ *   Hooks per apiKey: `POST /@openai/_script` `{ apiKey, replies?, delayMs?, status? }`,
+ *   `GET /@openai/_requests?apiKey=`.
+ * - `/@typebot/api/v1/...`: Typebot's chat API with one flow (choice Vendas/Suporte, then an e-mail,
+ *   then the end). Slug `slow` never answers. `GET /@typebot/_requests?slug=`.
+ * - `/@webhook/{id}`: a receiver that records each POST with its headers. `POST /@webhook/{id}/_script`
+ *   `{ status?, reply?, replies?, transfer?, delayMs? }`, `GET /@webhook/{id}/_requests`.
+ * - `/@dialogflow/token` (DIALOGFLOW_TOKEN_URL) checks the RS256 service-account assertion (against a
+ *   public key registered with `POST /@dialogflow/_keys` `{ clientEmail, publicKey }`), and
+ *   `/@dialogflow/v2/projects/{p}/agent/sessions/{s}:detectIntent` answers with a fulfillment text
+ *   (ending the interaction when asked for a "humano"). `GET /@dialogflow/_requests?project=`.
+ */
+/** request bodies of a fake: free-form JSON read loosely */
+// biome-ignore lint/suspicious/noExplicitAny: a fake reads whatever JSON its caller sent
+type Json = Record<string, any>;
+type Handler = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => Promise<void>;
+
+const send = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const parse = (raw: Buffer) => (raw.length ? (JSON.parse(raw.toString()) as Json) : {});
+const asksForPeople = (text: string) => /\b(humano|human|atendente)\b/i.test(text);
+
+export function openAiFake(): Handler {
+  const scripts = new Map<string, { replies: string[]; delayMs: number; status?: number }>();
+  const requests: { apiKey: string; body: Json }[] = [];
+  return async (req, res, raw) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname.slice('/@openai'.length);
+    if (path === '/_script') {
+      const body = parse(raw);
+      scripts.set(body.apiKey, { replies: body.replies ?? [], delayMs: body.delayMs ?? 0, status: body.status });
+      return send(res, 200, { ok: true });
+    }
+    if (path === '/_requests')
+      return send(
+        res,
+        200,
+        requests.filter((r) => r.apiKey === url.searchParams.get('apiKey')),
+      );
+    if (path !== '/v1/chat/completions' || req.method !== 'POST') return send(res, 404, { error: 'not found' });
+    const apiKey = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!apiKey) return send(res, 401, { error: { message: 'missing api key' } });
+    const body = parse(raw);
+    requests.push({ apiKey, body });
+    const script = scripts.get(apiKey);
+    if (script?.delayMs) await sleep(script.delayMs);
+    if (script?.status) return send(res, script.status, { error: { message: 'scripted failure' } });
+    const lastUser = [...(body.messages ?? [])].reverse().find((m: { role: string }) => m.role === 'user');
+    const content =
+      script?.replies.shift() ??
+      (asksForPeople(lastUser?.content ?? '')
+        ? `Claro! ${PROMPT_TRANSFER_PHRASE}`
+        : `Resposta da IA para: ${lastUser?.content ?? ''}`);
+    return send(res, 200, {
+      id: `chatcmpl-${randomUUID()}`,
+      object: 'chat.completion',
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    });
+  };
+}
+
+export function typebotFake(): Handler {
+  const sessions = new Map<string, { step: 'choice' | 'email'; name: string }>();
+  const requests: { slug?: string; sessionId?: string; body: Json }[] = [];
+  const text = (t: string) => ({
+    type: 'text',
+    content: { type: 'richText', richText: [{ type: 'p', children: [{ text: t }] }] },
+  });
+  return async (req, res, raw) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname.slice('/@typebot'.length);
+    if (path === '/_requests')
+      return send(
+        res,
+        200,
+        requests.filter((r) => r.slug === url.searchParams.get('slug')),
+      );
+    const body = parse(raw);
+    const start = /^\/api\/v1\/typebots\/([^/]+)\/startChat$/.exec(path);
+    if (start && req.method === 'POST') {
+      const slug = decodeURIComponent(start[1]!);
+      requests.push({ slug, body });
+      if (slug === 'slow') await sleep(10_000);
+      const sessionId = `${slug}:${randomUUID()}`;
+      const name = body.prefilledVariables?.name ?? '';
+      sessions.set(sessionId, { step: 'choice', name });
+      return send(res, 200, {
+        sessionId,
+        messages: [text(`Olá ${name}! Escolha um setor:`)],
+        input: { type: 'choice input', items: [{ content: 'Vendas' }, { content: 'Suporte' }] },
+      });
+    }
+    const cont = /^\/api\/v1\/sessions\/([^/]+)\/continueChat$/.exec(path);
+    if (cont && req.method === 'POST') {
+      const sessionId = decodeURIComponent(cont[1]!);
+      requests.push({ slug: sessionId.split(':')[0], sessionId, body });
+      const session = sessions.get(sessionId);
+      if (!session) return send(res, 404, { message: 'Session not found' });
+      const answer = String(body.message?.text ?? body.message ?? '');
+      if (session.step === 'choice') {
+        if (!['Vendas', 'Suporte'].includes(answer))
+          return send(res, 200, {
+            messages: [],
+            input: { type: 'choice input', items: [{ content: 'Vendas' }, { content: 'Suporte' }] },
+          });
+        session.step = 'email';
+        return send(res, 200, {
+          messages: [text(`Você escolheu ${answer}.`), text('Qual o seu e-mail?')],
+          input: { type: 'email input' },
+        });
+      }
+      sessions.delete(sessionId);
+      return send(res, 200, { messages: [text(`Obrigado! Vamos escrever para ${answer}.`)] });
+    }
+    return send(res, 404, { message: 'not found' });
+  };
+}
+
+export function webhookFake(): Handler {
+  const scripts = new Map<string, Json>();
+  const requests = new Map<string, { headers: Record<string, unknown>; raw: string }[]>();
+  return async (req, res, raw) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const [id, hook] = url.pathname.slice('/@webhook/'.length).split('/');
+    if (!id) return send(res, 404, { error: 'not found' });
+    if (hook === '_script') {
+      scripts.set(id, parse(raw));
+      return send(res, 200, { ok: true });
+    }
+    if (hook === '_requests') return send(res, 200, requests.get(id) ?? []);
+    if (req.method !== 'POST') return send(res, 405, { error: 'method' });
+    const list = requests.get(id) ?? [];
+    list.push({ headers: req.headers, raw: raw.toString() });
+    requests.set(id, list);
+    const script = scripts.get(id) ?? {};
+    if (script.delayMs) await sleep(script.delayMs);
+    const { status = 200, delayMs: _d, ...answer } = script;
+    return send(res, status, answer);
+  };
+}
+
+export function dialogflowFake(tokenUrl: string): Handler {
+  const publicKeys = new Map<string, string>();
+  const issued = new Set<string>();
+  const requests: { project: string; session: string; body: Json }[] = [];
+  return async (req, res, raw) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname.slice('/@dialogflow'.length);
+    if (path === '/_keys') {
+      const body = parse(raw);
+      publicKeys.set(body.clientEmail, body.publicKey);
+      return send(res, 200, { ok: true });
+    }
+    if (path === '/_requests')
+      return send(
+        res,
+        200,
+        requests.filter((r) => r.project === url.searchParams.get('project')),
+      );
+    if (path === '/token' && req.method === 'POST') {
+      const form = new URLSearchParams(raw.toString());
+      if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+        return send(res, 400, { error: 'unsupported_grant_type' });
+      const [h, c, sig] = (form.get('assertion') ?? '').split('.');
+      try {
+        const header = JSON.parse(Buffer.from(h!, 'base64url').toString());
+        const claims = JSON.parse(Buffer.from(c!, 'base64url').toString());
+        const key = publicKeys.get(claims.iss);
+        const now = Math.floor(Date.now() / 1000);
+        const valid =
+          header.alg === 'RS256' &&
+          claims.aud === tokenUrl &&
+          claims.exp > now &&
+          key !== undefined &&
+          createVerify('RSA-SHA256').update(`${h}.${c}`).verify(key, Buffer.from(sig!, 'base64url'));
+        if (!valid) return send(res, 400, { error: 'invalid_grant' });
+      } catch {
+        return send(res, 400, { error: 'invalid_grant' });
+      }
+      const token = `ya29.${randomUUID()}`;
+      issued.add(token);
+      return send(res, 200, { access_token: token, expires_in: 3600, token_type: 'Bearer' });
+    }
+    const detect = /^\/v2\/projects\/([^/]+)\/agent\/sessions\/([^/]+):detectIntent$/.exec(path);
+    if (detect && req.method === 'POST') {
+      if (!issued.has((req.headers.authorization ?? '').replace(/^Bearer /, '')))
+        return send(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
+      const body = parse(raw);
+      const project = decodeURIComponent(detect[1]!);
+      requests.push({ project, session: decodeURIComponent(detect[2]!), body });
+      if (project === 'slow') await sleep(10_000);
+      const text: string = body.queryInput?.text?.text ?? '';
+      const language: string = body.queryInput?.text?.languageCode ?? '';
+      const handOff = asksForPeople(text);
+      return send(res, 200, {
+        responseId: randomUUID(),
+        queryResult: {
+          queryText: text,
+          languageCode: language,
+          fulfillmentText: handOff ? 'Vou chamar um atendente.' : `Dialogflow (${language}): ${text}`,
+          intent: { displayName: handOff ? 'handoff' : 'echo', endInteraction: handOff },
+        },
+      });
+    }
+    return send(res, 404, { error: 'not found' });
+  };
+}
