@@ -3,10 +3,16 @@ import { MSG, bodyId, cursorQuery } from './common';
 
 /**
  * Scheduled messages (attendance.md 3, 5; management.md "Schedule"). Status PENDENTE waits for its
- * time, AGENDADA is handed to the sender, ENVIADA was sent (sentAt set), ERRO failed after retries.
+ * time, AGENDADA is handed to the sender, ENVIADA was sent (sentAt set), ERRO failed after retries,
+ * CANCELADA was not sent on purpose (`cancelReason`: the contact wrote first and the schedule asked
+ * for that with `cancelIfCustomerWrites`). Saving a CANCELADA or ERRO schedule arms it again.
  */
-export const SCHEDULE_STATUSES = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'] as const;
+export const SCHEDULE_STATUSES = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO', 'CANCELADA'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+
+/** Why a schedule was canceled instead of sent. */
+export const SCHEDULE_CANCEL_REASONS = ['customerWrote'] as const;
+export type ScheduleCancelReason = (typeof SCHEDULE_CANCEL_REASONS)[number];
 
 export interface Schedule {
   id: number;
@@ -24,6 +30,11 @@ export interface Schedule {
   ticketId: number | null;
   /** why the last attempt failed (ERRO) */
   error?: string;
+  /** not sent when the contact writes to the company after the schedule was saved and before its time */
+  cancelIfCustomerWrites?: boolean;
+  /** CANCELADA: why, and when */
+  cancelReason?: ScheduleCancelReason | null;
+  canceledAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,8 +48,9 @@ export const ScheduleBody = z.object({
     .min(1, MSG.required)
     .refine((v) => !Number.isNaN(Date.parse(v)), MSG.invalid)
     .transform((v) => new Date(v).toISOString()),
+  cancelIfCustomerWrites: z.boolean().default(false),
 });
-export const ScheduleUpdateBody = ScheduleBody.partial();
+export const ScheduleUpdateBody = ScheduleBody.extend({ cancelIfCustomerWrites: z.boolean() }).partial();
 
 export const SchedulesQuery = cursorQuery.extend({
   searchParam: z.string().trim().toLowerCase().max(100).optional(),

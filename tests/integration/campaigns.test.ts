@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { api, baseUrl, newCompany, queuesIdle, runTimer, table, type TestCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { limiterDay } from '../../functions/lib/campaigns/limiter';
 
 let seq = 0;
 const number = (co: TestCompany) => `55219${String(co.companyId).padStart(4, '0')}${String(++seq).padStart(4, '0')}`;
@@ -322,7 +323,7 @@ describe('campaigns', () => {
   it('a daily cap reached makes the campaign wait with reason dailyCap', async () => {
     const { co, whatsapp, list } = await setup('cp-cap', 2);
     await table().set(`C#${co.companyId}#CAMPLIMIT`, `W#${whatsapp.id}`, {
-      day: new Date().toISOString().slice(0, 10),
+      day: limiterDay(Date.now()),
       sentToday: 10_000,
       version: 1,
       nextSendAt: 0,

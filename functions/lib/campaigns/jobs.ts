@@ -12,7 +12,15 @@ export const MAX_DELAY_SECONDS = 900;
 export type CampaignJob =
   | { kind: 'plan'; companyId: number; campaignId: number; page: number; startKey?: Record<string, unknown> }
   | { kind: 'send'; companyId: number; campaignId: number; step: number; notBefore?: number }
-  | { kind: 'checkItems'; companyId: number; contactListId: number; itemIds: number[] };
+  | {
+      kind: 'checkItems';
+      companyId: number;
+      contactListId: number;
+      itemIds: number[];
+      /** instead of itemIds: every item of the list still unchecked, a page per job from startKey */
+      unchecked?: boolean;
+      startKey?: Record<string, unknown>;
+    };
 
 /** Enqueues a job to run `delayMs` from now (chained through `notBefore` past SQS's 15 minutes). */
 export async function enqueueCampaignJob(job: CampaignJob, delayMs = 0) {

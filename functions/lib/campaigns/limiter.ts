@@ -1,5 +1,6 @@
 import type { PauseReason } from '#shared/schemas/campaigns';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { DEFAULT_TIME_ZONE } from '#shared/business-hours';
 import { getItem, updateItem, query, type Item } from '../db';
 import { nowIso } from '../keys';
 
@@ -10,7 +11,8 @@ import { nowIso } from '../keys';
  * update on the item's version, so concurrent campaigns and consumers never overrun it.
  *
  * Defaults (README "Campaign pacing and the ban-risk limiter"):
- * - daily cap DAILY_CAP sends per connection per UTC day;
+ * - daily cap DAILY_CAP sends per connection per day, the company's day (São Paulo time, as the
+ *   product's users count days: a UTC day would end at 21:00 and show 0 sends for the evening);
  * - warm-up: a connection younger than WARMUP_DAYS days may send WARMUP_START + WARMUP_STEP x its
  *   age in days per day, with spacing stretched by WARMUP_SPACING_FACTOR;
  * - spacing: the campaign interval times a random factor in [1, 1 + JITTER], at least MIN_SPACING_SECONDS;
@@ -36,7 +38,7 @@ const DAY_MS = 24 * 3600 * 1000;
 const limitPk = (companyId: number) => `C#${companyId}#CAMPLIMIT`;
 const limitKeys = (companyId: number, whatsappId: number) => ({ pk: limitPk(companyId), sk: `W#${whatsappId}` });
 
-interface LimitState {
+export interface LimitState {
   version?: number;
   day?: string;
   sentToday?: number;
@@ -62,7 +64,37 @@ export function spacingMs(intervalSeconds: number, w: Pick<Whatsapp, 'createdAt'
   return Math.round(base * warm * (1 + Math.random() * LIMITER.JITTER));
 }
 
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayParts = (ms: number) => {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: DEFAULT_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(ms);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute'), s: get('second') };
+};
+
+/** The limiter's day `YYYY-MM-DD` at `ms`: the calendar day in the company's time zone. */
+export function limiterDay(ms: number) {
+  const { y, m, d } = dayParts(ms);
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** When the limiter's next day starts after `ms` (the daily cap lifts then). */
+export function nextLimiterDayAt(ms: number) {
+  const p = dayParts(ms);
+  const offset = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(ms / 1000) * 1000;
+  return Date.UTC(p.y, p.m - 1, p.d + 1) - offset;
+}
+
+/** Sends counted today at `now` (a count of an earlier day is 0): one reading for the limiter and GET /campaigns/limits. */
+export const sentTodayOf = (state: Pick<LimitState, 'day' | 'sentToday'>, now = Date.now()) =>
+  state.day === limiterDay(now) ? (state.sentToday ?? 0) : 0;
 
 export type Acquired =
   | { ok: true }
@@ -83,10 +115,10 @@ export async function acquire(
     const state = (await getItem<LimitState>(limitKeys(companyId, whatsapp.id), { consistent: true })) ?? {};
     if (state.pausedReason) return { ok: false, paused: state.pausedReason };
     if ((state.nextSendAt ?? 0) > now) return { ok: false, waitMs: state.nextSendAt! - now, reason: 'spacing' };
-    const today = utcDay(now);
-    const sentToday = state.day === today ? (state.sentToday ?? 0) : 0;
+    const today = limiterDay(now);
+    const sentToday = sentTodayOf(state, now);
     if (sentToday >= dailyCapOf(whatsapp as Whatsapp, now))
-      return { ok: false, waitMs: Date.parse(`${today}T00:00:00.000Z`) + DAY_MS - now, reason: 'dailyCap' };
+      return { ok: false, waitMs: nextLimiterDayAt(now) - now, reason: 'dailyCap' };
     const version = state.version ?? 0;
     const taken = await updateItem(limitKeys(companyId, whatsapp.id), {
       set: {

@@ -33,7 +33,7 @@ import {
 } from './repo';
 import { announceCampaign } from './events';
 import { enqueueCampaignJob } from './jobs';
-import { ageDays, clearConnectionPause, companyLimits, dailyCapOf, LIMITER } from './limiter';
+import { ageDays, clearConnectionPause, companyLimits, dailyCapOf, LIMITER, sentTodayOf } from './limiter';
 
 const notEditable = () => new AppError('ERR_CAMPAIGN_NOT_EDITABLE');
 
@@ -398,14 +398,13 @@ export async function campaignReport(
 /** GET /campaigns/limits: the limiter's view of every connection (cap, today's sends, warm-up, pause). */
 export async function connectionLimits(companyId: number): Promise<ConnectionLimit[]> {
   const [whatsapps, limits] = await Promise.all([listWhatsapps(companyId), companyLimits(companyId)]);
-  const today = new Date().toISOString().slice(0, 10);
   return whatsapps.map((w) => {
     const l = limits.get(w.id) ?? {};
     return {
       whatsappId: w.id,
       name: w.name,
       dailyCap: dailyCapOf(w),
-      sentToday: l.day === today ? (l.sentToday ?? 0) : 0,
+      sentToday: sentTodayOf(l),
       warmingUp: ageDays(w) < LIMITER.WARMUP_DAYS,
       ageDays: ageDays(w),
       pausedReason: l.pausedReason ?? null,

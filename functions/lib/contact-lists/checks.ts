@@ -1,22 +1,28 @@
 import type { ContactListItem } from '#shared/schemas/contact-lists';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
-import { updateItem } from '../db';
+import { getItem, query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
 import { listWhatsapps } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { enqueueCampaignJob } from '../campaigns/jobs';
-import { itemKeys, requireContactListItem, toContactListItem } from './repo';
+import { ITEM_PREFIX, itemKeys, itemsPk, requireContactListItem, toContactListItem } from './repo';
 
 /**
  * The WhatsApp validity of contact list items, checked in the background by the session runner
  * (its `checkNumber` command). A write of items enqueues one `checkItems` job per ITEMS_PER_JOB items;
  * the job asks the runner of a connected connection (the default one first) about each number with a
  * reply id naming the item (`cli:<listId>:<itemId>`); the result updates `isWhatsappValid` and
- * publishes `contactListItem`. With no connected connection the items stay unchecked (null).
+ * publishes `contactListItem`. With no connected connection the items stay unchecked (null) and
+ * the list is noted on the company's deferred-check item (pk `C#<cid>`, sk `CLICHECK_DEFERRED`,
+ * a set of list ids); the next connection of the company that comes up (`resumeNumberChecks`)
+ * checks every item those lists still hold unchecked, a page per job.
  */
 const ITEMS_PER_JOB = 1000;
 const REPLY_PREFIX = 'cli:';
+const deferredKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'CLICHECK_DEFERRED' });
+
+type CheckJob = { companyId: number; contactListId: number; itemIds: number[]; unchecked?: boolean; startKey?: Item };
 
 export async function requestNumberChecks(companyId: number, items: Pick<ContactListItem, 'id' | 'contactListId'>[]) {
   const byList = new Map<number, number[]>();
@@ -31,15 +37,52 @@ export async function requestNumberChecks(companyId: number, items: Pick<Contact
       });
 }
 
-/** The `checkItems` job: one checkNumber command per item, to a connected connection. */
-export async function checkItems(job: { companyId: number; contactListId: number; itemIds: number[] }) {
+/** A connection of the company came up: lists whose checks waited for one are checked now. */
+export async function resumeNumberChecks(companyId: number) {
+  const deferred = await getItem<{ listIds?: Set<string> }>(deferredKeys(companyId), { consistent: true });
+  const listIds = [...(deferred?.listIds ?? [])];
+  if (!listIds.length) return;
+  await updateItem(deferredKeys(companyId), { deleteFromSet: { listIds: new Set(listIds) } });
+  for (const id of listIds)
+    await enqueueCampaignJob({
+      kind: 'checkItems',
+      companyId,
+      contactListId: Number(id),
+      itemIds: [],
+      unchecked: true,
+    });
+}
+
+/** One page of a list's items still unchecked (null), and the job for the next page. */
+async function uncheckedPage(job: CheckJob) {
+  const out = await query({
+    pk: itemsPk(job.companyId, job.contactListId),
+    sk: { beginsWith: ITEM_PREFIX },
+    filter: 'attribute_type(#valid, :null)',
+    filterNames: { '#valid': 'isWhatsappValid' },
+    filterValues: { ':null': 'NULL' },
+    limit: ITEMS_PER_JOB,
+    startKey: job.startKey,
+  });
+  if (out.lastKey) await enqueueCampaignJob({ ...job, kind: 'checkItems', startKey: out.lastKey });
+  return out.items.map(toContactListItem);
+}
+
+/**
+ * The `checkItems` job: one checkNumber command per item, to a connected connection (none: the
+ * list waits on the deferred-check item for the next connection that comes up).
+ */
+export async function checkItems(job: CheckJob) {
   const connected = (await listWhatsapps(job.companyId))
     .filter((w) => w.status === 'CONNECTED')
     .sort((a, b) => Number(b.isDefault) - Number(a.isDefault))[0];
-  if (!connected) return;
-  const items = await Promise.all(
-    job.itemIds.map((id) => requireContactListItem(job.companyId, id).catch(() => undefined)),
-  );
+  if (!connected) {
+    await updateItem(deferredKeys(job.companyId), { add: { listIds: new Set([String(job.contactListId)]) } });
+    return;
+  }
+  const items = job.unchecked
+    ? await uncheckedPage(job)
+    : await Promise.all(job.itemIds.map((id) => requireContactListItem(job.companyId, id).catch(() => undefined)));
   for (const item of items) {
     if (!item) continue;
     await sendSessionCommand({

@@ -112,7 +112,8 @@ export async function listFileLists(companyId: number, f: { searchParam?: string
 }
 
 /**
- * POST /files/uploadList/{id} (multipart: files, and per file the option `id`, `name`, `mediaType`):
+ * POST /files/uploadList/{id} (multipart: files, and per file the option `id` and `name`, plain for
+ * one file or JSON arrays in file order for several):
  * small files through the API; each passes the upload policy and replaces its option's file.
  */
 export async function uploadFileListFiles(
@@ -124,7 +125,21 @@ export async function uploadFileListFiles(
   const before = await requireFileList(companyId, id);
   if (!files.length) throw new AppError('ERR_VALIDATION', 400, [{ path: ['files'], message: 'required' }]);
   const stored = await storeUploads(companyId, 'files', files);
-  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  // a form field holds one value (a repeated name keeps the last): several files name their options
+  // with JSON arrays in file order (`id: "[3,4]"`, `name: '["Preços","Foto"]'`); one file, plain values
+  const list = (v: string | string[] | undefined): string[] => {
+    if (v === undefined) return [];
+    if (Array.isArray(v)) return v;
+    if (v.trim().startsWith('[')) {
+      try {
+        const parsed: unknown = JSON.parse(v);
+        if (Array.isArray(parsed)) return parsed.map((x) => String(x ?? ''));
+      } catch {
+        throw new AppError('ERR_VALIDATION', 400, [{ path: ['id'], message: 'invalid' }]);
+      }
+    }
+    return [v];
+  };
   const ids = list(fields.id).map(Number);
   const names = list(fields.name);
   const options = [...before.options];

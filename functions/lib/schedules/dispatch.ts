@@ -6,7 +6,8 @@ import { log } from '../log';
 import { enqueue } from '../queue';
 import { publish } from '../realtime';
 import { requireContact } from '../contacts/repo';
-import { getDefaultWhatsapp } from '../whatsapp/repo';
+import { getDefaultWhatsapp, listWhatsapps } from '../whatsapp/repo';
+import { conversationPk, newMessageId } from '../messages/repo';
 import { findOrCreateTicket } from '../tickets/service';
 import { sendMessage } from '../messages/service';
 import {
@@ -129,8 +130,39 @@ const maxAttempts = () => queueDefs.find((q) => q.name === SCHEDULE_QUEUE)?.maxR
 const protocolOf = (now: Date, ticketId: number) => `${now.toISOString().slice(0, 10).replace(/-/g, '')}${ticketId}`;
 
 /**
+ * Whether the contact wrote to the company (any connection) at or after `since`: one Query per
+ * connection on the contact's conversation from the message id of that second on, keeping the
+ * contact's own messages. Run at send time for schedules that ask for it, so the inbound path pays
+ * nothing.
+ */
+export async function contactWroteSince(companyId: number, contactId: number, since: string) {
+  const from = `M#${newMessageId(Date.parse(since), 0).slice(0, 9)}`;
+  for (const w of await listWhatsapps(companyId)) {
+    let startKey: Item | undefined;
+    do {
+      const out = await query({
+        pk: conversationPk(companyId, contactId, w.id),
+        sk: { between: [from, 'M#~'] },
+        filter: '#fromMe = :false',
+        filterNames: { '#fromMe': 'fromMe' },
+        filterValues: { ':false': false },
+        projection: ['id'],
+        limit: 100,
+        startKey,
+      });
+      if (out.items.length) return true;
+      startKey = out.lastKey;
+    } while (startKey);
+  }
+  return false;
+}
+
+/**
  * Sends one claimed schedule. `attempt` is the queue's receive count: a failure throws so the
  * queue retries with back-off, and the last allowed attempt records ERRO instead of throwing.
+ *
+ * With `cancelIfCustomerWrites`, a contact's message since the schedule was saved cancels it
+ * (CANCELADA, reason customerWrote) instead.
  *
  * At most once: `sendingAt` is set before the outbound path runs and cleared when it fails
  * cleanly. A delivery that finds it still set means an earlier attempt died mid-send (it may have
@@ -157,6 +189,11 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
   }
   let ticketId: number;
   try {
+    if (s.cancelIfCustomerWrites && (await contactWroteSince(s.companyId, s.contactId, s.armedAt ?? s.createdAt))) {
+      log.info('schedule canceled: the contact wrote first', { companyId: s.companyId, scheduleId: s.id });
+      await finish(s, { status: 'CANCELADA', cancelReason: 'customerWrote', canceledAt: nowIso() }, ['sendingAt']);
+      return;
+    }
     const whatsapp = await getDefaultWhatsapp(s.companyId);
     const contact = await requireContact(s.companyId, s.contactId);
     const { ticket } = await findOrCreateTicket(s.companyId, {

@@ -29,6 +29,8 @@ export type StoredSchedule = Schedule & {
   sendingAt?: string;
   /** times a lost job was enqueued again (see dispatch.ts) */
   requeues?: number;
+  /** when it was created or last saved: a contact's message after this cancels it (cancelIfCustomerWrites) */
+  armedAt?: string;
 };
 
 export function scheduleItem(s: StoredSchedule): Item {
@@ -48,9 +50,10 @@ export function toSchedule(item: Item): Schedule {
     attempts: _a,
     sendingAt: _x,
     requeues: _r,
+    armedAt: _armed,
     ...rest
   } = toStoredSchedule(item);
-  return rest;
+  return { ...rest, cancelIfCustomerWrites: rest.cancelIfCustomerWrites ?? false };
 }
 
 export async function getStoredSchedule(companyId: number, id: number): Promise<StoredSchedule | undefined> {

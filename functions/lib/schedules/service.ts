@@ -93,7 +93,10 @@ export async function listSchedulesPage(
   return { schedules: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
 
-export async function createSchedule(auth: AuthContext, body: { body: string; contactId: number; sendAt: string }) {
+export async function createSchedule(
+  auth: AuthContext,
+  body: { body: string; contactId: number; sendAt: string; cancelIfCustomerWrites?: boolean },
+) {
   const contact = await requireContact(auth.companyId, body.contactId);
   const id = await nextId(companyScope(auth.companyId), 'schedule');
   const now = nowIso();
@@ -110,8 +113,10 @@ export async function createSchedule(auth: AuthContext, body: { body: string; co
     mediaMimetype: null,
     userId: auth.userId,
     ticketId: null,
+    cancelIfCustomerWrites: body.cancelIfCustomerWrites ?? false,
     createdAt: now,
     updatedAt: now,
+    armedAt: now,
     searchText: searchText(body.body, contact.name),
   };
   await putItem(scheduleItem(stored), { ifNotExists: true });
@@ -129,11 +134,12 @@ async function requireOwnSchedule(auth: Pick<AuthContext, 'companyId' | 'userId'
 }
 
 const alreadySent = () => new AppError('ERR_VALIDATION', 400, [{ path: ['sentAt'], message: 'already sent' }]);
-/** Editable while not sent and not being sent: waiting, or failed (an edit re-arms a failed one). */
+/** Editable while not sent and not being sent: waiting, failed or canceled (an edit re-arms those). */
+const EDITABLE_STATUSES = ['PENDENTE', 'ERRO', 'CANCELADA'];
 const EDITABLE = {
-  condition: 'attribute_exists(pk) AND attribute_type(#sentAt, :nullType) AND #status IN (:pending, :error)',
+  condition: 'attribute_exists(pk) AND attribute_type(#sentAt, :nullType) AND #status IN (:pending, :error, :canceled)',
   conditionNames: { '#sentAt': 'sentAt', '#status': 'status' },
-  conditionValues: { ':nullType': 'NULL', ':pending': 'PENDENTE', ':error': 'ERRO' },
+  conditionValues: { ':nullType': 'NULL', ':pending': 'PENDENTE', ':error': 'ERRO', ':canceled': 'CANCELADA' },
 };
 
 async function updateUnsent(
@@ -143,10 +149,12 @@ async function updateUnsent(
   remove: string[] = [],
 ) {
   const sendAt = (set.sendAt as string | undefined) ?? current.sendAt;
-  // Every edit puts the schedule back on the due index as PENDENTE (a failed one is tried again).
+  // Every edit puts the schedule back on the due index as PENDENTE (a failed or canceled one is
+  // tried again) and re-arms "cancel if the customer writes first" from now.
+  const now = nowIso();
   const updated = await updateItem(scheduleKeys(companyId, current.id), {
-    set: { ...set, status: 'PENDENTE', ...dueIndex(companyId, current.id, sendAt), updatedAt: nowIso() },
-    remove: [...remove, 'error', 'sendingAt'],
+    set: { ...set, status: 'PENDENTE', ...dueIndex(companyId, current.id, sendAt), updatedAt: now, armedAt: now },
+    remove: [...remove, 'error', 'sendingAt', 'cancelReason', 'canceledAt'],
     ...EDITABLE,
   });
   if (!updated) {
@@ -159,14 +167,14 @@ async function updateUnsent(
 }
 
 function assertEditable(s: StoredSchedule) {
-  if (s.sentAt || (s.status !== 'PENDENTE' && s.status !== 'ERRO')) throw alreadySent();
+  if (s.sentAt || !EDITABLE_STATUSES.includes(s.status)) throw alreadySent();
 }
 
 /** Editing is allowed only while sentAt is empty (attendance.md 5; management.md "Schedule"). */
 export async function updateSchedule(
   auth: Pick<AuthContext, 'companyId' | 'userId' | 'profile'>,
   id: number,
-  body: { body?: string; contactId?: number; sendAt?: string },
+  body: { body?: string; contactId?: number; sendAt?: string; cancelIfCustomerWrites?: boolean },
 ) {
   const { companyId } = auth;
   const current = await requireOwnSchedule(auth, id);

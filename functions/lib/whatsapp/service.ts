@@ -24,6 +24,7 @@ import {
   toWhatsapp,
 } from './repo';
 import { sendSessionCommand } from './commands';
+import { resumeNumberChecks } from '../contact-lists/checks';
 
 const newToken = () => randomBytes(32).toString('base64url');
 
@@ -290,9 +291,12 @@ export async function disconnectSession(companyId: number, id: number) {
 
 /** A `session` event from the runner: store the status and tell the browsers. */
 export async function applySessionEvent(ev: Omit<Extract<InboundEvent, { type: 'session' }>, 'type'>) {
-  return setStatus(ev.companyId, ev.whatsappId, ev.status, {
+  const w = await setStatus(ev.companyId, ev.whatsappId, ev.status, {
     qrcode: ev.qrcode ?? '',
     ...(ev.retries !== undefined ? { retries: ev.retries } : {}),
     ...(ev.number ? { number: ev.number } : {}),
   });
+  // contact list numbers that waited for a connection are checked now
+  if (w?.status === 'CONNECTED') await resumeNumberChecks(ev.companyId);
+  return w;
 }

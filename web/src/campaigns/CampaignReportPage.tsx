@@ -54,7 +54,8 @@ export default function CampaignReportPage() {
     void mutate(
       (pages) =>
         pages?.map((p, i) =>
-          i === 0
+          // counter updates can arrive out of order: an older record never replaces a newer one
+          i === 0 && !(p.campaign.updatedAt > record.updatedAt)
             ? {
                 ...p,
                 campaign: { ...p.campaign, ...record },

@@ -26,6 +26,7 @@ import {
 } from '#shared/schemas/campaigns';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { formatDateTime } from '../lib/format';
@@ -39,7 +40,9 @@ import { addVariable, parseSettings, variableToken } from './campaign-rules';
 export default function CampaignsConfigPage() {
   const { t } = useTranslation(['campaigns', 'common']);
   const { data, mutate } = useApi<CampaignSettingsList>('/campaign-settings');
-  const { data: limits } = useApi<ConnectionLimit[]>('/campaigns/limits');
+  const { data: limits, mutate: reloadLimits } = useApi<ConnectionLimit[]>('/campaigns/limits');
+  // every send, pause or restart of a campaign moves the limiter: today's count stays current
+  useRealtimeEvent('campaign', () => void reloadLimits());
   const [settings, setSettings] = useState<CampaignSettings>(() => parseSettings(undefined));
   const [variable, setVariable] = useState({ key: '', value: '' });
   const [keyError, setKeyError] = useState<string | null>(null);

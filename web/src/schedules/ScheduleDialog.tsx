@@ -2,11 +2,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Button,
+  Checkbox,
   Chip,
   Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
+  FormControlLabel,
+  FormHelperText,
   Stack,
   TextField,
   Typography,
@@ -34,6 +37,7 @@ const isImage = (name: string) =>
  * Add, edit or look at one schedule (management.md "Schedule"): contact, message (5+ characters),
  * send time (default now + 1 hour) and an optional png/jpg/jpeg image. Read-only once sent; the
  * title says "send error" and the reason is shown when the status is ERRO (saving re-arms it).
+ * "Cancel if the customer writes first": a canceled schedule shows why and when; saving re-arms it.
  */
 export function ScheduleDialog({
   open,
@@ -58,6 +62,7 @@ export function ScheduleDialog({
   const [sendAt, setSendAt] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [mediaName, setMediaName] = useState<string | null>(null);
+  const [cancelIfCustomerWrites, setCancelIfCustomerWrites] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -71,6 +76,7 @@ export function ScheduleDialog({
     setFile(null);
     setBody(schedule?.body ?? '');
     setMediaName(schedule?.mediaName ?? null);
+    setCancelIfCustomerWrites(schedule?.cancelIfCustomerWrites ?? false);
     setSendAt(
       schedule
         ? toLocalInput(schedule.sendAt)
@@ -130,8 +136,9 @@ export function ScheduleDialog({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!editable) return;
-    const { errors: errs, data } = validateSchedule(body, sendAt, contact?.id ?? 0);
-    if (!data) return setErrors(errs);
+    const { errors: errs, data: fields } = validateSchedule(body, sendAt, contact?.id ?? 0);
+    if (!fields) return setErrors(errs);
+    const data = { ...fields, cancelIfCustomerWrites };
     setBusy(true);
     try {
       let saved = schedule
@@ -166,6 +173,14 @@ export function ScheduleDialog({
               <Alert severity="error" role="alert">
                 {schedule.error ? t('dialog.error', { error: schedule.error }) : t('dialog.errorUnknown')}
                 <Typography variant="body2">{t('dialog.retryHint')}</Typography>
+              </Alert>
+            )}
+            {schedule?.status === 'CANCELADA' && (
+              <Alert severity="warning" role="status">
+                {t(`dialog.cancelReason.${schedule.cancelReason ?? 'customerWrote'}`, {
+                  date: formatDateTime(schedule.canceledAt ?? schedule.updatedAt),
+                })}
+                <Typography variant="body2">{t('dialog.rearmHint')}</Typography>
               </Alert>
             )}
             {!editable && schedule && (
@@ -237,6 +252,22 @@ export function ScheduleDialog({
                 )
               )}
             </Stack>
+            <div>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    checked={cancelIfCustomerWrites}
+                    onChange={(e) => setCancelIfCustomerWrites(e.target.checked)}
+                    disabled={!editable}
+                    slotProps={{ input: { 'aria-describedby': 'schedule-cancel-hint' } }}
+                  />
+                }
+                label={t('dialog.cancelIfCustomerWrites')}
+              />
+              <FormHelperText id="schedule-cancel-hint" sx={{ mt: 0 }}>
+                {t('dialog.cancelIfCustomerWritesHint')}
+              </FormHelperText>
+            </div>
           </Stack>
         </DialogContent>
         <DialogActions>

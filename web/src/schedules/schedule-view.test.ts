@@ -58,10 +58,21 @@ describe('schedules page rules', () => {
   });
 
   test('lists by status with counts', () => {
-    const list = [s({ id: 1 }), s({ id: 2, status: 'ERRO' }), s({ id: 3, status: 'ENVIADA', sentAt: 'x' })];
-    expect(filterByStatus(list, 'all')).toHaveLength(3);
+    const list = [
+      s({ id: 1 }),
+      s({ id: 2, status: 'ERRO' }),
+      s({ id: 3, status: 'ENVIADA', sentAt: 'x' }),
+      s({ id: 4, status: 'CANCELADA' }),
+    ];
+    expect(filterByStatus(list, 'all')).toHaveLength(4);
     expect(filterByStatus(list, 'ERRO').map((x) => x.id)).toEqual([2]);
-    expect(countByStatus(list)).toEqual({ all: 3, PENDENTE: 1, AGENDADA: 0, ENVIADA: 1, ERRO: 1 });
+    expect(filterByStatus(list, 'CANCELADA').map((x) => x.id)).toEqual([4]);
+    expect(countByStatus(list)).toEqual({ all: 4, PENDENTE: 1, AGENDADA: 0, ENVIADA: 1, ERRO: 1, CANCELADA: 1 });
+  });
+
+  test('a schedule canceled because the customer wrote first is editable (saving re-arms it) and titled canceled', () => {
+    expect(isEditable(s({ status: 'CANCELADA' }))).toBe(true);
+    expect(dialogTitleKey(s({ status: 'CANCELADA' }))).toBe('dialog.titleCanceled');
   });
 
   test('events sit at sendAt, titled with the contact and the message', () => {

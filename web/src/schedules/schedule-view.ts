@@ -18,13 +18,20 @@ type Locale = typeof ptBR;
 
 /** The status tabs: every schedule, then one per status. */
 export type StatusFilter = 'all' | ScheduleStatus;
-export const STATUS_FILTERS: StatusFilter[] = ['all', 'PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'];
+export const STATUS_FILTERS: StatusFilter[] = ['all', 'PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO', 'CANCELADA'];
 
 export const filterByStatus = (list: Schedule[], status: StatusFilter) =>
   status === 'all' ? list : list.filter((s) => s.status === status);
 
 export function countByStatus(list: Schedule[]): Record<StatusFilter, number> {
-  const counts: Record<StatusFilter, number> = { all: list.length, PENDENTE: 0, AGENDADA: 0, ENVIADA: 0, ERRO: 0 };
+  const counts: Record<StatusFilter, number> = {
+    all: list.length,
+    PENDENTE: 0,
+    AGENDADA: 0,
+    ENVIADA: 0,
+    ERRO: 0,
+    CANCELADA: 0,
+  };
   for (const s of list) counts[s.status] += 1;
   return counts;
 }
@@ -34,12 +41,13 @@ export function countByStatus(list: Schedule[]): Record<StatusFilter, number> {
  * being handed to the sender (AGENDADA) is read-only too, as the server refuses it.
  */
 export const isEditable = (s: Pick<Schedule, 'sentAt' | 'status'> | null | undefined) =>
-  !s || (!s.sentAt && (s.status === 'PENDENTE' || s.status === 'ERRO'));
+  !s || (!s.sentAt && (s.status === 'PENDENTE' || s.status === 'ERRO' || s.status === 'CANCELADA'));
 
 /** The dialog title: "send error" when the status is ERRO (section 4), else add, edit or view. */
 export function dialogTitleKey(s: Pick<Schedule, 'sentAt' | 'status'> | null | undefined) {
   if (!s) return 'dialog.titleAdd';
   if (s.status === 'ERRO') return 'dialog.titleError';
+  if (s.status === 'CANCELADA') return 'dialog.titleCanceled';
   return isEditable(s) ? 'dialog.titleEdit' : 'dialog.titleView';
 }
 
@@ -69,6 +77,7 @@ export const STATUS_COLOR: Record<ScheduleStatus, 'info' | 'warning' | 'success'
   AGENDADA: 'warning',
   ENVIADA: 'success',
   ERRO: 'error',
+  CANCELADA: 'warning',
 };
 
 /** The `?contactId=` of the page's address, when it is a positive id (it opens the add dialog). */
