@@ -250,6 +250,22 @@ export const http: HttpModule[] = [
     ],
   },
   { name: 'queues', routes: ['GET /queue', 'GET /queue/{id}', 'POST /queue', 'PUT /queue/{id}', 'DELETE /queue/{id}'] },
+  // AI prompts (useOpenAi) and queue integrations (useIntegrations); their calls run in the inbound consumer
+  {
+    name: 'prompts',
+    routes: ['GET /prompt', 'GET /prompt/{id}', 'POST /prompt', 'PUT /prompt/{id}', 'DELETE /prompt/{id}'],
+  },
+  {
+    name: 'queue-integrations',
+    routes: [
+      'GET /queueIntegration',
+      'GET /queueIntegration/{id}',
+      'POST /queueIntegration',
+      'PUT /queueIntegration/{id}',
+      'DELETE /queueIntegration/{id}',
+      'POST /queueIntegration/testSession',
+    ],
+  },
   {
     name: 'queue-options',
     routes: ['GET /queue-options', 'POST /queue-options', 'PUT /queue-options/{id}', 'DELETE /queue-options/{id}'],
@@ -345,7 +361,8 @@ export const queues: QueueDef[] = [
   // API -> session runner: start, QR, disconnect, send, delete, check number (FIFO per connection)
   { name: 'session-commands', fifo: true, consumer: SESSION_RUNNER_CONSUMER, visibilityTimeoutSeconds: 120 },
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
-  { name: 'inbound', fifo: true, consumer: 'jobs/inbound' },
+  // (AI prompts and integrations answer from this consumer: timeout x retries with backoff, see AI_TIMEOUT_MS)
+  { name: 'inbound', fifo: true, consumer: 'jobs/inbound', timeoutSeconds: 120 },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)

@@ -58,6 +58,8 @@ export const ERROR_STATUS = {
   ERR_PAYMENT_REFUSED: 422,
   ERR_INVALID_WEBHOOK_TOKEN: 401,
   ERR_PLATFORM_COMPANY: 400,
+  /** an AI or bot provider (Dialogflow test session) failed or timed out (issue 13) */
+  ERR_INTEGRATION_PROVIDER: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

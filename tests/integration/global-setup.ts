@@ -10,6 +10,9 @@ let stack: LocalStack | undefined;
 export async function startTestStack(project: TestProject, webDir?: string) {
   // campaign pacing: one configured second lasts 5 ms, so interval rules are tested without waiting minutes
   process.env.CAMPAIGN_SECOND_MS ??= '5';
+  // AI prompts and integrations: a provider that hangs is given up on quickly (timeout, 2 retries)
+  process.env.AI_TIMEOUT_MS ??= '1500';
+  process.env.AI_RETRY_BASE_MS ??= '50';
   stack = await startStack({
     adminEmail: 'admin@admin.com',
     adminPassword: 'admin123',

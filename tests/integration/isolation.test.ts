@@ -95,6 +95,8 @@ const BODIES: Record<string, () => unknown> = {
   'POST /files/uploadList/{id}': image,
   'POST /campaigns/{id}/media-upload': image,
   'PUT /files/{id}': () => ({ name: 'Taken Over', message: 'Taken over' }),
+  'PUT /prompt/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
   'PUT /companies/{id}': () => ({ name: 'Taken Over' }),
   'PUT /plans/{id}': () => ({ name: 'Taken Over' }),
   'PUT /helps/{id}': () => ({ title: 'Taken Over' }),
@@ -128,6 +130,8 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   files: { id: () => ids.fileList! },
   invoices: { id: () => ids.invoice! },
   plans: { id: () => 1 },
+  prompt: { id: () => ids.prompt! },
+  queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
 };
 
@@ -256,7 +260,28 @@ beforeAll(async () => {
     await api('POST', '/helps', { token: superToken, body: { title: 'Help iso', description: 'd', video: '' } }),
     'help',
   );
+  const prompt = ok(
+    await api('POST', '/prompt', {
+      token: t,
+      body: {
+        name: `Prompt ${marker}`,
+        prompt: `You answer the customers of ${marker} politely, briefly and in their own language.`,
+        apiKey: 'sk-isolation-test-key-1234',
+        queueId: queue.id,
+      },
+    }),
+    'prompt',
+  );
+  const integration = ok(
+    await api('POST', '/queueIntegration', {
+      token: t,
+      body: { type: 'webhook', name: `Hook ${marker}`.slice(0, 50), urlN8N: 'https://hooks.example.test/x' },
+    }),
+    'integration',
+  );
   Object.assign(ids, {
+    prompt: prompt.id,
+    integration: integration.id,
     contactList: contactList.id,
     contactListItem: contactListItem.id,
     campaign: campaign.id,

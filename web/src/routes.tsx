@@ -54,6 +54,9 @@ export const routes: AppRoute[] = [
   page('/subscription', 'private', () => import('./billing/SubscriptionPage')),
   page('/schedules', 'private', () => import('./schedules/SchedulesPage')),
   page('/files', 'private', () => import('./files/FilesPage')),
+  page('/prompts', 'private', () => import('./prompts/PromptsPage')),
+  page('/queue-integration', 'private', () => import('./integrations/IntegrationsPage')),
+  page('/messages-api', 'private', () => import('./messages-api/MessagesApiPage')),
   page('/contact-lists', 'private', () => import('./contact-lists/ContactListsPage'), 'cshow'),
   page(
     '/contact-lists/:contactListId/contacts',

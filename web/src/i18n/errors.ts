@@ -53,6 +53,7 @@ export default {
     ERR_PAYMENT_REFUSED: 'O provedor de pagamento recusou a cobrança. Confira os dados de cobrança da empresa.',
     ERR_INVALID_WEBHOOK_TOKEN: 'Token do webhook inválido.',
     ERR_PLATFORM_COMPANY: 'A empresa da plataforma não pode ser alterada assim.',
+    ERR_INTEGRATION_PROVIDER: 'O serviço da integração não respondeu. Verifique os dados e tente novamente.',
   },
   en: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
@@ -105,6 +106,7 @@ export default {
     ERR_PAYMENT_REFUSED: "The payment provider refused the charge. Check the company's billing data.",
     ERR_INVALID_WEBHOOK_TOKEN: 'Invalid webhook token.',
     ERR_PLATFORM_COMPANY: 'The platform company cannot be changed this way.',
+    ERR_INTEGRATION_PROVIDER: 'The integration service did not answer. Check its settings and try again.',
   },
   es: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Inténtelo más tarde.',
@@ -157,5 +159,6 @@ export default {
     ERR_PAYMENT_REFUSED: 'El proveedor de pago rechazó el cobro. Revise los datos de facturación de la empresa.',
     ERR_INVALID_WEBHOOK_TOKEN: 'Token del webhook inválido.',
     ERR_PLATFORM_COMPANY: 'La empresa de la plataforma no se puede cambiar así.',
+    ERR_INTEGRATION_PROVIDER: 'El servicio de la integración no respondió. Verifique los datos e intente de nuevo.',
   },
 } satisfies Locales;

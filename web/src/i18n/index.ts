@@ -24,6 +24,9 @@ import schedules from './schedules';
 import files from './files';
 import contactLists from './contactLists';
 import campaigns from './campaigns';
+import prompts from './prompts';
+import integrations from './integrations';
+import messagesApi from './messagesApi';
 import type { Locales } from './types';
 
 /**
@@ -54,6 +57,9 @@ export const namespaces: Record<string, Locales> = {
   files,
   contactLists,
   campaigns,
+  prompts,
+  integrations,
+  messagesApi,
 };
 
 const STORAGE_KEY = 'language';
