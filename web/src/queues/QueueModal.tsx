@@ -8,6 +8,7 @@ import {
   DialogContent,
   DialogTitle,
   Divider,
+  MenuItem,
   Stack,
   Tab,
   Tabs,
@@ -17,6 +18,9 @@ import {
 import { useTranslation } from 'react-i18next';
 import { QueueBody, type Queue } from '#shared/schemas/queues';
 import { api } from '../api/client';
+import { useApi } from '../api/swr';
+import { useAuth } from '../auth/AuthProvider';
+import { asList } from '../realtime/cache';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { useFieldError } from '../components/useFieldError';
@@ -66,6 +70,15 @@ export function QueueModal({
   });
   const [week, setWeek] = useState<DayHours[]>(weekOf(undefined));
   const [promptId, setPromptId] = useState<number | null>(null);
+  const [integrationId, setIntegrationId] = useState<number | null>(null);
+  // a queue can hand its tickets to an AI prompt or an integration (plan flags useOpenAi, useIntegrations)
+  const { plan } = useAuth();
+  const { data: promptData } = useApi<unknown>(open && plan?.useOpenAi ? '/prompt' : null);
+  const { data: integrationData } = useApi<unknown>(
+    open && plan?.useIntegrations ? '/queueIntegration?limit=100' : null,
+  );
+  const prompts = asList<{ id: number; name: string }>(promptData, 'prompts');
+  const integrations = asList<{ id: number; name: string; type: string }>(integrationData, 'queueIntegrations');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const fieldError = useFieldError(errors);
@@ -88,6 +101,7 @@ export function QueueModal({
       });
       setWeek(weekOf(undefined));
       setPromptId(null);
+      setIntegrationId(null);
       return;
     }
     api
@@ -102,6 +116,7 @@ export function QueueModal({
         });
         setWeek(weekOf(q.schedules));
         setPromptId(q.promptId ?? null);
+        setIntegrationId(q.integrationId ?? null);
       })
       .catch(toastError);
   }, [open, queueId]);
@@ -110,7 +125,7 @@ export function QueueModal({
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = QueueBody.safeParse({ ...form, schedules: week, promptId });
+    const parsed = QueueBody.safeParse({ ...form, schedules: week, promptId, integrationId });
     if (!parsed.success) {
       setTab(0);
       return setErrors(fieldErrors(parsed.error));
@@ -200,6 +215,42 @@ export function QueueModal({
                 minRows={3}
                 fullWidth
               />
+              {(plan?.useOpenAi || plan?.useIntegrations) && (
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  {plan?.useOpenAi && (
+                    <TextField
+                      select
+                      label={t('modal.prompt')}
+                      value={promptId ?? ''}
+                      onChange={(e) => setPromptId(e.target.value === '' ? null : Number(e.target.value))}
+                      fullWidth
+                    >
+                      <MenuItem value="">{t('modal.none')}</MenuItem>
+                      {prompts.map((p) => (
+                        <MenuItem key={p.id} value={p.id}>
+                          {p.name}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
+                  {plan?.useIntegrations && (
+                    <TextField
+                      select
+                      label={t('modal.integration')}
+                      value={integrationId ?? ''}
+                      onChange={(e) => setIntegrationId(e.target.value === '' ? null : Number(e.target.value))}
+                      fullWidth
+                    >
+                      <MenuItem value="">{t('modal.none')}</MenuItem>
+                      {integrations.map((i) => (
+                        <MenuItem key={i.id} value={i.id}>
+                          {i.name} ({i.type})
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
+                </Stack>
+              )}
               <Divider />
               {id ? (
                 <OptionsEditor queueId={id} />
