@@ -35,6 +35,8 @@ export interface Access {
   sendsTo?: string[];
   /** the JWT signing key: sessions, WebSocket tickets and cursors */
   jwt?: boolean;
+  /** the data key that seals what companies store (AI API keys, integration credentials) */
+  dataKey?: boolean;
   /** posts to WebSocket connections */
   realtime?: boolean;
   /** sends e-mail through SES (when a sender is configured) */
@@ -49,6 +51,7 @@ export const access = {
   tenant: {
     table: 'readwrite',
     jwt: true,
+    dataKey: true,
     media: 'readwrite',
     realtime: true,
     sendsTo: ['session-commands', 'campaigns'],
@@ -58,6 +61,8 @@ export const access = {
   /** queue consumers and timers */
   jobs: {
     table: 'readwrite',
+    // the inbound consumer calls AI providers and integrations with the keys companies stored
+    dataKey: true,
     media: 'readwrite',
     realtime: true,
     sendsTo: ['session-commands', 'schedules', 'campaigns'],

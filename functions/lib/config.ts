@@ -28,6 +28,9 @@ export interface Config {
   wsEndpoint?: string;
   jwtSecret?: string;
   jwtSecretArn?: string;
+  /** the data key (DATA_KEY_SECRET locally, DATA_KEY_SECRET_ARN on AWS): seals what companies store */
+  dataKeySecret?: string;
+  dataKeySecretArn?: string;
   /** origin of the web app, for cookies and CORS */
   appOrigin?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -81,6 +84,8 @@ export function config(): Config {
     wsEndpoint: optional('WS_ENDPOINT'),
     jwtSecret: optional('JWT_SECRET'),
     jwtSecretArn: optional('JWT_SECRET_ARN'),
+    dataKeySecret: optional('DATA_KEY_SECRET'),
+    dataKeySecretArn: optional('DATA_KEY_SECRET_ARN'),
     appOrigin: optional('APP_ORIGIN'),
     logLevel: (optional('LOG_LEVEL') as Config['logLevel']) ?? 'info',
     mailLog: optional('MAIL_LOG') === '1',

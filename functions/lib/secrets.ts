@@ -31,9 +31,24 @@ export function cursorKey(): Promise<Buffer> {
 
 let boxKey: Promise<Buffer> | undefined;
 
-/** The key that seals tenants' third-party secrets at rest (AI api keys, service accounts): an HKDF subkey. */
+/**
+ * The key that seals tenants' third-party secrets at rest (AI api keys, service accounts): an HKDF
+ * subkey of the data key, a secret of its own (not the JWT key), so the queue consumers that call
+ * the providers can open them without being able to sign sessions.
+ */
 function secretBoxKey(): Promise<Buffer> {
-  boxKey ??= signingKey().then((secret) => Buffer.from(hkdfSync('sha256', secret, '', 'inbox secret box v1', 32)));
+  boxKey ??= (async () => {
+    const { dataKeySecret, dataKeySecretArn, region } = config();
+    let secret = dataKeySecret;
+    if (!secret) {
+      if (!dataKeySecretArn) throw new Error('DATA_KEY_SECRET or DATA_KEY_SECRET_ARN must be set');
+      const out = await new SecretsManagerClient({ region }).send(
+        new GetSecretValueCommand({ SecretId: dataKeySecretArn }),
+      );
+      secret = out.SecretString!;
+    }
+    return Buffer.from(hkdfSync('sha256', new TextEncoder().encode(secret), '', 'inbox secret box v1', 32));
+  })();
   return boxKey;
 }
 

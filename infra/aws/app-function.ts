@@ -21,6 +21,7 @@ export interface AppResources {
   queues: Map<string, sqs.IQueue>;
   wsStage: apigwv2.WebSocketStage;
   jwtSecret: secretsmanager.ISecret;
+  dataKeySecret: secretsmanager.ISecret;
   /** https://<distribution domain>: cookies, CORS and links in e-mails */
   appOrigin: string;
   /** sender address verified in SES (context `mailFrom`); without it no mail is sent */
@@ -74,6 +75,11 @@ export function bindAppResources(
   if (access.jwt) {
     setEnv('JWT_SECRET_ARN', res.jwtSecret.secretArn);
     res.jwtSecret.grantRead(grantee);
+  }
+
+  if (access.dataKey) {
+    setEnv('DATA_KEY_SECRET_ARN', res.dataKeySecret.secretArn);
+    res.dataKeySecret.grantRead(grantee);
   }
 
   if (access.mail && res.mailFrom) {

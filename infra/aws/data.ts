@@ -16,6 +16,7 @@ export class Data extends Construct {
   readonly table: dynamodb.Table;
   readonly mediaBucket: s3.Bucket;
   readonly jwtSecret: secretsmanager.Secret;
+  readonly dataKeySecret: secretsmanager.Secret;
   readonly adminPasswordSecret: secretsmanager.Secret;
   /** sent by CloudFront to the gateways in a custom header; proves a request came through it */
   readonly originVerifySecret: secretsmanager.Secret;
@@ -55,6 +56,10 @@ export class Data extends Construct {
 
     this.jwtSecret = new secretsmanager.Secret(this, 'JwtSigningKey', {
       description: 'Signing key of the access and refresh JWTs',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    this.dataKeySecret = new secretsmanager.Secret(this, 'DataKey', {
+      description: "Key of the secrets companies store (AI providers' API keys, integration credentials)",
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
     this.adminPasswordSecret = new secretsmanager.Secret(this, 'AdminPassword', {

@@ -61,6 +61,7 @@ export class InboxStack extends Stack {
       queues: queues.byName,
       wsStage: realtime.stage,
       jwtSecret: data.jwtSecret,
+      dataKeySecret: data.dataKeySecret,
       appOrigin: web.origin,
       mailFrom: props.mailFrom,
     };

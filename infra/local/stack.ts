@@ -70,9 +70,9 @@ const importHandler = async <H = Handler>(modulePath: string) => {
   return mod.handler as H;
 };
 
-function jwtSecret(dataDir: string | undefined) {
+function jwtSecret(dataDir: string | undefined, name = 'jwt-secret') {
   if (!dataDir) return randomBytes(32).toString('hex');
-  const file = join(dataDir, 'jwt-secret');
+  const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
@@ -107,6 +107,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     SQS_ENDPOINT: base,
     WS_ENDPOINT: base,
     JWT_SECRET: jwtSecret(dataDir),
+    DATA_KEY_SECRET: jwtSecret(dataDir, 'data-key'),
     APP_ORIGIN: base,
     MAIL_LOG: '1',
     // payments: the sandbox until the platform's `asaas` setting holds a key; Asaas is the local fake

@@ -227,6 +227,25 @@ describe('AWS stack generated from the manifest', () => {
       );
   });
 
+  it("the data key (companies' stored API keys) is read by the tenant modules and the queue consumers only, never with the JWT key in the consumers", () => {
+    const env = (fn: string) => real.json.Resources[functionLogicalId(real.json, fn)]!.Properties.Environment.Variables;
+    const dataKey = env('http/prompts').DATA_KEY_SECRET_ARN.Ref;
+    const jwtKey = env('http/auth').JWT_SECRET_ARN.Ref;
+    expect(dataKey).not.toBe(jwtKey);
+    const inbound = manifest.queues.find((q) => q.name === 'inbound')!.consumer;
+    expect(env(inbound).DATA_KEY_SECRET_ARN.Ref).toBe(dataKey);
+    expect(JSON.stringify(policyStatements(real.json, roleOf(real.json, inbound)))).toContain(`"${dataKey}"`);
+    // sign-in, the version function and the session runner never hold it
+    for (const fn of ['http/auth', 'http/version']) {
+      expect(env(fn).DATA_KEY_SECRET_ARN).toBeUndefined();
+      expect(JSON.stringify(policyStatements(real.json, roleOf(real.json, fn)))).not.toContain(`"${dataKey}"`);
+    }
+    const task = resourcesOf(real.json, 'AWS::ECS::TaskDefinition')[0]![1];
+    expect(JSON.stringify(policyStatements(real.json, task.Properties.TaskRoleArn['Fn::GetAtt'][0]))).not.toContain(
+      `"${dataKey}"`,
+    );
+  });
+
   it('media access is limited to objects under the tenant prefixes (company*), never the whole bucket', () => {
     const onMedia = resourcesOf(real.json, 'AWS::IAM::Policy')
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
@@ -460,7 +479,8 @@ describe('AWS stack generated from the manifest', () => {
 
   it('no plaintext secret in the template: secrets are generated, only their ARNs are passed', () => {
     const secrets = resourcesOf(real.json, 'AWS::SecretsManager::Secret');
-    expect(secrets).toHaveLength(3);
+    // JWT key, data key, admin password, origin-verify value
+    expect(secrets).toHaveLength(4);
     for (const [, secret] of secrets) {
       expect(secret.Properties.SecretString).toBeUndefined();
       expect(secret.Properties.GenerateSecretString).toBeDefined();
@@ -474,6 +494,7 @@ describe('AWS stack generated from the manifest', () => {
       ),
     ];
     expect(envNames).toContain('JWT_SECRET_ARN');
+    expect(envNames).toContain('DATA_KEY_SECRET_ARN');
     expect(envNames).toContain('ADMIN_PASSWORD_SECRET_ARN');
     expect(envNames).not.toContain('JWT_SECRET');
     expect(envNames).not.toContain('ADMIN_PASSWORD');
