@@ -53,11 +53,19 @@ export async function saveConnection(conn: WsConnection) {
   await updateSockets(conn.companyId, conn.userId, 'ADD', presence);
 }
 
-/** The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. */
+/**
+ * The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. Best
+ * effort: presence only feeds the dashboard's online column, so a failed write (a transaction on the
+ * user item at the same moment) is logged and never refuses or breaks the socket itself.
+ */
 async function updateSockets(companyId: number, userId: number, op: 'ADD' | 'DELETE', entry: string) {
   const change =
     op === 'ADD' ? { add: { sockets: new Set([entry]) } } : { deleteFromSet: { sockets: new Set([entry]) } };
-  await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
+  try {
+    await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
+  } catch (err) {
+    log.warn('presence not recorded', { companyId, userId, op, error: (err as Error).message });
+  }
 }
 
 export async function findConnection(connectionId: string): Promise<WsConnection | undefined> {

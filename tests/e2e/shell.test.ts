@@ -195,7 +195,8 @@ describe('shell: profile', () => {
     await page.getByRole('menuitem', { name: 'Editar perfil' }).click();
     const dialog = page.getByRole('dialog', { name: 'Editar usuário' });
     await dialog.waitFor();
-    await expect(dialog.getByLabel(/^Nome/).inputValue()).resolves.toBe(co.name);
+    // the modal fills from GET /users/{id} after it opens
+    await expect.poll(() => dialog.getByLabel(/^Nome/).inputValue(), { timeout: 10_000 }).toBe(co.name);
     await dialog.getByLabel(/^Nome/).fill('A');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await dialog.getByText('Muito curto!').waitFor();
