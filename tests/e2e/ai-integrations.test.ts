@@ -65,7 +65,12 @@ describe('messages API page (management.md "Messages API page")', () => {
     await eventually(async () => {
       await text.getByRole('combobox', { name: 'Conexão' }).click();
       const option = page.getByRole('option', { name: /^Linha API/ });
-      if (await option.isVisible()) return option.click().then(() => true);
+      // the menu opens with an animation: give the option a moment to show before giving up on this try
+      const shown = await option.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) return option.click().then(() => true);
       await page.keyboard.press('Escape');
       return false;
     }, 30_000);
