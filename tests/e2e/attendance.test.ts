@@ -43,7 +43,7 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     });
     expect(sent.status).toBe(200);
     const row = page.getByRole('listitem').filter({ hasText: customer.name });
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor({ timeout: 45_000 });
     await page
       .getByRole('tab', { name: /Aguardando/ })
       .getByText('1')

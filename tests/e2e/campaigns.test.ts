@@ -201,14 +201,14 @@ describe('campaigns (management.md "Campaigns", 4)', () => {
 
     // progress = delivered / valid, live as the phone acks
     await simulator(`${line.session}/ack`, { wid: outbound[0].wid, ack: 2 });
-    await expect.poll(() => page.getByTestId('report-progress').textContent(), { timeout: 15_000 }).toBe('25%');
+    await expect.poll(() => page.getByTestId('report-progress').textContent(), { timeout: 45_000 }).toBe('25%');
     await shot(page, 'campaign-report-partial');
     for (const o of sent.slice(1)) await simulator(`${line.session}/ack`, { wid: o.wid, ack: 2 });
     await simulator(`${line.session}/ack`, { wid: sent[1].wid, ack: 3 });
-    await expect.poll(() => page.getByTestId('report-progress').textContent(), { timeout: 15_000 }).toBe('100%');
+    await expect.poll(() => page.getByTestId('report-progress').textContent(), { timeout: 45_000 }).toBe('100%');
     await expect.poll(() => page.getByTestId('report-delivered').textContent()).toBe('4');
     await expect.poll(() => page.getByTestId('report-read').textContent()).toBe('1');
-    await page.getByTestId('report-status').getByText('Finalizada').waitFor({ timeout: 30_000 });
+    await page.getByTestId('report-status').getByText('Finalizada').waitFor({ timeout: 60_000 });
     await page.getByRole('progressbar', { name: 'Progresso da campanha' }).waitFor();
     await shot(page, 'campaign-report');
 

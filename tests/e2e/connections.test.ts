@@ -31,7 +31,7 @@ describe('shell: live connection warning and dashboard', () => {
       async () =>
         (await simulator(`sessions/${co.companyId}/${whatsappId}/scan`, { number: '5511900000001' })).status === 200,
     );
-    await warning.waitFor({ state: 'detached', timeout: 20_000 });
+    await warning.waitFor({ state: 'detached', timeout: 45_000 });
     await context.close();
   });
 
