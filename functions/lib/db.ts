@@ -90,6 +90,21 @@ export async function batchGet<T = Item>(keys: Key[], opts: { consistent?: boole
   return found;
 }
 
+/**
+ * The whole items behind rows of an index that copies only keys (gsi4, gsi5: infra/table.ts), in
+ * the index's order; rows whose item is gone meanwhile are left out.
+ */
+export async function itemsOf<T = Item>(indexRows: Item[]): Promise<T[]> {
+  if (!indexRows.length) return [];
+  const byKey = new Map(
+    (await batchGet<Item>(indexRows.map((r) => ({ pk: r.pk, sk: r.sk })))).map((i) => [`${i.pk}|${i.sk}`, i]),
+  );
+  return indexRows.flatMap((r) => {
+    const item = byKey.get(`${r.pk}|${r.sk}`);
+    return item ? [item as T] : [];
+  });
+}
+
 export async function putItem(item: Item, opts: { ifNotExists?: boolean } = {}) {
   try {
     await send(

@@ -70,7 +70,8 @@ const importHandler = async <H = Handler>(modulePath: string) => {
   return mod.handler as H;
 };
 
-function jwtSecret(dataDir: string | undefined, name = 'jwt-secret') {
+/** A generated secret, kept under DATA_DIR so a restart reuses it (fresh per run without one). */
+function localSecret(dataDir: string | undefined, name: string) {
   if (!dataDir) return randomBytes(32).toString('hex');
   const file = join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
@@ -106,8 +107,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     S3_ENDPOINT: s3.endpoint,
     SQS_ENDPOINT: base,
     WS_ENDPOINT: base,
-    JWT_SECRET: jwtSecret(dataDir),
-    DATA_KEY_SECRET: jwtSecret(dataDir, 'data-key'),
+    JWT_SECRET: localSecret(dataDir, 'jwt-secret'),
+    DATA_KEY_SECRET: localSecret(dataDir, 'data-key'),
     APP_ORIGIN: base,
     MAIL_LOG: '1',
     // payments: the sandbox until the platform's `asaas` setting holds a key; Asaas is the local fake

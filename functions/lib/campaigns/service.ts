@@ -7,7 +7,18 @@ import {
   type ConnectionLimit,
 } from '#shared/schemas/campaigns';
 import { AppError } from '../errors';
-import { batchGet, batchWrite, deleteItem, putItem, query, queryAll, updateItem, type Item, type Key } from '../db';
+import {
+  batchGet,
+  batchWrite,
+  itemsOf,
+  deleteItem,
+  putItem,
+  query,
+  queryAll,
+  updateItem,
+  type Item,
+  type Key,
+} from '../db';
 import { decodeCursor, page } from '../cursor';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
@@ -313,7 +324,7 @@ export async function dispatchDueCampaigns(now = new Date()) {
       startKey,
     });
     // gsi4 copies only keys and status (infra/table.ts): the campaigns themselves, by key
-    const due = out.items.length ? await batchGet(out.items.map((i) => ({ pk: i.pk, sk: i.sk }))) : [];
+    const due = await itemsOf(out.items);
     for (const item of due) {
       const c = toStoredCampaign(item);
       if (c.status === 'PROGRAMADA') {

@@ -3,7 +3,7 @@ import type { User } from '#shared/schemas/accounts';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { PAGE_SIZE } from '#shared/constants';
-import { batchGet, query, type Item } from '../db';
+import { itemsOf, query, type Item } from '../db';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { AppError } from '../errors';
 import { contactIndex, digitsOnly, normalizeText } from '../contacts/repo';
@@ -237,7 +237,8 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
         query({ index: 'gsi5', pk: ticketIndex.contact(companyId, c.id), forward: false, limit }),
       ),
     );
-    const tickets = (await fullTickets(lists.flatMap((l) => l.items)))
+    const tickets = (await itemsOf(lists.flatMap((l) => l.items)))
+      .map(toTicket)
       .filter(visible)
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))
       .slice(0, limit);
@@ -248,18 +249,6 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
   if (!prefix) throw new AppError('ERR_VALIDATION', 400, [{ path: ['searchParam'], message: 'short' }]);
   const where = { index: 'gsi4', pk: ticketIndex.name(companyId), sk: { beginsWith: prefix } };
   const out = await query({ ...where, limit, startKey: await decodeCursor(companyId, q.cursor, where) });
-  const tickets = (await fullTickets(out.items)).filter(visible);
+  const tickets = (await itemsOf(out.items)).map(toTicket).filter(visible);
   return { tickets, hasMore: Boolean(out.lastKey), cursor: await encodeCursor(companyId, out.lastKey, where) };
-}
-
-/** gsi4 and gsi5 copy only keys and status (infra/table.ts): the tickets themselves, in the index's order. */
-async function fullTickets(indexItems: Item[]): Promise<Ticket[]> {
-  if (!indexItems.length) return [];
-  const byKey = new Map(
-    (await batchGet(indexItems.map((i) => ({ pk: i.pk, sk: i.sk })))).map((t) => [`${t.pk}|${t.sk}`, t]),
-  );
-  return indexItems.flatMap((i) => {
-    const item = byKey.get(`${i.pk}|${i.sk}`);
-    return item ? [toTicket(item)] : [];
-  });
 }
