@@ -14,7 +14,7 @@ import type { HttpEvent } from '#lib/http';
 
 /** GET and POST take the ticket id, DELETE the message id (one variable name per path level). */
 const ticketParams = z.object({ id: idParam });
-const messageParams = z.object({ id: z.string().regex(/^[0-9a-z]{10,32}$/) });
+const messageParams = z.object({ id: z.string().regex(/^[0-9a-z]{10,32}(-[0-9a-z]{1,11}-[0-9a-z]{1,11})?$/) });
 const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });
 
 const isMultipart = (event: HttpEvent) => (event.headers?.['content-type'] ?? '').includes('multipart/form-data');

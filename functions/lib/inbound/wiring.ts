@@ -8,7 +8,7 @@ import { getCompanySchedules, recentSettings } from '../settings';
 import { upsertContactFromWhatsApp, whatsappContactIds } from '../contacts/service';
 import { contactKeys, lidGuardKeys, numberGuardKeys, toContact } from '../contacts/repo';
 import { findOrCreateTicket, getTicket, updateTicket } from '../tickets/service';
-import { getStoredTicket, openGuardKeys, type StoredTicket } from '../tickets/repo';
+import { getStoredTicket, openGuardKeys, ticketKeys, toStored, type StoredTicket } from '../tickets/repo';
 import { toWhatsapp, whatsappKeys } from '../whatsapp/repo';
 import { sendMessage, storeInboundMessage } from '../messages/service';
 import { getOptionTree, getQueues } from '../queues/repo';
@@ -38,14 +38,25 @@ interface Known {
 }
 
 /**
- * The reads every message starts with, batched (issue 15: an inbound text on an open ticket costs
- * 6 requests): the connection with the contact's number and lid guards, then the contact with its
- * open-ticket guard, then that ticket. Undefined when the connection is gone.
+ * The reads every message starts with, batched (issue 15): the connection with the contact's
+ * number and lid guards, then the contact with its open-ticket guard, then that ticket. A chat seen
+ * recently on this instance skips the guards: its contact is remembered (`chatHints`), so the
+ * connection, the contact, its open-ticket guard and the ticket it named last time are one
+ * BatchGet. Undefined when the connection is gone.
  */
 async function loadInbound(companyId: number, whatsappId: number, message: InboundMessage) {
   const ids = contactIds(message);
   const { number, lid } = whatsappContactIds({ number: ids.number, lid: ids.lid, isGroup: message.isGroup });
   const connectionKey = whatsappKeys(companyId, whatsappId);
+  const hintKey = `${companyId}:${whatsappId}:${number}:${lid ?? ''}`;
+  const hint = chatHints.get(hintKey);
+  if (hint) {
+    const fromHint = await loadByHint(companyId, whatsappId, connectionKey, hint, { number, lid });
+    if (fromHint) {
+      remember(hintKey, fromHint.known);
+      return fromHint;
+    }
+  }
   const guardKeys = [
     number ? numberGuardKeys(companyId, number) : undefined,
     lid ? lidGuardKeys(companyId, lid) : undefined,
@@ -64,7 +75,48 @@ async function loadInbound(companyId: number, whatsappId: number, message: Inbou
   if (!contact) return { whatsapp };
   const open = find(second, openGuardKeys(companyId, contactId, whatsappId));
   const ticket = open ? ((await getStoredTicket(companyId, Number(open.ticketId))) ?? null) : null;
-  return { whatsapp, known: { contact: toContact(contact), ticket } };
+  const known = { contact: toContact(contact), ticket };
+  remember(hintKey, known);
+  return { whatsapp, known };
+}
+
+/**
+ * The contact a chat led to, and its open ticket, per instance. Only a hint: the contact must still
+ * hold the number (or, without one, the lid) the message came from, and the open-ticket guard is
+ * read with it, so a ticket closed or opened since is seen; anything else takes the full path.
+ */
+const chatHints = new Map<string, { contactId: number; ticketId: number | null }>();
+const MAX_CHAT_HINTS = 10_000;
+
+function remember(key: string, known: Known) {
+  chatHints.delete(key);
+  chatHints.set(key, { contactId: known.contact.id, ticketId: known.ticket?.id ?? null });
+  if (chatHints.size > MAX_CHAT_HINTS) chatHints.delete(chatHints.keys().next().value!);
+}
+
+async function loadByHint(
+  companyId: number,
+  whatsappId: number,
+  connectionKey: Key,
+  hint: { contactId: number; ticketId: number | null },
+  seen: { number: string; lid?: string },
+) {
+  const guardKey = openGuardKeys(companyId, hint.contactId, whatsappId);
+  const items = await batchGet([
+    connectionKey,
+    contactKeys(companyId, hint.contactId),
+    guardKey,
+    ...(hint.ticketId ? [ticketKeys(companyId, hint.ticketId)] : []),
+  ]);
+  const connection = find(items, connectionKey);
+  const contact = find(items, contactKeys(companyId, hint.contactId));
+  const sameContact = contact && (seen.number ? contact.number === seen.number : contact.lid === seen.lid);
+  if (!connection || !sameContact) return undefined;
+  const open = find(items, guardKey);
+  const openId = open ? Number(open.ticketId) : null;
+  const hinted = openId && openId === hint.ticketId ? find(items, ticketKeys(companyId, openId)) : undefined;
+  const ticket = hinted ? toStored(hinted) : openId ? ((await getStoredTicket(companyId, openId)) ?? null) : null;
+  return { whatsapp: toWhatsapp(connection), known: { contact: toContact(contact), ticket } };
 }
 
 const find = (items: Item[], key: Key) => items.find((i) => i.pk === key.pk && i.sk === key.sk);

@@ -12,7 +12,10 @@ import { presignGet } from '../storage';
  *   tie often, and the stored millisecond keeps the order messages of one chat arrived in (the
  *   inbound queue hands them over one at a time per chat). Older 17-char ids (millisecond + 8
  *   random) still sort among them by their time;
- * - gsi1 `C#<cid>#MID#<id>` / `M` finds a message by id alone (DELETE /messages/{id}, send results);
+ * - the API's id names the conversation after that arrival part (`<arrival>-<contactId>-<whatsappId>`,
+ *   both base36), so a message is found by id with one GetItem and needs no id index: a new
+ *   message is one item write, not two (issue 15). Ids stored before this carry no conversation and
+ *   are still found through gsi1 `C#<cid>#MID#<id>` / `M`, which only they are written to;
  * - the guard `C#<cid>#WID#<wid>` / `WID` {msgPk, msgSk, messageId} makes a WhatsApp id stored
  *   once (redelivery, the echo of our own send) and finds a message by wid (acks, edits, revokes).
  */
@@ -32,6 +35,22 @@ export function newMessageId(atMs = Date.now(), storedAtMs = Date.now()): string
   return base36(Math.floor(atMs / 1000) * 1000, 9) + base36(storedAtMs, 9) + random.padStart(8, '0').slice(-8);
 }
 
+/** The API id of a new message: its arrival id (the order) followed by the conversation it is stored in. */
+export const conversationMessageId = (
+  c: { contactId: number; whatsappId: number },
+  atMs = Date.now(),
+  storedAtMs = Date.now(),
+) => `${newMessageId(atMs, storedAtMs)}-${c.contactId.toString(36)}-${c.whatsappId.toString(36)}`;
+
+const CONVERSATION_ID = /^[0-9a-z]{26}-([0-9a-z]{1,11})-([0-9a-z]{1,11})$/;
+
+/** Where a message with this id is stored, when the id names it (undefined for older ids). */
+export function messageKeysOfId(companyId: number, id: string) {
+  const m = CONVERSATION_ID.exec(id);
+  if (!m) return undefined;
+  return messageKeys(companyId, Number.parseInt(m[1]!, 36), Number.parseInt(m[2]!, 36), id);
+}
+
 /** A WhatsApp message id in the form WhatsApp Web uses (`3EB0` + 18 hex), chosen before the send. */
 export const newWid = () => `3EB0${randomBytes(9).toString('hex').toUpperCase()}`;
 
@@ -39,8 +58,8 @@ export function messageItem(m: Message): Item {
   return {
     ...messageKeys(m.companyId, m.contactId, m.whatsappId, m.id),
     ...m,
-    gsi1pk: idIndexPk(m.companyId, m.id),
-    gsi1sk: 'M',
+    // only ids that do not name their conversation need the id index
+    ...(CONVERSATION_ID.test(m.id) ? {} : { gsi1pk: idIndexPk(m.companyId, m.id), gsi1sk: 'M' }),
   };
 }
 
@@ -50,8 +69,10 @@ export async function getMessageById(
   companyId: number,
   id: string,
 ): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
-  const { items } = await query({ index: 'gsi1', pk: idIndexPk(companyId, id), limit: 1 });
-  const item = items[0];
+  const keys = messageKeysOfId(companyId, id);
+  const item = keys
+    ? await getItem(keys)
+    : (await query({ index: 'gsi1', pk: idIndexPk(companyId, id), limit: 1 })).items[0];
   return item ? { ...(toMessage(item) as Message), key: { pk: item.pk, sk: item.sk } } : undefined;
 }
 

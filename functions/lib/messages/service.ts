@@ -14,7 +14,7 @@ import {
   type SessionCommand,
 } from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
-import { batchGet, getItem, putTx, query, stripKeys, transact, updateItem, type Item } from '../db';
+import { batchGet, batchWrite, getItem, putItem, query, stripKeys, updateItem, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { nowIso } from '../keys';
 import { log } from '../log';
@@ -31,7 +31,7 @@ import {
   getMessageById,
   getMessageByWid,
   messageItem,
-  newMessageId,
+  conversationMessageId,
   newWid,
   presentMessage,
   widGuardKeys,
@@ -69,80 +69,84 @@ const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) =
   (m.body || m.mediaName || m.mediaType || '').slice(0, LAST_MESSAGE_PREVIEW);
 
 /**
- * Stores a message, then moves its ticket (lastMessage, updatedAt, unread). The message, its wid
- * guard and its watchdog wake-up are one transaction: a redelivery or an echo fails on the guard
- * (ERR_DUPLICATED). The ticket's move is a separate UpdateItem (see bumpTicket): a crash between the
- * two leaves the message stored and the ticket behind, which the redelivery of the same message
- * repairs (the guard names the message; the ticket moves only if it has not moved past it).
+ * Stores a message, then moves its ticket (lastMessage, updatedAt, unread), with no transaction: a
+ * transaction bills every item and index write twice (issue 15: a message costs under 10 units).
+ * - A WhatsApp id that came from outside (inbound, an echo) is claimed first with a conditional
+ *   put of its guard: a redelivery or an echo fails there (ERR_DUPLICATED), and the guard names the
+ *   message it was claimed for.
+ * - A WhatsApp id we just chose (`freshWid`: a send) cannot be held by anyone else, so its guard,
+ *   the watchdog's wake-up and the message are one BatchWrite.
+ * - Then the message, then the ticket's move (see bumpTicket).
+ * A crash after the guard leaves the rest undone; the redelivery of the same message finds the guard
+ * and repairs what is missing (the message under the id the guard names, then the ticket's move,
+ * applied only if the ticket has not moved past it). A send that crashes was never enqueued, so
+ * nothing of it reaches WhatsApp; its caller got the error.
  */
 async function insertWithTicket(
   companyId: number,
   ticketId: number,
   message: Message,
-  opts: { wid?: string; unread: boolean; initial?: StoredTicket; watch?: boolean },
+  opts: { wid?: string; freshWid?: boolean; unread: boolean; initial?: StoredTicket; watch?: boolean },
 ) {
   const before = opts.initial ?? (await requireStoredTicket(companyId, ticketId));
   const stored = { ...message, contactId: before.contactId, whatsappId: before.whatsappId };
   const keys = messageKeysOf(before, message.id);
-  const bump = {
-    id: message.id,
-    createdAt: message.createdAt,
-    lastMessage: lastMessageText(message),
-    unread: opts.unread,
-  };
-  const items = [
-    ...(opts.wid
-      ? [putTx({ ...widGuardKeys(companyId, opts.wid), ...keys, messageId: message.id, ticketId }, true)]
-      : []),
-    putTx(messageItem(stored), true),
-    // the undelivered watchdog's wake-up (see watchdog/repo.ts)
-    ...(opts.watch
-      ? [
-          putTx(
-            watchItem({
-              companyId,
-              messageId: message.id,
-              ticketId,
-              dueAt: watchDueAt(Date.parse(message.createdAt)),
-              ...keys,
-            }),
-          ),
-        ]
-      : []),
-  ];
-  for (let attempt = 0; ; attempt++) {
+  const guard = opts.wid
+    ? { ...widGuardKeys(companyId, opts.wid), ...keys, messageId: message.id, ticketId }
+    : undefined;
+  // the undelivered watchdog's wake-up (see watchdog/repo.ts)
+  const watch = opts.watch
+    ? watchItem({
+        companyId,
+        messageId: message.id,
+        ticketId,
+        dueAt: watchDueAt(Date.parse(message.createdAt)),
+        ...keys,
+      })
+    : undefined;
+  if (guard && !opts.freshWid) {
     try {
-      await transact(items, () => new AppError('ERR_DUPLICATED'));
-      break;
+      await putItem(guard, { ifNotExists: true });
     } catch (err) {
-      const retry = err instanceof AppError && err.code === 'ERR_CONFLICT' && attempt < 3;
-      if (retry) continue;
-      if (err instanceof AppError && err.code === 'ERR_DUPLICATED' && opts.wid)
-        await repairBump(companyId, opts.wid, before);
+      if (err instanceof AppError && err.code === 'ERR_DUPLICATED')
+        await repairDuplicate(companyId, opts.wid!, stored, before);
       throw err;
     }
+    await batchWrite([messageItem(stored), ...(watch ? [watch] : [])]);
+  } else {
+    await batchWrite([...(guard ? [guard] : []), ...(watch ? [watch] : []), messageItem(stored)]);
   }
-  const after = (await bumpTicket(before, bump)) ?? before;
+  const after = (await bumpTicket(before, bumpOf(stored, opts.unread))) ?? before;
   return { before, after };
 }
 
-/** A redelivered message whose first delivery stored it but died before moving the ticket. */
-async function repairBump(companyId: number, wid: string, ticket: StoredTicket) {
-  const guard = await getItem<{ messageId?: string; ticketId?: number }>(widGuardKeys(companyId, wid));
-  if (!guard?.messageId || guard.ticketId !== ticket.id) return;
-  if (ticket.lastMessageId && ticket.lastMessageId >= guard.messageId) return;
-  const first = await getMessageById(companyId, guard.messageId);
-  if (!first) return;
-  await bumpTicket(
-    ticket,
-    {
-      id: first.id,
-      createdAt: first.createdAt,
-      lastMessage: lastMessageText(first),
-      unread: !first.fromMe && !first.read,
-    },
-    { onlyIfBehind: true },
+const bumpOf = (m: Message, unread: boolean) => ({
+  id: m.id,
+  createdAt: m.createdAt,
+  lastMessage: lastMessageText(m),
+  unread,
+});
+
+/**
+ * A message whose WhatsApp id is already claimed: an echo or a redelivery. When the first delivery
+ * died after its guard, the message is stored now under the id the guard names; when it died before
+ * moving the ticket, the ticket moves now (only if it has not moved past that message).
+ */
+async function repairDuplicate(companyId: number, wid: string, redelivered: Message, ticket: StoredTicket) {
+  const guard = await getItem<{ msgPk: string; msgSk: string; messageId?: string; ticketId?: number }>(
+    widGuardKeys(companyId, wid),
   );
+  if (!guard?.messageId) return;
+  let first = await getMessageById(companyId, guard.messageId);
+  if (!first && guard.ticketId === ticket.id && redelivered.wid === wid) {
+    const restored: Message = { ...redelivered, id: guard.messageId, ticketId: guard.ticketId };
+    await putItem(messageItem(restored));
+    first = { ...restored, key: { pk: guard.msgPk, sk: guard.msgSk } };
+    log.warn('message restored from a redelivery', { companyId, messageId: restored.id });
+  }
+  if (!first || guard.ticketId !== ticket.id) return;
+  if (ticket.lastMessageId && ticket.lastMessageId >= guard.messageId) return;
+  await bumpTicket(ticket, bumpOf(first, !first.fromMe && !first.read), { onlyIfBehind: true });
 }
 
 /** A ticket the caller read from the table (it still carries `version`) spares the send a re-read. */
@@ -186,7 +190,7 @@ export async function storeInboundMessage(
   const createdAtMs = message.timestamp ? Math.min(message.timestamp * 1000, storedAtMs) : storedAtMs;
   const createdAt = new Date(createdAtMs).toISOString();
   const stored: Message = {
-    id: newMessageId(createdAtMs, storedAtMs),
+    id: conversationMessageId(ticket, createdAtMs, storedAtMs),
     companyId,
     ticketId: ticket.id,
     contactId: ticket.contactId,
@@ -278,7 +282,7 @@ export async function sendMessage(
   const now = Date.now();
   const wid = newWid();
   const message: Message = {
-    id: input.id ?? newMessageId(now, now),
+    id: input.id ?? conversationMessageId(ticket, now, now),
     companyId,
     ticketId: ticket.id,
     contactId: ticket.contactId,
@@ -306,6 +310,7 @@ export async function sendMessage(
   };
   const { before, after } = await insertWithTicket(companyId, ticket.id, message, {
     wid,
+    freshWid: true,
     unread: false,
     initial: storedOrUndefined(ticket),
     watch: true,
@@ -499,7 +504,7 @@ export async function resendMessage(companyId: number, actor: Actor, id: string)
     ? { key: found.mediaKey, fileName: found.mediaName ?? found.mediaKey.split('/').pop() ?? 'file' }
     : undefined;
   const mimetype = media && (await acceptStoredUpload(companyId, media.key, media.fileName)).mimetype;
-  const newId = newMessageId();
+  const newId = conversationMessageId(found);
   const claimed = await updateItem(found.key, {
     set: { resentAs: newId, undelivered: false, updatedAt: nowIso() },
     condition: `ack < :delivered AND attribute_not_exists(resentAs) AND isDeleted = :no AND ${

@@ -38,6 +38,12 @@ describe('ticket list partitions (one Query per partition, never a filter over t
     ]);
   });
 
+  it('an admin with showAll and a queue filter reads the open partition filtered by those queues and no queue', () => {
+    const [open, ...rest] = streamsFor(viewer('admin'), { status: 'open', showAll: true, queueIds: [3] } as any, 9, {});
+    expect(rest).toEqual([]);
+    expect(open).toMatchObject({ index: 'gsi1', pk: 'C#9#TS#open', within: { attr: 'queueId', queueIds: [3, null] } });
+  });
+
   it('the users filter is for admins; a non-admin can only ask for themselves', () => {
     expect(pks(viewer('admin'), { status: 'closed', users: [7, 8] })).toEqual([
       'gsi3 C#9#TU#7#closed',
@@ -62,12 +68,18 @@ describe('ticket list partitions (one Query per partition, never a filter over t
   });
 
   it('kanban reads open and pending by queue; the unread bell reads open and pending', () => {
+    // an open ticket with an attendant is not in its queue's partition (one list move less per
+    // message): open by queue is the company's open partition filtered by queue
     expect(pks(viewer('user'), {}, true)).toEqual([
-      'gsi2 C#9#TQ#1#open',
-      'gsi2 C#9#TQ#2#open',
+      'gsi1 C#9#TS#open',
       'gsi2 C#9#TQ#1#pending',
       'gsi2 C#9#TQ#2#pending',
     ]);
+    expect(streamsFor(viewer('user'), {} as any, 9, { kanban: true })[0]!.within).toEqual({
+      attr: 'queueId',
+      pks: ['C#9#TQ#1#open', 'C#9#TQ#2#open'],
+      queueIds: [1, 2],
+    });
     expect(pks(viewer('user'), { withUnreadMessages: true })).toEqual([
       'gsi3 C#9#TU#5#open',
       'gsi2 C#9#TQ#1#pending',

@@ -13,7 +13,9 @@ import { listCount } from './counts';
 /**
  * GET /tickets. Each list reads the narrowest partition that holds exactly the visible tickets:
  * - "Open/assigned" (status open, no showAll) and the users filter: the attendant's partition (gsi3);
- * - a non-admin, or a queue filter: one partition per queue (gsi2), merged newest first;
+ * - a non-admin, or a queue filter: one partition per queue (gsi2), merged newest first; open
+ *   tickets with an attendant are not in the queue partitions (repo.ts), so an open list by queue
+ *   (a queue filter with "show all", the kanban) is the company's open partition filtered by queue;
  * - an admin without queue filter: the company's status partition (gsi1).
  * So the common screens are one Query; a non-admin with k queues costs k small Queries (each
  * limited to a page), never a filter over the whole company. Past MAX_PARTITIONS_PER_STATUS
@@ -32,8 +34,13 @@ interface Stream {
   id: string;
   index: 'gsi1' | 'gsi2' | 'gsi3';
   pk: string;
-  /** only items whose key on that index is one of these partitions (a collapsed set of streams) */
-  within?: { attr: 'gsi2pk' | 'gsi3pk'; pks: string[] };
+  /**
+   * only items whose key on that index is one of these partitions (a collapsed set of streams), or
+   * whose queue is one of `queueIds` (null: no queue); `pks` names the partitions for the badge
+   */
+  within?:
+    | { attr: 'gsi2pk' | 'gsi3pk'; pks: string[] }
+    | { attr: 'queueId'; pks: string[]; queueIds: (number | null)[] };
 }
 
 const MAX_PARTITIONS_PER_STATUS = 4;
@@ -94,6 +101,17 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
     const queues: (number | null)[] = [...new Set(own)];
     const noQueue = admin || viewer.user.allTicket === 'enabled' || Boolean(viewer.user.showNoQueue);
     if (noQueue) queues.push(null);
+    if (s === 'open') {
+      if (!queues.length) continue;
+      const pks = queues.map((queueId) => ticketIndex.queue(companyId, queueId, s));
+      out.push({
+        id: `fq${s}`,
+        index: 'gsi1',
+        pk: ticketIndex.status(companyId, s),
+        within: { attr: 'queueId', pks, queueIds: queues },
+      });
+      continue;
+    }
     out.push(
       ...bounded(
         companyId,
@@ -110,7 +128,19 @@ function filterFor(q: TicketsQuery, stream: Stream) {
   const parts: string[] = [];
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
-  if (stream.within) {
+  if (stream.within?.attr === 'queueId') {
+    names['#queue'] = 'queueId';
+    const ids = stream.within.queueIds.filter((id): id is number => id !== null);
+    const any = ids.map((id, i) => {
+      values[`:qid${i}`] = id;
+      return `#queue = :qid${i}`;
+    });
+    if (stream.within.queueIds.includes(null)) {
+      values[':nullType'] = 'NULL';
+      any.push('attribute_type(#queue, :nullType)', 'attribute_not_exists(#queue)');
+    }
+    parts.push(`(${any.join(' OR ')})`);
+  } else if (stream.within) {
     names['#within'] = stream.within.attr;
     const lists: string[] = [];
     stream.within.pks.forEach((pk, i) => {

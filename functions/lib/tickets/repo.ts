@@ -6,12 +6,17 @@ import { nowIso, pad } from '../keys';
 import { normalizeText } from '../contacts/repo';
 
 /**
- * A ticket: pk `C#<cid>`, sk `TICKET#<pad(id)>`, with five index entries (all sort keys of the
- * lists begin with `updatedAt`, so newest first is `ScanIndexForward=false` and the `updatedAt`
- * day filter is a key condition):
+ * A ticket: pk `C#<cid>`, sk `TICKET#<pad(id)>`, with up to five index entries (all sort keys of
+ * the lists begin with `updatedAt`, so newest first is `ScanIndexForward=false` and the `updatedAt`
+ * day filter is a key condition). Every message moves the ticket in each list index it is in (a
+ * delete and a put each), so a ticket is in only the lists that are read (issue 15):
  * - gsi1 `C#<cid>#TS#<status>` / `<updatedAt>#<pad(id)>`: a status list of the whole company (admins)
- * - gsi2 `C#<cid>#TQ#<queueId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one queue
- * - gsi3 `C#<cid>#TU#<userId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one attendant
+ * - gsi2 `C#<cid>#TQ#<queueId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one queue,
+ *   except for an open ticket with an attendant: open tickets are listed by attendant ("Assigned"),
+ *   and an open list by queue (a queue filter with "show all", the kanban) reads the company's open
+ *   list filtered by queue;
+ * - gsi3 `C#<cid>#TU#<userId>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one attendant,
+ *   only for tickets that have one;
  * - gsi4 `C#<cid>#TN` / `<normalized contact name>#<pad(id)>`: search by contact-name prefix
  * - gsi5 `C#<cid>#TC#<contactId>` / `<pad(whatsappId)>#<createdAt>#<pad(id)>`: a contact's tickets
  *   (per connection by prefix): message history banner, contact renames, number search.
@@ -52,6 +57,10 @@ export type StoredTicket = Ticket & {
   lastMessageId?: string;
 };
 
+/** Whether a ticket is in its queue's list (gsi2) and its attendant's (gsi3): see above. */
+export const listedByQueue = (t: Pick<Ticket, 'status' | 'userId'>) => !(t.status === 'open' && Boolean(t.userId));
+export const listedByUser = (t: Pick<Ticket, 'userId'>) => Boolean(t.userId);
+
 export function ticketItem(t: StoredTicket): Item {
   const order = `${t.updatedAt}#${pad(t.id)}`;
   return {
@@ -59,10 +68,8 @@ export function ticketItem(t: StoredTicket): Item {
     ...t,
     gsi1pk: ticketIndex.status(t.companyId, t.status),
     gsi1sk: order,
-    gsi2pk: ticketIndex.queue(t.companyId, t.queueId, t.status),
-    gsi2sk: order,
-    gsi3pk: ticketIndex.user(t.companyId, t.userId, t.status),
-    gsi3sk: order,
+    ...(listedByQueue(t) ? { gsi2pk: ticketIndex.queue(t.companyId, t.queueId, t.status), gsi2sk: order } : {}),
+    ...(listedByUser(t) ? { gsi3pk: ticketIndex.user(t.companyId, t.userId, t.status), gsi3sk: order } : {}),
     gsi4pk: ticketIndex.name(t.companyId),
     gsi4sk: `${normalizeText(t.contact.name)}#${pad(t.id)}`,
     gsi5pk: ticketIndex.contact(t.companyId, t.contactId),
@@ -117,8 +124,9 @@ export function ticketPutTx(after: StoredTicket, expectedVersion: number | null)
 }
 
 /**
- * A new message moves its ticket: preview, time, unread count and the three list positions, in one
- * UpdateItem outside the message's transaction (inside it, every index copy would be billed twice).
+ * A new message moves its ticket: preview, time, unread count and its list positions, in one
+ * UpdateItem (the sort key of a list the ticket is not in costs nothing: without its partition
+ * key an item is in no index).
  * No version check: nothing here depends on the rest of the ticket, and the version bump makes a
  * concurrent read-modify-write of the ticket retry. `onlyIfBehind`: the repair of a redelivery,
  * applied only when the ticket has not moved for this message or a later one.

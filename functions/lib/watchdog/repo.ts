@@ -4,8 +4,8 @@ import { dueAcrossShards, dueShardPk } from '../due';
 import { pad } from '../keys';
 
 /**
- * The undelivered watchdog's wake-ups: one small item per sent message, written in the send's
- * transaction, `UNDELIVERED#<shard>` / `<dueAt>#<pad(cid)>#<messageId>`, spread over a few shards
+ * The undelivered watchdog's wake-ups: one small item per sent message, written with the send's
+ * message, `UNDELIVERED#<shard>` / `<dueAt>#<pad(cid)>#<messageId>`, spread over a few shards
  * so no single partition takes every company's sends. The timer reads what is due with one Query
  * per shard (no index copy of the large message item), looks at the message, flags it when it is
  * still without a delivery ack, and deletes the wake-up either way: a delivered message costs no
@@ -25,8 +25,8 @@ export const WATCH_SHARDS = 4;
 const WATCH_PREFIX = 'UNDELIVERED';
 export const watchShardPk = (shard: number) => dueShardPk(WATCH_PREFIX, shard);
 
-/** The message id ends in random base36 characters: its last one picks the shard. */
-const shardOf = (messageId: string) => Number.parseInt(messageId.slice(-1), 36) % WATCH_SHARDS || 0;
+/** The message id's arrival part ends in random base36 characters: its last one picks the shard. */
+const shardOf = (messageId: string) => Number.parseInt(messageId.split('-')[0]!.slice(-1), 36) % WATCH_SHARDS || 0;
 
 export const watchKeys = (w: Pick<Watch, 'companyId' | 'messageId' | 'dueAt'>): Key => ({
   pk: watchShardPk(shardOf(w.messageId)),
