@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createVerify, randomUUID } from 'node:crypto';
+import { createHash, createVerify, randomUUID } from 'node:crypto';
 import { PROMPT_TRANSFER_PHRASE } from '../../shared/schemas/prompts';
 
 /**
  * Local fakes of the AI and bot providers (local stack only; nothing reaches the internet):
  * - `/@openai/v1/chat/completions`: OpenAI-compatible (OPENAI_BASE_URL points here). It echoes the
  *   customer's last message, and answers the transfer phrase when it asks for a "humano"/"human".
- *   Hooks per apiKey: `POST /@openai/_script` `{ apiKey, replies?, delayMs?, status? }`,
+ *   Hooks per apiKey: `POST /@openai/_script` `{ apiKey, replies?, delayMs?, status?, transcriptionStatus? }`,
  *   `GET /@openai/_requests?apiKey=`.
+ * - `/@openai/v1/audio/transcriptions`: multipart `file` + `model`; the transcript is the file's text
+ *   after its first NUL byte (tests send a format's magic bytes, NUL, then the words), so a test sees
+ *   which file was sent. `transcriptionStatus` answers that status instead (404: a provider without
+ *   transcription). `GET /@openai/_transcriptions?apiKey=` lists each upload (model, file name,
+ *   type, size, sha256).
  * - `/@typebot/api/v1/...`: Typebot's chat API with one flow (choice Vendas/Suporte, then an e-mail,
  *   then the end). Slug `slow` never answers. `GET /@typebot/_requests?slug=`.
  * - `/@webhook/{id}`: a receiver that records each POST with its headers. `POST /@webhook/{id}/_script`
@@ -31,14 +36,23 @@ const parse = (raw: Buffer) => (raw.length ? (JSON.parse(raw.toString()) as Json
 const asksForPeople = (text: string) => /\b(humano|human|atendente)\b/i.test(text);
 
 export function openAiFake(): Handler {
-  const scripts = new Map<string, { replies: string[]; delayMs: number; status?: number }>();
+  const scripts = new Map<
+    string,
+    { replies: string[]; delayMs: number; status?: number; transcriptionStatus?: number }
+  >();
   const requests: { apiKey: string; body: Json }[] = [];
+  const uploads: { apiKey: string; model: string; fileName: string; type: string; size: number; sha256: string }[] = [];
   return async (req, res, raw) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname.slice('/@openai'.length);
     if (path === '/_script') {
       const body = parse(raw);
-      scripts.set(body.apiKey, { replies: body.replies ?? [], delayMs: body.delayMs ?? 0, status: body.status });
+      scripts.set(body.apiKey, {
+        replies: body.replies ?? [],
+        delayMs: body.delayMs ?? 0,
+        status: body.status,
+        transcriptionStatus: body.transcriptionStatus,
+      });
       return send(res, 200, { ok: true });
     }
     if (path === '/_requests')
@@ -47,9 +61,39 @@ export function openAiFake(): Handler {
         200,
         requests.filter((r) => r.apiKey === url.searchParams.get('apiKey')),
       );
-    if (path !== '/v1/chat/completions' || req.method !== 'POST') return send(res, 404, { error: 'not found' });
+    if (path === '/_transcriptions')
+      return send(
+        res,
+        200,
+        uploads.filter((u) => u.apiKey === url.searchParams.get('apiKey')),
+      );
+    const known = path === '/v1/chat/completions' || path === '/v1/audio/transcriptions';
+    if (!known || req.method !== 'POST') return send(res, 404, { error: 'not found' });
     const apiKey = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!apiKey) return send(res, 401, { error: { message: 'missing api key' } });
+    if (path === '/v1/audio/transcriptions') {
+      // the platform's own multipart parser (a fake needs no other)
+      const form = await new Response(new Uint8Array(raw), {
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+      })
+        .formData()
+        .catch(() => undefined);
+      const file = form?.get('file');
+      if (!(file instanceof File)) return send(res, 400, { error: { message: 'file required' } });
+      const bytes = Buffer.from(await file.arrayBuffer());
+      uploads.push({
+        apiKey,
+        model: String(form?.get('model') ?? ''),
+        fileName: file.name,
+        type: file.type,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      });
+      const status = scripts.get(apiKey)?.transcriptionStatus;
+      if (status) return send(res, status, { error: { message: 'scripted transcription answer' } });
+      const nul = bytes.indexOf(0);
+      return send(res, 200, { text: nul >= 0 ? bytes.subarray(nul + 1).toString('utf8') : '' });
+    }
     const body = parse(raw);
     requests.push({ apiKey, body });
     const script = scripts.get(apiKey);

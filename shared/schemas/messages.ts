@@ -45,6 +45,8 @@ export interface Message {
   undelivered?: boolean;
   /** the id of the message that resent this one (POST /messages/{id}/resend) */
   resentAs?: string | null;
+  /** a customer's audio as text, when the ticket's AI prompt had it transcribed (shown under the audio) */
+  transcript?: string | null;
   /** a campaign's message: its acks fill the contact's shipping item (campaign id, shipping number) */
   campaign?: { campaignId: number; shipping: string };
   createdAt: string;

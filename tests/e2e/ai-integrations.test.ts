@@ -233,6 +233,55 @@ describe('AI prompts (management.md "AI prompts")', () => {
   });
 });
 
+describe('AI prompts: customer audio', () => {
+  test('a voice note the prompt answered shows its transcript under the audio in the ticket', async () => {
+    const co = await newCompany('transcript');
+    const queue = await apiCall('POST', '/queue', { token: co.token, body: { name: 'Humanos', color: '#388e3c' } });
+    const prompt = await apiCall('POST', '/prompt', {
+      token: co.token,
+      body: {
+        name: 'Atendente IA',
+        prompt: 'Você é a assistente da Loja Exemplo. Responda com educação e em português, sempre curto.',
+        apiKey: `sk-e2e-${unique()}`,
+        queueId: queue.body.id,
+      },
+    });
+    expect(prompt.status).toBe(201);
+    const line = await apiCall('POST', '/whatsapp', {
+      token: co.token,
+      body: { name: 'Linha IA', isDefault: true, promptId: prompt.body.id },
+    });
+    const session = `sessions/${co.companyId}/${line.body.id}`;
+    await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900013101' })).status === 200);
+    await eventually(
+      async () => (await apiCall('GET', `/whatsapp/${line.body.id}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
+    // the fake provider transcribes the words after the NUL that follows the Ogg magic bytes
+    const voice = Buffer.concat([Buffer.from('OggS'), Buffer.from([0]), Buffer.from('Vocês entregam em Campinas?')]);
+    await simulator(`${session}/messages`, {
+      from: '5511977776666',
+      pushName: 'Rui Barros',
+      media: { data: voice.toString('base64'), mimetype: 'audio/ogg; codecs=opus' },
+    });
+    await eventually(async () =>
+      (await outbound(session)).some((m) => m.body === 'Resposta da IA para: Vocês entregam em Campinas?'),
+    );
+    const pending = await apiCall('GET', '/tickets?status=pending&showAll=true', { token: co.token });
+    const ticket = (pending.body.tickets as { uuid: string; contact: { number: string } }[]).find(
+      (t) => t.contact.number === '5511977776666',
+    );
+
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+    await page.goto(`/tickets/${ticket!.uuid}`);
+    const transcript = page.getByRole('figure', { name: 'Transcrição do áudio' });
+    await transcript.getByText('Vocês entregam em Campinas?').waitFor();
+    await page.getByTestId('message').filter({ has: transcript }).locator('audio').waitFor();
+    await shot(page, 'ai-audio-transcript');
+    await context.close();
+  });
+});
+
 describe('queue integrations (management.md "Queue integrations")', () => {
   test('each type shows its own fields with the section 9 defaults; section 5 errors; one of each type is saved and listed', async () => {
     const co = await newCompany('integr');

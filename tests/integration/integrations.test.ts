@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { api, baseUrl, newCompany, table } from './helpers';
+import { api, baseUrl, newCompany, realtimeClient, sleep, table } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { fake, notesOf, queue, ticketOf, withoutFeature } from './ai-support';
 
@@ -273,4 +273,77 @@ describe('queue integrations in the inbound pipeline (local fakes)', () => {
     const calls = await fake<any[]>('GET', `/@dialogflow/_requests?project=${project}`);
     expect(new Set(calls.slice(1).map((c) => c.session)).size).toBe(1);
   }, 30_000);
+});
+
+describe('queue integrations: timeouts and deletion', () => {
+  it('typebot: a provider that never answers times out (after retries) and the ticket goes to people with a note', async () => {
+    const co = await newCompany('qi9');
+    const tb = await integration(co.adminToken, {
+      type: 'typebot',
+      name: 'Typebot',
+      urlN8N: `${baseUrl()}/@typebot`,
+      // the fake's slug that never answers
+      typebotSlug: 'slow',
+    });
+    const { w } = await lineWith(co, tb.id);
+    const from = number();
+    await phone(co.companyId, w.id).send({ from, body: 'oi' });
+    const ticket = await eventually(async () => {
+      const t = await ticketOf(co, from);
+      return t && (await notesOf(co, t)).length ? t : undefined;
+    }, 20_000);
+    expect(ticket).toMatchObject({ status: 'pending', useIntegration: false, integrationId: null, userId: null });
+    expect((await notesOf(co, ticket))[0]!.note).toContain('timeout');
+    expect(await received(co.companyId, w.id)).toEqual([]);
+  }, 40_000);
+
+  it('deleting one clears it from its queues (live) and the next message is not posted to it; lists hear of every change without the secret', async () => {
+    const co = await newCompany('qi10');
+    const rt = await realtimeClient(co.adminToken);
+    const hookId = randomUUID();
+    const hook = await integration(co.adminToken, {
+      type: 'webhook',
+      name: 'Hook',
+      urlN8N: `${baseUrl()}/@webhook/${hookId}`,
+    });
+    const channel = `company-${co.companyId}-queueIntegration`;
+    const created = await rt.waitFor((e) => e.event === channel && e.data.action === 'create');
+    expect(created.data).toMatchObject({ integrationId: hook.id, queueIntegration: { id: hook.id, name: 'Hook' } });
+    await api('PUT', `/queueIntegration/${hook.id}`, { token: co.adminToken, body: { name: 'Hook 2' } });
+    const updated = await rt.waitFor((e) => e.event === channel && e.data.action === 'update');
+    expect(updated.data.queueIntegration.name).toBe('Hook 2');
+    for (const e of [created, updated]) expect(JSON.stringify(e.data)).not.toContain(hook.webhookSecret);
+    const { q, w } = await lineWith(co, hook.id);
+    const other = await integration(co.adminToken, { type: 'n8n', name: 'Flow', urlN8N: `${baseUrl()}/@webhook/x` });
+    const kept = await queue(co.adminToken, 'Outra');
+    await api('PUT', `/queue/${kept.id}`, { token: co.adminToken, body: { integrationId: other.id } });
+
+    // the events of the delete, not those of the set-up above
+    const since = rt.events.length;
+    const afterDelete = (e: { event: string; data: any }) => rt.events.indexOf(e) >= since;
+    const del = await api('DELETE', `/queueIntegration/${hook.id}`, { token: co.adminToken });
+    expect(del.status).toBe(200);
+    expect((await api('GET', `/queue/${q.id}`, { token: co.adminToken })).body.integrationId).toBeNull();
+    expect((await api('GET', `/queue/${kept.id}`, { token: co.adminToken })).body.integrationId).toBe(other.id);
+    const queueEvent = await rt.waitFor(
+      (e) =>
+        afterDelete(e) &&
+        e.event === `company-${co.companyId}-queue` &&
+        e.data.action === 'update' &&
+        e.data.queue?.id === q.id,
+    );
+    expect(queueEvent.data.queue.integrationId).toBeNull();
+    await rt.waitFor((e) => e.event === channel && e.data.action === 'delete' && e.data.integrationId === hook.id);
+    rt.close();
+
+    // the queue has no bot any more: no POST, no failure note, the ticket waits for people
+    const from = number();
+    await phone(co.companyId, w.id).send({ from, body: 'Pedido 43' });
+    const ticket = await eventually(async () => ticketOf(co, from));
+    await sleep(300);
+    await eventually(async () => true);
+    expect(await fake<any[]>('GET', `/@webhook/${hookId}/_requests`)).toEqual([]);
+    expect(await notesOf(co, ticket)).toEqual([]);
+    expect(await ticketOf(co, from)).toMatchObject({ status: 'pending', useIntegration: false, integrationId: null });
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { PROMPT_TRANSFER_PHRASE } from '../../shared/schemas/prompts';
-import { api, newCompany, table } from './helpers';
+import { api, newCompany, realtimeClient, sleep, table } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { fake, notesOf, queue, ticketOf, withoutFeature } from './ai-support';
 
@@ -223,5 +223,185 @@ describe('AI prompts answer customers (OpenAI-compatible fake)', () => {
     await eventually(async () => ticketOf(co, from));
     expect(await fake<any[]>('GET', `/@openai/_requests?apiKey=${apiKey}`)).toEqual([]);
     expect(await received(co.companyId, w.id)).toEqual([]);
+  });
+});
+
+/** Audio the fake provider transcribes as `words`: a format's magic bytes, NUL, then the words. */
+const audio = (magic: string, words: string) =>
+  Buffer.concat([Buffer.from(magic), Buffer.from([0]), Buffer.from(words)]);
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe('AI prompts: audio from the customer is transcribed when the provider offers it', () => {
+  it('a voice note and an audio file are answered from their transcripts, which attendants read on the messages', async () => {
+    const co = await newCompany('pr11');
+    const { prompt, apiKey } = await promptFor(co.adminToken);
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { promptId: prompt.id });
+    const rt = await realtimeClient(co.adminToken);
+    const p = phone(co.companyId, w.id);
+    const from = number();
+    const voice = audio('OggS', 'Vocês abrem no domingo?');
+    const sent = await p.send({
+      from,
+      pushName: 'Rui',
+      media: { data: voice.toString('base64'), mimetype: 'audio/ogg; codecs=opus' },
+    });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 1);
+    expect(await received(co.companyId, w.id)).toEqual(['Resposta da IA para: Vocês abrem no domingo?']);
+
+    // the provider got this very file, as a multipart upload with the transcription model
+    const [upload] = await fake<any[]>('GET', `/@openai/_transcriptions?apiKey=${encodeURIComponent(apiKey)}`);
+    expect(upload).toMatchObject({ model: 'whisper-1', size: voice.length, sha256: sha256(voice) });
+    expect(upload.fileName).toMatch(/\.ogg$/);
+    // attendants see the transcript on the audio message, live and in the history
+    const live = await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-appMessage` &&
+        e.data.action === 'update' &&
+        e.data.message?.wid === sent.wid,
+    );
+    expect(live.data.message).toMatchObject({ mediaType: 'audio', transcript: 'Vocês abrem no domingo?' });
+    rt.close();
+
+    // an audio file (its body is its file name) is heard, not read: the model gets the transcript
+    const file = audio('ID3', 'E no sábado, até que horas?');
+    await p.send({
+      from,
+      media: { data: file.toString('base64'), mimetype: 'audio/mpeg', fileName: 'pergunta.mp3' },
+    });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 2);
+    expect((await received(co.companyId, w.id))[1]).toBe('Resposta da IA para: E no sábado, até que horas?');
+    const uploads = await fake<any[]>('GET', `/@openai/_transcriptions?apiKey=${encodeURIComponent(apiKey)}`);
+    expect(uploads[1]).toMatchObject({ fileName: 'pergunta.mp3', sha256: sha256(file) });
+    const calls = await fake<any[]>('GET', `/@openai/_requests?apiKey=${encodeURIComponent(apiKey)}`);
+    // the earlier audio stays in the context as its transcript
+    expect(calls[1].body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Vocês abrem no domingo?' },
+      { role: 'assistant', content: 'Resposta da IA para: Vocês abrem no domingo?' },
+      { role: 'user', content: 'E no sábado, até que horas?' },
+    ]);
+    const ticket = await ticketOf(co, from);
+    const history = (await api('GET', `/messages/${ticket.id}`, { token: co.adminToken })).body.messages as any[];
+    expect(history.filter((m) => m.mediaType === 'audio').map((m) => m.transcript)).toEqual([
+      'Vocês abrem no domingo?',
+      'E no sábado, até que horas?',
+    ]);
+    expect(ticket).toMatchObject({ status: 'pending', promptId: prompt.id });
+  });
+
+  it('a provider without transcription (404) hands the ticket to people with a note, at once and nothing sent', async () => {
+    const co = await newCompany('pr12');
+    const { prompt, apiKey } = await promptFor(co.adminToken);
+    await fake('POST', '/@openai/_script', { apiKey, transcriptionStatus: 404 });
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { promptId: prompt.id });
+    const from = number();
+    const voice = audio('OggS', 'Alô?');
+    await phone(co.companyId, w.id).send({ from, media: { data: voice.toString('base64'), mimetype: 'audio/ogg' } });
+    const ticket = await eventually(async () => {
+      const t = await ticketOf(co, from);
+      return t && (await notesOf(co, t)).length ? t : undefined;
+    });
+    expect(ticket).toMatchObject({ status: 'pending', promptId: null, userId: null });
+    expect((await notesOf(co, ticket))[0]!.note).toMatch(/transcription not offered.*HTTP 404/);
+    // "not offered" is an answer, not a failure to retry
+    expect(await fake<any[]>('GET', `/@openai/_transcriptions?apiKey=${encodeURIComponent(apiKey)}`)).toHaveLength(1);
+    expect(await fake<any[]>('GET', `/@openai/_requests?apiKey=${encodeURIComponent(apiKey)}`)).toEqual([]);
+    expect(await received(co.companyId, w.id)).toEqual([]);
+  });
+
+  it('a failing transcription is retried, then the ticket goes to people with a note', async () => {
+    const co = await newCompany('pr13');
+    const { prompt, apiKey } = await promptFor(co.adminToken);
+    await fake('POST', '/@openai/_script', { apiKey, transcriptionStatus: 503 });
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { promptId: prompt.id });
+    const from = number();
+    const voice = audio('OggS', 'Alô?');
+    await phone(co.companyId, w.id).send({ from, media: { data: voice.toString('base64'), mimetype: 'audio/ogg' } });
+    const ticket = await eventually(async () => {
+      const t = await ticketOf(co, from);
+      return t && (await notesOf(co, t)).length ? t : undefined;
+    }, 15_000);
+    expect(ticket).toMatchObject({ status: 'pending', promptId: null });
+    expect((await notesOf(co, ticket))[0]!.note).toContain('HTTP 503');
+    expect(await fake<any[]>('GET', `/@openai/_transcriptions?apiKey=${encodeURIComponent(apiKey)}`)).toHaveLength(3);
+    expect(await fake<any[]>('GET', `/@openai/_requests?apiKey=${encodeURIComponent(apiKey)}`)).toEqual([]);
+    expect(await received(co.companyId, w.id)).toEqual([]);
+  }, 30_000);
+});
+
+describe('AI prompts: deleting one leaves no link to it', () => {
+  it('its queues and connections stop naming it (live), the inbound path no longer tries it; other links and companies keep theirs', async () => {
+    // prompt ids count per company: the other company's first prompt has the same id as this one's
+    const other = await newCompany('pr14b');
+    const theirs = await promptFor(other.adminToken);
+    const theirLine = await connectedWhatsapp(other.adminToken, other.companyId, { promptId: theirs.prompt.id });
+    const co = await newCompany('pr14');
+    const rt = await realtimeClient(co.adminToken);
+    const { prompt, apiKey } = await promptFor(co.adminToken);
+    expect(prompt.id).toBe(theirs.prompt.id);
+    const created = await rt.waitFor((e) => e.event === `company-${co.companyId}-prompt` && e.data.action === 'create');
+    expect(created.data).toMatchObject({ promptId: prompt.id, prompt: { name: prompt.name, apiKey: prompt.apiKey } });
+    expect(JSON.stringify(created.data)).not.toContain(apiKey);
+    const kept = await promptFor(co.adminToken);
+    const sales = await queue(co.adminToken, 'Vendas');
+    const support = await queue(co.adminToken, 'Suporte');
+    await api('PUT', `/queue/${sales.id}`, { token: co.adminToken, body: { promptId: prompt.id } });
+    await api('PUT', `/queue/${support.id}`, { token: co.adminToken, body: { promptId: kept.prompt.id } });
+    const w = await connectedWhatsapp(co.adminToken, co.companyId, { promptId: prompt.id });
+    // a conversation the prompt is answering when it is deleted
+    const early = number();
+    await phone(co.companyId, w.id).send({ from: early, body: 'Olá' });
+    await eventually(async () => (await received(co.companyId, w.id)).length === 1);
+
+    // the events of the delete, not those of the set-up above
+    const since = rt.events.length;
+    const afterDelete = (e: { event: string; data: any }) => rt.events.indexOf(e) >= since;
+    const del = await api('DELETE', `/prompt/${prompt.id}`, { token: co.adminToken });
+    expect(del.status).toBe(200);
+    expect((await api('GET', `/queue/${sales.id}`, { token: co.adminToken })).body.promptId).toBeNull();
+    expect((await api('GET', `/queue/${support.id}`, { token: co.adminToken })).body.promptId).toBe(kept.prompt.id);
+    expect((await api('GET', `/whatsapp/${w.id}`, { token: co.adminToken })).body.promptId).toBeNull();
+    expect((await api('GET', `/whatsapp/${theirLine.id}`, { token: other.adminToken })).body.promptId).toBe(
+      theirs.prompt.id,
+    );
+    const queueEvent = await rt.waitFor(
+      (e) =>
+        afterDelete(e) &&
+        e.event === `company-${co.companyId}-queue` &&
+        e.data.queue?.id === sales.id &&
+        e.data.action === 'update',
+    );
+    expect(queueEvent.data.queue.promptId).toBeNull();
+    const lineEvent = await rt.waitFor(
+      (e) =>
+        afterDelete(e) &&
+        e.event === `company-${co.companyId}-whatsapp` &&
+        e.data.whatsapp?.id === w.id &&
+        e.data.action === 'update',
+    );
+    expect(lineEvent.data.whatsapp.promptId).toBeNull();
+    await rt.waitFor(
+      (e) =>
+        e.event === `company-${co.companyId}-prompt` && e.data.action === 'delete' && e.data.promptId === prompt.id,
+    );
+    rt.close();
+
+    // that conversation goes to people with a note on its next message
+    await phone(co.companyId, w.id).send({ from: early, body: 'Ainda aí?' });
+    const handed = await eventually(async () => {
+      const t = await ticketOf(co, early);
+      return t && (await notesOf(co, t)).length ? t : undefined;
+    });
+    expect(handed).toMatchObject({ status: 'pending', promptId: null, userId: null });
+    expect((await notesOf(co, handed))[0]!.note).toContain('foi excluído');
+    // a new one finds a plain line: no AI call, no failure note, the ticket simply waits for people
+    const from = number();
+    await phone(co.companyId, w.id).send({ from, body: 'Oi, tem alguém?' });
+    const ticket = await eventually(async () => ticketOf(co, from));
+    await sleep(300);
+    await eventually(async () => true);
+    expect(await fake<any[]>('GET', `/@openai/_requests?apiKey=${encodeURIComponent(apiKey)}`)).toHaveLength(1);
+    expect(await notesOf(co, ticket)).toEqual([]);
+    expect(await received(co.companyId, w.id)).toEqual(['Resposta da IA para: Olá']);
+    expect(await ticketOf(co, from)).toMatchObject({ status: 'pending', promptId: null });
   });
 });

@@ -6,8 +6,9 @@ import { PROMPT_TRANSFER_PHRASE } from '#shared/schemas/prompts';
 import { getItem, putItem, query } from '../db';
 import { ttlIn } from '../keys';
 import { log } from '../log';
+import { assertTenantKey, getObject } from '../storage';
 import { conversationPk } from '../messages/repo';
-import { sendMessage } from '../messages/service';
+import { saveTranscript, sendMessage } from '../messages/service';
 import { updateTicket } from '../tickets/service';
 import { getContact } from '../contacts/repo';
 import { createSystemNote } from '../notes/service';
@@ -58,10 +59,14 @@ export function splitTransfer(answer: string): { text: string; transfer: boolean
   return { text: text.replace(/[ \t]+\n/g, '\n').trim(), transfer: text !== answer };
 }
 
+/** The ticket's prompt or integration was deleted since the ticket took it on. */
+class AssistantDeleted extends Error {}
+
 /**
  * Hands the customer's message to the ticket's prompt or integration and sends its answers through
- * the normal send path (automatic). Any failure (timeout after retries, provider error, a deleted
- * prompt) leaves the ticket pending for people with a note saying why: never silent.
+ * the normal send path (automatic). Any failure (timeout after retries, provider error, an audio the
+ * provider cannot transcribe, a deleted prompt) leaves the ticket pending for people with a note
+ * saying why: never silent.
  */
 export async function runAssistant(
   companyId: number,
@@ -70,17 +75,19 @@ export async function runAssistant(
   message: InboundMessage,
 ) {
   try {
-    if (target.kind === 'prompt') await answerWithPrompt(companyId, ticket, target.id);
+    if (target.kind === 'prompt') await answerWithPrompt(companyId, ticket, target.id, message);
     else await answerWithIntegration(companyId, ticket, target.id, message);
   } catch (err) {
-    const reason = err instanceof ProviderError ? err.message : (err as Error).message;
+    const reason = (err as Error).message;
     log.error('assistant failed', { ticketId: ticket.id, kind: target.kind, id: target.id, error: reason });
     const what = target.kind === 'prompt' ? `o prompt de IA #${target.id}` : `a integração #${target.id}`;
     await handToPeople(
       companyId,
       ticket,
       undefined,
-      `Atendimento automático interrompido: ${what} falhou (${reason}). Ticket aguardando um atendente.`,
+      err instanceof AssistantDeleted
+        ? `Atendimento automático encerrado: ${what} foi excluído(a). Ticket aguardando um atendente.`
+        : `Atendimento automático interrompido: ${what} falhou (${reason}). Ticket aguardando um atendente.`,
     );
   }
 }
@@ -115,14 +122,47 @@ async function recentMessages(companyId: number, ticket: Ticket, limit: number):
   return items.filter((m) => m.ticketId === ticket.id && !m.isDeleted).reverse();
 }
 
-async function answerWithPrompt(companyId: number, ticket: Ticket, promptId: number) {
+/** A voice note or an audio file from the customer. */
+const isAudio = (message: InboundMessage) =>
+  message.mediaType === 'audio' || Boolean(message.media?.mimetype.startsWith('audio/'));
+
+/** What a stored message says to the model: an audio's transcript (its body is only a file name), else its body. */
+const spoken = (m: Message) => m.transcript || (m.mediaType === 'audio' ? '' : m.body);
+
+/**
+ * The customer's audio as text through the provider's transcription endpoint, stored on the message
+ * so attendants read it under the audio. An audio that could not be downloaded, or a provider without
+ * transcription, fails like any other AI call.
+ */
+async function transcribe(companyId: number, ticket: Ticket, apiKey: string, message: InboundMessage) {
+  if (!message.media) throw new ProviderError('the audio could not be downloaded', false);
+  assertTenantKey(companyId, message.media.key);
+  const transcript = await openAiCompatible().transcribe({
+    apiKey,
+    audio: {
+      data: await getObject(message.media.key),
+      mimetype: message.media.mimetype,
+      fileName: message.media.fileName || `${message.wid}.ogg`,
+    },
+  });
+  await saveTranscript(companyId, ticket, message.wid, transcript);
+  return transcript;
+}
+
+async function answerWithPrompt(companyId: number, ticket: Ticket, promptId: number, message: InboundMessage) {
   const prompt = await promptForRun(companyId, promptId);
-  if (!prompt) throw new Error('prompt not found');
+  if (!prompt) throw new AssistantDeleted();
   const current = ticket.promptId === promptId ? ticket : await updateTicket(companyId, ticket.id, { promptId }, null);
+  const transcript = isAudio(message) ? await transcribe(companyId, current, prompt.apiKey, message) : undefined;
   const contact = await getContact(companyId, ticket.contactId);
   const history = (await recentMessages(companyId, ticket, prompt.maxMessages))
-    .filter((m) => m.body?.trim())
-    .map((m): ChatMessage => ({ role: m.fromMe ? 'assistant' : 'user', content: m.body }));
+    .map(
+      (m): ChatMessage => ({
+        role: m.fromMe ? 'assistant' : 'user',
+        content: (m.wid === message.wid && transcript) || spoken(m),
+      }),
+    )
+    .filter((m) => m.content.trim());
   const system = [
     prompt.prompt,
     `O cliente se chama ${contact?.name || 'Cliente'}.`,
@@ -147,7 +187,7 @@ async function answerWithIntegration(
   message: InboundMessage,
 ) {
   const integration = await integrationForRun(companyId, integrationId);
-  if (!integration) throw new Error('integration not found');
+  if (!integration) throw new AssistantDeleted();
   const current =
     ticket.useIntegration && ticket.integrationId === integrationId
       ? ticket

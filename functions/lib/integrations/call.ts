@@ -99,7 +99,10 @@ export async function assertPublicUrl(url: string, lookup: typeof dnsLookup = dn
     throw new ProviderError('URL resolves to a private address', false);
 }
 
-/** POSTs JSON (or a form) and reads JSON back; a non-2xx answer is a ProviderError with its status. */
+/**
+ * POSTs JSON (a string as it is, or multipart FormData with its own boundary) and reads JSON back;
+ * a non-2xx answer is a ProviderError with its status.
+ */
 export async function postJson(
   url: string,
   body: unknown,
@@ -107,11 +110,11 @@ export async function postJson(
   headers: Record<string, string> = {},
 ): Promise<unknown> {
   await assertPublicUrl(url);
-  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  const form = body instanceof FormData;
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: raw,
+    headers: { ...(form ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: form || typeof body === 'string' ? body : JSON.stringify(body),
     signal,
     // a redirect could lead past the address check
     redirect: 'error',

@@ -16,6 +16,8 @@ import { decodeCursor, page } from '../cursor';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { openSecret, sealSecret } from '../secrets';
+import { publish } from '../realtime';
+import { unlinkQueues } from '../queues/service';
 import { ProviderError } from './call';
 import { detectIntent } from './dialogflow';
 import {
@@ -55,6 +57,16 @@ async function present(stored: StoredIntegration): Promise<QueueIntegration> {
   return { ...rest, jsonContent: maskJson(await openJson(stored)) };
 }
 
+/** The live-list event goes to every user of the company: without the signing secret, which admins read by GET. */
+async function publishIntegration(action: 'create' | 'update', integration: QueueIntegration) {
+  const { webhookSecret: _secret, ...shown } = integration;
+  await publish(integration.companyId, 'queueIntegration', {
+    action,
+    queueIntegration: shown,
+    integrationId: integration.id,
+  });
+}
+
 /** Validated fields to stored ones: projectName = name for n8n, webhook and typebot; the key sealed. */
 async function toStoredFields(fields: Fields) {
   const account = fields.type === 'dialogflow' ? parseServiceAccount(fields.jsonContent) : undefined;
@@ -88,7 +100,9 @@ export async function createIntegration(companyId: number, fields: Fields): Prom
     updatedAt: now,
   };
   await putItem(integrationItem(stored), { ifNotExists: true });
-  return present(stored);
+  const integration = await present(stored);
+  await publishIntegration('create', integration);
+  return integration;
 }
 
 export async function requireStoredIntegration(companyId: number, id: number): Promise<StoredIntegration> {
@@ -125,12 +139,21 @@ export async function updateIntegration(
     updatedAt: nowIso(),
   };
   await putItem(integrationItem(after));
-  return present(after);
+  const integration = await present(after);
+  await publishIntegration('update', integration);
+  return integration;
 }
 
+/**
+ * DELETE /queueIntegration/{id}: the queues that hand tickets to it first stop naming it (the spec has
+ * no in-use error: they simply have no integration any more), then it goes; a failure in between
+ * leaves it in place for a retry. Tickets it was serving hand over to people on their next message.
+ */
 export async function deleteIntegration(companyId: number, id: number) {
   await requireStoredIntegration(companyId, id);
+  await unlinkQueues(companyId, 'integrationId', id);
   await deleteItem(integrationKeys(companyId, id));
+  await publish(companyId, 'queueIntegration', { action: 'delete', integrationId: id });
   return { message: 'Integration deleted' };
 }
 

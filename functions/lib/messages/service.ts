@@ -382,6 +382,12 @@ async function patchFound(
   return message;
 }
 
+/** An audio's transcript (made for an AI prompt), stored on it and shown to the ticket's viewers. */
+export async function saveTranscript(companyId: number, ticket: Ticket, wid: string, transcript: string) {
+  const found = await getMessageByWid(companyId, wid);
+  return found ? patchFound(companyId, ticket, found, { transcript }) : undefined;
+}
+
 /**
  * The runner's outcome of a send: the ack it reached, or the error. It may come after acks of the
  * same message (they travel in the chat's FIFO group, which may be the other id form's), so it

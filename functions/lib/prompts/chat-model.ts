@@ -14,21 +14,35 @@ export interface ChatRequest {
   temperature: number;
 }
 
-/** The port for AI answers: one chat completion. */
-export interface ChatModel {
-  complete(request: ChatRequest): Promise<string>;
+export interface TranscriptionRequest {
+  apiKey: string;
+  audio: { data: Buffer; mimetype: string; fileName: string };
 }
 
+/** The port for AI answers: one chat completion, and the text of a customer's audio. */
+export interface ChatModel {
+  complete(request: ChatRequest): Promise<string>;
+  transcribe(request: TranscriptionRequest): Promise<string>;
+}
+
+/** OpenAI's speech-to-text model, a name compatible providers accept too (or map to their default). */
+const TRANSCRIPTION_MODEL = 'whisper-1';
+
+/** How a provider says it has no transcription endpoint. */
+const NOT_OFFERED = new Set([404, 405, 501]);
+
 /**
- * An OpenAI-compatible `POST {base}/chat/completions` adapter (OPENAI_BASE_URL: OpenAI, or any
- * compatible provider; the local stack points it at its fake). Timeouts and retries per callProvider.
+ * An OpenAI-compatible adapter (OPENAI_BASE_URL: OpenAI, or any compatible provider; the local stack
+ * points it at its fake): `POST {base}/chat/completions` and `POST {base}/audio/transcriptions`.
+ * Timeouts and retries per callProvider.
  */
 export function openAiCompatible(baseUrl = config().openAiBaseUrl): ChatModel {
+  const base = baseUrl.replace(/\/+$/, '');
   return {
     complete: (request) =>
       callProvider('openai', async (signal) => {
         const out = (await postJson(
-          `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+          `${base}/chat/completions`,
           {
             model: request.model,
             messages: request.messages,
@@ -41,6 +55,27 @@ export function openAiCompatible(baseUrl = config().openAiBaseUrl): ChatModel {
         const content = out?.choices?.[0]?.message?.content;
         if (typeof content !== 'string') throw new ProviderError('no answer in the completion', false);
         return content;
+      }),
+
+    transcribe: ({ apiKey, audio }) =>
+      callProvider('openai-transcription', async (signal) => {
+        const form = new FormData();
+        form.append('model', TRANSCRIPTION_MODEL);
+        // Blob takes ArrayBuffer-backed views only; a Buffer may share a pooled one, so its bytes are copied
+        form.append('file', new Blob([new Uint8Array(audio.data)], { type: audio.mimetype }), audio.fileName);
+        let out: { text?: unknown } | undefined;
+        try {
+          out = (await postJson(`${base}/audio/transcriptions`, form, signal, {
+            authorization: `Bearer ${apiKey}`,
+          })) as { text?: unknown } | undefined;
+        } catch (err) {
+          if (err instanceof ProviderError && err.status && NOT_OFFERED.has(err.status))
+            throw new ProviderError(`audio transcription not offered by the provider, HTTP ${err.status}`, false);
+          throw err;
+        }
+        const text = typeof out?.text === 'string' ? out.text.trim() : '';
+        if (!text) throw new ProviderError('empty audio transcription', false);
+        return text;
       }),
   };
 }

@@ -5,7 +5,10 @@ import { deleteItem, putItem, stripKeys, updateItem } from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { openSecret, sealSecret } from '../secrets';
+import { publish } from '../realtime';
 import { getQueues } from '../queues/repo';
+import { unlinkQueues } from '../queues/service';
+import { unlinkPromptFromConnections } from '../whatsapp/service';
 import { getStoredPrompt, listStoredPrompts, promptItem, promptKeys, type StoredPrompt } from './repo';
 
 type CreateInput = z.output<typeof PromptBody>;
@@ -66,7 +69,9 @@ export async function createPrompt(companyId: number, body: CreateInput): Promis
     updatedAt: now,
   };
   await putItem(promptItem(stored), { ifNotExists: true });
-  return (await present(companyId, [stored]))[0]!;
+  const prompt = (await present(companyId, [stored]))[0]!;
+  await publish(companyId, 'prompt', { action: 'create', prompt, promptId: prompt.id });
+  return prompt;
 }
 
 /** PUT /prompt/{id}: an omitted, empty or still-masked apiKey keeps the stored key. */
@@ -81,12 +86,23 @@ export async function updatePrompt(companyId: number, id: number, body: UpdateIn
   }
   const after = await updateItem(promptKeys(companyId, id), { set, condition: 'attribute_exists(pk)' });
   if (!after) throw new AppError('ERR_NOT_FOUND');
-  return (await present(companyId, [stripKeys(after) as StoredPrompt]))[0]!;
+  const prompt = (await present(companyId, [stripKeys(after) as StoredPrompt]))[0]!;
+  await publish(companyId, 'prompt', { action: 'update', prompt, promptId: id });
+  return prompt;
 }
 
+/**
+ * DELETE /prompt/{id}: the queues and connections that answer with it first stop naming it (the spec
+ * has no in-use error: they simply have no prompt any more), then it goes. A failure in between
+ * leaves the prompt in place for a retry, never a link to nothing. Tickets it was answering hand
+ * over to people on their next message (see runAssistant).
+ */
 export async function deletePrompt(companyId: number, id: number): Promise<{ message: string }> {
   await requireStoredPrompt(companyId, id);
+  await unlinkQueues(companyId, 'promptId', id);
+  await unlinkPromptFromConnections(companyId, id);
   await deleteItem(promptKeys(companyId, id));
+  await publish(companyId, 'prompt', { action: 'delete', promptId: id });
   return { message: 'Prompt deleted' };
 }
 

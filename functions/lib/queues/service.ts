@@ -24,6 +24,7 @@ import {
   getOption,
   getQueue,
   listQueueOptions,
+  listQueues,
   queueColorGuardKeys,
   queueKeys,
   queueNameGuardKeys,
@@ -97,6 +98,22 @@ export async function updateQueue(companyId: number, id: number, body: QueueUpda
   await transact(items, (index) => errors[index]!());
   await publish(companyId, 'queue', { action: 'update', queue: next });
   return next;
+}
+
+/**
+ * A prompt or integration is being deleted: the queues that hand their tickets to it no longer do
+ * (each cleared only while it still names that one, so a concurrent edit wins), and lists see it.
+ */
+export async function unlinkQueues(companyId: number, link: 'promptId' | 'integrationId', id: number) {
+  for (const queue of (await listQueues(companyId)).filter((q) => q[link] === id)) {
+    const updated = await updateItem(queueKeys(companyId, queue.id), {
+      set: { [link]: null, updatedAt: nowIso() },
+      condition: '#link = :id',
+      conditionNames: { '#link': link },
+      conditionValues: { ':id': id },
+    });
+    if (updated) await publish(companyId, 'queue', { action: 'update', queue: stripKeys(updated) as Queue });
+  }
 }
 
 /** Deletes a queue with its guards, its chatbot options and its place in users' queue lists. */

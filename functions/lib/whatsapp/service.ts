@@ -238,6 +238,21 @@ export async function updateWhatsapp(companyId: number, id: number, body: Whatsa
   return token ? { ...updated, token } : updated;
 }
 
+/**
+ * A prompt is being deleted: the connections that answer with it no longer do (each cleared only
+ * while it still names that prompt, so a concurrent edit wins), and lists see it.
+ */
+export async function unlinkPromptFromConnections(companyId: number, promptId: number) {
+  for (const w of (await listWhatsapps(companyId)).filter((c) => c.promptId === promptId)) {
+    const updated = await updateItem(whatsappKeys(companyId, w.id), {
+      set: { promptId: null, updatedAt: nowIso() },
+      condition: 'promptId = :id',
+      conditionValues: { ':id': promptId },
+    });
+    if (updated) await publishWhatsapp(toWhatsapp(updated));
+  }
+}
+
 export async function deleteWhatsapp(companyId: number, id: number) {
   const current = await requireWhatsapp(companyId, id);
   const all = await listWhatsapps(companyId);

@@ -26,13 +26,28 @@ export function MediaContent({ message }: { message: Message }) {
           />
         </Link>
       );
-    case 'audio':
+    case 'audio': {
       // WhatsApp audio has no caption file: the track only declares the (empty) captions slot.
-      return (
+      const audio = (
         <audio controls src={url} preload="metadata" style={{ maxWidth: 260 }} aria-label={message.body || 'audio'}>
           <track kind="captions" />
         </audio>
       );
+      if (!message.transcript) return audio;
+      return (
+        <Stack spacing={0.5} sx={{ maxWidth: 260 }}>
+          {audio}
+          <Box component="figure" sx={{ m: 0, pr: 2 }}>
+            <Typography component="figcaption" variant="caption" color="text.secondary">
+              {t('messages.transcript')}
+            </Typography>
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontStyle: 'italic' }}>
+              {message.transcript}
+            </Typography>
+          </Box>
+        </Stack>
+      );
+    }
     case 'video':
       return (
         <Box

@@ -63,6 +63,8 @@ export interface Message {
   undelivered?: boolean;
   /** the message that resent this one */
   resentAs?: string | null;
+  /** a customer's audio as text, when an AI prompt transcribed it */
+  transcript?: string | null;
   createdAt: string;
   ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
 }
