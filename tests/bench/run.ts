@@ -15,7 +15,7 @@ import { batchWrite, type Item } from '../../functions/lib/db';
 import { metrics } from '../../functions/lib/metrics';
 import { contactItem, numberGuardKeys } from '../../functions/lib/contacts/repo';
 import { ticketItem, uuidKeys, openGuardKeys, type StoredTicket } from '../../functions/lib/tickets/repo';
-import { messageItem, newMessageId } from '../../functions/lib/messages/repo';
+import { conversationMessageId, messageItem } from '../../functions/lib/messages/repo';
 import { dayKeys } from '../../functions/lib/dashboard/aggregates';
 import { pad } from '../../functions/lib/keys';
 import type { Contact } from '../../shared/schemas/contacts';
@@ -208,7 +208,7 @@ for (let id = 1; id <= N_TICKETS; id++) {
   for (let m = 1; m <= MESSAGES_PER_TICKET; m++) {
     const at = created + m * 30_000;
     const message: Message = {
-      id: newMessageId(at),
+      id: conversationMessageId({ contactId: contact.id, whatsappId: whatsapp.id }, at),
       companyId,
       ticketId: id,
       contactId: contact.id,
