@@ -15,19 +15,20 @@ import {
   testSession,
   updateIntegration,
 } from '#lib/integrations/service';
-import { ADMIN_AREA as ADMIN } from '#lib/users/service';
+import { ADMIN_AREA as ADMIN, isAdmin } from '#lib/users/service';
 
 const params = z.object({ id: idParam });
 const feature = 'useIntegrations' as const;
 
 /** Queue integrations (management.md "Queue integrations", 7), for plans with useIntegrations. */
 export const handler = httpModule({
+  // the webhook signing secret only for admins (who copy it into the receiver)
   'GET /queueIntegration': route({ feature, query: QueueIntegrationsQuery }, async ({ auth, query }) =>
-    listIntegrations(auth.companyId, query),
+    listIntegrations(auth.companyId, query, { withSecret: isAdmin(auth) }),
   ),
 
   'GET /queueIntegration/{id}': route({ feature, params }, async ({ auth, params }) =>
-    getIntegration(auth.companyId, params.id),
+    getIntegration(auth.companyId, params.id, { withSecret: isAdmin(auth) }),
   ),
 
   'POST /queueIntegration': route({ feature, permission: ADMIN, body: QueueIntegrationBody }, async ({ auth, body }) =>

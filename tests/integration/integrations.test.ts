@@ -72,6 +72,22 @@ describe('queue integrations: CRUD (management.md "Queue integrations", 5, 7, 9)
     expect(renamed.body).toMatchObject({ name: 'Hook 2', projectName: 'Hook 2', urlN8N: 'http://h.local/x' });
     const list = await api('GET', '/queueIntegration?searchParam=hook', { token: co.adminToken });
     expect(list.body.queueIntegrations.map((i: any) => i.id)).toEqual([hook.id]);
+    expect(list.body.queueIntegrations[0].webhookSecret).toBe(hook.webhookSecret);
+    // an attendant sees the integrations (the queue selectors) but never the signing secret
+    const email = `agent-${randomUUID()}@test.dev`;
+    await api('POST', '/users', {
+      token: co.adminToken,
+      body: { name: 'Agent', email, password: 'secret123', profile: 'user' },
+    });
+    const agent = (await api('POST', '/auth/login', { body: { email, password: 'secret123' } })).body.token;
+    const seen = await api('GET', '/queueIntegration?searchParam=hook', { token: agent });
+    expect(seen.body.queueIntegrations.map((i: any) => i.id)).toEqual([hook.id]);
+    const one = await api('GET', `/queueIntegration/${hook.id}`, { token: agent });
+    expect(one.status).toBe(200);
+    for (const shown of [seen.body.queueIntegrations[0], one.body]) {
+      expect(shown.webhookSecret).toBe('');
+      expect(JSON.stringify(shown)).not.toContain(hook.webhookSecret);
+    }
   });
 
   it('dialogflow credentials are stored sealed and answered with the private key masked', async () => {

@@ -52,9 +52,11 @@ async function openJson(stored: StoredIntegration) {
   return stored.jsonContentSealed ? openSecret(stored.jsonContentSealed) : '';
 }
 
-async function present(stored: StoredIntegration): Promise<QueueIntegration> {
-  const { jsonContentSealed: _s, ...rest } = stored;
-  return { ...rest, jsonContent: maskJson(await openJson(stored)) };
+/** What the API shows: the service account's key masked; the webhook secret only `withSecret` (admins). */
+async function present(stored: StoredIntegration, opts: { withSecret?: boolean } = { withSecret: true }) {
+  const { jsonContentSealed: _s, webhookSecret, ...rest } = stored;
+  const jsonContent = maskJson(await openJson(stored));
+  return { ...rest, webhookSecret: opts.withSecret ? webhookSecret : '', jsonContent } satisfies QueueIntegration;
 }
 
 /** The live-list event goes to every user of the company: without the signing secret, which admins read by GET. */
@@ -111,8 +113,8 @@ export async function requireStoredIntegration(companyId: number, id: number): P
   return stored;
 }
 
-export async function getIntegration(companyId: number, id: number) {
-  return present(await requireStoredIntegration(companyId, id));
+export async function getIntegration(companyId: number, id: number, opts?: { withSecret?: boolean }) {
+  return present(await requireStoredIntegration(companyId, id), opts);
 }
 
 /** PUT: the stored fields fill what is not sent, then the type rules of a new one apply. */
@@ -161,6 +163,7 @@ export async function deleteIntegration(companyId: number, id: number) {
 export async function listIntegrations(
   companyId: number,
   f: { searchParam?: string; cursor?: string; limit?: number },
+  opts?: { withSecret?: boolean },
 ) {
   const term = f.searchParam?.trim().toLowerCase();
   const where = { pk: `C#${companyId}`, sk: { beginsWith: INTEGRATION_PREFIX } };
@@ -170,7 +173,7 @@ export async function listIntegrations(
     startKey: await decodeCursor(companyId, f.cursor, where),
     ...(term ? { filter: 'contains(#n, :q)', filterNames: { '#n': 'nameLower' }, filterValues: { ':q': term } } : {}),
   });
-  const items = await Promise.all(out.items.map((i) => present(toStoredIntegration(i))));
+  const items = await Promise.all(out.items.map((i) => present(toStoredIntegration(i), opts)));
   const paged = await page(companyId, items, out.lastKey, where);
   return { queueIntegrations: paged.items, hasMore: paged.hasMore, cursor: paged.cursor };
 }
