@@ -108,6 +108,41 @@ describe('AI prompts: CRUD (management.md "AI prompts", 5, 7, 9)', () => {
     expect((await api('GET', `/prompt/${prompt.id}`, { token: a.adminToken })).status).toBe(404);
   });
 
+  it("a queue or connection cannot name another company's prompt or integration, nor one that does not exist", async () => {
+    const a = await newCompany('pr4c');
+    const b = await newCompany('pr4d');
+    const { prompt } = await promptFor(a.adminToken);
+    const hook = (
+      await api('POST', '/queueIntegration', {
+        token: a.adminToken,
+        body: { type: 'webhook', name: 'Hook', urlN8N: 'http://h.local/x' },
+      })
+    ).body;
+    const q = await queue(b.adminToken, 'Fila B');
+    const w = await connectedWhatsapp(b.adminToken, b.companyId);
+    for (const body of [{ promptId: prompt.id }, { integrationId: hook.id }, { promptId: 999_999 }]) {
+      const res = await api('PUT', `/queue/${q.id}`, { token: b.adminToken, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.details.map((d: any) => d.path[0])).toEqual(Object.keys(body));
+    }
+    const onConnection = await api('PUT', `/whatsapp/${w.id}`, { token: b.adminToken, body: { promptId: prompt.id } });
+    expect(onConnection.status).toBe(400);
+    expect(onConnection.body.details[0].path[0]).toBe('promptId');
+    const created = await api('POST', '/queue', {
+      token: b.adminToken,
+      body: { name: 'Outra fila', color: '#123456', promptId: prompt.id },
+    });
+    expect(created.status).toBe(400);
+    // nothing changed; its own prompt is accepted
+    expect((await api('GET', `/queue/${q.id}`, { token: b.adminToken })).body.promptId).toBeNull();
+    const own = await promptFor(b.adminToken);
+    expect(
+      (await api('PUT', `/queue/${q.id}`, { token: b.adminToken, body: { promptId: own.prompt.id } })).body,
+    ).toMatchObject({
+      promptId: own.prompt.id,
+    });
+  });
+
   it('the plan flag useOpenAi is enforced on every route', async () => {
     const co = await newCompany('pr5');
     const { prompt } = await promptFor(co.adminToken);

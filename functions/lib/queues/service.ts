@@ -18,6 +18,7 @@ import { publish } from '../realtime';
 import { companyPlan } from '../accounts/companies';
 import { planLimitReached, usageTx } from '../accounts/plan-limits';
 import { removeQueueFromUsers } from '../users/service';
+import { assertOwnAssistants } from '../integrations/links';
 import {
   QUEUES_USAGE,
   buildOptionTree,
@@ -43,6 +44,7 @@ export async function requireQueue(companyId: number, id: number): Promise<Queue
 
 /** Creates a queue with its name and colour guards and the plan's queue counter in one transaction. */
 export async function createQueue(companyId: number, body: QueueBody): Promise<Queue> {
+  await assertOwnAssistants(companyId, body);
   const plan = await companyPlan(companyId);
   const id = await nextId(companyScope(companyId), 'queue');
   const now = nowIso();
@@ -76,6 +78,7 @@ export async function createQueue(companyId: number, body: QueueBody): Promise<Q
 /** Updates a queue; a new name or colour moves its guard item in the same transaction. */
 export async function updateQueue(companyId: number, id: number, body: QueueUpdateBody): Promise<Queue> {
   const current = await requireQueue(companyId, id);
+  await assertOwnAssistants(companyId, body);
   const next: Queue = {
     ...current,
     ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),

@@ -25,6 +25,7 @@ import {
 } from './repo';
 import { sendSessionCommand } from './commands';
 import { resumeNumberChecks } from '../contact-lists/checks';
+import { assertOwnAssistants } from '../integrations/links';
 
 const newToken = () => randomBytes(32).toString('base64url');
 
@@ -142,6 +143,7 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   const queueIds = [...new Set(body.queueIds ?? [])];
   assertGreeting(queueIds, body.greetingMessage ?? '');
   await assertOwnQueues(companyId, [...queueIds, body.transferQueueId]);
+  await assertOwnAssistants(companyId, { promptId: body.promptId });
   const plan = await companyPlan(companyId);
   const id = await nextId(companyScope(companyId), 'whatsapp');
   const previousDefault = await defaultWhatsappId(companyId);
@@ -201,6 +203,7 @@ export async function updateWhatsapp(companyId: number, id: number, body: Whatsa
   const queueIds = body.queueIds ? [...new Set(body.queueIds)] : current.queueIds;
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
   await assertOwnQueues(companyId, [...(body.queueIds ?? []), body.transferQueueId]);
+  await assertOwnAssistants(companyId, { promptId: body.promptId });
   const previousDefault = await defaultWhatsappId(companyId);
   const items: TransactItem[] = [];
   let isDefault = current.isDefault;
