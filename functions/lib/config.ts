@@ -61,6 +61,8 @@ export interface Config {
   aiTimeoutMs: number;
   aiRetries: number;
   aiRetryBaseMs: number;
+  /** all provider calls for one inbound message end within this (AI_BUDGET_MS; the consumer has 120 s) */
+  aiBudgetMs: number;
   /** local runtime only (PROVIDER_PRIVATE_URLS=1): integration URLs may name loopback and private addresses (the fakes) */
   providerPrivateUrls: boolean;
 }
@@ -106,6 +108,7 @@ export function config(): Config {
     aiTimeoutMs: integer('AI_TIMEOUT_MS', 15_000),
     aiRetries: integer('AI_RETRIES', 2),
     aiRetryBaseMs: integer('AI_RETRY_BASE_MS', 1000),
+    aiBudgetMs: integer('AI_BUDGET_MS', 60_000),
     providerPrivateUrls: optional('PROVIDER_PRIVATE_URLS') === '1',
   };
   return cached;

@@ -14,7 +14,7 @@ import { getContact } from '../contacts/repo';
 import { createSystemNote } from '../notes/service';
 import { promptForRun } from '../prompts/service';
 import { openAiCompatible, type ChatMessage } from '../prompts/chat-model';
-import { ProviderError } from './call';
+import { ProviderError, withProviderBudget } from './call';
 import { postWebhook } from './webhook';
 import { continueTypebotChat, startTypebotChat, type TypebotTurn } from './typebot';
 import { detectIntent } from './dialogflow';
@@ -75,8 +75,11 @@ export async function runAssistant(
   message: InboundMessage,
 ) {
   try {
-    if (target.kind === 'prompt') await answerWithPrompt(companyId, ticket, target.id, message);
-    else await answerWithIntegration(companyId, ticket, target.id, message);
+    await withProviderBudget(() =>
+      target.kind === 'prompt'
+        ? answerWithPrompt(companyId, ticket, target.id, message)
+        : answerWithIntegration(companyId, ticket, target.id, message),
+    );
   } catch (err) {
     const reason = (err as Error).message;
     log.error('assistant failed', { ticketId: ticket.id, kind: target.kind, id: target.id, error: reason });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { config } from '../config';
@@ -16,18 +17,37 @@ export class ProviderError extends Error {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const budget = new AsyncLocalStorage<{ until: number }>();
+/** An attempt is not started with less time than this left in the budget. */
+const MIN_ATTEMPT_MS = 1000;
+
+/**
+ * Every provider call made inside `fn` shares one time budget (AI_BUDGET_MS): a transcription and a
+ * chat answer, each with its retries, still end well inside the inbound consumer's time limit, so a
+ * slow provider hands the ticket to people instead of timing the consumer out (and retrying the
+ * whole message).
+ */
+export const withProviderBudget = <T>(fn: () => Promise<T>, ms = config().aiBudgetMs) =>
+  budget.run({ until: Date.now() + ms }, fn);
+
 /**
  * Runs one provider call with a timeout per attempt and retries with exponential backoff
- * (AI_TIMEOUT_MS, AI_RETRIES, AI_RETRY_BASE_MS). The last error is thrown: callers hand the ticket
- * to humans, never swallow it.
+ * (AI_TIMEOUT_MS, AI_RETRIES, AI_RETRY_BASE_MS), within the current budget (withProviderBudget).
+ * The last error is thrown: callers hand the ticket to humans, never swallow it.
  */
 export async function callProvider<T>(provider: string, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const { aiTimeoutMs, aiRetries, aiRetryBaseMs } = config();
+  const until = budget.getStore()?.until ?? Number.POSITIVE_INFINITY;
   let last: ProviderError | undefined;
   for (let n = 0; n <= aiRetries; n++) {
-    if (n > 0) await sleep(aiRetryBaseMs * 2 ** (n - 1));
+    const wait = n > 0 ? aiRetryBaseMs * 2 ** (n - 1) : 0;
+    if (until - Date.now() - wait < MIN_ATTEMPT_MS) {
+      last ??= new ProviderError('time budget spent', false);
+      break;
+    }
+    if (wait) await sleep(wait);
     try {
-      return await attempt(AbortSignal.timeout(aiTimeoutMs));
+      return await attempt(AbortSignal.timeout(Math.min(aiTimeoutMs, until - Date.now())));
     } catch (err) {
       last = asProviderError(err);
       log.warn('provider call failed', { provider, attempt: n + 1, status: last.status, error: last.message });
