@@ -112,7 +112,8 @@ async function insertWithTicket(
         await repairDuplicate(companyId, opts.wid!, stored, before);
       throw err;
     }
-    await batchWrite([messageItem(stored), ...(watch ? [watch] : [])]);
+    if (watch) await batchWrite([messageItem(stored), watch]);
+    else await putItem(messageItem(stored));
   } else {
     await batchWrite([...(guard ? [guard] : []), ...(watch ? [watch] : []), messageItem(stored)]);
   }
