@@ -163,7 +163,8 @@ for (let id = 1; id <= N_TICKETS; id++) {
     userId: user?.id ?? null,
     user: user ? { id: user.id, name: user.name } : null,
     queueId: queue.id,
-    queue,
+    // the snapshot the product keeps on a ticket (not the whole queue the API answered)
+    queue: { id: queue.id, name: queue.name, color: queue.color },
     whatsappId: whatsapp.id,
     whatsapp,
     contactId: contact.id,
