@@ -21,7 +21,7 @@ import { log } from '../log';
 import { enqueue } from '../queue';
 import { acceptStoredUpload, assertTenantKey } from '../storage';
 import { contactJid, digitsOnly, getContact, jidUser, requireContact } from '../contacts/repo';
-import { bumpTicket, ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
+import { bumpTicket, getStoredTicket, ticketKeys, toStored, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket, type Actor, assertCanSee, resetUnread } from '../tickets/service';
 import { publishTicketChange, publishToTicket } from '../tickets/events';
 import { companyConnections } from '../realtime';
@@ -117,7 +117,11 @@ async function insertWithTicket(
   } else {
     await batchWrite([...(guard ? [guard] : []), ...(watch ? [watch] : []), messageItem(stored)]);
   }
-  const after = (await bumpTicket(before, bumpOf(stored, opts.unread))) ?? before;
+  // undefined when a concurrent delivery's repair moved the ticket for this message already
+  const after =
+    (await bumpTicket(before, bumpOf(stored, opts.unread))) ??
+    (await getStoredTicket(companyId, ticketId)) ??
+    before;
   return { before, after };
 }
 

@@ -141,10 +141,10 @@ export async function bumpTicket(
   const item = await updateItem(ticketKeys(before.companyId, before.id), {
     set: { lastMessage: m.lastMessage, updatedAt, gsi1sk: order, gsi2sk: order, gsi3sk: order, lastMessageId: m.id },
     add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },
-    condition: opts.onlyIfBehind
-      ? 'attribute_exists(pk) AND (attribute_not_exists(#last) OR #last < :id)'
-      : 'attribute_exists(pk)',
-    ...(opts.onlyIfBehind ? { conditionNames: { '#last': 'lastMessageId' }, conditionValues: { ':id': m.id } } : {}),
+    // a message moves its ticket once, also when a concurrent redelivery's repair got there first
+    condition: `attribute_exists(pk) AND (attribute_not_exists(#last) OR #last ${opts.onlyIfBehind ? '<' : '<>'} :id)`,
+    conditionNames: { '#last': 'lastMessageId' },
+    conditionValues: { ':id': m.id },
   });
   return item ? toStored(item) : undefined;
 }
