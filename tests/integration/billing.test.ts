@@ -214,8 +214,12 @@ describe('billing: invoices, checkout by PIX, expiry', () => {
     const inv = (await api('GET', '/invoices/all', { token: co.adminToken })).body.invoices[0];
     const key = `$aact_test_${Date.now()}`;
     const token = `whk-${Date.now()}`;
+    const supRt = await realtimeClient(sup);
     try {
       expect((await api('PUT', '/settings/asaas', { token: sup, body: { value: key } })).status).toBe(200);
+      // the platform's key: announced to the super user and listed for them (never for companies: below)
+      await supRt.waitFor((e) => e.event.endsWith('-setting') && e.data.setting.value === key);
+      expect((await api('GET', '/settings', { token: sup })).body).toContainEqual({ key: 'asaas', value: key });
       expect((await api('PUT', '/settings/asaasWebhookToken', { token: sup, body: { value: token } })).status).toBe(
         200,
       );
@@ -272,6 +276,7 @@ describe('billing: invoices, checkout by PIX, expiry', () => {
       expect(refused.status, JSON.stringify(refused.body)).toBe(422);
       expect(refused.body).toMatchObject({ error: 'ERR_PAYMENT_REFUSED', details: { status: 401 } });
     } finally {
+      supRt.close();
       await api('PUT', '/settings/asaas', { token: sup, body: { value: '' } });
     }
   });

@@ -277,8 +277,9 @@ describe('campaigns', () => {
     await until(async () => (await sentTo(co, whatsapp.id)).length >= 2);
     const canceled = await api('POST', `/campaigns/${id}/cancel`, { token: co.adminToken });
     expect(canceled.body.status).toBe('CANCELADA');
-    // the step in flight may still send one message; nothing after it
-    await new Promise((r) => setTimeout(r, 300));
+    // the step in flight may still send one message (on a loaded machine it can take longer than an
+    // interval to reach the phone: wait for the queues to settle); nothing after it
+    await queuesIdle();
     const atCancel = (await sentTo(co, whatsapp.id)).length;
     expect(atCancel).toBeLessThan(6);
     await new Promise((r) => setTimeout(r, 400));
