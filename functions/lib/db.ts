@@ -231,6 +231,18 @@ export function putTx(item: Item, ifNotExists = false): TransactItem {
     },
   };
 }
+/** A put for a transaction that fails when the stored item's `attr` is no longer `value` (optimistic locking). */
+export function putIfTx(item: Item, attr: string, value: NativeAttributeValue): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: item,
+      ConditionExpression: '#expected = :expected',
+      ExpressionAttributeNames: { '#expected': attr },
+      ExpressionAttributeValues: { ':expected': value },
+    },
+  };
+}
 export function deleteTx(key: Key, condition?: string): TransactItem {
   return { Delete: { TableName: table(), Key: key, ...(condition ? { ConditionExpression: condition } : {}) } };
 }

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { api, newCompany } from './helpers';
 import { createContact, createWhatsapp, randomNumber } from './fixtures';
 import { findOrCreateTicket } from '../../functions/lib/tickets/service';
-import { upsertContactFromWhatsApp } from '../../functions/lib/contacts/service';
+import { updateContact, upsertContactFromWhatsApp } from '../../functions/lib/contacts/service';
 import { storeInboundMessage } from '../../functions/lib/messages/service';
 import type { InboundMessage } from '../../shared/whatsapp-protocol';
 
@@ -58,6 +58,21 @@ describe('inbound service contract under concurrency', () => {
     const stored = await api('GET', `/contacts/${contacts[0]!.id}`, { token: co.adminToken });
     expect(stored.body).toMatchObject({ number, lid: lid.split('@')[0] });
     expect((await api('GET', '/contacts', { token: co.adminToken })).body.count).toBe(1);
+  });
+
+  it('two updates of one contact at once (a lid learned, a picture changed) both stay', async () => {
+    const co = await newCompany('cc4');
+    const contact = await createContact(co.adminToken);
+    for (let round = 0; round < 10; round++) {
+      const lid = `${Date.now()}${round}`;
+      const picture = `https://pps.whatsapp.net/p${round}.jpg`;
+      await Promise.all([
+        updateContact(co.companyId, contact.id, { lid }),
+        updateContact(co.companyId, contact.id, { profilePicUrl: picture }),
+      ]);
+      const stored = await api('GET', `/contacts/${contact.id}`, { token: co.adminToken });
+      expect(stored.body, `round ${round}`).toMatchObject({ lid, profilePicUrl: picture });
+    }
   });
 
   it('storeInboundMessage: a redelivered WhatsApp id is stored once and counted unread once, even concurrently', async () => {

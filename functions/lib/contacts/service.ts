@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Contact, ContactBody, ContactUpdateBody, ContactUploadResult } from '#shared/schemas/contacts';
 import { contactName, contactNumber } from '#shared/schemas/contacts';
 import { AppError } from '../errors';
-import { batchGet, deleteTx, putTx, transact, updateItem, type TransactItem } from '../db';
+import { batchGet, deleteTx, putIfTx, putTx, transact, updateItem, type TransactItem } from '../db';
 import { companyScope, counterTx, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
@@ -77,19 +77,31 @@ export async function createContact(companyId: number, body: ContactBody): Promi
   return contact;
 }
 
-/** PUT /contacts/{id}: a number change moves the guard in the same transaction. */
-export async function updateContact(
-  companyId: number,
-  id: number,
-  changes: ContactUpdateBody & { profilePicUrl?: string; lid?: string },
-): Promise<Contact> {
+type ContactChanges = ContactUpdateBody & { profilePicUrl?: string; lid?: string };
+
+/**
+ * PUT /contacts/{id}: a number change moves the guard in the same transaction. The contact is
+ * replaced only if nobody wrote it since it was read (its `updatedAt`), else read again: two
+ * messages teaching different things at once (a lid, a name) both stay.
+ */
+export async function updateContact(companyId: number, id: number, changes: ContactChanges): Promise<Contact> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await updateContactOnce(companyId, id, changes);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'ERR_CONFLICT') || attempt >= 4) throw err;
+    }
+  }
+}
+
+async function updateContactOnce(companyId: number, id: number, changes: ContactChanges): Promise<Contact> {
   const before = await requireContact(companyId, id);
   const after: Contact = {
     ...before,
     ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
     updatedAt: nowIso(),
   } as Contact;
-  const items: TransactItem[] = [putTx(contactItem(after))];
+  const items: TransactItem[] = [putIfTx(contactItem(after), 'updatedAt', before.updatedAt)];
   if (after.number !== before.number) {
     if (after.number) items.push(putTx({ ...numberGuardKeys(companyId, after.number), contactId: id }, true));
     if (before.number) items.push(deleteTx(numberGuardKeys(companyId, before.number)));
@@ -98,7 +110,7 @@ export async function updateContact(
     items.push(putTx({ ...lidGuardKeys(companyId, after.lid), contactId: id }, true));
     if (before.lid) items.push(deleteTx(lidGuardKeys(companyId, before.lid)));
   }
-  await transact(items, () => new AppError('ERR_DUPLICATED_CONTACT'));
+  await transact(items, (index) => new AppError(index === 0 ? 'ERR_CONFLICT' : 'ERR_DUPLICATED_CONTACT'));
   if (after.name !== before.name || after.number !== before.number) await refreshTicketContact(companyId, after);
   else if (after.profilePicUrl !== before.profilePicUrl)
     await refreshTicketContact(companyId, after, { activeOnly: true });
