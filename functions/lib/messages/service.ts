@@ -119,9 +119,7 @@ async function insertWithTicket(
   }
   // undefined when a concurrent delivery's repair moved the ticket for this message already
   const after =
-    (await bumpTicket(before, bumpOf(stored, opts.unread))) ??
-    (await getStoredTicket(companyId, ticketId)) ??
-    before;
+    (await bumpTicket(before, bumpOf(stored, opts.unread))) ?? (await getStoredTicket(companyId, ticketId)) ?? before;
   return { before, after };
 }
 
