@@ -83,13 +83,44 @@ export async function removeConnection(connectionId: string, companyId?: number)
     await updateSockets(reverse.companyId, reverse.userId, 'DELETE', reverse.presence);
 }
 
+/** Room fields of a connection still recorded (a removed one is not brought back as a partial item). */
 export async function updateRooms(
   conn: WsConnection,
   fields: Partial<Pick<WsConnection, 'chatBoxes' | 'ticketRooms' | 'notification'>>,
 ) {
   await updateItem(companyConnKey(conn.companyId, conn.connectionId), {
     set: { ...fields, ttl: ttlIn(CONNECTION_TTL_SECONDS) },
+    condition: 'attribute_exists(pk)',
   });
+}
+
+/**
+ * `userStatus`: the viewer fields (role, queues) and the expiry of a connection still recorded, and
+ * its presence entry moved to the new expiry. Only the named fields are written, so a room join
+ * handled at the same moment is kept, and a connection that `$disconnect` or a 410 removed stays
+ * removed. False when the connection is not recorded.
+ */
+export async function refreshConnection(
+  conn: Pick<WsConnection, 'connectionId' | 'companyId' | 'userId'>,
+  fields: Partial<Pick<WsConnection, 'profile' | 'queueIds' | 'allTicket' | 'showNoQueue'>>,
+): Promise<boolean> {
+  const ttl = ttlIn(CONNECTION_TTL_SECONDS);
+  const kept = await updateItem(companyConnKey(conn.companyId, conn.connectionId), {
+    set: { ...fields, ttl },
+    condition: 'attribute_exists(pk)',
+  });
+  if (!kept) return false;
+  const before = await getItem<{ presence?: string }>(reverseKey(conn.connectionId));
+  const presence = socketEntry(conn.connectionId, ttl);
+  const moved = await updateItem(reverseKey(conn.connectionId), {
+    set: { presence, ttl },
+    condition: 'attribute_exists(pk)',
+  });
+  if (!moved) return false;
+  await updateSockets(conn.companyId, conn.userId, 'ADD', presence);
+  if (before?.presence && before.presence !== presence)
+    await updateSockets(conn.companyId, conn.userId, 'DELETE', before.presence);
+  return true;
 }
 
 export async function companyConnections(companyId: number): Promise<WsConnection[]> {
@@ -139,9 +170,20 @@ export function resetRealtime() {
   mgmt = undefined;
 }
 
-/** Posts raw data to one connection; false when the connection is gone (410), which is then deleted. */
+/**
+ * How long a connection may be saved yet not postable: `$connect` saves it before it returns, and
+ * API Gateway (like the local gateway) answers 410 to posts until then. It waits up to 29 s for the
+ * integration.
+ */
+export const CONNECT_GRACE_MS = 30_000;
+
+/**
+ * Posts raw data to one connection; false when it cannot take it. A 410 means the socket is gone,
+ * and its records are deleted, unless the connection is younger than CONNECT_GRACE_MS: that may be
+ * a `$connect` still running, whose socket opens a moment later and must still be found then.
+ */
 export async function postToConnection(
-  conn: Pick<WsConnection, 'connectionId' | 'companyId'>,
+  conn: Pick<WsConnection, 'connectionId' | 'companyId' | 'connectedAt'>,
   data: unknown,
 ): Promise<boolean> {
   const client = managementClient();
@@ -153,13 +195,25 @@ export async function postToConnection(
     return true;
   } catch (err) {
     if (
-      err instanceof GoneException ||
-      (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 410
+      !(err instanceof GoneException) &&
+      (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode !== 410
     ) {
-      await removeConnection(conn.connectionId, conn.companyId);
+      log.warn('post to connection failed', { connectionId: conn.connectionId, error: (err as Error)?.message });
       return false;
     }
-    log.warn('post to connection failed', { connectionId: conn.connectionId, error: (err as Error)?.message });
+    const ageMs = Date.now() - Date.parse(conn.connectedAt);
+    if (ageMs < CONNECT_GRACE_MS) {
+      log.info('connection not open yet', { connectionId: conn.connectionId, companyId: conn.companyId, ageMs });
+      return false;
+    }
+    log.info('connection gone', { connectionId: conn.connectionId, companyId: conn.companyId });
+    // one stale connection never fails the fan-out to the others
+    await removeConnection(conn.connectionId, conn.companyId).catch((removeErr) =>
+      log.warn('gone connection not removed', {
+        connectionId: conn.connectionId,
+        error: (removeErr as Error)?.message,
+      }),
+    );
     return false;
   }
 }

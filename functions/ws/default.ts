@@ -1,7 +1,8 @@
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { CLIENT_ACTIONS, type ClientMessage } from '#shared/events';
-import { findConnection, updateRooms, postToConnection, saveConnection } from '#lib/realtime';
+import { disconnect, findConnection, refreshConnection, updateRooms, postToConnection } from '#lib/realtime';
 import { getUser } from '#lib/accounts/users';
+import { log } from '#lib/log';
 
 const toggle = <T>(list: T[], value: T, on: boolean) =>
   on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
@@ -19,7 +20,13 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
   }
   if (!CLIENT_ACTIONS.includes(message.action)) return { statusCode: 400 };
   const conn = await findConnection(event.requestContext.connectionId);
-  if (!conn) return { statusCode: 410 };
+  if (!conn) {
+    // An open socket nobody can publish to (its record expired or was removed): closing it makes
+    // the client reconnect, register again and refetch what it shows.
+    log.info('message from unknown connection', { connectionId: event.requestContext.connectionId });
+    await disconnect(event.requestContext.connectionId);
+    return { statusCode: 410 };
+  }
   switch (message.action) {
     case 'joinChatBox':
     case 'leaveChatBox':
@@ -40,13 +47,13 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
     case 'userStatus': {
       const user = await getUser(conn.companyId, conn.userId);
       if (!user) return { statusCode: 410 };
-      await saveConnection({
-        ...conn,
+      const kept = await refreshConnection(conn, {
         profile: user.profile,
         queueIds: user.queueIds,
         allTicket: user.allTicket,
         showNoQueue: Boolean(user.showNoQueue),
       });
+      if (!kept) return { statusCode: 410 };
       break;
     }
     case 'ping':

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { staticFile } from './gateway';
+import WebSocket from 'ws';
+import { startGateway, staticFile } from './gateway';
 
 describe('the local gateway serves only files inside the web build', () => {
   let parent: string;
@@ -35,5 +36,76 @@ describe('the local gateway serves only files inside the web build', () => {
     expect(staticFile(root, '/assets')).toBeUndefined();
     expect(staticFile(root, '/tickets/12')).toBeUndefined();
     expect(staticFile(root, '/%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('the local gateway WebSocket lifecycle', () => {
+  /** A gateway whose $connect waits until released, recording the $disconnects it gets. */
+  async function slowConnectGateway() {
+    let release!: () => void;
+    const gate = new Promise<void>((done) => {
+      release = done;
+    });
+    const connected: string[] = [];
+    const disconnected: string[] = [];
+    const gateway = await startGateway({
+      port: 0,
+      routes: [],
+      webConfig: {},
+      onSqsSend: () => 'id',
+      ws: {
+        connect: async (event) => {
+          connected.push((event as { requestContext: { connectionId: string } }).requestContext.connectionId);
+          await gate;
+          return { statusCode: 200 };
+        },
+        disconnect: async (event) => {
+          disconnected.push((event as { requestContext: { connectionId: string } }).requestContext.connectionId);
+          return { statusCode: 200 };
+        },
+        default: async () => ({ statusCode: 200 }),
+      },
+    });
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    return { gateway, release, connected, disconnected, until, wsUrl: `${gateway.url.replace('http', 'ws')}/ws` };
+  }
+
+  it('a post to a connection whose $connect still runs is refused with 410, as API Gateway does; once open it is delivered', async () => {
+    const g = await slowConnectGateway();
+    try {
+      const client = new WebSocket(g.wsUrl);
+      const got: string[] = [];
+      client.on('message', (data) => got.push(data.toString()));
+      await g.until(() => g.connected.length === 1);
+      const post = () => fetch(`${g.gateway.url}/@connections/${g.connected[0]}`, { method: 'POST', body: 'hello' });
+      expect((await post()).status).toBe(410);
+      g.release();
+      await new Promise((done) => client.once('open', done));
+      expect((await post()).status).toBe(200);
+      await g.until(() => got.length === 1);
+      expect(got).toEqual(['hello']);
+      client.close();
+    } finally {
+      await g.gateway.close();
+    }
+  });
+
+  it('a client that leaves while $connect runs gets its $disconnect, so its saved connection does not linger', async () => {
+    const g = await slowConnectGateway();
+    try {
+      const client = new WebSocket(g.wsUrl);
+      client.on('error', () => undefined);
+      await g.until(() => g.connected.length === 1);
+      client.terminate();
+      await new Promise((r) => setTimeout(r, 100));
+      g.release();
+      await g.until(() => g.disconnected.length === 1);
+      expect(g.disconnected).toEqual(g.connected);
+      expect(g.gateway.sockets.size).toBe(0);
+    } finally {
+      await g.gateway.close();
+    }
   });
 });

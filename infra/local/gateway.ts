@@ -332,6 +332,11 @@ export function startGateway(opts: GatewayOptions) {
       socket.write(`HTTP/1.1 ${out} Unauthorized\r\nConnection: close\r\n\r\n`);
       return socket.destroy();
     }
+    if (!socket.readable || !socket.writable) {
+      // the client left while $connect ran: its saved connection goes the way a $disconnect takes it
+      void opts.ws.disconnect(wsEvent(connectionId, '$disconnect', 'DISCONNECT')).catch(() => undefined);
+      return socket.destroy();
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.set(connectionId, ws);
       ws.on('message', (data) => {
