@@ -25,6 +25,7 @@ import type { Campaign, CampaignReport } from '#shared/schemas/campaigns';
 import { api } from '../api/client';
 import { formatDateTime } from '../lib/format';
 import { useOnReconnect, useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { liveMutation } from '../realtime/cache';
 import { PauseNotice } from './PauseNotice';
 import { REPORT_RELOAD_AFTER_FINISH_MS, STATUS_COLOR, progressPercent } from './campaign-rules';
 
@@ -67,7 +68,7 @@ export default function CampaignReportPage() {
               }
             : p,
         ),
-      { revalidate: false },
+      liveMutation(data),
     );
     if (record.status === 'FINALIZADA' && !reload.current)
       reload.current = setTimeout(() => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { can } from '#shared/permissions';
 import { useApi } from '../api/swr';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { asList, removeById, upsertById } from '../realtime/cache';
+import { asList, liveMutation, removeById, upsertById } from '../realtime/cache';
 import { connectionsNeedAttention } from './menu';
 
 interface Connection {
@@ -25,20 +25,22 @@ export function useConnectionWarning(profile: string | undefined) {
   }>('whatsapp', (ev) => {
     if (!enabled) return;
     if (ev.action === 'delete' && ev.whatsappId !== undefined)
-      void mutate((d: unknown) => removeById(asList<Connection>(d, 'whatsapps'), ev.whatsappId!), {
-        revalidate: false,
-      });
+      void mutate((d: unknown) => removeById(asList<Connection>(d, 'whatsapps'), ev.whatsappId!), liveMutation(data));
     else if (ev.whatsapp)
-      void mutate((d: unknown) => upsertById(asList<Connection>(d, 'whatsapps'), ev.whatsapp!, 'end'), {
-        revalidate: false,
-      });
+      void mutate(
+        (d: unknown) => upsertById(asList<Connection>(d, 'whatsapps'), ev.whatsapp!, 'end'),
+        liveMutation(data),
+      );
   });
   useRealtimeEvent<{ action: string; session?: Partial<Connection> & { id: number } }>('whatsappSession', (ev) => {
     if (!enabled || !ev.session) return;
+    // nothing loaded yet: the list is fetched again rather than made an empty one
     void mutate(
       (d: unknown) =>
-        asList<Connection>(d, 'whatsapps').map((c) => (c.id === ev.session!.id ? { ...c, ...ev.session } : c)),
-      { revalidate: false },
+        d === undefined
+          ? d
+          : asList<Connection>(d, 'whatsapps').map((c) => (c.id === ev.session!.id ? { ...c, ...ev.session } : c)),
+      liveMutation(data),
     );
   });
 

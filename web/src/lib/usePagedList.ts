@@ -3,6 +3,7 @@ import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import type { QueryParams } from '../api/swr';
 import { useOnReconnect } from '../realtime/RealtimeProvider';
+import { liveMutation } from '../realtime/cache';
 import { applyOps, flattenPages, nearBottom, readPage, type ListPage, type PageOp } from './paged';
 
 type Id = number | string;
@@ -35,6 +36,8 @@ export function usePagedList<T extends { id: Id }>(path: string | null, key: str
   );
   // Live changes are applied together every 150 ms: one render for a burst (an import sends hundreds).
   const pending = useRef<PageOp<T>[]>([]);
+  const latest = useRef(data);
+  latest.current = data;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const queue = useCallback(
     (op: PageOp<T>) => {
@@ -42,7 +45,7 @@ export function usePagedList<T extends { id: Id }>(path: string | null, key: str
       timer.current ??= setTimeout(() => {
         timer.current = null;
         const ops = pending.current.splice(0);
-        void mutate((pages) => applyOps(pages, ops), { revalidate: false });
+        void mutate((pages) => applyOps(pages, ops), liveMutation(latest.current));
       }, 150);
     },
     [mutate],

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import { useOnReconnect, useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
+import { liveMutation } from '../realtime/cache';
 import { toPage, type Message, type Page } from '../tickets/types';
 import { mergeMessages, readOnArrival } from './timeline';
 
@@ -25,21 +26,18 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
 
   const upsert = useCallback(
     (message: Message) =>
-      mutate(
-        (pages) => {
-          if (!pages?.length) return [{ items: [message], hasMore: false, cursor: null }];
-          const exists = pages.some((p) => p.items.some((m) => String(m.id) === String(message.id)));
-          if (exists)
-            return pages.map((p) => ({
-              ...p,
-              items: p.items.map((m) => (String(m.id) === String(message.id) ? { ...m, ...message } : m)),
-            }));
-          const [first, ...rest] = pages;
-          return [{ ...first, items: [...first.items, message] }, ...rest];
-        },
-        { revalidate: false },
-      ),
-    [mutate],
+      mutate((pages) => {
+        if (!pages?.length) return [{ items: [message], hasMore: false, cursor: null }];
+        const exists = pages.some((p) => p.items.some((m) => String(m.id) === String(message.id)));
+        if (exists)
+          return pages.map((p) => ({
+            ...p,
+            items: p.items.map((m) => (String(m.id) === String(message.id) ? { ...m, ...message } : m)),
+          }));
+        const [first, ...rest] = pages;
+        return [{ ...first, items: [...first.items, message] }, ...rest];
+      }, liveMutation(data)),
+    [mutate, data],
   );
 
   const unreadWhileHidden = useRef(false);

@@ -27,8 +27,9 @@ export function useRealtimeEvent<T = unknown>(name: EventName, handler: (data: T
 const reconnectListeners = new Set<() => void>();
 
 /**
- * Refetch after a reconnect (events may have been missed). Plain SWR keys are revalidated by the
- * provider; paged (infinite) lists register here, since SWR's global mutate skips them.
+ * Refetch once the socket is open, first or again (events published before it was registered were
+ * missed). Plain SWR keys are revalidated by the provider; paged (infinite) lists register here,
+ * since SWR's global mutate skips them.
  */
 export function useOnReconnect(callback: () => void) {
   const ref = useRef(callback);
@@ -68,7 +69,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         return `${wsUrl(config().wsUrl)}?ticket=${encodeURIComponent(ticket)}`;
       },
       createSocket: (url) => new WebSocket(url) as never,
-      onReconnect: () => {
+      onResync: () => {
         void mutate(() => true);
         for (const l of reconnectListeners) l();
       },

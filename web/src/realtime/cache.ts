@@ -16,6 +16,13 @@ export function upsertById<T extends WithId>(list: T[] | undefined, item: T, whe
 export const removeById = <T extends WithId>(list: T[] | undefined, id: number | string): T[] =>
   (list ?? []).filter((x) => x.id !== id);
 
+/**
+ * `mutate` options for a live event. SWR drops the answer of a fetch that was in flight when its key
+ * was mutated (the answer may be older than the change); for a key still loading, that answer is
+ * its first data, so the key is fetched again instead of staying empty for good.
+ */
+export const liveMutation = (data: unknown) => ({ revalidate: data === undefined });
+
 /** Lists may arrive as an array or wrapped (`{ whatsapps }`, `{ items }`, `{ records }`). */
 export function asList<T>(data: unknown, ...keys: string[]): T[] {
   if (Array.isArray(data)) return data as T[];

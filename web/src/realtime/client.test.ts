@@ -27,7 +27,7 @@ function harness() {
   const timers: { fn: () => void; ms: number }[] = [];
   const repeats: { fn: () => void; ms: number }[] = [];
   let tickets = 0;
-  let reconnects = 0;
+  let resyncs = 0;
   const client = new RealtimeClient({
     companyId: 7,
     connectUrl: async () => `ws://x/ws?ticket=t${++tickets}`,
@@ -36,7 +36,7 @@ function harness() {
       sockets.push(s);
       return s;
     },
-    onReconnect: () => reconnects++,
+    onResync: () => resyncs++,
     setTimer: (fn, ms) => timers.push({ fn, ms }),
     clearTimer: () => {},
     setRepeat: (fn, ms) => repeats.push({ fn, ms }),
@@ -44,7 +44,7 @@ function harness() {
     random: () => 0,
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
-  return { client, sockets, timers, repeats, flush, reconnects: () => reconnects };
+  return { client, sockets, timers, repeats, flush, resyncs: () => resyncs };
 }
 
 describe('realtime client (attendance.md 4.3)', () => {
@@ -61,6 +61,15 @@ describe('realtime client (attendance.md 4.3)', () => {
     h.client.dispatch(JSON.stringify({ event: 'company-7-ticket', data: { action: 'update', ticketId: 1 } }));
     h.client.dispatch(JSON.stringify({ event: 'company-8-ticket', data: { action: 'update', ticketId: 2 } }));
     expect(got).toEqual([{ action: 'update', ticketId: 1 }]);
+  });
+
+  test('the first open asks for a refetch too: what the screen loaded before the socket was registered may have missed events', async () => {
+    const h = harness();
+    h.client.start();
+    await h.flush();
+    expect(h.resyncs()).toBe(0);
+    h.sockets[0].open();
+    expect(h.resyncs()).toBe(1);
   });
 
   test('userStatus is emitted every 300000 ms and a ping every 18 s', async () => {
@@ -99,7 +108,7 @@ describe('realtime client (attendance.md 4.3)', () => {
       { action: 'joinTickets', value: 'pending' },
       { action: 'userStatus' },
     ]);
-    expect(h.reconnects()).toBe(1);
+    expect(h.resyncs()).toBe(2);
   });
 
   test('a room shared by two screens is left only when both leave', async () => {

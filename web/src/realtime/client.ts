@@ -17,8 +17,12 @@ export interface RealtimeOptions {
   /** the socket URL with a fresh ticket (`POST /auth/ws-ticket`); rejects when the session is gone */
   connectUrl: () => Promise<string>;
   createSocket: (url: string) => SocketLike;
-  /** after a reconnect: refetch what the screen shows (events may have been missed) */
-  onReconnect?: () => void;
+  /**
+   * After every open: refetch what the screen shows. Events published before the socket was
+   * registered never reach it: those of a drop, and those between the screen's first load and the
+   * first open (a post to a socket whose `$connect` still runs is refused, 410).
+   */
+  onResync?: () => void;
   onStatus?: (connected: boolean) => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (id: unknown) => void;
@@ -43,14 +47,14 @@ export function backoffMs(attempt: number, random = Math.random) {
 
 /**
  * One WebSocket per company and user (attendance.md 4.3). Rooms are remembered and rejoined after
- * every reconnect; `userStatus` goes out every 300000 ms and a ping every 18 s keeps the link alive.
+ * every reconnect; `userStatus` goes out every 300000 ms and a ping every 18 s keeps the link alive
+ * (a ping from a socket the server no longer knows makes it close the socket, and this reconnects).
  */
 export class RealtimeClient {
   private socket: SocketLike | null = null;
   private rooms = new Map<string, { action: RoomAction; value?: string | number; count: number }>();
   private handlers = new Map<string, Set<(data: unknown) => void>>();
   private attempt = 0;
-  private connectedOnce = false;
   private stopped = false;
   private retryTimer: unknown;
   private pingTimer: unknown;
@@ -148,14 +152,12 @@ export class RealtimeClient {
     const socket = this.opts.createSocket(url);
     this.socket = socket;
     socket.onopen = () => {
-      const reconnect = this.connectedOnce;
-      this.connectedOnce = true;
       this.attempt = 0;
       this.setConnected(true);
       for (const room of this.rooms.values()) this.send(room.action, room.value);
       this.send('userStatus');
       this.startTimers();
-      if (reconnect) this.opts.onReconnect?.();
+      this.opts.onResync?.();
     };
     socket.onmessage = (ev) => this.dispatch(ev.data);
     socket.onerror = () => socket.close();

@@ -3,6 +3,7 @@ import useSWRInfinite from 'swr/infinite';
 import { api } from '../api/client';
 import { useAuth } from '../auth/AuthProvider';
 import { useOnReconnect, useRealtimeEvent, useRoom } from '../realtime/RealtimeProvider';
+import { liveMutation } from '../realtime/cache';
 import { applyTicketEventToPages, viewerOf, type ListFilter, type TicketEvent } from './membership';
 import { toPage, type Contact, type Message, type Page, type Ticket } from './types';
 import { listQuery } from './list-query';
@@ -31,11 +32,12 @@ export function useTicketList(filter: ListFilter, enabled = true) {
   const apply = useCallback(
     (event: TicketEvent) => {
       if (!viewer) return;
-      void mutate((pages) => (pages ? applyTicketEventToPages(pages, event, filter, viewer) : pages), {
-        revalidate: false,
-      });
+      void mutate(
+        (pages) => (pages ? applyTicketEventToPages(pages, event, filter, viewer) : pages),
+        liveMutation(data),
+      );
     },
-    [mutate, filter, viewer],
+    [mutate, filter, viewer, data],
   );
 
   useOnReconnect(() => void mutate());
@@ -56,7 +58,7 @@ export function useTicketList(filter: ListFilter, enabled = true) {
           ...p,
           items: p.items.map((t) => (t.contactId === contact.id ? { ...t, contact: { ...t.contact, ...contact } } : t)),
         })),
-      { revalidate: false },
+      liveMutation(data),
     );
   });
 
