@@ -104,17 +104,25 @@ try {
     }),
   );
   const seedSeconds = (performance.now() - seedStart) / 1000;
+  console.error(`seeded ${CONTACTS} list items in ${seedSeconds.toFixed(1)} s`);
 
   const before = metrics.total();
   const planStart = performance.now();
   const campaignId = await startCampaign(token, { whatsappId: idle.id, contactListId: list.id });
   let polls = 0;
+  let shownAt = performance.now();
   for (;;) {
     polls++;
     const c = await getStoredCampaign(companyId, campaignId, true);
     if (c?.plannedAt) {
       if (c.validContacts !== CONTACTS) throw new Error(`planned ${c.validContacts} of ${CONTACTS}`);
       break;
+    }
+    // a run cut short still tells how far it got
+    if (performance.now() - shownAt > 30_000) {
+      shownAt = performance.now();
+      const seconds = ((shownAt - planStart) / 1000).toFixed(0);
+      console.error(`planning: ${c?.validContacts ?? 0} of ${CONTACTS} contacts after ${seconds} s`);
     }
     await sleep(200);
   }

@@ -99,7 +99,7 @@ export async function pauseCampaign(c: Pick<StoredCampaign, 'companyId' | 'id' |
  * One paced step of a running campaign: the job of the campaign's current `step` takes the
  * connection's next slot from the limiter, claims the next pending shipping item (the campaign's
  * step and cursor move with the item's pending -> sending in one transaction, so a redelivered or
- * stale job claims nothing), enqueues the next step after the interval, then sends. No item left:
+ * stale job claims nothing), sends, then enqueues the next step after the interval. No item left:
  * the campaign is FINALIZADA.
  */
 export async function sendStep(job: Extract<CampaignJob, { kind: 'send' }>) {
@@ -149,8 +149,14 @@ export async function sendStep(job: Extract<CampaignJob, { kind: 'send' }>) {
     if (err instanceof AppError && err.code === 'ERR_CONFLICT') return;
     throw err;
   }
-  await enqueueCampaignJob({ kind: 'send', companyId: c.companyId, campaignId: c.id, step }, spacing);
-  await deliver(c, next);
+  // The next step waits `spacing` from this message's hand-over, not from the slot: the work of a
+  // send (contact, ticket, message) varies in length, and a wait counted from the slot lets a slow
+  // send and a quick next one reach WhatsApp closer together than the interval.
+  try {
+    await deliver(c, next);
+  } finally {
+    await enqueueCampaignJob({ kind: 'send', companyId: c.companyId, campaignId: c.id, step }, spacing);
+  }
 }
 
 async function nextPending(c: StoredCampaign): Promise<(StoredShipping & { sk: string }) | undefined> {
