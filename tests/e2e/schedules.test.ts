@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { format } from 'date-fns';
-import { apiCall, eventually, launch, loginUI, newCompany, newPage, setItemFields, shot } from './browser';
+import {
+  apiCall,
+  baseUrl,
+  eventually,
+  launch,
+  loginUI,
+  newCompany,
+  newPage,
+  setItemFields,
+  shot,
+  simulator,
+} from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -149,6 +160,73 @@ describe('schedules calendar (management.md "Schedules")', () => {
       .click();
     await page.getByText('Agendamento excluído.').waitFor();
     expect((await apiCall('GET', `/schedules/${created.body.id}`, { token: co.token })).status).toBe(404);
+    await context.close();
+  });
+
+  test('a schedule canceled because the customer wrote first shows why on its list chip and calendar entry, live', async () => {
+    const co = await newCompany('sched-cancel');
+    const created = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Agenda', isDefault: true } });
+    expect(created.status).toBeLessThan(300);
+    const session = `sessions/${co.companyId}/${created.body.id}`;
+    await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000077' })).status === 200);
+    await eventually(
+      async () =>
+        (await apiCall('GET', `/whatsapp/${created.body.id}`, { token: co.token })).body?.status === 'CONNECTED',
+    );
+    // an earlier conversation makes the contact; it was written before the schedule, so it cancels nothing
+    const customer = '5511944443333';
+    await simulator(`${session}/messages`, { from: customer, pushName: 'Joana Reis', body: 'Oi, tudo bem?' });
+    const contact = await eventually(async () => {
+      const res = await apiCall('GET', `/contacts?searchParam=${customer}`, { token: co.token });
+      return res.body.contacts?.find((c: { number: string }) => c.number === customer) as { id: number } | undefined;
+    });
+    await new Promise((r) => setTimeout(r, 1100));
+    // due in a few seconds: the page opens and the customer writes meanwhile
+    const sendAt = new Date(Date.now() + 8000);
+    const schedule = await apiCall('POST', '/schedules', {
+      token: co.token,
+      body: {
+        body: 'Lembrete da visita',
+        contactId: contact.id,
+        sendAt: sendAt.toISOString(),
+        cancelIfCustomerWrites: true,
+      },
+    });
+    expect(schedule.status).toBe(201);
+
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+    await page.goto('/schedules');
+    await page.getByRole('button', { name: 'Lista' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Joana Reis' });
+    await row.getByText('Pendente').waitFor();
+    await page.getByRole('status', { name: 'Reconectando…' }).waitFor({ state: 'detached' });
+
+    // the customer writes before the time; at the time the schedule is canceled instead of sent
+    await new Promise((r) => setTimeout(r, 1100));
+    await simulator(`${session}/messages`, { from: customer, pushName: 'Joana Reis', body: 'Já resolvi, obrigada' });
+    await fetch(`${baseUrl()}/@queues/idle`);
+    await new Promise((r) => setTimeout(r, Math.max(0, sendAt.getTime() + 500 - Date.now())));
+    await fetch(`${baseUrl()}/@timers/schedules`, { method: 'POST' });
+    await fetch(`${baseUrl()}/@queues/idle`);
+    const canceled = await eventually(async () => {
+      const res = await apiCall('GET', `/schedules/${schedule.body.id}`, { token: co.token });
+      return res.body.status === 'CANCELADA' && res.body;
+    });
+    const reason = `Não enviado: o cliente escreveu antes, em ${format(new Date(canceled.canceledAt), 'dd/MM/yyyy HH:mm')}.`;
+
+    // the list: the chip turns Cancelado live and the reason is written under it (and is its tooltip)
+    await row.getByText('Cancelado').waitFor({ timeout: 20_000 });
+    await row.getByText(reason).waitFor();
+    expect(await row.getByText('Cancelado').locator('xpath=ancestor::*[@title][1]').getAttribute('title')).toBe(reason);
+    await shot(page, 'schedules-canceled-list');
+    // the calendar entry's tooltip carries the reason too
+    await page.getByRole('button', { name: 'Calendário' }).click();
+    const entry = page.locator('.rbc-event-content').filter({ hasText: 'Joana Reis: Lembrete da visita' });
+    await expect.poll(() => entry.getAttribute('title')).toBe(`Joana Reis: Lembrete da visita (Cancelado) ${reason}`);
+    // nothing reached the phone
+    const phone = (await simulator(session)).body as { outbound: { body: string }[] };
+    expect(phone.outbound.filter((o) => o.body.includes('Lembrete da visita'))).toEqual([]);
     await context.close();
   });
 });

@@ -28,7 +28,7 @@ import { VariableChips } from '../campaigns/VariableChips';
 import { insertAt, variableToken } from '../campaigns/campaign-rules';
 import { ContactPicker, type PickedContact } from './ContactPicker';
 import { SCHEDULE_VARIABLES } from './schedule-view';
-import { dialogTitleKey, isEditable, toLocalInput } from './schedule-view';
+import { dialogTitleKey, isEditable, statusDetail, toLocalInput } from './schedule-view';
 
 const isImage = (name: string) =>
   (SCHEDULE_MEDIA_EXTENSIONS as readonly string[]).includes(name.split('.').pop()?.toLowerCase() ?? '');
@@ -69,6 +69,7 @@ export function ScheduleDialog({
   const bodyInput = useRef<HTMLTextAreaElement>(null);
   const fieldError = useFieldError(errors);
   const editable = isEditable(schedule);
+  const detail = schedule ? statusDetail(schedule) : undefined;
 
   useEffect(() => {
     if (!open) return;
@@ -169,17 +170,15 @@ export function ScheduleDialog({
         </DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {schedule?.status === 'ERRO' && (
+            {schedule?.status === 'ERRO' && detail && (
               <Alert severity="error" role="alert">
-                {schedule.error ? t('dialog.error', { error: schedule.error }) : t('dialog.errorUnknown')}
+                {t(detail.key, detail.values)}
                 <Typography variant="body2">{t('dialog.retryHint')}</Typography>
               </Alert>
             )}
-            {schedule?.status === 'CANCELADA' && (
+            {schedule?.status === 'CANCELADA' && detail && (
               <Alert severity="warning" role="status">
-                {t(`dialog.cancelReason.${schedule.cancelReason ?? 'customerWrote'}`, {
-                  date: formatDateTime(schedule.canceledAt ?? schedule.updatedAt),
-                })}
+                {t(detail.key, detail.values)}
                 <Typography variant="body2">{t('dialog.rearmHint')}</Typography>
               </Alert>
             )}

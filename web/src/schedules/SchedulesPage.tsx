@@ -43,6 +43,7 @@ import {
   filterByStatus,
   isEditable,
   scheduleLocalizer,
+  statusDetail,
   toEvents,
   type ScheduleEvent,
   type StatusFilter,
@@ -99,6 +100,10 @@ export default function SchedulesPage() {
   };
 
   const contactName = (s: Schedule) => s.contact?.name ?? `#${s.contactId}`;
+  const detailOf = (s: Schedule) => {
+    const detail = statusDetail(s);
+    return detail ? t(detail.key, detail.values) : undefined;
+  };
   const remove = (s: Schedule) =>
     confirmedDelete({
       message: t('confirmDelete', { name: contactName(s) }),
@@ -197,7 +202,9 @@ export default function SchedulesPage() {
               setDialog({ schedule: null, sendAt: slot.start > new Date() ? (slot.start as Date) : null })
             }
             onSelectEvent={(e) => setDialog({ schedule: e.resource })}
-            tooltipAccessor={(e) => `${e.title} (${t(`status.${e.resource.status}`)})`}
+            tooltipAccessor={(e) =>
+              [`${e.title} (${t(`status.${e.resource.status}`)})`, detailOf(e.resource)].filter(Boolean).join(' ')
+            }
             eventPropGetter={(e) => ({
               style: {
                 backgroundColor: theme.palette[STATUS_COLOR[e.resource.status]].main,
@@ -229,13 +236,18 @@ export default function SchedulesPage() {
                     </Typography>
                   </TableCell>
                   <TableCell>{formatDateTime(s.sendAt)}</TableCell>
-                  <TableCell>
+                  <TableCell sx={{ maxWidth: 280 }}>
                     <Chip
                       size="small"
                       color={STATUS_COLOR[s.status]}
                       label={t(`status.${s.status}`)}
-                      title={s.status === 'ERRO' ? s.error : undefined}
+                      title={detailOf(s)}
                     />
+                    {detailOf(s) && (
+                      <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                        {detailOf(s)}
+                      </Typography>
+                    )}
                   </TableCell>
                   <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
                     <IconButton

@@ -8,6 +8,7 @@ import {
   filterByStatus,
   isEditable,
   scheduleLocalizer,
+  statusDetail,
   toEvents,
   toLocalInput,
 } from './schedule-view';
@@ -73,6 +74,23 @@ describe('schedules page rules', () => {
   test('a schedule canceled because the customer wrote first is editable (saving re-arms it) and titled canceled', () => {
     expect(isEditable(s({ status: 'CANCELADA' }))).toBe(true);
     expect(dialogTitleKey(s({ status: 'CANCELADA' }))).toBe('dialog.titleCanceled');
+  });
+
+  test('the chip and the calendar entry carry the reason: why it was canceled (with when), or why the send failed', () => {
+    const at = new Date(2030, 0, 2, 9, 41).toISOString();
+    expect(statusDetail(s({ status: 'CANCELADA', cancelReason: 'customerWrote', canceledAt: at }))).toEqual({
+      key: 'dialog.cancelReason.customerWrote',
+      values: { date: '02/01/2030 09:41' },
+    });
+    // an older canceled schedule without the fields still names the one reason there is, at its last change
+    expect(statusDetail(s({ status: 'CANCELADA', updatedAt: at }))?.values.date).toBe('02/01/2030 09:41');
+    expect(statusDetail(s({ status: 'ERRO', error: 'number not on WhatsApp' }))).toEqual({
+      key: 'dialog.error',
+      values: { error: 'number not on WhatsApp' },
+    });
+    expect(statusDetail(s({ status: 'ERRO' }))?.key).toBe('dialog.errorUnknown');
+    expect(statusDetail(s({}))).toBeUndefined();
+    expect(statusDetail(s({ status: 'ENVIADA', sentAt: 'x' }))).toBeUndefined();
   });
 
   test('events sit at sendAt, titled with the contact and the message', () => {

@@ -2,6 +2,7 @@ import { addMinutes, format, getDay, parse, startOfWeek } from 'date-fns';
 import { dateFnsLocalizer } from 'react-big-calendar';
 import { enUS, es, ptBR } from 'date-fns/locale';
 import type { Schedule, ScheduleStatus } from '#shared/schemas/schedules';
+import { formatDateTime } from '../lib/format';
 
 /** The calendar's week starts on Monday (management.md "Schedules"). */
 export const WEEK_STARTS_ON = 1 as const;
@@ -49,6 +50,24 @@ export function dialogTitleKey(s: Pick<Schedule, 'sentAt' | 'status'> | null | u
   if (s.status === 'ERRO') return 'dialog.titleError';
   if (s.status === 'CANCELADA') return 'dialog.titleCanceled';
   return isEditable(s) ? 'dialog.titleEdit' : 'dialog.titleView';
+}
+
+/**
+ * What a schedule says besides its status, on the list chip, the calendar entry and in the dialog:
+ * why the send failed (ERRO) or why it was not sent (CANCELADA). A translation key of the
+ * `schedules` namespace and its values; undefined for the other statuses.
+ */
+export function statusDetail(
+  s: Pick<Schedule, 'status' | 'error' | 'cancelReason' | 'canceledAt' | 'updatedAt'>,
+): { key: string; values: Record<string, string> } | undefined {
+  if (s.status === 'ERRO')
+    return s.error ? { key: 'dialog.error', values: { error: s.error } } : { key: 'dialog.errorUnknown', values: {} };
+  if (s.status === 'CANCELADA')
+    return {
+      key: `dialog.cancelReason.${s.cancelReason ?? 'customerWrote'}`,
+      values: { date: formatDateTime(s.canceledAt ?? s.updatedAt) },
+    };
+  return undefined;
 }
 
 /** One calendar event per schedule, half an hour long so it is visible in the week view. */
