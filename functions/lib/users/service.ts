@@ -9,14 +9,7 @@ import { deleteTx, putTx, query, transact, updateItem, updateTx, type TransactIt
 import { counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
-import {
-  companyConnections,
-  disconnect,
-  publish,
-  removeConnection,
-  saveConnection,
-  type WsConnection,
-} from '../realtime';
+import { companyConnections, disconnect, publish, refreshConnection, removeConnection } from '../realtime';
 import { settingValue } from '../settings';
 import { companyPlan } from '../accounts/companies';
 import {
@@ -150,13 +143,16 @@ export async function createCompanyUser(auth: AuthContext, body: UserCreateBody)
   return out;
 }
 
-/** Keeps the visibility data of the user's open sockets in step with the user (realtime filtering). */
+/**
+ * Keeps the visibility data of the user's open sockets in step with the user (realtime filtering).
+ * Only those fields are written, and only on connections still recorded: a room joined meanwhile
+ * stays joined, and a socket that went away is not brought back.
+ */
 async function syncConnections(user: User) {
   const mine = (await companyConnections(user.companyId)).filter((c) => c.userId === user.id);
   await Promise.all(
-    mine.map(({ pk: _pk, sk: _sk, ttl: _ttl, ...conn }: WsConnection & { pk?: string; sk?: string; ttl?: number }) =>
-      saveConnection({
-        ...conn,
+    mine.map((conn) =>
+      refreshConnection(conn, {
         profile: user.profile,
         queueIds: user.queueIds,
         allTicket: user.allTicket,
