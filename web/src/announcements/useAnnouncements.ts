@@ -1,7 +1,7 @@
 import type { Announcement } from '#shared/schemas/announcements';
 import { useApi } from '../api/swr';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { asList } from '../realtime/cache';
+import { asList, liveMutation } from '../realtime/cache';
 
 export type AnnouncementEvent =
   | { action: 'create' | 'update'; record: Announcement }
@@ -23,9 +23,10 @@ export function applyAnnouncementEvent(list: Announcement[], ev: AnnouncementEve
 export function useActiveAnnouncements() {
   const { data, mutate } = useApi<{ records: Announcement[] }>('/announcements', { status: 'active', limit: 50 });
   useRealtimeEvent<AnnouncementEvent>('announcement', (ev) => {
-    void mutate((d) => ({ records: applyAnnouncementEvent(asList<Announcement>(d, 'records'), ev) }), {
-      revalidate: false,
-    });
+    void mutate(
+      (d) => ({ records: applyAnnouncementEvent(asList<Announcement>(d, 'records'), ev) }),
+      liveMutation(data),
+    );
   });
   return { announcements: asList<Announcement>(data, 'records'), mutate };
 }

@@ -1,7 +1,7 @@
 import type { Chat, ChatMessage } from '#shared/schemas/chats';
 import { useApi } from '../api/swr';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { asList } from '../realtime/cache';
+import { asList, liveMutation } from '../realtime/cache';
 
 export type ChatEvent =
   | { action: 'create' | 'update'; record: Chat }
@@ -28,7 +28,7 @@ export function useChats(enabled: boolean) {
   const { data, mutate, isLoading } = useApi<{ records: Chat[] }>(enabled ? '/chats' : null);
   useRealtimeEvent<ChatEvent>('chat', (ev) => {
     if (!enabled) return;
-    void mutate((d) => ({ records: applyChatEvent(asList<Chat>(d, 'records'), ev) }), { revalidate: false });
+    void mutate((d) => ({ records: applyChatEvent(asList<Chat>(d, 'records'), ev) }), liveMutation(data));
   });
   return { chats: asList<Chat>(data, 'records'), mutate, isLoading };
 }

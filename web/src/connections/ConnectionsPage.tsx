@@ -32,7 +32,7 @@ import { useConfirmedDelete } from '../components/useConfirmedDelete';
 import { PageFrame } from '../components/PageFrame';
 import { formatShortDateTime } from '../lib/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { asList, removeById, upsertById } from '../realtime/cache';
+import { asList, liveMutation, removeById, upsertById } from '../realtime/cache';
 import { ConnectionModal } from './ConnectionModal';
 import { HealthCell } from './HealthCell';
 import { QrCodeModal } from './QrCodeModal';
@@ -67,9 +67,9 @@ export default function ConnectionsPage() {
 
   useRealtimeEvent<{ action: string; whatsapp?: Row; whatsappId?: number }>('whatsapp', (ev) => {
     if (ev.action === 'delete' && ev.whatsappId !== undefined)
-      void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), ev.whatsappId!), { revalidate: false });
+      void mutate((d: unknown) => removeById(asList<Row>(d, 'whatsapps'), ev.whatsappId!), liveMutation(data));
     else if (ev.whatsapp)
-      void mutate((d: unknown) => upsertById(asList<Row>(d, 'whatsapps'), ev.whatsapp!, 'end'), { revalidate: false });
+      void mutate((d: unknown) => upsertById(asList<Row>(d, 'whatsapps'), ev.whatsapp!, 'end'), liveMutation(data));
   });
   useRealtimeEvent<{ action: string; session?: Partial<Row> & { id: number } }>('whatsappSession', (ev) => {
     if (!ev.session) return;
@@ -81,7 +81,7 @@ export default function ConnectionsPage() {
             ? { ...c, ...(status && { status }), ...(updatedAt && { updatedAt }), ...(health && { health }) }
             : c,
         ),
-      { revalidate: false },
+      liveMutation(data),
     );
   });
 

@@ -26,7 +26,7 @@ import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { useConfirm } from '../components/ConfirmProvider';
 import { formatDateTime } from '../lib/format';
-import { asList } from '../realtime/cache';
+import { asList, liveMutation } from '../realtime/cache';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import type { Contact, Ticket } from '../tickets/types';
 import { ContactModal } from './ContactModal';
@@ -66,7 +66,7 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
 
   useRealtimeEvent<{ action: string; contact?: Contact }>('contact', (ev) => {
     if (ev.contact?.id === ticket.contactId)
-      void mutate({ ...(contact as Contact), ...ev.contact }, { revalidate: false });
+      void mutate({ ...(contact as Contact), ...ev.contact }, liveMutation(contact));
   });
 
   const addNote = async () => {

@@ -21,6 +21,7 @@ import { isNotifiable } from '../tickets/membership';
 import { toPage, type Message, type Ticket } from '../tickets/types';
 import { playChime } from '../lib/preferences';
 import { formatListStamp } from '../lib/format';
+import { liveMutation } from '../realtime/cache';
 
 /** The bell (2.10): unread tickets, live from events; a chime for messages from contacts. */
 export function NotificationsPopover() {
@@ -39,14 +40,11 @@ export function NotificationsPopover() {
   );
 
   const upsert = (ticket: Ticket) =>
-    mutate(
-      (d: unknown) => {
-        const page = toPage<Ticket>(d, 'tickets');
-        const rest = page.items.filter((x) => x.id !== ticket.id);
-        return { tickets: isNotifiable(ticket, allTicket) ? [ticket, ...rest] : rest, hasMore: page.hasMore };
-      },
-      { revalidate: false },
-    );
+    mutate((d: unknown) => {
+      const page = toPage<Ticket>(d, 'tickets');
+      const rest = page.items.filter((x) => x.id !== ticket.id);
+      return { tickets: isNotifiable(ticket, allTicket) ? [ticket, ...rest] : rest, hasMore: page.hasMore };
+    }, liveMutation(data));
 
   useRealtimeEvent<{ action: string; ticket?: Ticket; ticketId?: number }>('ticket', (ev) => {
     if (ev.action === 'update' && ev.ticket) void upsert(ev.ticket);
@@ -56,7 +54,7 @@ export function NotificationsPopover() {
           ...toPage<Ticket>(d, 'tickets'),
           tickets: toPage<Ticket>(d, 'tickets').items.filter((x) => x.id !== ev.ticketId),
         }),
-        { revalidate: false },
+        liveMutation(data),
       );
   });
   useRealtimeEvent<{ action: string; message?: Message; ticket?: Ticket }>('appMessage', (ev) => {

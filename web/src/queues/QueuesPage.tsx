@@ -19,7 +19,7 @@ import { useApi } from '../api/swr';
 import { useConfirmedDelete } from '../components/useConfirmedDelete';
 import { PageFrame } from '../components/PageFrame';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { asList, removeById, upsertById } from '../realtime/cache';
+import { asList, liveMutation, removeById, upsertById } from '../realtime/cache';
 import { QueueModal } from './QueueModal';
 import { textOn } from './palette';
 
@@ -35,9 +35,9 @@ export default function QueuesPage() {
 
   useRealtimeEvent<{ action: string; queue?: Queue; queueId?: number }>('queue', (ev) => {
     if (ev.action === 'delete' && ev.queueId !== undefined)
-      void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), ev.queueId!), { revalidate: false });
+      void mutate((d: unknown) => removeById(asList<Queue>(d, 'queues'), ev.queueId!), liveMutation(data));
     else if (ev.queue)
-      void mutate((d: unknown) => upsertById(asList<Queue>(d, 'queues'), ev.queue!, 'end'), { revalidate: false });
+      void mutate((d: unknown) => upsertById(asList<Queue>(d, 'queues'), ev.queue!, 'end'), liveMutation(data));
   });
 
   const remove = (q: Queue) =>
