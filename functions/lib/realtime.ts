@@ -237,13 +237,18 @@ export async function publish<T extends object>(
 ) {
   const connections = (await companyConnections(companyId)).filter((c) => mayReceive(c, audience));
   const message: RealtimeMessage<T> = { event: channelEvent(companyId, name), data };
+  await postAll(connections.map((conn) => ({ conn, message })));
+  return connections.length;
+}
+
+/** Posts each message to its connection, FANOUT_CONCURRENCY at a time. */
+export async function postAll(posts: { conn: WsConnection; message: unknown }[]) {
   let next = 0;
   const worker = async () => {
-    while (next < connections.length) {
-      const conn = connections[next++]!;
+    while (next < posts.length) {
+      const { conn, message } = posts[next++]!;
       await postToConnection(conn, message);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, connections.length) }, worker));
-  return connections.length;
+  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, posts.length) }, worker));
 }

@@ -1,7 +1,7 @@
 import type { Audience, EventAction, EventName } from '#shared/events';
 import { channelEvent } from '#shared/events';
 import type { Ticket } from '#shared/schemas/tickets';
-import { companyConnections, mayReceive, postToConnection, type WsConnection } from '../realtime';
+import { companyConnections, mayReceive, postAll, type WsConnection } from '../realtime';
 
 type Scope = Pick<Ticket, 'id' | 'status' | 'queueId' | 'userId'>;
 export const ticketAudience = (t: Scope): Audience => ({
@@ -25,25 +25,15 @@ export async function publishTicketChange(
   known?: WsConnection[],
 ) {
   const connections = known ?? (await companyConnections(companyId));
-  const sends: (() => Promise<unknown>)[] = [];
+  const event = channelEvent(companyId, 'ticket');
+  const posts: { conn: WsConnection; message: unknown }[] = [];
   for (const conn of connections) {
-    if (mayReceive(conn, ticketAudience(after))) {
-      sends.push(() =>
-        postToConnection(conn, {
-          event: channelEvent(companyId, 'ticket'),
-          data: { action, ticket: after, ticketId: after.id },
-        }),
-      );
-    } else if (before && mayReceive(conn, ticketAudience(before))) {
-      sends.push(() =>
-        postToConnection(conn, {
-          event: channelEvent(companyId, 'ticket'),
-          data: { action: 'delete', ticketId: after.id },
-        }),
-      );
-    }
+    if (mayReceive(conn, ticketAudience(after)))
+      posts.push({ conn, message: { event, data: { action, ticket: after, ticketId: after.id } } });
+    else if (before && mayReceive(conn, ticketAudience(before)))
+      posts.push({ conn, message: { event, data: { action: 'delete', ticketId: after.id } } });
   }
-  await runBounded(sends);
+  await postAll(posts);
 }
 
 /** Any ticket-scoped event (appMessage, ticketNote, ticket delete/updateUnread) to those who may see the ticket. */
@@ -57,16 +47,6 @@ export async function publishToTicket(
   const connections = (known ?? (await companyConnections(companyId))).filter((c) =>
     mayReceive(c, ticketAudience(ticket)),
   );
-  await runBounded(
-    connections.map((conn) => () => postToConnection(conn, { event: channelEvent(companyId, name), data })),
-  );
-}
-
-const CONCURRENCY = 16;
-async function runBounded(sends: (() => Promise<unknown>)[]) {
-  let next = 0;
-  const worker = async () => {
-    while (next < sends.length) await sends[next++]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, sends.length) }, worker));
+  const message = { event: channelEvent(companyId, name), data };
+  await postAll(connections.map((conn) => ({ conn, message })));
 }
