@@ -70,4 +70,25 @@ describe('ticket visibility (attendance.md 2.4, 6)', () => {
     await peek.getByRole('button', { name: 'Fechar' }).click();
     await admin.context.close();
   });
+
+  test("an admin promoting a signed-in attendant changes that attendant's menu at once, without a reload", async () => {
+    const co = await newCompany('vis-live');
+    const attendant = { email: `live-${Date.now()}@e2e.dev`, password: 'secret123' };
+    const created = await apiCall('POST', '/users', {
+      token: co.token,
+      body: { name: 'Atendente Vivo', ...attendant, profile: 'user', queueIds: [] },
+    });
+    expect(created.status).toBe(201);
+    const att = await newPage(browser);
+    await loginUI(att.page, attendant.email, attendant.password);
+    await att.page.getByRole('link', { name: 'Contatos' }).waitFor();
+    expect(await att.page.getByText('Administração').count()).toBe(0);
+    // the socket must be registered before the change, or the event has nobody to reach
+    await att.page.waitForTimeout(1500);
+    const promoted = await apiCall('PUT', `/users/${created.body.id}`, { token: co.token, body: { profile: 'admin' } });
+    expect(promoted.status).toBe(200);
+    await att.page.getByText('Administração').first().waitFor();
+    await att.page.getByRole('link', { name: 'Usuários' }).waitFor();
+    await att.context.close();
+  });
 });

@@ -27,6 +27,7 @@ import { useApi } from '../api/swr';
 import { MENU_ICONS } from './menu-icons';
 import { visibleMenu, type MenuEntry } from './menu';
 import { useConnectionWarning } from './useConnectionWarning';
+import { useOwnUserLive } from '../auth/useOwnUserLive';
 import { useUnreadChats } from './useUnreadChats';
 import { TopBar } from './TopBar';
 import { PaymentWatcher, RestrictedGate } from '../billing/PaymentWatcher';
@@ -43,6 +44,7 @@ export default function MainLayout() {
   const initialMenu = company?.settings?.find((s) => s.key === 'initialMenu')?.value;
   const [open, setOpen] = useState(() => !narrow && (initialMenu ? initialMenu === 'open' : wide));
   const location = useLocation();
+  useOwnUserLive();
   // A restricted session (expired company) reaches only billing: the badges would ask in vain.
   const warning = useConnectionWarning(restricted ? undefined : user?.profile);
   const unreadChats = useUnreadChats(user?.id, Boolean(plan?.useInternalChat) && !restricted);
