@@ -7,6 +7,7 @@ import { acceptStoredUpload, storeUploads } from '#lib/storage';
 import { readMultipart } from '#lib/multipart';
 import { requireStoredTicket } from '#lib/tickets/repo';
 import { assertCanSee } from '#lib/tickets/service';
+import { quickMessageMedia } from '#lib/quick-messages/service';
 import { deleteMessageByUser, listMessages, resendMessage, sendMessage } from '#lib/messages/service';
 import { presentMessage } from '#lib/messages/repo';
 import type { AuthContext } from '#lib/auth';
@@ -80,12 +81,13 @@ export const handler = httpModule({
     // the stored object's own type (bound by the presigned POST), never the one the client repeats
     const mimetype =
       body.media && (await acceptStoredUpload(auth.companyId, body.media.key, body.media.fileName)).mimetype;
+    const quick = body.quickMessageId ? await quickMessageMedia(auth, body.quickMessageId) : undefined;
     const message = await sendAndPresent(auth.companyId, ticket, {
-      body: body.body,
+      body: body.body.trim() ? body.body : (quick?.fileName ?? body.body),
       media:
         body.media && mimetype
           ? { ...body.media, mimetype, kind: body.media.kind ?? mediaKindOf(mimetype) }
-          : undefined,
+          : quick && { ...quick, kind: mediaKindOf(quick.mimetype) },
       quotedMsgId: body.quotedMsg?.id,
       userId: auth.userId,
     });

@@ -4,6 +4,7 @@ import {
   GetObjectCommand,
   DeleteObjectCommand,
   HeadObjectCommand,
+  CopyObjectCommand,
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -171,4 +172,16 @@ export async function objectExists(key: string) {
 
 export async function deleteObject(key: string) {
   await s3().send(new DeleteObjectCommand({ Bucket: config().mediaBucket, Key: key }));
+}
+
+/**
+ * A copy of one of the company's objects under a fresh key of `area`: a message keeps its media when
+ * the quick reply, campaign or list it came from later replaces or deletes its own.
+ */
+export async function copyObject(companyId: number, from: string, area: string, fileName: string) {
+  assertTenantKey(companyId, from);
+  const key = newObjectKey(companyId, area, fileName);
+  const bucket = config().mediaBucket;
+  await s3().send(new CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: encodeURI(`${bucket}/${from}`) }));
+  return key;
 }

@@ -79,12 +79,15 @@ export const SendMessageBody = z
         ptt: z.boolean().optional(),
       })
       .optional(),
+    /** a quick reply chosen in the composer: its media (if any) goes with the text, as a copy of its own */
+    quickMessageId: z.number().int().positive().optional(),
     /** older clients send these; the server decides both */
     read: z.unknown().optional(),
     fromMe: z.unknown().optional(),
     mediaUrl: z.unknown().optional(),
   })
-  .refine((v) => v.media || v.body.trim().length > 0, { message: MSG.required, path: ['body'] });
+  .refine((v) => v.media || v.quickMessageId || v.body.trim().length > 0, { message: MSG.required, path: ['body'] })
+  .refine((v) => !(v.media && v.quickMessageId), { message: 'one media only', path: ['quickMessageId'] });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
 export const MessagesQuery = cursorQuery;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
+import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -141,6 +141,34 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
       );
     }, 20_000);
     expect(media.media!.size).toBeGreaterThan(0);
+
+    // a quick reply with a file: choosing it shows the file beside the text, and both go out together
+    const withFile = await apiCall('POST', '/quick-messages', {
+      token: co.token,
+      body: { shortcode: 'catalogo', message: 'Segue o nosso catálogo' },
+    });
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('%PDF-1.4 catalogo')], { type: 'application/pdf' }), 'catalogo.pdf');
+    const attached = await fetch(`${baseUrl()}/api/quick-messages/${withFile.body.id}/media-upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${co.token}` },
+      body: form,
+    });
+    expect(attached.status).toBe(200);
+    await composer.fill('/cat');
+    await page.getByRole('button', { name: /^catalogo - / }).click();
+    const chip = page.getByRole('button', { name: 'Anexo da resposta rápida: catalogo.pdf' });
+    await chip.waitFor();
+    await shot(page, '13a-quick-reply-file');
+    await composer.press('Enter');
+    await chip.waitFor({ state: 'detached' });
+    const catalog = await eventually(async () => {
+      const snap = await simulator(session);
+      return (snap.body?.outbound as { body: string; media?: { fileName: string } }[] | undefined)?.find(
+        (m) => m.media?.fileName === 'catalogo.pdf',
+      );
+    }, 20_000);
+    expect(catalog.body).toContain('Segue o nosso catálogo');
     await shot(page, '13-ticket-open');
 
     // resolve -> back to the list; the ticket is in Resolved

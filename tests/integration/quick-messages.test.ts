@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { api, login, newCompany, realtimeClient, sleep, type TestCompany } from './helpers';
+import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { createContact, createTicket } from './fixtures';
 
 async function addAgent(co: TestCompany) {
   const email = `agent-${randomUUID().slice(0, 8)}@test.dev`;
@@ -242,5 +244,87 @@ describe('quick messages', () => {
     ).toBe(404);
     expect((await api('DELETE', `/quick-messages/${q.id}/media-upload`, { token: b.adminToken })).status).toBe(404);
     expect((await api('GET', '/quick-messages/list', { token: b.adminToken })).body).toEqual([]);
+  });
+
+  it('a chosen quick reply sends its file with its text, as a copy the message keeps; others may not use a private one', async () => {
+    const co = await newCompany('qm-send');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const contact = await createContact(co.adminToken, { number: '5511977771234' });
+    const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: w.id });
+    const q = (
+      await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'menu', message: 'Our menu' } })
+    ).body;
+    await api('POST', `/quick-messages/${q.id}/media-upload`, { token: co.adminToken, body: upload('menu.png', PNG) });
+
+    const sent = await api('POST', `/messages/${ticket.id}`, {
+      token: co.adminToken,
+      body: { body: 'Our menu for today', quickMessageId: q.id },
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ body: 'Our menu for today', mediaType: 'image', mediaName: 'menu.png' });
+    // its own copy under the messages' area, not the quick reply's object
+    const path = decodeURIComponent(new URL(sent.body.mediaUrl).pathname);
+    expect(path).toContain(`/company${co.companyId}/media/`);
+    expect(path).not.toContain('/quickMessage/');
+    const out = await eventually(async () =>
+      (await phone(co.companyId, w.id).outbound()).find((o: any) => o.body === 'Our menu for today'),
+    );
+    expect(out.media).toMatchObject({ mimetype: 'image/png', fileName: 'menu.png', kind: 'image', size: PNG.length });
+
+    // the quick reply loses its file: the sent message keeps its own
+    await api('DELETE', `/quick-messages/${q.id}/media-upload`, { token: co.adminToken });
+    expect(Buffer.from(await (await fetch(sent.body.mediaUrl)).arrayBuffer())).toEqual(PNG);
+
+    // no file left: the text alone; blank text with a text-only quick reply is refused
+    const text = await api('POST', `/messages/${ticket.id}`, {
+      token: co.adminToken,
+      body: { body: 'Our menu', quickMessageId: q.id },
+    });
+    expect(text.body).toMatchObject({ body: 'Our menu', mediaType: 'chat' });
+    const blank = await api('POST', `/messages/${ticket.id}`, {
+      token: co.adminToken,
+      body: { body: ' ', quickMessageId: q.id },
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error).toBe('ERR_VALIDATION');
+    const both = await api('POST', `/messages/${ticket.id}`, {
+      token: co.adminToken,
+      body: {
+        body: 'x',
+        quickMessageId: q.id,
+        media: { key: path.slice(path.indexOf('company')), mimetype: 'image/png', fileName: 'a.png' },
+      },
+    });
+    expect(both.status).toBe(400);
+
+    // an attendant cannot use the admin's private quick reply, nor another company's
+    const agent = await addAgent(co);
+    const own = await createTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: w.id,
+      userId: agent.id,
+    });
+    const hidden = await api('POST', `/messages/${own.id}`, {
+      token: agent.token,
+      body: { body: 'hi', quickMessageId: q.id },
+    });
+    expect(hidden.status).toBe(404);
+    const other = await newCompany('qm-send-other');
+    // ids count per company: the other's second one has no twin here (this company has one)
+    await api('POST', '/quick-messages', { token: other.adminToken, body: { shortcode: 'y', message: 'First' } });
+    const foreign = (
+      await api('POST', '/quick-messages', {
+        token: other.adminToken,
+        body: { shortcode: 'x', message: 'Theirs', geral: true },
+      })
+    ).body;
+    expect(foreign.id).toBeGreaterThan(q.id);
+    const stolen = await api('POST', `/messages/${ticket.id}`, {
+      token: co.adminToken,
+      body: { body: 'hi', quickMessageId: foreign.id },
+    });
+    expect(stolen.status).toBe(404);
+    const messages = (await api('GET', `/messages/${ticket.id}`, { token: co.adminToken })).body.messages;
+    expect(messages.map((m: any) => m.body)).toEqual(['Our menu for today', 'Our menu']);
   });
 });

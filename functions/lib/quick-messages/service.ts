@@ -8,7 +8,7 @@ import { companyScope, nextId } from '../ids';
 import { nowIso, pad } from '../keys';
 import { decodeCursor, page } from '../cursor';
 import { publish } from '../realtime';
-import { deleteObject, presignGet, storeUpload } from '../storage';
+import { acceptStoredUpload, copyObject, deleteObject, presignGet, storeUpload } from '../storage';
 import { isAdmin } from '../users/service';
 import type { UploadedFile } from '../multipart';
 
@@ -67,6 +67,19 @@ export async function requireQuickMessage(auth: AuthContext, id: number, write =
 }
 
 export const getQuickMessage = async (auth: AuthContext, id: number) => present(await requireQuickMessage(auth, id));
+
+/**
+ * The media of a quick reply the caller may use, copied for one message (the quick reply may later
+ * lose or replace its file; the sent message keeps its own). Undefined for a text-only quick reply.
+ */
+export async function quickMessageMedia(auth: AuthContext, id: number) {
+  const q = await requireQuickMessage(auth, id);
+  if (!q.mediaPath) return undefined;
+  const fileName = q.mediaName ?? q.mediaPath.split('/').pop() ?? 'file';
+  const key = await copyObject(auth.companyId, q.mediaPath, 'media', fileName);
+  const { mimetype } = await acceptStoredUpload(auth.companyId, key, fileName);
+  return { key, mimetype, fileName };
+}
 
 /** Whose messages a list shows: admins may name a user; everyone else gets their own plus the shared ones. */
 function visibility(auth: AuthContext, userId?: number) {

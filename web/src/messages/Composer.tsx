@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Box,
+  Chip,
   CircularProgress,
   FormControlLabel,
   IconButton,
@@ -59,6 +60,8 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   const [text, setText] = useState('');
   const [sign, setSign] = useState(prefs.signMessage);
   const [busy, setBusy] = useState(false);
+  /** a chosen quick reply with a file: the file goes with the text */
+  const [quick, setQuick] = useState<QuickReply | null>(null);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -71,13 +74,15 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
     [quickData, query],
   );
 
+  const ready = canSendText(text) || quick !== null;
   const send = async () => {
-    if (!canSendText(text) || busy || !user) return;
-    const body = signBody(text.trim(), user.name, sign);
+    if (!ready || busy || !user) return;
+    const body = canSendText(text) ? signBody(text.trim(), user.name, sign) : '';
     setBusy(true);
     try {
-      await sendText(ticket.id, body, replyTo);
+      await sendText(ticket.id, body, replyTo, quick?.id);
       setText('');
+      setQuick(null);
       onCancelReply();
     } catch (err) {
       toastError(err);
@@ -131,6 +136,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
 
   const chooseQuick = (q: QuickReply) => {
     setText(q.message);
+    setQuick(q.mediaPath && q.id ? q : null);
     input.current?.focus();
   };
 
@@ -165,6 +171,16 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
             <CloseIcon fontSize="small" />
           </IconButton>
         </Stack>
+      )}
+      {quick && (
+        <Chip
+          size="small"
+          icon={<AttachFileIcon />}
+          label={quick.mediaName ?? quick.shortcode}
+          aria-label={t('composer.quickMedia', { name: quick.mediaName ?? quick.shortcode })}
+          onDelete={() => setQuick(null)}
+          sx={{ mb: 0.5, ml: 1, maxWidth: 320 }}
+        />
       )}
       {suggestions.length > 0 && (
         <Paper
@@ -247,11 +263,11 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
               slotProps={{ htmlInput: { 'aria-label': t('composer.placeholder') } }}
               sx={{ '& .MuiInputBase-root': { borderRadius: 3 } }}
             />
-            {canSendText(text) || !canRecord(ticket.status) ? (
+            {ready || !canRecord(ticket.status) ? (
               <IconButton
                 aria-label={t('composer.send')}
                 color="primary"
-                disabled={!open || busy || !canSendText(text)}
+                disabled={!open || busy || !ready}
                 onClick={() => void send()}
               >
                 {busy ? <CircularProgress size={22} /> : <SendIcon />}

@@ -18,6 +18,7 @@ export interface QuickReply {
   shortcode: string;
   message: string;
   mediaPath?: string | null;
+  mediaName?: string | null;
 }
 
 /** Matching on shortcode. */

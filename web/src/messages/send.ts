@@ -2,9 +2,16 @@ import { api } from '../api/client';
 import type { UploadTicket } from '#shared/schemas/messages';
 import type { Message } from '../tickets/types';
 
-/** Text message (JSON). `quotedMsg` is the message being replied to. */
-export const sendText = (ticketId: number, body: string, quoted?: Message | null) =>
-  api.post<Message>(`/messages/${ticketId}`, { body, quotedMsg: quoted ? { id: String(quoted.id) } : undefined });
+/**
+ * Text message (JSON). `quotedMsg` is the message being replied to; `quickMessageId` a chosen quick
+ * reply whose file the server attaches (a copy of its own for this message).
+ */
+export const sendText = (ticketId: number, body: string, quoted?: Message | null, quickMessageId?: number) =>
+  api.post<Message>(`/messages/${ticketId}`, {
+    body,
+    quotedMsg: quoted ? { id: String(quoted.id) } : undefined,
+    ...(quickMessageId ? { quickMessageId } : {}),
+  });
 
 /**
  * Media: the browser uploads straight to storage with a presigned POST (`POST /uploads`, whose
