@@ -232,9 +232,15 @@ describe('admin setup screens', () => {
     await say('1');
     await eventually(async () => (await sentTo(co.companyId, whatsappId, customer)).find((b) => b.includes('Boletos')));
 
-    // The new contact is on the contacts page; starting a ticket with it opens its waiting ticket.
+    // The new contact is on the contacts page; starting a ticket with it opens the New ticket modal
+    // with the contact chosen, and creating it opens its waiting ticket.
     await menu(page, 'Contatos', '/contacts');
     await page.getByRole('button', { name: 'Iniciar atendimento com Cliente Teste' }).click();
+    const newTicket = page.getByRole('dialog', { name: 'Criar ticket' });
+    await expect(newTicket.getByRole('combobox', { name: 'Pesquisar contato' }).inputValue()).resolves.toMatch(
+      /^Cliente Teste - /,
+    );
+    await newTicket.getByRole('button', { name: 'Criar' }).click();
     await page.waitForURL(/\/tickets\/[\w-]{8,}$/);
 
     // Session buttons follow the live status: disconnect -> try again / new QR -> QR.

@@ -31,7 +31,6 @@ import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { can } from '#shared/permissions';
 import { api } from '../api/client';
-import { ApiError } from '../api/errors';
 import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import { useConfirmedDelete } from '../components/useConfirmedDelete';
@@ -43,8 +42,8 @@ import { useDebouncedValue } from '../lib/debounce';
 import { readPage } from '../lib/paged';
 import { usePagedList } from '../lib/usePagedList';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { needsQueue, otherTicketOutcome } from '../tickets/new-ticket-rules';
-import type { Contact, Ticket } from '../tickets/types';
+import { NewTicketModal } from '../tickets/NewTicketModal';
+import type { Contact } from '../tickets/types';
 import { ContactModal } from './ContactModal';
 import { contactsCsv, downloadCsv } from './contacts-export';
 import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
@@ -74,6 +73,8 @@ export default function ContactsPage() {
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
+  /** "start a ticket": the New ticket modal with this contact chosen (queue and conflicts handled there) */
+  const [ticketFor, setTicketFor] = useState<Contact | null>(null);
   const [busy, setBusy] = useState<'import' | 'export' | 'phone' | null>(null);
   const [result, setResult] = useState<{ created: number; errors: ReturnType<typeof importErrors> } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -136,27 +137,6 @@ export default function ContactsPage() {
     } finally {
       // the parts arrive later as events (a second import is harmless: known numbers are skipped)
       setBusy(null);
-    }
-  };
-
-  const startTicket = async (contact: Contact) => {
-    if (!user) return;
-    const queueId = user.profile === 'admin' ? null : (user.queueIds?.[0] ?? null);
-    if (needsQueue(queueId, user.profile)) return notify.error(t('needsQueue'));
-    try {
-      const ticket = await api.post<Ticket>('/tickets', {
-        contactId: contact.id,
-        queueId,
-        userId: user.id,
-        status: 'open',
-      });
-      void navigate(`/tickets/${ticket.uuid}`);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === 'ERR_OTHER_OPEN_TICKET')) return toastError(err);
-      const outcome = otherTicketOutcome(err.details, user.id);
-      if (outcome.kind === 'open') void navigate(`/tickets/${outcome.ticket.uuid}`);
-      else if (outcome.kind === 'notice') notify.warning(t('otherUser', { user: outcome.user, queue: outcome.queue }));
-      else toastError(err);
     }
   };
 
@@ -271,7 +251,7 @@ export default function ContactsPage() {
                 <IconButton
                   size="small"
                   aria-label={t('startTicket', { name: c.name })}
-                  onClick={() => void startTicket(c)}
+                  onClick={() => setTicketFor(c)}
                 >
                   <WhatsAppIcon />
                 </IconButton>
@@ -307,6 +287,12 @@ export default function ContactsPage() {
         contactId={modal?.id}
         onClose={() => setModal(null)}
         onSaved={(c) => contacts.upsert(c)}
+      />
+      <NewTicketModal
+        open={ticketFor !== null}
+        initialContact={ticketFor}
+        onClose={() => setTicketFor(null)}
+        onCreated={(ticket) => void navigate(`/tickets/${ticket.uuid}`)}
       />
       <Dialog
         open={result !== null}

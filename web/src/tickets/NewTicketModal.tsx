@@ -27,15 +27,20 @@ import type { Contact, Queue, Ticket } from './types';
 
 type Option = Contact | { id: 'new'; name: string };
 
-/** New ticket (2.7): contact search from 3 characters or add one, a queue (required unless admin). */
+/**
+ * New ticket (2.7): contact search from 3 characters or add one, a queue (required unless admin).
+ * `initialContact` opens it with that contact chosen (the contacts page's "start a ticket").
+ */
 export function NewTicketModal({
   open,
   onClose,
   onCreated,
+  initialContact,
 }: {
   open: boolean;
   onClose(): void;
   onCreated(t: Ticket): void;
+  initialContact?: Contact | null;
 }) {
   const { t } = useTranslation(['tickets', 'common']);
   const { user } = useAuth();
@@ -67,6 +72,12 @@ export function NewTicketModal({
       setNotice(null);
     }
   }, [open]);
+
+  useEffect(() => {
+    if (!open || !initialContact) return;
+    setContact(initialContact);
+    setOptions([initialContact]);
+  }, [open, initialContact]);
 
   useEffect(() => {
     if (queues.length === 1 && queueId === '') setQueueId(queues[0].id);
