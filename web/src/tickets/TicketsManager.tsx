@@ -32,6 +32,7 @@ import { asList } from '../realtime/cache';
 import { useDebouncedValue } from '../lib/debounce';
 import { mayPeek, viewerOf, type ListFilter } from './membership';
 import { searchQuery } from './search';
+import { queueFilter } from './list-query';
 import { ticketActions } from './api';
 import { TicketsList } from './TicketsList';
 import { NewTicketModal } from './NewTicketModal';
@@ -72,14 +73,14 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const userOptions = asList<{ id: number; name: string }>(userData, 'users');
 
   const filters = useMemo(() => {
-    const base = { queueIds: selectedQueues ?? [], showAll };
+    const base = { queueIds: queueFilter(selectedQueues, queues), showAll };
     return {
       open: { ...base, tab: 'open' } as ListFilter,
       pending: { ...base, tab: 'pending' } as ListFilter,
       closed: { ...base, tab: 'closed', showAll: true } as ListFilter,
       search: { ...base, tab: 'search', searchParam: searchQuery(debounced).searchParam, tags, users } as ListFilter,
     };
-  }, [selectedQueues, showAll, debounced, tags, users]);
+  }, [selectedQueues, queues, showAll, debounced, tags, users]);
 
   const onOpen = useCallback((tk: Ticket) => navigate(`/tickets/${tk.uuid}`), [navigate]);
   const onAccept = useCallback(

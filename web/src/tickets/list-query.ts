@@ -11,3 +11,11 @@ export function listQuery(filter: ListFilter) {
     users: filter.tab === 'search' && filter.users?.length ? filter.users : undefined,
   };
 }
+
+/**
+ * The queues a manager names in its filter: every queue ticked is the same as none named (the
+ * server's "all of mine"), so a company with more queues than a filter may name (MAX_QUERY_IDS) can
+ * still tick them all.
+ */
+export const queueFilter = (selected: number[] | null, available: { id: number }[]) =>
+  selected === null || available.every((q) => selected.includes(q.id)) ? [] : selected;

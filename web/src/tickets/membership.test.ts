@@ -11,7 +11,7 @@ import {
   type ListFilter,
 } from './membership';
 import { needsQueue, otherTicketOutcome, searchStarts } from './new-ticket-rules';
-import { listQuery } from './list-query';
+import { listQuery, queueFilter } from './list-query';
 import type { Ticket } from './types';
 
 const ticket = (id: number, extra: Partial<Ticket> = {}): Ticket => ({
@@ -148,6 +148,28 @@ describe('ticket list membership (attendance.md 4.2)', () => {
       searchParam: 'maria',
       tags: [3],
     });
+  });
+
+  test('every queue ticked names none (all of mine), so more than MAX_QUERY_IDS queues can be ticked', () => {
+    const queues = Array.from({ length: 60 }, (_, i) => ({ id: i + 1 }));
+    expect(queueFilter(null, queues)).toEqual([]);
+    expect(
+      queueFilter(
+        queues.map((q) => q.id),
+        queues,
+      ),
+    ).toEqual([]);
+    expect(queueFilter([3, 5], queues)).toEqual([3, 5]);
+    expect(
+      listQuery({
+        tab: 'open',
+        queueIds: queueFilter(
+          queues.map((q) => q.id),
+          queues,
+        ),
+        showAll: false,
+      }).queueIds,
+    ).toBeUndefined();
   });
 });
 
