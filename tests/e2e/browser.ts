@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { inject } from 'vitest';
+import { inject, onTestFailed } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -37,6 +37,17 @@ export async function newPage(
   });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error('[browser error]', err.message));
+  // a failing test leaves a picture of each of its pages (failed-<test>-<n>.png) to see what was on screen
+  try {
+    onTestFailed(async ({ task }) => {
+      if (page.isClosed()) return;
+      const name = `failed-${task.name.replace(/[^\w]+/g, '-').slice(0, 60)}-${Date.now()}`;
+      await shot(page, name).catch(() => undefined);
+      console.error(`[e2e] screenshot of the failing page: tests/e2e/screenshots/${name}.png (${page.url()})`);
+    });
+  } catch {
+    // outside a running test (a suite hook): nothing to register
+  }
   return { context, page };
 }
 

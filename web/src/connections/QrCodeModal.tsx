@@ -38,7 +38,7 @@ export function QrCodeModal({ whatsapp, onClose }: { whatsapp: { id: number; nam
   useRealtimeEvent<SessionEvent>('whatsappSession', (ev) => {
     if (ev.action !== 'update' || !ev.session || ev.session.id !== openId) return;
     if (qrModalShouldClose(openId, ev.session)) onClose();
-    else setQrcode(ev.session.qrcode ?? '');
+    else if (ev.session.qrcode) setQrcode(ev.session.qrcode);
   });
 
   return (

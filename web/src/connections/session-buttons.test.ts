@@ -22,5 +22,7 @@ describe('connection session buttons by status (management.md 2)', () => {
     expect(qrModalShouldClose(7, { id: 7, qrcode: 'abc' })).toBe(false);
     expect(qrModalShouldClose(7, { id: 8, qrcode: '' })).toBe(false);
     expect(qrModalShouldClose(null, { id: 7, qrcode: '' })).toBe(false);
+    // a health report carries no qrcode: the code on screen stays
+    expect(qrModalShouldClose(7, { id: 7, health: { probeMs: 12 } } as { id: number })).toBe(false);
   });
 });

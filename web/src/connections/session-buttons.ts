@@ -31,8 +31,11 @@ export const SESSION_CALLS: Record<Exclude<SessionButton, 'qrcode' | 'connecting
   disconnect: 'DELETE',
 };
 
-/** The QR modal closes itself once a session update for its connection arrives with an empty qrcode. */
+/**
+ * The QR modal closes itself once a session update for its connection arrives with an empty qrcode.
+ * A health report (`{ id, health }`, no qrcode field) says nothing about the QR and keeps it open.
+ */
 export const qrModalShouldClose = (
   openId: number | null,
   session: { id: number; qrcode?: string | null } | undefined,
-) => openId !== null && session !== undefined && session.id === openId && !session.qrcode;
+) => openId !== null && session !== undefined && session.id === openId && 'qrcode' in session && !session.qrcode;
