@@ -142,7 +142,12 @@ describe('attendance: a conversation from the simulated phone to resolve and reo
     }, 20_000);
     expect(media.media!.size).toBeGreaterThan(0);
 
-    // a quick reply with a file: choosing it shows the file beside the text, and both go out together
+    // a quick reply with a file: choosing it shows the file beside the text, and both go out together.
+    // The suggestions were just fetched (no 'catalogo' yet): one created a moment later is still offered.
+    const listed = page.waitForResponse((r) => r.url().includes('/quick-messages/list'));
+    await composer.fill('/cat');
+    await listed;
+    await composer.fill('');
     const withFile = await apiCall('POST', '/quick-messages', {
       token: co.token,
       body: { shortcode: 'catalogo', message: 'Segue o nosso catálogo' },

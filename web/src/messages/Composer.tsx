@@ -31,6 +31,7 @@ import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { prefs } from '../lib/preferences';
 import { asList } from '../realtime/cache';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import type { Message, Ticket } from '../tickets/types';
 import {
   canRecord,
@@ -68,7 +69,14 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   const recorder = useRecorder();
   const open = ticket.status === 'open';
   const query = quickReplyQuery(text);
-  const { data: quickData } = useApi<unknown>(query !== null ? '/quick-messages/list' : null, { userId: user?.id });
+  // fetched afresh each time the suggestions open (no dedupe window) and on every quickMessage event, so a
+  // reply created a moment ago, here or by a colleague, is offered at once
+  const { data: quickData, mutate: refreshQuick } = useApi<unknown>(
+    query !== null ? '/quick-messages/list' : null,
+    { userId: user?.id },
+    { dedupingInterval: 0 },
+  );
+  useRealtimeEvent('quickMessage', () => void refreshQuick());
   const suggestions = useMemo(
     () => (query === null ? [] : matchQuickReplies(asList<QuickReply>(quickData, 'records', 'quickMessages'), query)),
     [quickData, query],
