@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// `TEST_NOW=2027-02-28T12:00:00Z npm test` runs every suite as if that instant were now: the stack,
+// the session runner and the test workers all read the same moved clock (infra/local/clock-shift.mjs).
+if (process.env.TEST_NOW) {
+  const at = Date.parse(process.env.TEST_NOW);
+  if (Number.isNaN(at)) throw new Error(`TEST_NOW is not a date: ${process.env.TEST_NOW}`);
+  process.env.TEST_CLOCK_OFFSET_MS = String(at - Date.now());
+}
+const setupFiles = ['infra/local/clock-shift.mjs'];
+
 /**
  * Test projects: `unit` (beside the code, plus infra assertions), `integration` (over HTTP against
  * the local stack, started once per run with DynamoDB Local in memory), `fault` (delivery while the
@@ -20,6 +29,7 @@ export default defineConfig({
             'tests/infra/**/*.test.ts',
           ],
           environment: 'node',
+          setupFiles,
           testTimeout: 60_000,
         },
       },
@@ -29,6 +39,7 @@ export default defineConfig({
           // the fuzz suite shares the integration stack
           include: ['tests/integration/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           globalSetup: ['tests/integration/global-setup.ts'],
+          setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Files share one stack; each test makes its own company, so files may run in parallel.
@@ -40,6 +51,7 @@ export default defineConfig({
           name: 'fault',
           // its own stack (the runner is killed on purpose), after the other projects: it loads the machine
           include: ['tests/fault/**/*.test.ts'],
+          setupFiles,
           testTimeout: 300_000,
           sequence: { groupOrder: 1 },
         },

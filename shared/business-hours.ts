@@ -1,3 +1,5 @@
+import { DEFAULT_TIME_ZONE, localClock as clockIn } from './dates';
+
 /**
  * Business hours (attendance.md section 9; management.md "Queues" and section 9). A schedule is one
  * row per weekday with start and end times `HH:MM`; the week starts Monday. Pure: the chatbot
@@ -10,8 +12,7 @@ export interface DaySchedule {
   endTime: string;
 }
 
-/** The product is Brazilian: a company without its own zone works on São Paulo time. */
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+export { DEFAULT_TIME_ZONE };
 
 export const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -19,15 +20,8 @@ const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 
 /** Weekday (`monday` ...) and minutes since midnight of `date` in `timeZone`. */
 export function localClock(date: Date, timeZone = DEFAULT_TIME_ZONE) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return { weekdayEn: get('weekday').toLowerCase(), minutes: Number(get('hour')) * 60 + Number(get('minute')) };
+  const { weekday, minutes } = clockIn(date, timeZone);
+  return { weekdayEn: weekday, minutes };
 }
 
 /**

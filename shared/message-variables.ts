@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from './business-hours';
+import { DEFAULT_TIME_ZONE, formatLocal, localClock } from './dates';
 
 /**
  * Message variables (attendance.md section 9; management.md "Schedule message variables"):
@@ -20,30 +20,16 @@ export function greetingFor(hour: number): string {
   return 'Boa madrugada';
 }
 
-function localParts(date: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return { day: get('day'), month: get('month'), year: get('year'), hour: get('hour'), minute: get('minute') };
-}
-
 export function fillVariables(text: string, ctx: VariableContext): string {
   const name = (ctx.contactName ?? '').trim();
-  const p = localParts(ctx.now, ctx.timeZone ?? DEFAULT_TIME_ZONE);
+  const zone = ctx.timeZone ?? DEFAULT_TIME_ZONE;
   const values: Record<string, string> = {
     name,
     firstname: name.split(/\s+/)[0] ?? '',
-    ms: greetingFor(Number(p.hour)),
+    ms: greetingFor(localClock(ctx.now, zone).hour),
     protocol: ctx.protocol === undefined || ctx.protocol === null ? '' : String(ctx.protocol),
-    date: `${p.day}/${p.month}/${p.year}`,
-    hora: `${p.hour}:${p.minute}`,
+    date: formatLocal(ctx.now, 'dd/MM/yyyy', zone),
+    hora: formatLocal(ctx.now, 'HH:mm', zone),
   };
   // Unknown variables stay as written: they may belong to campaign variables filled elsewhere.
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values[key.toLowerCase()] ?? whole);

@@ -31,9 +31,14 @@ export interface SessionRunnerChild {
 export async function startSessionRunner(opts: { root: string; provider: string }): Promise<SessionRunnerChild> {
   const port = await freePort();
   const bundle = process.env.RUNNER_BUNDLE;
+  // a test run with a fixed "today" (TEST_NOW) moves the runner's clock with the stack's
+  const clock = process.env.TEST_CLOCK_OFFSET_MS
+    ? ['--import', pathToFileURL(join(opts.root, 'infra/local/clock-shift.mjs')).href]
+    : [];
   const args = bundle
-    ? ['--enable-source-maps', join(opts.root, bundle)]
+    ? [...clock, '--enable-source-maps', join(opts.root, bundle)]
     : [
+        ...clock,
         '--import',
         pathToFileURL(createRequire(join(opts.root, 'package.json')).resolve('tsx')).href,
         join(opts.root, 'session-runner/src/main.ts'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RECURRENCES, RECURRENCE_MONTHS } from '../constants';
+import { addMonths, calendarDaysUntil, utcDay } from '../dates';
 import { PLAN_FEATURES } from '../plans';
 import { Company, Plan } from './accounts';
 import { MSG, bodyId, bodyInt, cursorQuery, email } from './common';
@@ -14,31 +15,14 @@ import { MSG, bodyId, bodyInt, cursorQuery, email } from './common';
 // Dates
 
 /** The day the company's due date falls on, `YYYY-MM-DD` (UTC), or null. */
-export const dueDay = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
+export const dueDay = (iso: string | null | undefined) => (iso ? utcDay(iso) : null);
 
 /**
- * Adds whole months, keeping the day of the month where the target month has it and the month's
- * last day otherwise (31 Jan + 1 month = 28/29 Feb), at the same time of day (UTC).
+ * The "Expire" button and a confirmed payment: the due date moved by the company's recurrence,
+ * clamped to the last day of a shorter month (30 Nov + 3 months = 28 Feb).
  */
-export function addMonths(iso: string, months: number): string {
-  const d = new Date(iso);
-  const day = d.getUTCDate();
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, lastDay));
-  target.setUTCHours(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
-  return target.toISOString();
-}
-
-/** The "Expire" button and a confirmed payment: the due date moved by the company's recurrence. */
 export const advanceDueDate = (from: string, recurrence: (typeof RECURRENCES)[number]) =>
   addMonths(from, RECURRENCE_MONTHS[recurrence]);
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** Whole days from now until the date (negative once past; 0 on the day itself). */
-export const daysUntil = (iso: string, now = new Date()) =>
-  Math.ceil((new Date(iso).getTime() - now.getTime()) / DAY_MS);
 
 /**
  * Company due-date row colours (management.md 4): yellow 5 days away, orange from 4 days before to
@@ -47,18 +31,12 @@ export const daysUntil = (iso: string, now = new Date()) =>
 export type DueColour = 'yellow' | 'orange' | 'red' | null;
 export function dueDateColour(dueDate: string | null | undefined, now = new Date()): DueColour {
   if (!dueDate) return null;
-  const days = Math.round(
-    (Date.UTC(...ymd(dueDate)) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / DAY_MS,
-  );
+  const days = calendarDaysUntil(dueDate, now);
   if (days === 5) return 'yellow';
   if (days <= 4 && days >= -3) return 'orange';
   if (days <= -4) return 'red';
   return null;
 }
-const ymd = (iso: string): [number, number, number] => {
-  const d = new Date(iso);
-  return [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
-};
 
 /** A dueDate from a form: empty or invalid is null (management.md 5). */
 const formDueDate = z
@@ -243,8 +221,7 @@ export function invoiceDisplayStatus(
   now = new Date(),
 ): InvoiceDisplayStatus {
   if (invoice.status === 'paid') return 'paid';
-  const today = now.toISOString().slice(0, 10);
-  return invoice.dueDate.slice(0, 10) < today ? 'expired' : 'open';
+  return utcDay(invoice.dueDate) < utcDay(now) ? 'expired' : 'open';
 }
 
 export const InvoiceRow = Invoice.extend({ displayStatus: z.enum(INVOICE_DISPLAY_STATUSES) });

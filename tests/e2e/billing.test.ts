@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { addMonths } from '../../shared/dates';
 import { apiCall, baseUrl, eventually, launch, newCompany, newPage, shot, unique } from './browser';
 
 /**
@@ -238,9 +239,7 @@ describe('billing and platform administration', () => {
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Vencimento atualizado.').waitFor();
     const after = await apiCall('GET', `/companies/${co.companyId}`, { token: superToken });
-    const expected = new Date(due);
-    expected.setUTCMonth(expected.getUTCMonth() + 1);
-    expect(after.body.dueDate.slice(0, 10)).toBe(expected.toISOString().slice(0, 10));
+    expect(after.body.dueDate).toBe(addMonths(due, 1));
     row = page.getByRole('row').filter({ hasText: name });
     await row.getByText(ddmmyyyy(after.body.dueDate)).waitFor();
     expect(await row.getAttribute('data-due')).toBe('none');

@@ -1,10 +1,12 @@
 import { describe, it, expect } from 'vitest';
+import { addDays, localClock, localDay } from '../../shared/dates';
 import { api, newCompany, realtimeClient, sleep } from './helpers';
 import { eventually, phone, rawTable } from './whatsapp-sim';
 import { attendanceCompany, createContact, createTicket } from './fixtures';
 
 const pad = (n: number) => String(n).padStart(10, '0');
-const today = () => new Date().toISOString().slice(0, 10);
+// the dashboard counts São Paulo days and hours (the date module's calendar, tested on its own)
+const today = () => localDay(new Date());
 
 describe('dashboard', () => {
   it('counters, attendants (rating, support time, online) and both charts come from the aggregates kept by the writes', async () => {
@@ -59,10 +61,10 @@ describe('dashboard', () => {
         token: co.adminToken,
       });
       expect(hours.body.data).toHaveLength(24);
-      const hour = new Date().toISOString().slice(11, 13);
+      const hour = String(localClock(new Date()).hour).padStart(2, '0');
       expect(hours.body.data.find((d: any) => d.horario === hour).total).toBe(3);
       // a range of days (at most a year: longer ranges are refused)
-      const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+      const monthAgo = localDay(addDays(new Date(), -30));
       const days = await api('GET', `/dashboard/ticketsDay?initialDate=${monthAgo}&finalDate=${today()}`, {
         token: co.adminToken,
       });

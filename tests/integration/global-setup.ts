@@ -1,3 +1,5 @@
+// first: a run with a fixed "today" (TEST_NOW) moves the stack's clock before anything reads it
+import '../../infra/local/clock-shift.mjs';
 import type { TestProject } from 'vitest/node';
 import { startStack, type LocalStack } from '../../infra/local/stack';
 

@@ -101,10 +101,18 @@ describe('platform administration: companies, plans, helps, limits', () => {
     const found = await api('GET', `/companies?searchParam=${encodeURIComponent(name.toLowerCase())}`, { token: sup });
     expect(found.body.companies.map((c: any) => c.id)).toEqual([created.body.id]);
 
-    const expired = await api('POST', `/companies/${created.body.id}/expire`, { token: sup });
-    const expected = new Date(due);
-    expected.setUTCMonth(expected.getUTCMonth() + 3);
-    expect(expired.body.dueDate).toBe(expected.toISOString());
+    // "Expire" moves the due date by the recurrence (three months), clamped to a shorter month's
+    // last day: fixed due dates, so the rule is checked on its hard days whatever today is
+    const expire = async (dueDate: string) => {
+      await api('PUT', `/companies/${created.body.id}`, { token: sup, body: { dueDate } });
+      const expired = await api('POST', `/companies/${created.body.id}/expire`, { token: sup });
+      expect(expired.status, JSON.stringify(expired.body)).toBe(200);
+      return expired.body.dueDate;
+    };
+    expect(await expire('2026-11-30T12:00:00.000Z')).toBe('2027-02-28T12:00:00.000Z');
+    expect(await expire('2027-11-30T12:00:00.000Z')).toBe('2028-02-29T12:00:00.000Z');
+    expect(await expire('2026-12-31T03:00:00.000Z')).toBe('2027-03-31T03:00:00.000Z');
+    expect(await expire('2026-03-15T10:00:00.000Z')).toBe('2026-06-15T10:00:00.000Z');
 
     const cleared = await api('PUT', `/companies/${created.body.id}`, { token: sup, body: { dueDate: '' } });
     expect(cleared.body.dueDate).toBeNull();

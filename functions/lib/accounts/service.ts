@@ -1,5 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { TRIAL_DAYS } from '#shared/constants';
+import { addDays } from '#shared/dates';
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
 import { deleteItem, putItem, updateItem } from '../db';
@@ -100,7 +101,7 @@ export async function signup(input: SignupInput, address: string) {
     phone: input.phone ?? null,
     planId: plan.id,
     status: true,
-    dueDate: new Date(Date.now() + TRIAL_DAYS * 24 * 3600 * 1000).toISOString(),
+    dueDate: addDays(new Date(), TRIAL_DAYS),
     recurrence: 'MENSAL',
     campaignsEnabled: true,
   });

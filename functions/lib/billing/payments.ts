@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PLATFORM_COMPANY_ID } from '#shared/constants';
+import { daysUntil } from '#shared/dates';
 import {
   advanceDueDate,
-  daysUntil,
   type CheckoutBody,
   type Invoice,
   type PaymentEvent,

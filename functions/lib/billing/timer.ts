@@ -1,4 +1,5 @@
 import { INVOICE_LEAD_DAYS } from '#shared/constants';
+import { addDays } from '#shared/dates';
 import type { Plan } from '#shared/schemas/accounts';
 import type { Item } from '../db';
 import { log } from '../log';
@@ -13,7 +14,7 @@ import { pauseCompanySessions } from './pause';
  * period guard), and one whose due date has passed has its WhatsApp sessions paused (once).
  */
 export async function runInvoicesTimer(now = new Date()) {
-  const until = new Date(now.getTime() + INVOICE_LEAD_DAYS * 24 * 3600 * 1000).toISOString();
+  const until = addDays(now, INVOICE_LEAD_DAYS);
   const plans = new Map<number, Plan | undefined>();
   const out = { companies: 0, invoices: 0, paused: 0 };
   let startKey: Item | undefined;

@@ -1,6 +1,6 @@
 import type { PauseReason } from '#shared/schemas/campaigns';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
-import { DEFAULT_TIME_ZONE } from '#shared/business-hours';
+import { DEFAULT_TIME_ZONE, localDay, nextLocalDayStart, wholeDaysSince } from '#shared/dates';
 import { getItem, updateItem, query, type Item } from '../db';
 import { nowIso } from '../keys';
 
@@ -34,7 +34,6 @@ export const LIMITER = {
   NO_ACK_MIN_RATIO: 0.2,
 } as const;
 
-const DAY_MS = 24 * 3600 * 1000;
 const limitPk = (companyId: number) => `C#${companyId}#CAMPLIMIT`;
 const limitKeys = (companyId: number, whatsappId: number) => ({ pk: limitPk(companyId), sk: `W#${whatsappId}` });
 
@@ -47,8 +46,7 @@ export interface LimitState {
   pausedAt?: string | null;
 }
 
-export const ageDays = (w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) =>
-  Math.max(0, Math.floor((now - Date.parse(w.createdAt)) / DAY_MS));
+export const ageDays = (w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) => wholeDaysSince(w.createdAt, now);
 
 export function dailyCapOf(w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) {
   const age = ageDays(w, now);
@@ -64,33 +62,11 @@ export function spacingMs(intervalSeconds: number, w: Pick<Whatsapp, 'createdAt'
   return Math.round(base * warm * (1 + Math.random() * LIMITER.JITTER));
 }
 
-const dayParts = (ms: number) => {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: DEFAULT_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(ms);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute'), s: get('second') };
-};
-
 /** The limiter's day `YYYY-MM-DD` at `ms`: the calendar day in the company's time zone. */
-export function limiterDay(ms: number) {
-  const { y, m, d } = dayParts(ms);
-  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
+export const limiterDay = (ms: number) => localDay(ms, DEFAULT_TIME_ZONE);
 
 /** When the limiter's next day starts after `ms` (the daily cap lifts then). */
-export function nextLimiterDayAt(ms: number) {
-  const p = dayParts(ms);
-  const offset = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(ms / 1000) * 1000;
-  return Date.UTC(p.y, p.m - 1, p.d + 1) - offset;
-}
+export const nextLimiterDayAt = (ms: number) => nextLocalDayStart(ms, DEFAULT_TIME_ZONE);
 
 /** Sends counted today at `now` (a count of an earlier day is 0): one reading for the limiter and GET /campaigns/limits. */
 export const sentTodayOf = (state: Pick<LimitState, 'day' | 'sentToday'>, now = Date.now()) =>

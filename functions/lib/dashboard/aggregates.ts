@@ -1,3 +1,4 @@
+import { localClock, localDay } from '#shared/dates';
 import { updateItem } from '../db';
 import { pad } from '../keys';
 import { log } from '../log';
@@ -12,7 +13,8 @@ import { log } from '../log';
  *   and, per user, `U#<pad(userId)>#<field>`: tickets (rounds the user took that day),
  *   supportSum/supportCount, ratingSum/ratingCount. One item per day keeps a ticket change to one
  *   ADD per day touched and the dashboard to one Query.
- * Days and hours are UTC.
+ * Days and hours are São Paulo's (the company's calendar, which the web app's date pickers send):
+ * a ticket opened at 22:00 belongs to that evening's day, not to the next UTC day.
  */
 export const dashPk = (companyId: number) => `C#${companyId}#DASH`;
 export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(companyId), sk: `D#${day}` });
@@ -33,8 +35,8 @@ export function userCounters(item: Record<string, unknown>): Map<number, Record<
   return out;
 }
 
-export const dayOf = (iso: string) => iso.slice(0, 10);
-export const hourOf = (iso: string) => `h${iso.slice(11, 13)}`;
+export const dayOf = (iso: string) => localDay(iso);
+export const hourOf = (iso: string) => `h${String(localClock(iso).hour).padStart(2, '0')}`;
 
 export type DayCounter =
   | 'tickets'

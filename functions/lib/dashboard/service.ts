@@ -3,6 +3,7 @@ import { listUsers, listUsersWithPresence } from '../accounts/users';
 import { dashPk, userCounters } from './aggregates';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
+import { addDays, localDay, utcDay } from '#shared/dates';
 
 /**
  * Dashboard reads (attendance.md 2.11, 3): sums over the aggregate items of the range (one per day,
@@ -14,7 +15,7 @@ export interface Range {
   to: string;
 }
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+const day = (d: Date) => localDay(d);
 
 export function resolveRange(
   q: { days?: number; date_from?: string; date_to?: string; initialDate?: string; finalDate?: string },
@@ -23,8 +24,7 @@ export function resolveRange(
   const from = q.date_from ?? q.initialDate;
   const to = q.date_to ?? q.finalDate;
   if (q.days && q.days > 0) {
-    const start = new Date(now.getTime() - (q.days - 1) * 86_400_000);
-    return { from: day(start), to: day(now) };
+    return { from: day(new Date(addDays(now, -(q.days - 1)))), to: day(now) };
   }
   if (from || to) return checked({ from: (from ?? to)!.slice(0, 10), to: (to ?? day(now)).slice(0, 10) });
   return { from: `${day(now).slice(0, 8)}01`, to: day(now) };
@@ -38,9 +38,10 @@ const rangeError = (message: string) =>
 
 /** Real calendar days, `from` not after `to`, and not longer than MAX_RANGE_DAYS. */
 function checked(r: Range): Range {
+  // calendar days only: a day is read at midnight UTC and must come back as written (no 31 Feb)
   const from = Date.parse(`${r.from}T00:00:00Z`);
   const to = Date.parse(`${r.to}T00:00:00Z`);
-  if (Number.isNaN(from) || Number.isNaN(to) || day(new Date(from)) !== r.from || day(new Date(to)) !== r.to)
+  if (Number.isNaN(from) || Number.isNaN(to) || utcDay(new Date(from)) !== r.from || utcDay(new Date(to)) !== r.to)
     throw rangeError(MSG.invalid);
   if (from > to) throw rangeError(MSG.invalid);
   if ((to - from) / 86_400_000 + 1 > MAX_RANGE_DAYS) throw rangeError(MSG.long);

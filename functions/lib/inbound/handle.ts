@@ -1,4 +1,5 @@
 import type { InboundEvent } from '#shared/whatsapp-protocol';
+import { formatLocal } from '#shared/dates';
 import { applyHealthEvent, applySessionEvent } from '../whatsapp/service';
 import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
@@ -80,11 +81,7 @@ async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
   const ports = portsFor(event.companyId, whatsapp);
   const settings = await ports.settings();
   const accepted = settings.call === 'enabled';
-  const time = new Date(event.timestamp * 1000).toLocaleTimeString('pt-BR', {
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'America/Sao_Paulo',
-  });
+  const time = formatLocal(event.timestamp * 1000, 'HH:mm');
   const message = {
     wid: `call-${event.callId}`,
     chatJid: event.from,
