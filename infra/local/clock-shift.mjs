@@ -8,19 +8,16 @@
 const offset = Number(process.env.TEST_CLOCK_OFFSET_MS);
 if (offset && !globalThis.__testClockShifted) {
   const RealDate = globalThis.Date;
-  class ShiftedDate extends RealDate {
-    constructor(...args) {
-      if (args.length === 0) super(RealDate.now() + offset);
-      else super(...args);
-    }
-    static now() {
-      return RealDate.now() + offset;
-    }
-    // dates made before the shift, or by Node itself, are still dates
-    static [Symbol.hasInstance](value) {
-      return value instanceof RealDate;
-    }
+  // A function sharing Date's prototype, not a subclass: libraries that read Date.prototype's own
+  // methods (@date-fns/tz) or subclass Date keep working, and every date is still `instanceof Date`.
+  function ShiftedDate(...args) {
+    if (!new.target) return new RealDate(RealDate.now() + offset).toString();
+    return Reflect.construct(RealDate, args.length ? args : [RealDate.now() + offset], new.target);
   }
+  ShiftedDate.prototype = RealDate.prototype;
+  ShiftedDate.now = () => RealDate.now() + offset;
+  ShiftedDate.parse = RealDate.parse;
+  ShiftedDate.UTC = RealDate.UTC;
   globalThis.Date = ShiftedDate;
   globalThis.__testClockShifted = true;
 }
