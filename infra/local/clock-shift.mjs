@@ -5,6 +5,8 @@
  * with `--import` in the session runner's process, as a setup file in the test workers, and first
  * thing in the stack's process, so that every process agrees on the same "now". Never in production.
  */
+import http from 'node:http';
+
 const offset = Number(process.env.TEST_CLOCK_OFFSET_MS);
 if (offset && !globalThis.__testClockShifted) {
   const RealDate = globalThis.Date;
@@ -19,5 +21,12 @@ if (offset && !globalThis.__testClockShifted) {
   ShiftedDate.parse = RealDate.parse;
   ShiftedDate.UTC = RealDate.UTC;
   globalThis.Date = ShiftedDate;
+  // Node writes a server's Date header from its own clock: the AWS SDK corrects its signing clock
+  // by that header, so the local S3 and gateway would otherwise pull every client back to real time
+  const writeHead = http.ServerResponse.prototype.writeHead;
+  http.ServerResponse.prototype.writeHead = function (...args) {
+    if (this.sendDate && !this.hasHeader('date')) this.setHeader('date', new ShiftedDate().toUTCString());
+    return writeHead.apply(this, args);
+  };
   globalThis.__testClockShifted = true;
 }
