@@ -6,14 +6,8 @@ import { KanbanQuery } from '#shared/schemas/tags';
 import { AppError } from '#lib/errors';
 import { getUser } from '#lib/accounts/users';
 import { listTickets, type Viewer } from '#lib/tickets/list';
-import {
-  assertCanSee,
-  createTicketByUser,
-  deleteTicket,
-  getTicket,
-  getTicketByUuid,
-  updateTicketByUser,
-} from '#lib/tickets/service';
+import { createTicketByUser, deleteTicket, getTicket, getTicketByUuid, updateTicketByUser } from '#lib/tickets/service';
+import { assertCanSee } from '#lib/tickets/access';
 import { addTicketTag, clearTicketTags } from '#lib/tags/service';
 import type { AuthContext } from '#lib/auth';
 import type { User } from '#shared/schemas/accounts';

@@ -2,7 +2,7 @@ import { log } from '#lib/log';
 import { dueItems, removeDue, retryDue, type DueItem } from '#lib/chatbot/timers';
 import { expireRatingWait, onTicketClosed } from '#lib/chatbot/rating';
 import { getTicket, updateTicket } from '#lib/tickets/service';
-import { sendMessage } from '#lib/messages/service';
+import { sendMessage } from '#lib/messages/send';
 import { getWhatsapp } from '#lib/whatsapp/repo';
 import { fillVariables } from '#shared/message-variables';
 

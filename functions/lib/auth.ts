@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { HttpEvent } from './http';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ACCESS_TOKEN_SECONDS, WS_TICKET_SECONDS } from '#shared/constants';
 import { signingKey } from './secrets';
 import { config } from './config';
@@ -127,7 +127,7 @@ async function verify(token: string, typ: 'access' | 'ws'): Promise<TokenClaims>
 export const verifyWsTicket = (ticket: string) => verify(ticket, 'ws');
 
 /** Reads the bearer token (the scheme is case-insensitive, RFC 7235); undefined when there is none. */
-export async function authenticate(event: HttpEvent): Promise<TokenClaims | undefined> {
+export async function authenticate(event: Pick<APIGatewayProxyEventV2, 'headers'>): Promise<TokenClaims | undefined> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
   const token = /^bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
   return token ? verify(token, 'access') : undefined;

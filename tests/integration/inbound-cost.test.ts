@@ -16,7 +16,7 @@ let fns: {
   handleInbound: typeof import('../../functions/lib/inbound/handle').handleInbound;
   updateTicketByUser: typeof import('../../functions/lib/tickets/service').updateTicketByUser;
   getTicket: typeof import('../../functions/lib/tickets/service').getTicket;
-  sendMessage: typeof import('../../functions/lib/messages/service').sendMessage;
+  sendMessage: typeof import('../../functions/lib/messages/send').sendMessage;
   dashboard: typeof import('../../functions/lib/dashboard/service').dashboard;
   resolveRange: typeof import('../../functions/lib/dashboard/service').resolveRange;
   recentSettings: typeof import('../../functions/lib/settings').recentSettings;
@@ -48,7 +48,7 @@ beforeAll(async () => {
     import('../../functions/lib/metrics'),
     import('../../functions/lib/inbound/handle'),
     import('../../functions/lib/tickets/service'),
-    import('../../functions/lib/messages/service'),
+    import('../../functions/lib/messages/send'),
     import('../../functions/lib/dashboard/service'),
     import('../../functions/lib/settings'),
     import('../../functions/lib/tickets/repo'),

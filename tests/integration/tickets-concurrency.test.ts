@@ -3,7 +3,7 @@ import { api, newCompany } from './helpers';
 import { createContact, createWhatsapp, randomNumber } from './fixtures';
 import { findOrCreateTicket } from '../../functions/lib/tickets/service';
 import { updateContact, upsertContactFromWhatsApp } from '../../functions/lib/contacts/service';
-import { storeInboundMessage } from '../../functions/lib/messages/service';
+import { storeInboundMessage } from '../../functions/lib/messages/inbound';
 import type { InboundMessage } from '../../shared/whatsapp-protocol';
 
 /**

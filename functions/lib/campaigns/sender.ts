@@ -11,7 +11,7 @@ import { createContact } from '../contacts/service';
 import { findContactByNumber, getContact } from '../contacts/repo';
 import { getWhatsapp } from '../whatsapp/repo';
 import { findOrCreateTicket } from '../tickets/service';
-import { sendMessage } from '../messages/service';
+import { sendMessage } from '../messages/send';
 import { getFileList } from '../files/repo';
 import { mediaKindOf } from '#shared/schemas/messages';
 import {

@@ -7,8 +7,9 @@ import { log } from '../log';
 import { AppError } from '../errors';
 import { settingValue } from '../settings';
 import { getWhatsapp } from '../whatsapp/repo';
-import { sendMessage } from '../messages/service';
-import { getTicket, recordRating } from '../tickets/service';
+import { sendMessage } from '../messages/send';
+import { getStoredTicket, toTicket } from '../tickets/repo';
+import { recordRating } from '../tickets/mutate';
 import { scheduleDue } from './timers';
 
 /**
@@ -106,10 +107,11 @@ export async function finishRating(companyId: number, whatsappId: number, contac
   await deleteItem(ratingKeys(companyId, whatsappId, contactId));
   if (!wait || rating === null) return;
   await recordRating(companyId, wait.ticketId, rating as Rating);
-  const [ticket, whatsapp] = await Promise.all([
-    getTicket(companyId, wait.ticketId),
+  const [stored, whatsapp] = await Promise.all([
+    getStoredTicket(companyId, wait.ticketId),
     getWhatsapp(companyId, whatsappId),
   ]);
+  const ticket = stored && toTicket(stored);
   if (ticket && whatsapp?.complationMessage.trim()) {
     await sendMessage(companyId, ticket, {
       body: fillVariables(whatsapp.complationMessage, variables(ticket)),

@@ -10,7 +10,8 @@ import { contactKeys, lidGuardKeys, numberGuardKeys, toContact } from '../contac
 import { findOrCreateTicket, getTicket, updateTicket } from '../tickets/service';
 import { getStoredTicket, openGuardKeys, ticketKeys, toStored, type StoredTicket } from '../tickets/repo';
 import { toWhatsapp, whatsappKeys } from '../whatsapp/repo';
-import { sendMessage, storeInboundMessage } from '../messages/service';
+import { sendMessage } from '../messages/send';
+import { storeInboundMessage } from '../messages/inbound';
 import { getOptionTree, getQueues } from '../queues/repo';
 import { getBotState, saveBotState } from '../chatbot/state';
 import { awaitedRating, finishRating } from '../chatbot/rating';

@@ -65,10 +65,10 @@ export function messageItem(m: Message): Item {
 
 export const toMessage = (item: Item) => stripKeys(item) as Message & { pk?: never };
 
-export async function getMessageById(
-  companyId: number,
-  id: string,
-): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
+/** A message as read from the table, with the key it is stored under (for conditional updates). */
+export type StoredMessage = Message & { key: { pk: string; sk: string } };
+
+export async function getMessageById(companyId: number, id: string): Promise<StoredMessage | undefined> {
   const keys = messageKeysOfId(companyId, id);
   const item = keys
     ? await getItem(keys)
@@ -76,10 +76,7 @@ export async function getMessageById(
   return item ? { ...(toMessage(item) as Message), key: { pk: item.pk, sk: item.sk } } : undefined;
 }
 
-export async function getMessageByWid(
-  companyId: number,
-  wid: string,
-): Promise<(Message & { key: { pk: string; sk: string } }) | undefined> {
+export async function getMessageByWid(companyId: number, wid: string): Promise<StoredMessage | undefined> {
   const guard = await getItem<{ msgPk: string; msgSk: string }>(widGuardKeys(companyId, wid));
   if (!guard) return undefined;
   const item = await getItem({ pk: guard.msgPk, sk: guard.msgSk });

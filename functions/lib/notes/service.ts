@@ -7,7 +7,7 @@ import { nowIso, pad } from '../keys';
 import { getUser } from '../accounts/users';
 import { requireContact } from '../contacts/repo';
 import { requireStoredTicket } from '../tickets/repo';
-import { assertCanSee, type Actor } from '../tickets/service';
+import { assertCanSee, type Actor } from '../tickets/access';
 import { publishToTicket } from '../tickets/events';
 
 /**

@@ -9,7 +9,7 @@ import { requireContact } from '../contacts/repo';
 import { getDefaultWhatsapp, listWhatsapps } from '../whatsapp/repo';
 import { conversationPk, newMessageId } from '../messages/repo';
 import { findOrCreateTicket } from '../tickets/service';
-import { sendMessage } from '../messages/service';
+import { sendMessage } from '../messages/send';
 import {
   DUE_SHARDS,
   dueIndex,

@@ -8,7 +8,8 @@ import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
-import { assertCanSee, mutateTicket, type Actor } from '../tickets/service';
+import { assertCanSee, type Actor } from '../tickets/access';
+import { mutateTicket } from '../tickets/mutate';
 import { publishTicketChange } from '../tickets/events';
 import { requireTag, requireTags, tagItem, tagKeys, tagLinkKeys, tagLinksPk, toTag } from './repo';
 

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Ticket, OtherOpenTicket, Rating } from '#shared/schemas/tickets';
+import type { Ticket, OtherOpenTicket } from '#shared/schemas/tickets';
 import type { Contact } from '#shared/schemas/contacts';
 import type { User } from '#shared/schemas/accounts';
-import { can } from '#shared/permissions';
 import { SETTING_DEFAULTS } from '#shared/constants';
-import { canSeeTicket } from '#shared/visibility';
 import { AppError } from '../errors';
-import { batchGet, deleteTx, getItem, putTx, query, transact, updateItem, type TransactItem, type Item } from '../db';
+import { batchGet, deleteTx, getItem, putTx, query, transact, type TransactItem, type Item } from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { log } from '../log';
@@ -15,7 +13,7 @@ import { getUser, toUser, userKeys } from '../accounts/users';
 import { getQueue } from '../queues/repo';
 import { getWhatsapp, getDefaultWhatsapp } from '../whatsapp/repo';
 import { requireContact } from '../contacts/repo';
-import { bumpDay, bumpUserDay, dayOf, hourOf, userFields } from '../dashboard/aggregates';
+import { bumpDay, dayOf, hourOf, userFields } from '../dashboard/aggregates';
 import {
   getStoredTicket,
   isActive,
@@ -33,18 +31,12 @@ import {
 import { applyTransition, type TicketChanges, type TransitionKind } from './transitions';
 import { publishTicketChange, publishToTicket } from './events';
 import { moveListCounts } from './counts';
-import { sendMessage } from '../messages/service';
+import { isAdmin, assertCanSee, type Actor } from './access';
+import { mutateTicket } from './mutate';
+import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
 
 export type { Ticket, TicketChanges };
-
-/** Who asks for a change: drives visibility checks and who an accept assigns. */
-export interface Actor {
-  userId: number;
-  profile: string;
-}
-
-const isAdmin = (actor: Actor) => can(actor.profile, 'tickets-manager:showall');
 
 export async function getTicket(companyId: number, id: number): Promise<Ticket | undefined> {
   const stored = await getStoredTicket(companyId, id);
@@ -54,21 +46,6 @@ export async function getTicket(companyId: number, id: number): Promise<Ticket |
 export async function getTicketByUuid(companyId: number, uuid: string): Promise<Ticket | undefined> {
   const pointer = await getItem<{ ticketId: number }>(uuidKeys(companyId, uuid));
   return pointer ? getTicket(companyId, pointer.ticketId) : undefined;
-}
-
-/**
- * Refuses a non-admin a ticket outside what they may see (attendance.md 2.4, 6): ERR_NO_PERMISSION.
- * Admins see every ticket.
- */
-export async function assertCanSee(
-  companyId: number,
-  actor: Actor,
-  ticket: Pick<Ticket, 'status' | 'queueId' | 'userId'>,
-  known?: User,
-) {
-  if (isAdmin(actor)) return;
-  const user = known ?? (await getUser(companyId, actor.userId));
-  if (!user || !canSeeTicket({ ...user, userId: user.id }, ticket)) throw new AppError('ERR_NO_PERMISSION');
 }
 
 async function userSnap(companyId: number, userId: number | null, known?: Preread) {
@@ -265,49 +242,6 @@ export async function createTicketByUser(
   return toTicket(ticket);
 }
 
-/**
- * Read-modify-write of one ticket with optimistic locking (`version`), retried on a concurrent
- * write. `extra` adds items to the same transaction; `mapConflict` names the error of a failed
- * extra item (index within `extra`).
- */
-export async function mutateTicket(
-  companyId: number,
-  id: number,
-  change: (before: StoredTicket) => StoredTicket | null | Promise<StoredTicket | null>,
-  opts: {
-    extra?: (before: StoredTicket, after: StoredTicket) => TransactItem[];
-    mapConflict?: (index: number, before: StoredTicket, after: StoredTicket) => Promise<AppError> | AppError;
-    /** the ticket as the caller just read it: the first attempt skips the read (the version check still guards it) */
-    initial?: StoredTicket;
-  } = {},
-): Promise<{ before: StoredTicket; after: StoredTicket; changed: boolean }> {
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const before = attempt === 0 && opts.initial ? opts.initial : await requireStoredTicket(companyId, id);
-    const next = await change({ ...before, tags: [...before.tags], tagIds: [...(before.tagIds ?? [])] });
-    if (!next) return { before, after: before, changed: false };
-    const after: StoredTicket = { ...next, version: before.version + 1 };
-    const extra = opts.extra?.(before, after) ?? [];
-    let conflict: number | undefined;
-    try {
-      await transact([ticketPutTx(after, before.version), ...extra], (index) => {
-        conflict = index;
-        return new AppError('ERR_CONFLICT');
-      });
-      if (before.status !== after.status || before.queueId !== after.queueId || before.userId !== after.userId)
-        await moveListCounts(before, after);
-      return { before, after, changed: true };
-    } catch (err) {
-      if (conflict === undefined || !(err instanceof AppError)) {
-        if (err instanceof AppError && err.code === 'ERR_CONFLICT') continue; // transaction conflict: retry
-        throw err;
-      }
-      if (conflict === 0) continue; // someone wrote the ticket in between: read it again
-      throw opts.mapConflict ? await opts.mapConflict(conflict - 1, before, after) : err;
-    }
-  }
-  throw new AppError('ERR_CONFLICT');
-}
-
 /** Guard moves that keep "one open or pending ticket per contact and connection" true. */
 function guardItems(before: StoredTicket, after: StoredTicket): TransactItem[] {
   const wasActive = isActive(before.status);
@@ -489,20 +423,6 @@ async function automaticMessages(
   }
 }
 
-/** The contact's answer to the rating question (1-3): feeds the attendant's rating on the dashboard. */
-export async function recordRating(companyId: number, ticketId: number, rating: Rating): Promise<void> {
-  const now = nowIso();
-  const { after, changed } = await mutateTicket(companyId, ticketId, (t) =>
-    t.rating !== null && t.rating !== undefined ? null : { ...t, rating, ratingAt: now },
-  );
-  if (!changed) return;
-  await updateItem(roundKeys(companyId, ticketId, after.round), {
-    set: { rating, ratingAt: now, ticketId, userId: after.userId },
-  });
-  if (after.userId !== null)
-    await bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 });
-}
-
 /** DELETE /tickets/{id}: the ticket, its guard and uuid pointer go; viewers get `ticket` delete. */
 export async function deleteTicket(companyId: number, ticketId: number) {
   const t = await requireStoredTicket(companyId, ticketId);
@@ -512,16 +432,6 @@ export async function deleteTicket(companyId: number, ticketId: number) {
   await moveListCounts(t, null);
   await bumpDay(companyId, t.createdDay, { tickets: -1, [hourOf(t.createdAt)]: -1, [t.status]: -1 });
   await publishToTicket(companyId, t, 'ticket', { action: 'delete', ticketId });
-}
-
-/** Reading a ticket's messages: unreadMessages back to 0 and `ticket` updateUnread to its viewers. */
-export async function resetUnread(companyId: number, ticketId: number): Promise<Ticket> {
-  const { after, changed } = await mutateTicket(companyId, ticketId, (t) =>
-    t.unreadMessages > 0 ? { ...t, unreadMessages: 0 } : null,
-  );
-  const ticket = toTicket(after);
-  if (changed) await publishToTicket(companyId, ticket, 'ticket', { action: 'updateUnread', ticketId, ticket });
-  return ticket;
 }
 
 /**

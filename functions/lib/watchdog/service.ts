@@ -1,14 +1,14 @@
 import { batchGet } from '../db';
 import { AppError } from '../errors';
 import { log } from '../log';
-import { toMessage } from '../messages/repo';
-import { flagUndelivered, type StoredMessage } from '../messages/service';
+import { toMessage, type StoredMessage } from '../messages/repo';
+import { flagUndelivered } from '../messages/delivery';
 import { dueWatches, removeWatch, type Watch } from './repo';
 
 /**
  * The undelivered watchdog (issue 15), platform-wide: every sent message whose wake-up is due
  * (UNDELIVERED_AFTER_MINUTES after the send) is looked at once; one still without a delivery ack
- * is flagged (messages/service.ts flagUndelivered). The wake-up is removed once handled; a failed
+ * is flagged (messages/delivery.ts flagUndelivered). The wake-up is removed once handled; a failed
  * one stays and is tried again on the next run.
  */
 export async function runUndeliveredWatchdog(now = new Date()) {

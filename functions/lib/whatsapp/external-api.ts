@@ -6,7 +6,7 @@ import { companyPlan, getCompany, isCompanyActive } from '../accounts/companies'
 import { storeUploads } from '../storage';
 import { upsertContactFromWhatsApp } from '../contacts/service';
 import { findOrCreateTicket } from '../tickets/service';
-import { sendMessage } from '../messages/service';
+import { sendMessage } from '../messages/send';
 import { findWhatsappByToken } from './repo';
 import { checkNumber } from './numbers';
 import type { UploadedFile } from '../multipart';

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { Message } from '#shared/schemas/messages';
+import { mediaKindOf, mediaTypeOf } from '#shared/schemas/messages';
+import type { Ticket } from '#shared/schemas/tickets';
+import { ACK, COMMAND_QUEUE, commandGroupId, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
+import { AppError } from '../errors';
+import { stripKeys, updateItem } from '../db';
+import { nowIso } from '../keys';
+import { log } from '../log';
+import { enqueue } from '../queue';
+import { acceptStoredUpload, assertTenantKey } from '../storage';
+import { contactJid, requireContact } from '../contacts/repo';
+import { requireStoredTicket, toTicket } from '../tickets/repo';
+import { assertCanSee, type Actor } from '../tickets/access';
+import { conversationMessageId, getMessageById, newWid } from './repo';
+import { announce, insertWithTicket, patchMessage, quoteOf, sameConversation, storedOrUndefined } from './store';
+import { countUndelivered } from './delivery';
+
+/**
+ * The outbound path: stores the message (fromMe, ack 0) with the WhatsApp id it will be sent with,
+ * bumps the ticket, publishes, and asks the session runner to send it with that id (FIFO group per
+ * connection, deduplicated by command id). Every ack and echo then finds the message, whatever
+ * order they arrive in. A failure to enqueue is recorded on the message (ERR_SENDING_WAPP_MSG),
+ * never silent.
+ */
+export async function sendMessage(
+  companyId: number,
+  ticket: Ticket,
+  input: {
+    body: string;
+    media?: { key: string; mimetype: string; fileName: string; kind: MediaKind; ptt?: boolean };
+    quotedMsgId?: string;
+    userId?: number | null;
+    automatic?: boolean;
+    /** chosen by a resend, which records it on the message it replaces before sending */
+    id?: string;
+    /** a campaign's send: its acks are reported to the campaign */
+    campaign?: Message['campaign'];
+  },
+): Promise<Message> {
+  if (!input.media && !input.body.trim())
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
+  if (input.media) assertTenantKey(companyId, input.media.key);
+  const contact = await requireContact(companyId, ticket.contactId);
+  const quoted = sameConversation(
+    ticket,
+    input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
+  );
+  const now = Date.now();
+  const wid = newWid();
+  const message: Message = {
+    id: input.id ?? conversationMessageId(ticket, now, now),
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    wid,
+    body: input.body,
+    fromMe: true,
+    read: true,
+    ack: 0,
+    mediaType: input.media ? mediaTypeOf(input.media.mimetype) : 'chat',
+    mediaUrl: null,
+    mediaKey: input.media?.key ?? null,
+    mediaName: input.media?.fileName ?? null,
+    isDeleted: false,
+    isEdited: false,
+    quotedMsgId: quoted?.id ?? null,
+    quotedMsg: quoteOf(quoted),
+    contact: null,
+    userId: input.userId ?? null,
+    automatic: Boolean(input.automatic),
+    error: null,
+    ...(input.campaign ? { campaign: input.campaign } : {}),
+    createdAt: new Date(now).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+  };
+  const { before, after } = await insertWithTicket(companyId, ticket.id, message, {
+    wid,
+    freshWid: true,
+    unread: false,
+    initial: storedOrUndefined(ticket),
+    watch: true,
+  });
+  const current = toTicket(after);
+  const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
+  await announce(companyId, before, current, saved, 'create');
+  const command: SessionCommand = {
+    type: 'send',
+    commandId: randomUUID(),
+    companyId,
+    whatsappId: after.whatsappId,
+    messageId: saved.id,
+    wid,
+    ticketId: ticket.id,
+    to: contactJid(contact),
+    body: saved.body,
+    ...(input.media ? { media: input.media } : {}),
+    ...(quoted?.wid
+      ? {
+          quotedWid: quoted.wid,
+          quotedFromMe: quoted.fromMe,
+          quotedBody: quoted.body,
+          ...(quoted.participant ? { quotedParticipant: quoted.participant } : {}),
+        }
+      : {}),
+  };
+  try {
+    await enqueue(COMMAND_QUEUE, command, {
+      groupId: commandGroupId(companyId, after.whatsappId),
+      dedupId: command.commandId,
+    });
+  } catch (err) {
+    log.error('send command not enqueued', { messageId: saved.id, error: (err as Error).message });
+    return (await patchMessage(companyId, current, saved.id, { error: 'ERR_SENDING_WAPP_MSG' })) ?? saved;
+  }
+  return saved;
+}
+
+/**
+ * POST /messages/{id}/resend: the same content again as a new message (new WhatsApp id) through
+ * the normal send path, for one of our messages that has no delivery ack. The old one is marked
+ * with the new one's id first, conditionally, so a double click sends once.
+ */
+export async function resendMessage(companyId: number, actor: Actor, id: string): Promise<Message> {
+  const found = await getMessageById(companyId, id);
+  if (!found) throw new AppError('ERR_NOT_FOUND');
+  const stored = await requireStoredTicket(companyId, found.ticketId);
+  await assertCanSee(companyId, actor, stored);
+  if (!found.fromMe) throw new AppError('ERR_NO_PERMISSION');
+  if (found.ack >= ACK.delivered || found.isDeleted || found.resentAs) throw new AppError('ERR_MESSAGE_NOT_RESENDABLE');
+  const media = found.mediaKey
+    ? { key: found.mediaKey, fileName: found.mediaName ?? found.mediaKey.split('/').pop() ?? 'file' }
+    : undefined;
+  const mimetype = media && (await acceptStoredUpload(companyId, media.key, media.fileName)).mimetype;
+  const newId = conversationMessageId(found);
+  const claimed = await updateItem(found.key, {
+    set: { resentAs: newId, undelivered: false, updatedAt: nowIso() },
+    condition: `ack < :delivered AND attribute_not_exists(resentAs) AND isDeleted = :no AND ${
+      found.undelivered ? 'undelivered = :yes' : '(attribute_not_exists(undelivered) OR undelivered = :no)'
+    }`,
+    conditionValues: { ':delivered': ACK.delivered, ':no': false, ...(found.undelivered ? { ':yes': true } : {}) },
+  });
+  if (!claimed) throw new AppError('ERR_MESSAGE_NOT_RESENDABLE');
+  if (found.undelivered) await countUndelivered(companyId, found.ticketId, -1);
+  // read after the count moved: the send's transaction starts from this version
+  const current = await requireStoredTicket(companyId, found.ticketId);
+  await announce(companyId, null, toTicket(current), stripKeys(claimed) as Message, 'update');
+  return sendMessage(companyId, current, {
+    id: newId,
+    body: found.body,
+    media: media && mimetype ? { ...media, mimetype, kind: mediaKindOf(mimetype) } : undefined,
+    quotedMsgId: found.quotedMsgId ?? undefined,
+    userId: actor.userId,
+  });
+}
