@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpModule, reply, route } from '#lib/http';
-import { idParam, cursorQuery } from '#shared/schemas/common';
+import { idParam, cursorQuery, pageNumberNeedsCursor } from '#shared/schemas/common';
 import { CampaignBody, CampaignSettingsBody, CampaignsQuery } from '#shared/schemas/campaigns';
 import { readMultipartFile } from '#lib/multipart';
 import {
@@ -24,8 +24,9 @@ const permission = 'drawer-admin-items:view' as const;
 
 /** Campaigns and their settings (management.md "Campaigns", 4, 7, 9), behind the plan's useCampaigns. */
 export const handler = httpModule({
-  'GET /campaigns': route({ feature, permission, query: CampaignsQuery }, async ({ auth, query }) =>
-    listCampaigns(auth.companyId, query),
+  'GET /campaigns': route(
+    { feature, permission, query: pageNumberNeedsCursor(CampaignsQuery) },
+    async ({ auth, query }) => listCampaigns(auth.companyId, query),
   ),
   'GET /campaigns/limits': route({ feature, permission }, async ({ auth }) => connectionLimits(auth.companyId)),
   'GET /campaigns/{id}': route({ feature, permission, params }, async ({ auth, params }) =>

@@ -72,11 +72,24 @@ export const idList = z
   })
   .pipe(z.array(z.coerce.number().int().positive()).max(MAX_QUERY_IDS, MSG.long));
 
-export const cursorQuery = z.object({
-  cursor: z.string().optional(),
-  /** accepted for compatibility with clients that page by number; paging itself is by cursor */
-  pageNumber: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-});
+/**
+ * Lists page by cursor, so a page past the first is reached only through the cursor the previous
+ * page returned: `pageNumber` above 1 without one is refused, never answered with the first page.
+ */
+export function pageNumberNeedsCursor<S extends z.ZodType<{ cursor?: string; pageNumber?: number }>>(schema: S): S {
+  return schema.refine((q) => (q.pageNumber ?? 1) === 1 || Boolean(q.cursor), {
+    path: ['pageNumber'],
+    message: MSG.invalid,
+  });
+}
+
+export const cursorQuery = pageNumberNeedsCursor(
+  z.object({
+    cursor: z.string().optional(),
+    /** accepted for clients that page by number: 1, or any number alongside the cursor that reaches it */
+    pageNumber: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().min(1).max(100).optional(),
+  }),
+);
 
 export const isoDate = z.string().datetime({ offset: true });

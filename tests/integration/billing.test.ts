@@ -150,7 +150,8 @@ describe('billing: invoices, checkout by PIX, expiry', () => {
     await runTimer('invoices');
     const list = (await api('GET', '/invoices/all', { token: co.adminToken })).body;
     expect(list.invoices).toHaveLength(1);
-    expect(list.invoices[0]).toMatchObject({ displayStatus: 'open', value: 100 });
+    // a quarterly company pays three months of the plan's monthly price
+    expect(list.invoices[0]).toMatchObject({ displayStatus: 'open', value: 300 });
 
     // without an invoiceId the open invoice is charged
     const pay = await api('POST', '/subscription', { token: co.adminToken, body: {} });

@@ -1,4 +1,5 @@
 import type { Plan } from '#shared/schemas/accounts';
+import { RECURRENCE_MONTHS } from '#shared/constants';
 import { advanceDueDate, dueDay, invoiceDisplayStatus, type Invoice, type InvoiceRow } from '#shared/schemas/billing';
 import { AppError } from '../errors';
 import { getItem, putTx, query, stripKeys, transact, type Item } from '../db';
@@ -43,7 +44,8 @@ const ddmmyyyy = (iso: string) => {
 
 /**
  * The invoice of the company's current period (its due date to the next one): found by the period
- * guard, or created with the plan's value. Concurrent callers get the same invoice.
+ * guard, or created with the plan's monthly value times the months of the company's recurrence.
+ * Concurrent callers get the same invoice.
  */
 export async function ensureInvoice(
   company: StoredCompany,
@@ -60,7 +62,8 @@ export async function ensureInvoice(
     id,
     companyId: company.id,
     detail: `${plan.name} - ${ddmmyyyy(company.dueDate)} a ${ddmmyyyy(periodEnd)}`,
-    value: plan.value,
+    // the plan's price is monthly: a period of several months is billed for each of them
+    value: Math.round(plan.value * RECURRENCE_MONTHS[company.recurrence] * 100) / 100,
     dueDate: company.dueDate,
     periodStart: company.dueDate,
     periodEnd,

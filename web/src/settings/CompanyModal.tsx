@@ -17,7 +17,6 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { RECURRENCES } from '#shared/constants';
 import type { Company, Plan } from '#shared/schemas/accounts';
 import { CompanyBody, CompanyUpdateBody, type CompanyRow } from '#shared/schemas/billing';
 import { api } from '../api/client';
@@ -30,7 +29,7 @@ import { fieldErrors } from '../lib/zod-errors';
 import { HoursEditor } from '../queues/HoursEditor';
 import { invalidHours, weekOf, type DayHours } from '../queues/hours';
 import { asList } from '../realtime/cache';
-import { companyForm, dueDay, emptyCompanyForm, withDay, type CompanyForm } from './company-form';
+import { RECURRENCE_OPTIONS, companyForm, dueDay, emptyCompanyForm, withDay, type CompanyForm } from './company-form';
 import { platformError } from './platform-errors';
 
 /** Create or edit a company (super user; management.md 3 "Company", 4, 5), with its business hours. */
@@ -163,7 +162,7 @@ export function CompanyModal({
                   {...text('recurrence')}
                   onChange={(e) => set('recurrence', e.target.value as CompanyForm['recurrence'])}
                 >
-                  {RECURRENCES.map((r) => (
+                  {RECURRENCE_OPTIONS.map((r) => (
                     <MenuItem key={r} value={r}>
                       {t(`companies.recurrences.${r}`)}
                     </MenuItem>

@@ -1,8 +1,13 @@
 import { format, isValid, parseISO } from 'date-fns';
 import type { Company } from '#shared/schemas/accounts';
-import type { RECURRENCES } from '#shared/constants';
+import { CompanyBody } from '#shared/schemas/billing';
 
-export type Recurrence = (typeof RECURRENCES)[number];
+/**
+ * The recurrences the form offers: exactly those the server accepts on a company, read from its
+ * schema; billing moves the due date and the invoice period by each one's RECURRENCE_MONTHS.
+ */
+export const RECURRENCE_OPTIONS = CompanyBody.shape.recurrence.unwrap().options;
+export type Recurrence = (typeof RECURRENCE_OPTIONS)[number];
 
 /** The company form's values: text inputs as strings, the due date as the stored ISO instant. */
 export interface CompanyForm {

@@ -21,7 +21,6 @@ import UndoIcon from '@mui/icons-material/Undo';
 import CheckIcon from '@mui/icons-material/Check';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useTranslation } from 'react-i18next';
-import { can } from '#shared/permissions';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -38,6 +37,7 @@ import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
 import { TransferModal } from './TransferModal';
 import { ScheduleModal } from './ScheduleModal';
+import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
 import type { Message, Ticket } from './types';
 
 /** The open ticket (2.4): header with actions and tags, messages, composer, contact drawer. */
@@ -47,7 +47,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const navigate = useNavigate();
   const confirm = useConfirm();
-  const { user } = useAuth();
+  const { user, plan } = useAuth();
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [drawer, setDrawer] = useState(false);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
@@ -113,7 +113,6 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   };
 
   const remove = async () => {
-    setMenu(null);
     if (
       !(await confirm({
         message: t('header.deleteConfirm', { name: ticket.contact?.name ?? '' }),
@@ -127,6 +126,12 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
     } catch (err) {
       toastError(err);
     }
+  };
+
+  const choose = (item: TicketMenuItem) => {
+    setMenu(null);
+    if (item === 'delete') void remove();
+    else setModal(item);
   };
 
   return (
@@ -249,25 +254,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 <MoreVertIcon />
               </IconButton>
               <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-                <MenuItem
-                  onClick={() => {
-                    setMenu(null);
-                    setModal('schedule');
-                  }}
-                >
-                  {t('header.schedule')}
-                </MenuItem>
-                <MenuItem
-                  onClick={() => {
-                    setMenu(null);
-                    setModal('transfer');
-                  }}
-                >
-                  {t('header.transfer')}
-                </MenuItem>
-                {can(user.profile, 'ticket-options:deleteTicket') && (
-                  <MenuItem onClick={() => void remove()}>{t('header.delete')}</MenuItem>
-                )}
+                {ticketMenuItems(user.profile, plan).map((item) => (
+                  <MenuItem key={item} onClick={() => choose(item)}>
+                    {t(`header.${item}`)}
+                  </MenuItem>
+                ))}
               </Menu>
             </Stack>
           </Stack>
