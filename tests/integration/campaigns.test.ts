@@ -4,6 +4,9 @@ import { api, baseUrl, newCompany, queuesIdle, runTimer, table, type TestCompany
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { limiterDay } from '../../functions/lib/campaigns/limiter';
 
+/** The stack's pacing scale: milliseconds one configured campaign second lasts (set by global-setup). */
+const CAMPAIGN_SECOND_MS = Number(process.env.CAMPAIGN_SECOND_MS);
+
 let seq = 0;
 const number = (co: TestCompany) => `55219${String(co.companyId).padStart(4, '0')}${String(++seq).padStart(4, '0')}`;
 
@@ -248,14 +251,29 @@ describe('campaigns', () => {
     expect((await api('GET', `/campaigns/${id}/report`, { token: co.adminToken })).body.delivered).toBe(2);
   });
 
-  it('sends are spaced by messageInterval on the simulated phone', async () => {
-    const { co, whatsapp, list } = await setup('cp-space', 4);
-    await api('POST', '/campaign-settings', { token: co.adminToken, body: { settings: { messageInterval: 20 } } });
+  it('sends are spaced on the simulated phone by messageInterval, and by greaterInterval after every longerIntervalAfter sends: every contact once', async () => {
+    const CONTACTS = 7;
+    const settings = { messageInterval: 20, longerIntervalAfter: 5, greaterInterval: 100 };
+    // the configured seconds between send n and n + 1: the wait after the 5th send is the longer one
+    const expectedSeconds = [20, 20, 20, 20, 100, 20];
+    const { co, whatsapp, list, numbers } = await setup('cp-space', CONTACTS);
+    const saved = await api('POST', '/campaign-settings', { token: co.adminToken, body: { settings } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const id = await startNow(co, campaignBody(whatsapp.id, list.id));
     await eventually(async () => (await get(co, id)).status === 'FINALIZADA', 20_000);
-    const times = (await sentTo(co, whatsapp.id)).map((o: any) => Date.parse(o.at)).sort();
-    // 20 pacing seconds of 5 ms each: at least 100 ms between two sends
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(90);
+    const out = await sentTo(co, whatsapp.id);
+    expect(out.length).toBe(CONTACTS);
+    expect(out.map((o: any) => o.to.split('@')[0]).sort()).toEqual([...numbers].sort());
+    // one pacing second lasts CAMPAIGN_SECOND_MS on the test stack (global-setup); jitter and the
+    // warm-up of this new connection only lengthen a wait, so the configured interval is the floor
+    expect(CAMPAIGN_SECOND_MS).toBeGreaterThan(0);
+    const times = out.map((o: any) => Date.parse(o.at)).sort((a: number, b: number) => a - b);
+    const gaps = times.slice(1).map((t: number, i: number) => t - times[i]!);
+    expect(gaps.length).toBe(expectedSeconds.length);
+    for (const [i, gap] of gaps.entries())
+      expect(gap, `gap ${i + 1} of ${JSON.stringify(gaps)} ms`).toBeGreaterThanOrEqual(
+        expectedSeconds[i]! * CAMPAIGN_SECOND_MS,
+      );
   });
 
   it('a redelivered plan or send job never plans or sends twice', async () => {

@@ -1,10 +1,33 @@
 import { describe, it, expect } from 'vitest';
-import { api, newCompany, realtimeClient, table, queuesIdle } from './helpers';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { INBOUND_QUEUE, inboundGroupId, type InboundEvent } from '../../shared/whatsapp-protocol';
+import { api, baseUrl, newCompany, realtimeClient, table, queuesIdle } from './helpers';
 import { connectedWhatsapp, eventually, phone, sim } from './whatsapp-sim';
 
 const pad = (n: number) => String(n).padStart(10, '0');
 const appMessages = (rt: Awaited<ReturnType<typeof realtimeClient>>, companyId: number, action = 'create') =>
   rt.events.filter((e) => e.event === `company-${companyId}-appMessage` && e.data.action === action);
+
+/**
+ * Puts an event on the inbound FIFO queue as the session runner does (same message group), but with
+ * a deduplication id of the caller's: a copy the queue does not recognise as a repeat (a provider
+ * reporting the message again after the queue's 5-minute dedupe window, a runner restarted mid-send).
+ */
+async function enqueueInbound(event: Extract<InboundEvent, { type: 'message' }>, deduplicationId: string) {
+  const sqs = new SQSClient({
+    endpoint: baseUrl(),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: `${baseUrl()}/@sqs/${INBOUND_QUEUE}`,
+      MessageBody: JSON.stringify(event),
+      MessageGroupId: inboundGroupId(event.companyId, event.whatsappId, event.message.chatJid),
+      MessageDeduplicationId: deduplicationId,
+    }),
+  );
+}
 
 describe('inbound pipeline (simulator)', () => {
   it('an inbound text opens a pending ticket with unread 1 and publishes appMessage and ticket events', async () => {
@@ -62,6 +85,47 @@ describe('inbound pipeline (simulator)', () => {
     const ticket = await table().get(`C#${co.companyId}`, `TICKET#${pad(ticketId)}`);
     expect(ticket!.unreadMessages).toBe(2);
     expect(both[0]!.data.ticket.id).toBe(ticketId);
+    rt.close();
+  });
+
+  it('a message delivered twice past the queue dedupe (same WhatsApp id) is stored once by the wid guard and counted unread once', async () => {
+    const co = await newCompany('wid-guard');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const rt = await realtimeClient(co.adminToken);
+    const wid = `GUARDWID${Date.now()}`;
+    const event: Extract<InboundEvent, { type: 'message' }> = {
+      type: 'message',
+      companyId: co.companyId,
+      whatsappId: w.id,
+      message: {
+        wid,
+        chatJid: '5511988880012@s.whatsapp.net',
+        fromMe: false,
+        isGroup: false,
+        pushName: 'Joana Lima',
+        body: 'uma vez só',
+        mediaType: 'chat',
+        timestamp: Math.floor(Date.now() / 1000),
+      },
+    };
+    // two deduplication ids: the FIFO queue hands both copies to the consumer
+    await enqueueInbound(event, `${wid}:first`);
+    await enqueueInbound(event, `${wid}:again`);
+    const created = await rt.waitFor(
+      (e) => e.event === `company-${co.companyId}-appMessage` && e.data.message?.wid === wid,
+      8000,
+    );
+    await queuesIdle();
+    const ticketId = created.data.ticket.id as number;
+    const tickets = await api('GET', '/tickets?status=pending&showAll=true', { token: co.adminToken });
+    expect(tickets.body.tickets.map((t: { id: number }) => t.id)).toEqual([ticketId]);
+    // before the messages are listed: reading them marks the ticket read
+    const ticket = await api('GET', `/tickets/${ticketId}`, { token: co.adminToken });
+    expect(ticket.body.unreadMessages).toBe(1);
+    expect(appMessages(rt, co.companyId).filter((e) => e.data.message.wid === wid)).toHaveLength(1);
+    const list = await api('GET', `/messages/${ticketId}?limit=100`, { token: co.adminToken });
+    expect(list.status).toBe(200);
+    expect(list.body.messages.filter((m: { wid: string }) => m.wid === wid)).toHaveLength(1);
     rt.close();
   });
 

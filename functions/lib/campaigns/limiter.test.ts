@@ -1,5 +1,30 @@
-import { describe, expect, it } from 'vitest';
-import { limiterDay, nextLimiterDayAt, sentTodayOf } from './limiter';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { acquire, LIMITER, limiterDay, nextLimiterDayAt, sentTodayOf, spacingMs } from './limiter';
+
+/** The limiter items in memory, with DynamoDB's conditional update on the item's version. */
+const limiterItems = vi.hoisted(() => new Map<string, Record<string, unknown>>());
+vi.mock('../db', () => {
+  const id = (key: { pk: string; sk: string }) => `${key.pk}|${key.sk}`;
+  return {
+    getItem: async (key: { pk: string; sk: string }) => {
+      const item = limiterItems.get(id(key));
+      return item && { ...item };
+    },
+    updateItem: async (
+      key: { pk: string; sk: string },
+      spec: { set?: Record<string, unknown>; condition?: string; conditionValues?: Record<string, unknown> },
+    ) => {
+      const item = limiterItems.get(id(key));
+      const version = item?.version;
+      if (spec.condition === 'attribute_not_exists(#v)' && version !== undefined) return undefined;
+      if (spec.condition === '#v = :v' && version !== spec.conditionValues?.[':v']) return undefined;
+      const next = { ...item, ...key, ...spec.set };
+      limiterItems.set(id(key), next);
+      return next;
+    },
+    query: async () => ({ items: [] }),
+  };
+});
 
 describe('limiter day', () => {
   it("counts the company's day (São Paulo), not the UTC day: sends of the evening still count at 22:30", () => {
@@ -18,5 +43,86 @@ describe('limiter day', () => {
     expect(new Date(nextLimiterDayAt(Date.parse('2026-11-23T12:00:00.000Z'))).toISOString()).toBe(
       '2026-11-24T03:00:00.000Z',
     );
+  });
+});
+
+describe('campaign spacing', () => {
+  const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+  const DAY = 24 * 3600 * 1000;
+  const agedDays = (days: number) => ({ createdAt: new Date(NOW - days * DAY).toISOString() });
+  const seasoned = agedDays(LIMITER.WARMUP_DAYS + 30);
+  const SECOND_MS = 1000;
+  const random = (value: number) => vi.spyOn(Math, 'random').mockReturnValue(value);
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('waits the configured interval between two sends of a seasoned connection', () => {
+    random(0);
+    expect(spacingMs(20, seasoned, SECOND_MS, NOW)).toBe(20_000);
+    expect(spacingMs(7, seasoned, 5, NOW)).toBe(35);
+  });
+
+  it('never spaces two sends closer than MIN_SPACING_SECONDS, whatever the interval', () => {
+    random(0);
+    const floor = LIMITER.MIN_SPACING_SECONDS * SECOND_MS;
+    expect(spacingMs(0, seasoned, SECOND_MS, NOW)).toBe(floor);
+    expect(spacingMs(LIMITER.MIN_SPACING_SECONDS - 1, seasoned, SECOND_MS, NOW)).toBe(floor);
+    expect(spacingMs(LIMITER.MIN_SPACING_SECONDS + 1, seasoned, SECOND_MS, NOW)).toBe(floor + SECOND_MS);
+  });
+
+  it('stretches the spacing by the warm-up factor while the connection is younger than WARMUP_DAYS', () => {
+    random(0);
+    const stretched = 20_000 * LIMITER.WARMUP_SPACING_FACTOR;
+    expect(spacingMs(20, agedDays(0), SECOND_MS, NOW)).toBe(stretched);
+    expect(spacingMs(20, agedDays(LIMITER.WARMUP_DAYS - 1), SECOND_MS, NOW)).toBe(stretched);
+    expect(spacingMs(20, agedDays(LIMITER.WARMUP_DAYS), SECOND_MS, NOW)).toBe(20_000);
+    // the floor is stretched too
+    expect(spacingMs(0, agedDays(1), SECOND_MS, NOW)).toBe(
+      LIMITER.MIN_SPACING_SECONDS * SECOND_MS * LIMITER.WARMUP_SPACING_FACTOR,
+    );
+  });
+
+  it('the age counts from `now`, not from the real clock', () => {
+    random(0);
+    const young = { createdAt: '2020-01-01T00:00:00.000Z' };
+    expect(spacingMs(20, young, SECOND_MS, Date.parse('2020-01-03T00:00:00.000Z'))).toBe(30_000);
+    expect(spacingMs(20, young, SECOND_MS, Date.parse('2020-02-01T00:00:00.000Z'))).toBe(20_000);
+  });
+
+  it('jitter only lengthens the spacing, by at most JITTER of it', () => {
+    random(0);
+    expect(spacingMs(20, seasoned, SECOND_MS, NOW)).toBe(20_000);
+    random(0.5);
+    expect(spacingMs(20, seasoned, SECOND_MS, NOW)).toBe(20_000 * (1 + 0.5 * LIMITER.JITTER));
+    random(1 - Number.EPSILON);
+    const top = spacingMs(20, seasoned, SECOND_MS, NOW);
+    expect(top).toBeGreaterThan(20_000);
+    expect(top).toBeLessThanOrEqual(20_000 * (1 + LIMITER.JITTER));
+    // the warm-up stretch and the jitter multiply
+    random(1 - Number.EPSILON);
+    expect(spacingMs(20, agedDays(2), SECOND_MS, NOW)).toBeLessThanOrEqual(
+      20_000 * LIMITER.WARMUP_SPACING_FACTOR * (1 + LIMITER.JITTER),
+    );
+  });
+});
+
+describe('acquire: the connection slot', () => {
+  const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+  const line = { id: 7, createdAt: '2025-01-01T00:00:00.000Z' };
+
+  beforeEach(() => limiterItems.clear());
+
+  it('a send slot moves the next allowed send `spacing` ahead; until then the connection waits the rest', async () => {
+    expect(await acquire(1, line, 20_000, NOW)).toEqual({ ok: true });
+    expect(await acquire(1, line, 20_000, NOW + 5_000)).toEqual({ ok: false, waitMs: 15_000, reason: 'spacing' });
+    expect(await acquire(1, line, 20_000, NOW + 19_999)).toEqual({ ok: false, waitMs: 1, reason: 'spacing' });
+    expect(await acquire(1, line, 20_000, NOW + 20_000)).toEqual({ ok: true });
+    expect(await acquire(1, line, 20_000, NOW + 20_001)).toMatchObject({ ok: false, reason: 'spacing' });
+  });
+
+  it('each connection has its own slot', async () => {
+    expect(await acquire(1, line, 20_000, NOW)).toEqual({ ok: true });
+    expect(await acquire(1, { ...line, id: 8 }, 20_000, NOW)).toEqual({ ok: true });
+    expect(await acquire(2, line, 20_000, NOW)).toEqual({ ok: true });
   });
 });
