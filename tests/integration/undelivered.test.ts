@@ -94,6 +94,31 @@ describe('undelivered watchdog', () => {
     expect((await ticketOf(co, c.ticket.id)).undeliveredMessages).toBe(1);
   });
 
+  it('a message sent to a group is never watched or flagged (a group has no single delivery ack)', async () => {
+    const co = await newCompany('und-group');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    expect(
+      (await api('PUT', '/settings/CheckMsgIsGroup', { token: co.adminToken, body: { value: 'disabled' } })).status,
+    ).toBe(200);
+    const rt = await realtimeClient(co.adminToken);
+    const group = { jid: '120363000000000042@g.us', name: 'Clients group' };
+    await phone(co.companyId, w.id).send({ from: randomNumber(), pushName: 'Rui', body: 'hello group', group });
+    const e = await rt.waitFor((x) => x.event === `company-${co.companyId}-appMessage`, 8000);
+    rt.close();
+    expect(e.data.ticket).toMatchObject({ isGroup: true });
+    const c = { ticket: { id: e.data.ticket.id as number } } as Awaited<ReturnType<typeof openConversation>>;
+    const sent = await sendOnPhone(co, c, 'para o grupo');
+    const watched = (
+      await Promise.all(Array.from({ length: WATCH_SHARDS }, (_, shard) => rawTable().query(watchShardPk(shard))))
+    )
+      .flat()
+      .some((watch) => watch.messageId === sent.id);
+    expect(watched).toBe(false);
+    await watchdogLater();
+    expect((await stored(co, c.ticket.id, sent.id))?.undelivered).toBeFalsy();
+    expect((await ticketOf(co, c.ticket.id)).undeliveredMessages ?? 0).toBe(0);
+  });
+
   it('a late delivery ack clears the flag on the message and the ticket', async () => {
     const co = await newCompany('und2');
     const c = await openConversation(co);

@@ -105,6 +105,8 @@ const awaitsDelivery = (m: Message) =>
 export async function flagUndelivered(companyId: number, found: StoredMessage): Promise<boolean> {
   if (!awaitsDelivery(found)) return false;
   const stored = await requireStoredTicket(companyId, found.ticketId);
+  // wake-ups armed before groups were left out of the watchdog: a group's message is never flagged
+  if (stored.isGroup) return false;
   const flagged = await patchFound(
     companyId,
     toTicket(stored),

@@ -80,7 +80,9 @@ export async function sendMessage(
     freshWid: true,
     unread: false,
     initial: storedOrUndefined(ticket),
-    watch: true,
+    // a group reports delivery per member, not as one ack: the watchdog would flag every group
+    // message and offer a resend that the whole group receives twice
+    watch: !ticket.isGroup,
   });
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
