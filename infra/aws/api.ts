@@ -1,11 +1,15 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_PREFIX, splitRouteKey, type HttpModule, type ws as WsHandlers } from '../manifest';
 import { functionId, type FunctionRegistry } from './app-function';
+import { acceptFinding } from './nag';
 
 /**
  * Stage-wide limits (requests per second, and the burst above it) in front of every function, so
@@ -14,6 +18,26 @@ import { functionId, type FunctionRegistry } from './app-function';
  */
 export const HTTP_THROTTLE = { rateLimit: 200, burstLimit: 400 };
 export const WS_THROTTLE = { rateLimit: 100, burstLimit: 200 };
+
+/**
+ * One JSON line per request. The route template (`POST /api/forgetpassword/{email}`), never the
+ * raw path, so no e-mail address or id from a URL lands in the access log.
+ */
+export const HTTP_ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+/** Every route reaches a module function that authenticates it itself (functions/lib/http.ts). */
+const AUTHORIZED_IN_FUNCTIONS =
+  'Each module function authenticates the JWT and authorizes by session, role, permission and plan (functions/lib/http.ts); public routes (sign-in, signup, password reset, webhooks) are public by design, and only requests carrying the CloudFront origin-verify header are served';
 
 /**
  * Functions that answer requests CloudFront forwards learn where the origin-verify value lives
@@ -57,11 +81,21 @@ export class Api extends Construct {
     // Same origin through CloudFront, so no CORS here. The default stage is declared below to
     // carry the throttle, which HttpApi's own default stage cannot.
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', { description: 'Inbox REST API', createDefaultStage: false });
+    acceptFinding(this.httpApi, 'APIG4', AUTHORIZED_IN_FUNCTIONS);
     new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
       throttle: HTTP_THROTTLE,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(
+          new logs.LogGroup(this, 'AccessLogs', {
+            retention: logs.RetentionDays.ONE_MONTH,
+            removalPolicy: RemovalPolicy.DESTROY,
+          }),
+        ),
+        format: HTTP_ACCESS_LOG_FORMAT,
+      },
     });
     this.invokeRole = new iam.Role(this, 'InvokeRole', {
       assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
@@ -76,7 +110,12 @@ export class Api extends Construct {
         timeoutSeconds: mod.timeoutSeconds,
       });
       trustCloudFront(fn, originSecret);
-      fn.grantInvoke(this.invokeRole);
+      // The integration calls the unqualified ARN; fn.grantInvoke() would add every version (`:*`).
+      iam.Grant.addToPrincipal({
+        grantee: this.invokeRole,
+        actions: ['lambda:InvokeFunction'],
+        resourceArns: [fn.functionArn],
+      });
       const integration = new LambdaViaRoleIntegration(`${functionId(mod.name)}Integration`, fn, this.invokeRole);
       for (const key of mod.routes) {
         const { method, path } = splitRouteKey(key);
@@ -97,12 +136,22 @@ export class Realtime extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.webSocketApi = new apigwv2.WebSocketApi(this, 'WebSocketApi', { description: 'Inbox realtime' });
+    acceptFinding(
+      this.webSocketApi,
+      'APIG4',
+      '$connect verifies a single-use ticket from POST /auth/ws-ticket and refuses the socket without one (functions/ws/connect.ts); $disconnect and $default only run on sockets $connect accepted',
+    );
     this.stage = new apigwv2.WebSocketStage(this, 'Stage', {
       webSocketApi: this.webSocketApi,
       stageName: 'ws',
       autoDeploy: true,
       throttle: WS_THROTTLE,
     });
+    acceptFinding(
+      this.stage,
+      'APIG1',
+      'WebSocket access logs need the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account), a per-account singleton this stack must not own; every route is a Lambda whose invocations are in FunctionLogs',
+    );
   }
 
   mount(handlers: typeof WsHandlers, functions: FunctionRegistry, originSecret: secretsmanager.ISecret) {

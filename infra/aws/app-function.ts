@@ -8,9 +8,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { queueEnvName } from '../../functions/lib/queue';
 import { access, type Access, type AccessGroup } from '../manifest';
+import { GSI_NAMES } from '../table';
+import { acceptFinding, nagRef } from './nag';
 import { ROOT } from './paths';
 
 /** What every server process (Lambda or the Fargate session runner) may be bound to. */
@@ -47,7 +49,12 @@ export function bindAppResources(
   access: Access,
 ) {
   setEnv('TABLE_NAME', res.table.tableName);
-  res.table.grant(grantee, ...TABLE_READ, ...(access.table === 'readwrite' ? TABLE_WRITE : []));
+  // The table and each of its indexes by name (table.grant() would add `index/*`).
+  iam.Grant.addToPrincipal({
+    grantee,
+    actions: [...TABLE_READ, ...(access.table === 'readwrite' ? TABLE_WRITE : [])],
+    resourceArns: [res.table.tableArn, ...GSI_NAMES.map((name) => `${res.table.tableArn}/index/${name}`)],
+  });
 
   setEnv('MEDIA_BUCKET', res.mediaBucket.bucketName);
   if (access.media) {
@@ -56,6 +63,11 @@ export function bindAppResources(
       actions: MEDIA_OBJECT_ACTIONS,
       resourceArns: [res.mediaBucket.arnForObjects(TENANT_OBJECTS)],
     });
+    acceptOnRole(
+      grantee,
+      `IAM5[Resource::${nagRef(res.mediaBucket, 'Arn')}/${TENANT_OBJECTS}]`,
+      'Object keys start with the tenant prefix (company<id>/, functions/lib/storage.ts) and are known only per request; the grant is limited to those keys',
+    );
     // Without it a missing object is a 403 instead of NoSuchKey (functions/lib/storage.ts).
     iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [res.mediaBucket.bucketArn] });
   }
@@ -70,6 +82,11 @@ export function bindAppResources(
   if (access.realtime) {
     setEnv('WS_ENDPOINT', res.wsStage.callbackUrl);
     res.wsStage.grantManagementApiAccess(grantee);
+    acceptOnRole(
+      grantee,
+      `IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:${nagRef(res.wsStage.api)}/${res.wsStage.stageName}/*/@connections/*]`,
+      "Posting to a socket names its connection id, created at runtime: the grant is this stage's @connections/* and nothing else of the API",
+    );
   }
 
   if (access.jwt) {
@@ -89,6 +106,11 @@ export function bindAppResources(
 
   setEnv('APP_ORIGIN', res.appOrigin);
   setEnv('LOG_LEVEL', 'info');
+}
+
+/** Accepts a finding on the role a grant lands on (shared by an access group, or the runner's task role). */
+function acceptOnRole(grantee: iam.IGrantable, finding: string, reason: string) {
+  if (Construct.isConstruct(grantee.grantPrincipal)) acceptFinding(grantee.grantPrincipal, finding, reason);
 }
 
 /** SES authorizes a sender by its address identity or its domain identity, whichever is verified. */
@@ -152,6 +174,11 @@ export class AppFunction extends NodejsFunction {
       },
     });
     bindAppResources((name, value) => this.addEnvironment(name, value), this, props.resources, props.access);
+    acceptFinding(
+      this,
+      'L1',
+      'Node 22 is the one runtime of the server code: the esbuild targets (here and build:runner), the session runner image (node:22) and the README move to Node 24 together, in one change',
+    );
   }
 }
 
@@ -166,6 +193,8 @@ export class FunctionRegistry {
   private readonly functions = new Map<string, { fn: AppFunction; group: AccessGroup }>();
   private readonly roles = new Map<AccessGroup, iam.Role>();
   readonly logGroup: logs.LogGroup;
+  /** writing to logGroup, what every execution role needs instead of AWSLambdaBasicExecutionRole (logs on `*`) */
+  private readonly logWriter: iam.ManagedPolicy;
 
   constructor(
     private readonly scope: Construct,
@@ -174,6 +203,15 @@ export class FunctionRegistry {
     this.logGroup = new logs.LogGroup(scope, 'FunctionLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.logWriter = new iam.ManagedPolicy(scope, 'FunctionLogsWrite', {
+      description: 'Inbox functions: write to their log group',
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [this.logGroup.logGroupArn],
+        }),
+      ],
     });
   }
 
@@ -184,7 +222,7 @@ export class FunctionRegistry {
       role = new iam.Role(this.scope, `FunctionRole${functionId(group)}`, {
         description: `Inbox functions, access group ${group}`,
         assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-        managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+        managedPolicies: [this.logWriter],
       });
       this.roles.set(group, role);
     }

@@ -2,8 +2,9 @@ import { Stack, type StackProps } from 'aws-cdk-lib';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { API_PREFIX } from '../manifest';
+import { acceptFinding } from './nag';
 
 /** CloudFront only accepts web ACLs of scope CLOUDFRONT, which exist only in us-east-1. */
 export const EDGE_REGION = 'us-east-1';
@@ -122,5 +123,12 @@ export function webAclArnOf(scope: Construct, edge: EdgeStack): string {
     }),
     installLatestAwsSdk: false,
   });
+  // the role of CDK's provider function (one per stack); its own policy is the parameter above only
+  if (Construct.isConstruct(read.grantPrincipal))
+    acceptFinding(
+      read.grantPrincipal,
+      'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      "CDK's AwsCustomResource provider function: the managed policy only lets it write its own CloudWatch logs",
+    );
   return read.getResponseField('Parameter.Value');
 }

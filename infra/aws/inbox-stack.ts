@@ -38,7 +38,7 @@ export class InboxStack extends Stack {
     super(scope, id, props);
     const manifest = props.manifest ?? appManifest;
 
-    const alarms = new sns.Topic(this, 'AlarmTopic', { displayName: 'Inbox alarms' });
+    const alarms = new sns.Topic(this, 'AlarmTopic', { displayName: 'Inbox alarms', enforceSSL: true });
     if (props.alarmEmail) alarms.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
     const data = new Data(this, 'Data');
@@ -52,6 +52,7 @@ export class InboxStack extends Stack {
       wsStage: realtime.stage,
       originVerifySecret: data.originVerifySecret,
       webAclArn: props.edge ? webAclArnOf(this, props.edge) : undefined,
+      accessLogs: data.accessLogs,
     });
     data.allowUploadsFrom(web.origin);
 
@@ -71,7 +72,12 @@ export class InboxStack extends Stack {
     queues.attachConsumers(functions);
     new Timers(this, 'Timers', manifest.timers, functions);
 
-    new SessionRunner(this, 'SessionRunner', { resources, consumes: queues.sessionRunnerQueues, alarms });
+    new SessionRunner(this, 'SessionRunner', {
+      resources,
+      consumes: queues.sessionRunnerQueues,
+      alarms,
+      accessLogs: data.accessLogs,
+    });
 
     // The platform company and its super admin, created (idempotently) after every deployment
     // that changes the seed; the password is generated into Secrets Manager, never the template.
@@ -79,6 +85,7 @@ export class InboxStack extends Stack {
       module: 'jobs/seed',
       resources,
       access: access.seed,
+      role: functions.role('seed'),
       logGroup: functions.logGroup,
       timeoutSeconds: 120,
     });

@@ -5,6 +5,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -12,6 +13,7 @@ import { queueEnvName } from '../../functions/lib/queue';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../session-runner/src/health';
 import { access } from '../manifest';
 import { bindAppResources, type AppResources } from './app-function';
+import { acceptFinding } from './nag';
 import { ROOT } from './paths';
 
 export interface SessionRunnerProps {
@@ -20,6 +22,8 @@ export interface SessionRunnerProps {
   consumes: Map<string, sqs.IQueue>;
   /** where the session health alarm is reported */
   alarms: sns.ITopic;
+  /** where the VPC's flow logs go */
+  accessLogs: s3.IBucket;
 }
 
 /** Minutes a WhatsApp session may stay down or silent before the alarm goes off. */
@@ -41,8 +45,14 @@ export class SessionRunner extends Construct {
       maxAzs: 2,
       natGateways: 0,
       subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+      flowLogs: {
+        all: { destination: ec2.FlowLogDestination.toS3(props.accessLogs, 'vpc-flow-logs/') },
+      },
     });
-    const cluster = new ecs.Cluster(this, 'Cluster', { vpc });
+    const cluster = new ecs.Cluster(this, 'Cluster', {
+      vpc,
+      containerInsightsV2: ecs.ContainerInsights.ENABLED,
+    });
 
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
       cpu: 512,
@@ -66,6 +76,16 @@ export class SessionRunner extends Construct {
       // HEALTH_METRICS=emf: the health monitor's lines become CloudWatch metrics (no SDK, no IAM)
       environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys', HEALTH_METRICS: 'emf' },
     });
+    acceptFinding(
+      this.taskDefinition,
+      'ECS2',
+      'The environment holds configuration only (resource names, queue URLs, flags); secrets are read from Secrets Manager at runtime by ARN',
+    );
+    acceptFinding(
+      this.taskDefinition.obtainExecutionRole(),
+      'IAM5[Resource::*]',
+      'ecr:GetAuthorizationToken, which pulling the image needs and which has no resource-level permissions; the pull itself is limited to the CDK assets repository',
+    );
     const taskRole = this.taskDefinition.taskRole;
     bindAppResources(
       (name, value) => container.addEnvironment(name, value),

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Aws, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, DefaultStackSynthesizer, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -10,6 +10,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/origin';
 import { API_PREFIX } from '../manifest';
+import { acceptFinding, nagRef } from './nag';
 import { ROOT } from './paths';
 
 /**
@@ -60,6 +61,8 @@ export interface WebProps {
   originVerifySecret: secretsmanager.ISecret;
   /** WAF web ACL (CLOUDFRONT scope, us-east-1), see edge.ts */
   webAclArn?: string;
+  /** where the bucket and the distribution write their access logs */
+  accessLogs: s3.IBucket;
 }
 
 /**
@@ -80,6 +83,8 @@ export class Web extends Construct {
       enforceSSL: true,
       encryption: s3.BucketEncryption.S3_MANAGED,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/web/',
       // Only build output lives here; it is redeployed from web/dist.
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
@@ -120,6 +125,10 @@ export class Web extends Construct {
       defaultRootObject: 'index.html',
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      logBucket: props.accessLogs,
+      logFilePrefix: 'cloudfront/',
+      // cookies carry the refresh token
+      logIncludesCookies: false,
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -148,6 +157,16 @@ export class Web extends Construct {
         },
       },
     });
+    acceptFinding(
+      this.distribution,
+      'CFR4',
+      'Served on the default *.cloudfront.net certificate, whose minimum protocol CloudFront fixes at TLSv1; raising it to TLSv1.2_2021 needs a custom domain with an ACM certificate',
+    );
+    acceptFinding(
+      this.distribution,
+      'CFR1',
+      'Companies and their attendants may be anywhere; the WAF (edge.ts) rate-limits abuse instead of blocking countries',
+    );
     this.origin = `https://${this.distribution.distributionDomainName}`;
     this.deploy();
   }
@@ -193,5 +212,41 @@ export class Web extends Construct {
     });
     // A new index.html must never point at chunks not uploaded yet.
     if (assets) shell.node.addDependency(assets);
+    this.acceptDeploymentHandler(shell);
+  }
+
+  /**
+   * The upload function is CDK's own (one per stack, shared by both deployments): its runtime and
+   * its rights are the construct's, not ours to narrow.
+   */
+  private acceptDeploymentHandler(deployment: s3deploy.BucketDeployment) {
+    const handler = deployment.handlerRole.node.scope!;
+    const cdkOwned = 'CDK BucketDeployment handler (its singleton Lambda, shared by both deployments)';
+    acceptFinding(
+      handler,
+      'L1',
+      `${cdkOwned}: CDK pins the Python runtime of its handler; it is updated with aws-cdk-lib`,
+    );
+    acceptFinding(
+      handler,
+      'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      `${cdkOwned}: the managed policy only lets it write its own CloudWatch logs`,
+    );
+    const readsAsset = `${cdkOwned}: reads the uploaded build from the CDK bootstrap assets bucket, with CDK's read grant`;
+    for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*'])
+      acceptFinding(handler, `IAM5[Action::${action}]`, readsAsset);
+    const qualifier =
+      this.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+    const assetsBucket = `arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>`;
+    acceptFinding(handler, `IAM5[Resource::${assetsBucket}/*]`, readsAsset);
+    const writesSite = `${cdkOwned}: copies the build into the web bucket and replaces its objects, with CDK's read/write grant on that bucket only`;
+    for (const action of ['s3:Abort*', 's3:DeleteObject*'])
+      acceptFinding(handler, `IAM5[Action::${action}]`, writesSite);
+    acceptFinding(handler, `IAM5[Resource::${nagRef(this.bucket, 'Arn')}/*]`, writesSite);
+    acceptFinding(
+      handler,
+      'IAM5[Resource::*]',
+      `${cdkOwned}: cloudfront:CreateInvalidation/GetInvalidation, which CDK grants on * to invalidate the distribution after an upload`,
+    );
   }
 }

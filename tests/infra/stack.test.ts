@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InboxStack, type AppManifest } from '../../infra/aws/inbox-stack';
+import type { AppManifest } from '../../infra/aws/inbox-stack';
 import { functionId } from '../../infra/aws/app-function';
 import { HTTP_THROTTLE, WS_THROTTLE } from '../../infra/aws/api';
-import { EdgeStack, SEND_API_PATHS, SIGN_IN_PATHS } from '../../infra/aws/edge';
+import { ACCESS_LOG_DAYS } from '../../infra/aws/data';
+import { SEND_API_PATHS, SIGN_IN_PATHS } from '../../infra/aws/edge';
 import {
   access,
   manifest,
@@ -22,20 +22,13 @@ import {
 import { createTableInput, GSI_NAMES, TTL_ATTRIBUTE } from '../../infra/table';
 import { queueEnvName } from '../../functions/lib/queue';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/origin';
+import { buildApp } from './build-app';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const cdkJson = JSON.parse(readFileSync(resolve(ROOT, 'cdk.json'), 'utf8'));
 
 /** Synthesizes the stacks as `cdk synth` would (same feature flags, as app.ts composes them), but with bundling skipped. */
 function synth(appManifest: AppManifest = manifest, extra: { mailFrom?: string } = {}) {
-  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
-  const edge = new EdgeStack(app, 'Inbox-Edge', { parameterName: '/Inbox/edge/web-acl-arn' });
-  const stack = new InboxStack(app, 'Inbox', {
-    adminEmail: 'admin@example.com',
-    manifest: appManifest,
-    edge,
-    ...extra,
-  });
+  const { app, edge, stack } = buildApp({ manifest: appManifest, ...extra });
   const template = Template.fromStack(stack);
   const assembly = app.synth();
   return {
@@ -536,6 +529,45 @@ describe('AWS stack generated from the manifest', () => {
       ThrottlingBurstLimit: WS_THROTTLE.burstLimit,
     });
     expect(stages).toHaveLength(2);
+  });
+
+  it('the HTTP API logs every request as JSON with the route template, never the raw path (e-mails sit in /forgetpassword/{email})', () => {
+    const stage = resourcesOf(real.json, 'AWS::ApiGatewayV2::Stage').find(
+      ([, st]) => st.Properties.StageName === '$default',
+    )!;
+    const { DestinationArn, Format } = stage[1].Properties.AccessLogSettings;
+    const logGroup = real.json.Resources[DestinationArn['Fn::GetAtt'][0]]!;
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
+    const fields = JSON.parse(Format);
+    expect(fields).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+    });
+    expect(Format).not.toMatch(/\$context\.(path|resourcePath)\b/);
+  });
+
+  it('the buckets, the distribution and the VPC write access logs to one private, retained bucket that expires them', () => {
+    const buckets = resourcesOf(real.json, 'AWS::S3::Bucket');
+    const target = (id: string) => ({ 'Fn::GetAtt': [id, 'RegionalDomainName'] });
+    const logBucket = buckets.find(
+      ([id]) =>
+        JSON.stringify(
+          resourcesOf(real.json, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig.Logging.Bucket,
+        ) === JSON.stringify(target(id)),
+    )!;
+    expect(logBucket, 'the distribution logs to a bucket of the stack').toBeDefined();
+    const [logId, logs] = logBucket;
+    expect(logs.DeletionPolicy).toBe('Retain');
+    expect(logs.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ ExpirationInDays: ACCESS_LOG_DAYS, Status: 'Enabled' }),
+    );
+    for (const [id, bucket] of buckets.filter(([id]) => id !== logId))
+      expect(bucket.Properties.LoggingConfiguration?.DestinationBucketName, id).toEqual({ Ref: logId });
+    const [, flowLog] = resourcesOf(real.json, 'AWS::EC2::FlowLog')[0]!;
+    expect(flowLog.Properties).toMatchObject({ LogDestinationType: 's3', TrafficType: 'ALL' });
+    expect(JSON.stringify(flowLog.Properties.LogDestination)).toContain(`"${logId}"`);
   });
 
   it('every CloudFront behaviour sends HSTS, a CSP the SPA satisfies, nosniff, a strict referrer and DENY framing', () => {
