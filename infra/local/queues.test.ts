@@ -27,6 +27,27 @@ describe('local queue (SQS semantics)', () => {
     expect(maxConcurrent).toBe(1);
   });
 
+  it('idle waits for a short delay but not for a message scheduled minutes ahead (a campaign waiting for tomorrow)', async () => {
+    const seen: string[] = [];
+    const q = new LocalQueue(
+      { name: 's', fifo: false, consumer: 'x' },
+      async (e) => void seen.push(e.Records[0]!.body),
+      noDeadLetter,
+    );
+    q.send('soon', { delaySeconds: 0.05 });
+    q.send('in ten minutes', { delaySeconds: 600 });
+    let idle = false;
+    await Promise.race([
+      q.idle().then(() => {
+        idle = true;
+      }),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]);
+    expect(idle).toBe(true);
+    expect(seen).toEqual(['soon']);
+    q.stop();
+  });
+
   it('drops a FIFO message whose deduplication id was seen within five minutes', async () => {
     const seen: string[] = [];
     const q = new LocalQueue(
