@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { httpModule, route } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
 import { CompanySchedulesBody, SettingBody, SettingParams } from '#shared/schemas/settings';
+import { settingRole } from '#shared/settings-policy';
 import { AppError } from '#lib/errors';
 import type { AuthContext } from '#lib/auth';
-import { getCompanySchedules, listAllSettings, listSettings, setCompanySchedules, updateSetting } from '#lib/settings';
+import { getCompanySchedules, listSettingsFor, setCompanySchedules, updateSetting } from '#lib/settings';
 import { ADMIN_AREA } from '#lib/users/service';
 
 /** A company id in the path must be the caller's own (a super user may reach any company). */
@@ -13,15 +14,16 @@ function ownCompany(auth: AuthContext, id: number) {
   return id;
 }
 
-/** Settings (management.md "Settings page", sections 7 and 9) and the company's business hours. */
+/**
+ * Settings (management.md "Settings page", sections 7 and 9) and the company's business hours. Who
+ * reads and writes each setting key is SETTING_POLICY (shared/settings-policy.ts), applied by the service.
+ */
 export const handler = httpModule({
-  'GET /settings': route({}, async ({ auth }) =>
-    auth.super ? listAllSettings(auth.companyId) : listSettings(auth.companyId),
-  ),
+  'GET /settings': route({}, async ({ auth }) => listSettingsFor(auth.companyId, settingRole(auth))),
 
   'PUT /settings/{key}': route(
-    { permission: ADMIN_AREA, params: SettingParams, body: SettingBody },
-    async ({ auth, params, body }) => updateSetting(auth.companyId, params.key, body.value),
+    { params: SettingParams, body: SettingBody },
+    async ({ auth, params, body, clientAddress }) => updateSetting(auth, params.key, body.value, clientAddress),
   ),
 
   'GET /companies/{id}/schedules': route({ params: z.object({ id: idParam }) }, async ({ auth, params }) => ({

@@ -1,22 +1,51 @@
 import { DEFAULT_SCHEDULES, SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
 import type { Setting } from '#shared/schemas/accounts';
 import type { DaySchedule } from '#shared/schemas/queues';
+import {
+  SECRET_MASK,
+  SETTING_KEYS,
+  SETTING_POLICY,
+  type SettingRole,
+  maskSecret,
+  mayReadSetting,
+  mayWriteSetting,
+  settingChange,
+  settingRole,
+  shownValue,
+} from '#shared/settings-policy';
+import type { Audience } from '#shared/events';
+import type { AuthContext } from './auth';
+import { recordAudit } from './audit/record';
 import { getItem, putItem, query, updateItem } from './db';
 import { AppError } from './errors';
 import { nowIso } from './keys';
 import { publish } from './realtime';
 import { companyKeys } from './accounts/companies';
 
-/** A company setting: pk `C#<companyId>`, sk `SETTING#<key>`; unset keys read as their defaults. */
+/**
+ * Company settings: pk `C#<companyId>`, sk `SETTING#<key>`; unset keys read as their defaults. Who
+ * reads and writes each key, and which are secrets, is SETTING_POLICY (shared/settings-policy.ts).
+ */
 export const settingKeys = (companyId: number, key: string) => ({ pk: `C#${companyId}`, sk: `SETTING#${key}` });
 
-/** Settings that hold credentials (the payment integration key): written by admins, read by super users only. */
-const SECRET_SETTINGS: ReadonlySet<string> = new Set<SettingKey>(['asaas', 'asaasWebhookToken']);
-
-/** The company's settings without the secret ones: what any user, the login response and the bot read. */
-export async function listSettings(companyId: number): Promise<Setting[]> {
-  return (await listAllSettings(companyId)).filter((s) => !SECRET_SETTINGS.has(s.key));
+/** Every key of the table with its stored value or default, secrets in full: for this module only. */
+async function storedSettings(companyId: number): Promise<Map<SettingKey, string>> {
+  const { items } = await query<Setting>({ pk: `C#${companyId}`, sk: { beginsWith: 'SETTING#' } });
+  const stored = new Map(items.map((i) => [i.key, i.value]));
+  return new Map(SETTING_KEYS.map((key) => [key, stored.get(key) ?? SETTING_DEFAULTS[key]]));
 }
+
+/** The settings a role may read in a company, secrets masked: what GET /settings answers. */
+export async function listSettingsFor(companyId: number, role: SettingRole): Promise<Setting[]> {
+  const all = await storedSettings(companyId);
+  return SETTING_KEYS.filter((key) => mayReadSetting(key, role, companyId)).map((key) => ({
+    key,
+    value: shownValue(key, all.get(key) ?? ''),
+  }));
+}
+
+/** What every user of the company reads: the login response and the bot. */
+export const listSettings = (companyId: number) => listSettingsFor(companyId, 'user');
 
 /**
  * The inbound pipeline reads the settings with every message; at volume one read per instance and
@@ -35,38 +64,55 @@ export function recentSettings(companyId: number, now = Date.now()): Promise<Set
   return settings;
 }
 
-/** Every setting, secrets included: the super user's view. */
-export async function listAllSettings(companyId: number): Promise<Setting[]> {
-  const { items } = await query<Setting>({ pk: `C#${companyId}`, sk: { beginsWith: 'SETTING#' } });
-  const stored = new Map(items.map((i) => [i.key, i.value]));
-  const keys = new Set<string>([...Object.keys(SETTING_DEFAULTS), ...stored.keys()]);
-  return [...keys].map((key) => ({ key, value: stored.get(key) ?? SETTING_DEFAULTS[key as SettingKey] ?? '' }));
+/** One setting in full (secrets included), for the services that act on it (payments, webhooks, rules). */
+export async function settingValue(companyId: number, key: SettingKey): Promise<string> {
+  const item = await getItem<Setting>(settingKeys(companyId, key));
+  return item?.value ?? SETTING_DEFAULTS[key];
 }
 
-export async function settingValue(companyId: number, key: SettingKey): Promise<string> {
-  const all = await listAllSettings(companyId);
-  return all.find((s) => s.key === key)?.value ?? SETTING_DEFAULTS[key];
-}
+/** Who hears a change: those who may read the key. */
+const AUDIENCE: Record<SettingRole, Audience> = {
+  user: { kind: 'company' },
+  admin: { kind: 'admins' },
+  super: { kind: 'superUsers' },
+};
 
 /**
- * Changes one setting (management.md "Settings page"). Unknown keys are ERR_NO_SETTING_FOUND; a
- * value outside the key's options is ERR_VALIDATION. Every open browser of the company hears it,
- * except for a secret, which only super users hear.
+ * Changes one setting of the caller's company (management.md "Settings page", section 9) as
+ * SETTING_POLICY allows: ERR_NO_PERMISSION for a role below the key's, or for a platform-only key
+ * outside the platform company; ERR_VALIDATION for a value outside the key's options. A secret's
+ * mask sent back is no change (the stored secret stays), any other mask is refused, never stored;
+ * an empty value clears it.
+ * Those who may read the key hear it (masked), and the change is audited (masked).
  */
-export async function updateSetting(companyId: number, key: string, value: string): Promise<Setting> {
-  if (!Object.hasOwn(SETTING_DEFAULTS, key)) throw new AppError('ERR_NO_SETTING_FOUND');
-  const allowed = SETTING_VALUES[key as SettingKey];
+export async function updateSetting(
+  actor: AuthContext,
+  key: SettingKey,
+  value: string,
+  address: string,
+): Promise<Setting> {
+  const { companyId } = actor;
+  const policy = SETTING_POLICY[key];
+  if (!mayWriteSetting(key, settingRole(actor), companyId)) throw new AppError('ERR_NO_PERMISSION');
+  const allowed = SETTING_VALUES[key];
   if (allowed && !allowed.includes(value))
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
-  const setting: Setting = { key, value };
-  await putItem({ ...settingKeys(companyId, key), ...setting, updatedAt: nowIso() });
+  const before = await settingValue(companyId, key);
+  if (policy.secret && value !== '' && value === maskSecret(before)) return { key, value: maskSecret(before) };
+  if (policy.secret && value.startsWith(SECRET_MASK))
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'a masked value is not a new secret' }]);
+  await putItem({ ...settingKeys(companyId, key), key, value, updatedAt: nowIso() });
   recent.delete(companyId);
-  await publish(
+  const setting: Setting = { key, value: shownValue(key, value) };
+  await recordAudit({
     companyId,
-    'setting',
-    { action: 'update', setting },
-    SECRET_SETTINGS.has(key) ? { kind: 'superUsers' } : { kind: 'company' },
-  );
+    action: policy.audit,
+    actorId: actor.userId,
+    address,
+    target: { type: 'setting', id: key },
+    changes: settingChange(key, before, value),
+  });
+  await publish(companyId, 'setting', { action: 'update', setting }, AUDIENCE[policy.read]);
   return setting;
 }
 

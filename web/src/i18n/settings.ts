@@ -124,6 +124,7 @@ export default {
       userCreation: 'Criação de usuários',
       initialMenu: 'Menu lateral ao entrar',
       asaas: 'Token do Asaas (integração de pagamentos)',
+      asaasWebhookToken: 'Token do webhook do Asaas',
     },
     values: {
       enabled: 'Habilitado',
@@ -257,6 +258,7 @@ export default {
       userCreation: 'User creation',
       initialMenu: 'Side menu at sign-in',
       asaas: 'Asaas token (payment integration)',
+      asaasWebhookToken: 'Asaas webhook token',
     },
     values: {
       enabled: 'Enabled',
@@ -390,6 +392,7 @@ export default {
       userCreation: 'Creación de usuarios',
       initialMenu: 'Menú lateral al entrar',
       asaas: 'Token de Asaas (integración de pagos)',
+      asaasWebhookToken: 'Token del webhook de Asaas',
     },
     values: {
       enabled: 'Habilitado',

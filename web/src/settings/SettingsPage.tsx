@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Grid, MenuItem, Paper, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
+import { SETTING_VALUES, type SettingKey } from '#shared/constants';
 import type { Setting } from '#shared/schemas/accounts';
+import { SETTING_KEYS, SETTING_POLICY, mayWriteSetting, settingRole } from '#shared/settings-policy';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
@@ -16,8 +17,6 @@ import { PlansTab } from './PlansTab';
 
 type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
 
-const KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
-
 /**
  * Settings (management.md "Settings page" and section 9): every option with its values, each saved
  * on change with `PUT /settings/{key}` and a toast; the company business-hours tab only while
@@ -29,7 +28,7 @@ export default function SettingsPage() {
   const { value, mutate, isLoading } = useSettings();
   const [tab, setTab] = useState<SettingsTab>('options');
   const isSuper = Boolean(user?.super);
-  const [asaas, setAsaas] = useState<string | null>(null);
+  const [drafts, setDrafts] = useState<Partial<Record<SettingKey, string>>>({});
   const [week, setWeek] = useState<DayHours[] | null>(null);
   const companyHours = value('scheduleType') === 'company';
 
@@ -84,8 +83,10 @@ export default function SettingsPage() {
         </Tabs>
         {tab === 'options' && (
           <Grid container spacing={2} sx={{ p: 2 }}>
-            {KEYS.map((key) => {
+            {SETTING_KEYS.map((key) => {
               const options = SETTING_VALUES[key];
+              const writable = Boolean(user && mayWriteSetting(key, settingRole(user), user.companyId));
+              const draft = drafts[key];
               return (
                 <Grid key={key} size={options ? { xs: 12, sm: 6, md: 4 } : { xs: 12, md: 8 }}>
                   {options ? (
@@ -95,7 +96,7 @@ export default function SettingsPage() {
                       size="small"
                       label={t(`keys.${key}`)}
                       value={value(key)}
-                      disabled={isLoading}
+                      disabled={isLoading || !writable}
                       onChange={(e) => void save(key, e.target.value)}
                     >
                       {options.map((v) => (
@@ -109,9 +110,16 @@ export default function SettingsPage() {
                       fullWidth
                       size="small"
                       label={t(`keys.${key}`)}
-                      value={asaas ?? value(key)}
-                      onChange={(e) => setAsaas(e.target.value)}
-                      onBlur={() => asaas !== null && asaas !== value(key) && void save(key, asaas)}
+                      disabled={!writable}
+                      value={draft ?? value(key)}
+                      // a secret arrives masked (••••1234): focusing selects it so typing replaces it whole
+                      onFocus={(e) => SETTING_POLICY[key].secret && e.target.select()}
+                      onChange={(e) => setDrafts((d) => ({ ...d, [key]: e.target.value }))}
+                      onBlur={() => {
+                        if (draft === undefined) return;
+                        setDrafts(({ [key]: _, ...rest }) => rest);
+                        if (draft !== value(key)) void save(key, draft);
+                      }}
                     />
                   )}
                 </Grid>
