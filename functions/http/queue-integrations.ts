@@ -31,13 +31,16 @@ export const handler = httpModule({
     getIntegration(auth.companyId, params.id, { withSecret: isAdmin(auth) }),
   ),
 
-  'POST /queueIntegration': route({ feature, permission: ADMIN, body: QueueIntegrationBody }, async ({ auth, body }) =>
-    reply(await createIntegration(auth.companyId, body), 201),
+  'POST /queueIntegration': route(
+    { feature, permission: ADMIN, body: QueueIntegrationBody },
+    async ({ auth, body, clientAddress }) =>
+      reply(await createIntegration(auth.companyId, body, { actorId: auth.userId, address: clientAddress }), 201),
   ),
 
   'PUT /queueIntegration/{id}': route(
     { feature, permission: ADMIN, params, body: QueueIntegrationUpdateBody },
-    async ({ auth, params, body }) => updateIntegration(auth.companyId, params.id, body),
+    async ({ auth, params, body, clientAddress }) =>
+      updateIntegration(auth.companyId, params.id, body, { actorId: auth.userId, address: clientAddress }),
   ),
 
   'DELETE /queueIntegration/{id}': route({ feature, permission: ADMIN, params }, async ({ auth, params }) =>

@@ -10,6 +10,7 @@ import {
 import { MASKED_SECRET } from '#shared/schemas/prompts';
 import { PAGE_SIZE } from '#shared/constants';
 import type { z } from 'zod';
+import { recordAudit } from '../audit/record';
 import { AppError } from '../errors';
 import { deleteItem, putItem, query } from '../db';
 import { decodeCursor, page } from '../cursor';
@@ -83,6 +84,25 @@ async function toStoredFields(fields: Fields) {
   };
 }
 
+/** Who saves an integration, for the audit trail: the user and the client's address (clientAddress). */
+export interface Actor {
+  actorId: number | null;
+  address?: string | null;
+}
+
+/** Where an integration sends the company's data is audited whenever it changes (set, edited or cleared). */
+async function auditUrl(stored: StoredIntegration, from: string, actor?: Actor) {
+  if (stored.urlN8N === from) return;
+  await recordAudit({
+    companyId: stored.companyId,
+    action: 'integration.url_changed',
+    actorId: actor?.actorId ?? null,
+    address: actor?.address ?? null,
+    target: { type: 'queueIntegration', id: stored.id, name: stored.name },
+    changes: { url: { from, to: stored.urlN8N } },
+  });
+}
+
 function validationError(error: z.ZodError) {
   return new AppError(
     'ERR_VALIDATION',
@@ -91,7 +111,7 @@ function validationError(error: z.ZodError) {
   );
 }
 
-export async function createIntegration(companyId: number, fields: Fields): Promise<QueueIntegration> {
+export async function createIntegration(companyId: number, fields: Fields, actor?: Actor): Promise<QueueIntegration> {
   const now = nowIso();
   const stored: StoredIntegration = {
     ...(await toStoredFields(fields)),
@@ -102,6 +122,7 @@ export async function createIntegration(companyId: number, fields: Fields): Prom
     updatedAt: now,
   };
   await putItem(integrationItem(stored), { ifNotExists: true });
+  await auditUrl(stored, '', actor);
   const integration = await present(stored);
   await publishIntegration('create', integration);
   return integration;
@@ -122,6 +143,7 @@ export async function updateIntegration(
   companyId: number,
   id: number,
   body: z.output<typeof QueueIntegrationUpdateBody>,
+  actor?: Actor,
 ): Promise<QueueIntegration> {
   const before = await requireStoredIntegration(companyId, id);
   const storedJson = await openJson(before);
@@ -141,6 +163,7 @@ export async function updateIntegration(
     updatedAt: nowIso(),
   };
   await putItem(integrationItem(after));
+  await auditUrl(after, before.urlN8N, actor);
   const integration = await present(after);
   await publishIntegration('update', integration);
   return integration;
