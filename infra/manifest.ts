@@ -354,6 +354,8 @@ export const http: HttpModule[] = [
       'POST /files/uploadList/{id}',
     ],
   },
+  // the audit trail: admins read their company's, super users every company's (by day)
+  { name: 'audit', routes: ['GET /audit'] },
 ];
 
 export const ws = {

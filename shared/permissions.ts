@@ -14,6 +14,8 @@ export const PERMISSIONS = [
   'connections-page:addConnection',
   'connections-page:editOrDeleteConnection',
   'tags:kanban',
+  /** the company's audit trail (GET /audit); super users read every company's */
+  'audit:view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

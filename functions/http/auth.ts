@@ -1,12 +1,14 @@
 import { httpModule, route, reply } from '#lib/http';
 import { LoginBody, ForgetPasswordParams, ResetPasswordBody } from '#shared/schemas/accounts';
 import * as accounts from '#lib/accounts/service';
-import { refreshCookie, revokeSessionOfRefreshToken, REFRESH_COOKIE } from '#lib/accounts/sessions';
-import { signWsTicket } from '#lib/auth';
+import { auditPasswordReset, auditSignInFailure, logout, refreshCookie, REFRESH_COOKIE } from '#lib/accounts/sessions';
+import { authenticate, signWsTicket } from '#lib/auth';
 
 export const handler = httpModule({
   'POST /auth/login': route({ public: true, body: LoginBody }, async ({ body, clientAddress }) => {
-    const { token, refreshToken, user, company } = await accounts.login(body.email, body.password, clientAddress);
+    const { token, refreshToken, user, company } = await accounts
+      .login(body.email, body.password, clientAddress)
+      .catch((err) => auditSignInFailure(err, body.email, clientAddress));
     return reply({ token, user, company }, 200, { cookies: [refreshCookie(refreshToken)] });
   }),
 
@@ -15,9 +17,9 @@ export const handler = httpModule({
     return reply({ token, user, company }, 200, { cookies: [refreshCookie(refreshToken)] });
   }),
 
-  'DELETE /auth/logout': route({ public: true }, async ({ cookies }) => {
-    const token = cookies[REFRESH_COOKIE];
-    if (token) await revokeSessionOfRefreshToken(token);
+  'DELETE /auth/logout': route({ public: true }, async ({ cookies, event }) => {
+    // a bearer token that is not (or no longer) valid names no session to end
+    await logout(cookies[REFRESH_COOKIE], await authenticate(event).catch(() => undefined));
     return reply(undefined, 204, { cookies: [refreshCookie(null)] });
   }),
 
@@ -35,6 +37,7 @@ export const handler = httpModule({
 
   'POST /resetpasswords': route({ public: true, body: ResetPasswordBody }, async ({ body, clientAddress }) => {
     await accounts.resetPassword(body.email, body.token, body.password, clientAddress);
+    await auditPasswordReset(body.email, clientAddress);
     return { updated: true };
   }),
 });

@@ -14,6 +14,7 @@ import {
 } from '#lib/accounts/company-admin';
 import { signup } from '#lib/accounts/service';
 import { AppError } from '#lib/errors';
+import { actorOf } from '#lib/audit/actor';
 
 const params = z.object({ id: idParam });
 
@@ -46,14 +47,17 @@ export const handler = httpModule({
     if (params.id !== auth.companyId && !auth.super) throw new AppError('ERR_NO_PERMISSION');
     return companyRow(params.id);
   }),
-  'POST /companies': route({ super: true, body: CompanyBody }, async ({ body }) =>
-    reply(await createCompany(body), 201),
+  'POST /companies': route({ super: true, body: CompanyBody }, async ({ auth, body, clientAddress }) =>
+    reply(await createCompany(body, actorOf(auth, clientAddress)), 201),
   ),
-  'PUT /companies/{id}': route({ super: true, params, body: CompanyUpdateBody }, async ({ params, body }) =>
-    updateCompany(params.id, body),
+  'PUT /companies/{id}': route(
+    { super: true, params, body: CompanyUpdateBody },
+    async ({ auth, params, body, clientAddress }) => updateCompany(params.id, body, actorOf(auth, clientAddress)),
   ),
-  'DELETE /companies/{id}': route({ super: true, params }, async ({ auth, params }) =>
-    reply(await deleteCompany(params.id, auth.companyId), 202),
+  'DELETE /companies/{id}': route({ super: true, params }, async ({ auth, params, clientAddress }) =>
+    reply(await deleteCompany(params.id, auth.companyId, actorOf(auth, clientAddress)), 202),
   ),
-  'POST /companies/{id}/expire': route({ super: true, params }, async ({ params }) => expireCompany(params.id)),
+  'POST /companies/{id}/expire': route({ super: true, params }, async ({ auth, params, clientAddress }) =>
+    expireCompany(params.id, actorOf(auth, clientAddress)),
+  ),
 });

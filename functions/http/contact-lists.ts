@@ -23,6 +23,7 @@ import {
   updateContactList,
   updateContactListItem,
 } from '#lib/contact-lists/service';
+import { actorOf } from '#lib/audit/actor';
 
 const params = z.object({ id: idParam });
 const feature = 'useCampaigns' as const;
@@ -47,8 +48,8 @@ export const handler = httpModule({
     await deleteContactList(auth.companyId, params.id);
     return { message: 'Contact list deleted' };
   }),
-  'POST /contact-lists/{id}/upload': route({ feature, params }, async ({ auth, params, event }) =>
-    importContactList(auth.companyId, params.id, await readMultipartFile(event)),
+  'POST /contact-lists/{id}/upload': route({ feature, params }, async ({ auth, params, event, clientAddress }) =>
+    importContactList(auth.companyId, params.id, await readMultipartFile(event), actorOf(auth, clientAddress)),
   ),
   'GET /contact-list-items': route({ feature, query: ContactListItemsQuery }, async ({ auth, query }) =>
     listContactListItems(auth.companyId, query),

@@ -12,12 +12,15 @@ import { requireContact } from '#lib/contacts/repo';
 import { contactOptions, listContacts } from '#lib/contacts/list';
 import { createContact, deleteContact, importContacts, updateContact } from '#lib/contacts/service';
 import { requestPhoneImport } from '#lib/contacts/phone-import';
+import { actorOf } from '#lib/audit/actor';
 
 const params = z.object({ id: idParam });
 
 /** Contacts (attendance.md 2.9, 5, 7; management.md "Contacts"). */
 export const handler = httpModule({
-  'GET /contacts': route({ query: ContactsQuery }, async ({ auth, query }) => listContacts(auth.companyId, query)),
+  'GET /contacts': route({ query: ContactsQuery }, async ({ auth, query, clientAddress }) =>
+    listContacts(auth.companyId, query, actorOf(auth, clientAddress)),
+  ),
 
   'GET /contacts/list': route(
     { query: z.object({ searchParam: z.string().max(100).optional(), companyId: z.unknown().optional() }) },
@@ -30,14 +33,15 @@ export const handler = httpModule({
     reply(await createContact(auth.companyId, body), 201),
   ),
 
-  'POST /contacts/upload': route({ body: ContactUploadBody }, async ({ auth, body }) =>
-    importContacts(auth.companyId, body),
+  'POST /contacts/upload': route({ body: ContactUploadBody }, async ({ auth, body, clientAddress }) =>
+    importContacts(auth.companyId, body, actorOf(auth, clientAddress)),
   ),
 
   'POST /contacts/import': route(
     // the whole address book at once: an admin's action
     { permission: 'drawer-admin-items:view', body: ContactPhoneImportBody },
-    async ({ auth, body }) => reply(await requestPhoneImport(auth.companyId, body.whatsappId), 202),
+    async ({ auth, body, clientAddress }) =>
+      reply(await requestPhoneImport(auth.companyId, body.whatsappId, actorOf(auth, clientAddress)), 202),
   ),
 
   'PUT /contacts/{id}': route({ params, body: ContactUpdateBody }, async ({ auth, params, body }) =>

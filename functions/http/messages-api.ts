@@ -8,8 +8,8 @@ import { authenticateApiToken, parseSendFields, sendExternal } from '#lib/whatsa
  * Authenticated by the token, not by a user session.
  */
 export const handler = httpModule({
-  'POST /messages/send': route({ public: true }, async ({ headers, event }) => {
-    const whatsapp = await authenticateApiToken(headers.authorization);
+  'POST /messages/send': route({ public: true }, async ({ headers, event, clientAddress }) => {
+    const whatsapp = await authenticateApiToken(headers.authorization, clientAddress);
     const isMultipart = (headers['content-type'] ?? '').includes('multipart/form-data');
     if (isMultipart) {
       const { fields, files } = await readMultipart(event);

@@ -13,6 +13,7 @@ import {
   updateCompanyUser,
   withQueues,
 } from '#lib/users/service';
+import { actorOf } from '#lib/audit/actor';
 
 const params = z.object({ id: idParam });
 
@@ -28,16 +29,16 @@ export const handler = httpModule({
     withQueues(await requireUser(auth.companyId, params.id)),
   ),
 
-  'POST /users': route({ permission: ADMIN_AREA, body: UserCreateBody }, async ({ auth, body }) =>
-    reply(await createCompanyUser(auth, body), 201),
+  'POST /users': route({ permission: ADMIN_AREA, body: UserCreateBody }, async ({ auth, body, clientAddress }) =>
+    reply(await createCompanyUser(auth, body, actorOf(auth, clientAddress)), 201),
   ),
 
-  'PUT /users/{id}': route({ params, body: UserUpdateBody }, async ({ auth, params, body }) =>
-    updateCompanyUser(auth, params.id, body),
+  'PUT /users/{id}': route({ params, body: UserUpdateBody }, async ({ auth, params, body, clientAddress }) =>
+    updateCompanyUser(auth, params.id, body, actorOf(auth, clientAddress)),
   ),
 
-  'DELETE /users/{id}': route({ permission: ADMIN_AREA, params }, async ({ auth, params }) => {
-    await deleteCompanyUser(auth, params.id);
+  'DELETE /users/{id}': route({ permission: ADMIN_AREA, params }, async ({ auth, params, clientAddress }) => {
+    await deleteCompanyUser(auth, params.id, actorOf(auth, clientAddress));
     return { message: 'User deleted' };
   }),
 

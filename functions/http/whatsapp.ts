@@ -4,6 +4,7 @@ import { idParam } from '#shared/schemas/common';
 import { WhatsappBody, WhatsappQuery, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
 import { createWhatsapp, deleteWhatsapp, presentFor, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
+import { actorOf } from '#lib/audit/actor';
 
 const params = z.object({ id: idParam });
 const withQr = (session: unknown) => !(session === '0' || session === false);
@@ -27,11 +28,10 @@ export const handler = httpModule({
 
   'PUT /whatsapp/{id}': route(
     { permission: 'connections-page:editOrDeleteConnection', params, body: WhatsappUpdateBody },
-    async ({ auth, params, body }) =>
-      presentFor(
-        auth.profile,
-        (await withQueues(auth.companyId, [await updateWhatsapp(auth.companyId, params.id, body)]))[0]!,
-      ),
+    async ({ auth, params, body, clientAddress }) => {
+      const updated = await updateWhatsapp(auth.companyId, params.id, body, actorOf(auth, clientAddress));
+      return presentFor(auth.profile, (await withQueues(auth.companyId, [updated]))[0]!);
+    },
   ),
 
   'DELETE /whatsapp/{id}': route(

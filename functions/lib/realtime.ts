@@ -17,12 +17,16 @@ import { log } from './log';
 /**
  * WebSocket connections: `C#<companyId>#WS` / `CONN#<connectionId>` holds who is connected and which
  * rooms they joined (so publish is one Query per company), and `WS#<connectionId>` / `WS` maps a
- * connection id back to its company for `$disconnect` and `$default`. Both carry a TTL.
+ * connection id back to its company for `$disconnect` and `$default`. Both carry a TTL. Each names
+ * the login session it was opened in, which also lists it (accounts/sessions.ts): ending a session
+ * closes exactly its sockets.
  */
 export interface WsConnection {
   connectionId: string;
   companyId: number;
   userId: number;
+  /** the login session (`sid` of the ws ticket) */
+  sessionId: string;
   profile: string;
   super: boolean;
   queueIds: number[];
@@ -48,7 +52,14 @@ export async function saveConnection(conn: WsConnection) {
   const presence = socketEntry(conn.connectionId, ttl);
   await batchWrite([
     { ...companyConnKey(conn.companyId, conn.connectionId), ...conn, ttl },
-    { ...reverseKey(conn.connectionId), companyId: conn.companyId, userId: conn.userId, presence, ttl },
+    {
+      ...reverseKey(conn.connectionId),
+      companyId: conn.companyId,
+      userId: conn.userId,
+      sessionId: conn.sessionId,
+      presence,
+      ttl,
+    },
   ]);
   await updateSockets(conn.companyId, conn.userId, 'ADD', presence);
 }
@@ -74,13 +85,44 @@ export async function findConnection(connectionId: string): Promise<WsConnection
   return getItem<WsConnection>(companyConnKey(reverse.companyId, connectionId));
 }
 
+interface ReverseRecord {
+  companyId: number;
+  userId?: number;
+  sessionId?: string;
+  presence?: string;
+}
+
+/** Deletes a connection's records; answers what the reverse record said (its user and session), if any. */
 export async function removeConnection(connectionId: string, companyId?: number) {
-  const reverse = await getItem<{ companyId: number; userId?: number; presence?: string }>(reverseKey(connectionId));
+  // consistent: a connection saved a moment ago by `$connect` is removed with its presence entry
+  const reverse = await getItem<ReverseRecord>(reverseKey(connectionId), { consistent: true });
   const owner = companyId ?? reverse?.companyId;
   await deleteItem(reverseKey(connectionId));
   if (owner !== undefined) await deleteItem(companyConnKey(owner, connectionId));
   if (reverse?.presence && reverse.userId !== undefined)
     await updateSockets(reverse.companyId, reverse.userId, 'DELETE', reverse.presence);
+  return reverse;
+}
+
+/**
+ * Closes sockets at once: their records go first, so no publish finds them any more, then the
+ * gateway drops them (a post already under way then meets a 410). Closing a socket already gone
+ * costs nothing.
+ */
+export async function closeConnections(companyId: number, connectionIds: string[]) {
+  await eachBounded(connectionIds, async (connectionId) => {
+    await removeConnection(connectionId, companyId);
+    await disconnect(connectionId);
+  });
+}
+
+/** Closes the company's sockets that match (a user's, or those a company expiry bars). */
+export async function closeConnectionsWhere(companyId: number, match: (conn: WsConnection) => boolean) {
+  const doomed = (await companyConnections(companyId)).filter(match);
+  await closeConnections(
+    companyId,
+    doomed.map(({ connectionId }) => connectionId),
+  );
 }
 
 /** Room fields of a connection still recorded (a removed one is not brought back as a partial item). */
@@ -243,12 +285,13 @@ export async function publish<T extends object>(
 
 /** Posts each message to its connection, FANOUT_CONCURRENCY at a time. */
 export async function postAll(posts: { conn: WsConnection; message: unknown }[]) {
+  await eachBounded(posts, ({ conn, message }) => postToConnection(conn, message));
+}
+
+async function eachBounded<T>(items: T[], run: (item: T) => Promise<unknown>) {
   let next = 0;
   const worker = async () => {
-    while (next < posts.length) {
-      const { conn, message } = posts[next++]!;
-      await postToConnection(conn, message);
-    }
+    while (next < items.length) await run(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, posts.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, items.length) }, worker));
 }

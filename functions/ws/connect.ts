@@ -1,29 +1,33 @@
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { verifyWsTicket } from '#lib/auth';
 import { getUser } from '#lib/accounts/users';
-import { consumeWsTicket, currentSession } from '#lib/accounts/sessions';
-import { saveConnection } from '#lib/realtime';
+import { attachSocket, consumeWsTicket, currentSession } from '#lib/accounts/sessions';
+import { removeConnection, saveConnection } from '#lib/realtime';
 import { log } from '#lib/log';
 
 type ConnectEvent = APIGatewayProxyWebsocketEventV2 & { queryStringParameters?: Record<string, string | undefined> };
 
 /**
  * `$connect`: the query string carries a short-lived ticket from `POST /auth/ws-ticket`. A ticket opens
- * one socket, and only while its session and user still exist.
+ * one socket, and only while its session and user still exist. The connection is saved before it is
+ * listed on its session: a session that ends after the listing finds it and removes it, and one that
+ * ended before makes the listing fail, and the connection is removed here and refused.
  */
 export async function handler(event: ConnectEvent) {
   const ticket = event.queryStringParameters?.ticket;
   if (!ticket) return { statusCode: 401 };
+  const connectionId = event.requestContext.connectionId;
   try {
     const claims = await verifyWsTicket(ticket);
     await consumeWsTicket(claims.jti);
-    await currentSession(claims);
-    const user = await getUser(claims.companyId, claims.userId);
+    await currentSession(claims, { fresh: true });
+    const user = await getUser(claims.companyId, claims.userId, { consistent: true });
     if (!user) return { statusCode: 401 };
     await saveConnection({
-      connectionId: event.requestContext.connectionId,
+      connectionId,
       companyId: user.companyId,
       userId: user.id,
+      sessionId: claims.sessionId,
       profile: user.profile,
       super: user.super,
       queueIds: user.queueIds,
@@ -34,6 +38,11 @@ export async function handler(event: ConnectEvent) {
       notification: false,
       connectedAt: new Date().toISOString(),
     });
+    if (!(await attachSocket(claims, connectionId))) {
+      await removeConnection(connectionId, user.companyId);
+      log.info('websocket connect refused', { reason: 'session ended while connecting' });
+      return { statusCode: 401 };
+    }
     return { statusCode: 200 };
   } catch (err) {
     log.info('websocket connect refused', { reason: (err as Error).message });

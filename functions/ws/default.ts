@@ -1,11 +1,39 @@
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { CLIENT_ACTIONS, type ClientMessage } from '#shared/events';
-import { disconnect, findConnection, refreshConnection, updateRooms, postToConnection } from '#lib/realtime';
+import {
+  closeConnections,
+  disconnect,
+  findConnection,
+  refreshConnection,
+  updateRooms,
+  postToConnection,
+} from '#lib/realtime';
 import { getUser } from '#lib/accounts/users';
+import { currentSession } from '#lib/accounts/sessions';
+import { AppError } from '#lib/errors';
 import { log } from '#lib/log';
 
 const toggle = <T>(list: T[], value: T, on: boolean) =>
   on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
+
+/**
+ * Whether the socket's session still holds (`currentSession`): one whose session ended without closing
+ * it (its TTL passed, or its company expired by the calendar) is closed at its next `userStatus`, and
+ * so is a connection recorded before connections named their session.
+ */
+async function sessionHolds(conn: { companyId: number; userId: number; sessionId?: string }) {
+  if (!conn.sessionId) return false;
+  try {
+    await currentSession(
+      { companyId: conn.companyId, userId: conn.userId, sessionId: conn.sessionId },
+      { fresh: true },
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
+}
 
 /**
  * `$default`: room joins and leaves, `userStatus` (keeps the connection alive and refreshes the
@@ -45,7 +73,12 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
       await updateRooms(conn, { notification: message.action === 'joinNotification' });
       break;
     case 'userStatus': {
-      const user = await getUser(conn.companyId, conn.userId);
+      if (!(await sessionHolds(conn))) {
+        log.info('socket of an ended session closed', { connectionId: conn.connectionId, companyId: conn.companyId });
+        await closeConnections(conn.companyId, [conn.connectionId]);
+        return { statusCode: 410 };
+      }
+      const user = await getUser(conn.companyId, conn.userId, { consistent: true });
       if (!user) return { statusCode: 410 };
       const kept = await refreshConnection(conn, {
         profile: user.profile,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery, idParam, isoDate, nullableBodyId } from './common';
+import { MSG, cursorQuery, idParam, isoDate, nullableBodyId, queryBool } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
 export const ExtraInfo = z.object({
@@ -58,6 +58,8 @@ export const ContactsQuery = cursorQuery.extend({
   date: dayOrIso.optional(),
   dateStart: dayOrIso.optional(),
   dateEnd: dayOrIso.optional(),
+  /** the first page of a CSV export: the export is recorded on the audit trail */
+  export: queryBool.optional(),
 });
 
 /**

@@ -57,6 +57,7 @@ export const routes: AppRoute[] = [
   page('/prompts', 'private', () => import('./prompts/PromptsPage')),
   page('/queue-integration', 'private', () => import('./integrations/IntegrationsPage')),
   page('/messages-api', 'private', () => import('./messages-api/MessagesApiPage')),
+  page('/audit', 'private', () => import('./audit/AuditPage')),
   page('/contact-lists', 'private', () => import('./contact-lists/ContactListsPage'), 'cshow'),
   page(
     '/contact-lists/:contactListId/contacts',

@@ -21,6 +21,7 @@ import {
   companyItem,
   companyKeys,
   getCompany,
+  isCompanyActive,
   isCompanyExpired,
   newCompany,
   queryCompanies,
@@ -28,6 +29,9 @@ import {
 } from './companies';
 import { getPlan, listPlans, planUseTx } from './plans';
 import { createUser } from './users';
+import { closeBarredSockets } from './sessions';
+import { auditBy, changesOf, type AuditActor } from '../audit/actor';
+import type { AuditAction } from '../audit/record';
 
 /** The super user's company administration (management.md "Settings page": companies tab). */
 
@@ -79,8 +83,56 @@ export async function listCompanyRows(opts: { cursor?: string; limit?: number; s
 const pickBilling = (body: Partial<Record<(typeof BILLING_FIELDS)[number], string | null | undefined>>) =>
   Object.fromEntries(BILLING_FIELDS.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
 
+/**
+ * Company changes are the platform's acts: they go to the platform company's trail (one entry per
+ * act, with the company as target), never to the tenant's own, whose admins see what happens inside
+ * their company and not the platform operator's address. Status and due date have actions of their
+ * own (what a super user looks for when a tenant asks "why were we cut off?"); the rest is
+ * `company.updated`.
+ */
+const COMPANY_FIELDS: (keyof StoredCompany)[] = [
+  'name',
+  'email',
+  'phone',
+  'planId',
+  'status',
+  'dueDate',
+  'recurrence',
+  'campaignsEnabled',
+  ...BILLING_FIELDS,
+];
+const OWN_ACTION: Partial<Record<keyof StoredCompany, AuditAction>> = {
+  status: 'company.status_changed',
+  dueDate: 'company.due_date_changed',
+};
+
+async function auditCompany(
+  by: AuditActor | undefined,
+  company: Pick<StoredCompany, 'id' | 'name'>,
+  action: AuditAction,
+  changes: Record<string, unknown>,
+) {
+  await auditBy(by, {
+    companyId: PLATFORM_COMPANY_ID,
+    action,
+    target: { type: 'company', id: company.id, name: company.name },
+    changes,
+  });
+}
+
+async function auditCompanyUpdate(by: AuditActor | undefined, before: StoredCompany, after: StoredCompany) {
+  const changes = changesOf(before, after, COMPANY_FIELDS);
+  const rest: Record<string, unknown> = {};
+  for (const [field, change] of Object.entries(changes)) {
+    const own = OWN_ACTION[field as keyof StoredCompany];
+    if (own) await auditCompany(by, after, own, { [field]: change });
+    else rest[field] = change;
+  }
+  if (Object.keys(rest).length) await auditCompany(by, after, 'company.updated', rest);
+}
+
 /** `POST /companies`: a company on a plan; with a password, its first admin (the company's e-mail). */
-export async function createCompany(body: z.infer<typeof CompanyBody>): Promise<CompanyRow> {
+export async function createCompany(body: z.infer<typeof CompanyBody>, by?: AuditActor): Promise<CompanyRow> {
   const plan = await requirePlanFor(body.planId);
   const id = await nextId(GLOBAL_SCOPE, 'company');
   const company: Company = newCompany({
@@ -112,6 +164,10 @@ export async function createCompany(body: z.infer<typeof CompanyBody>): Promise<
   } else {
     await transact(items);
   }
+  await auditCompany(by, company, 'company.created', {
+    ...changesOf(undefined, company as StoredCompany, COMPANY_FIELDS),
+    ...(body.password ? { adminUser: body.email } : {}),
+  });
   return toRow(company as StoredCompany);
 }
 
@@ -125,7 +181,11 @@ async function requirePlanFor(planId: number) {
  * `PUT /companies/{id}`: any field; a plan change moves the plans' company counts in the same
  * transaction. The platform company cannot be disabled or expired.
  */
-export async function updateCompany(id: number, body: z.infer<typeof CompanyUpdateBody>): Promise<CompanyRow> {
+export async function updateCompany(
+  id: number,
+  body: z.infer<typeof CompanyUpdateBody>,
+  by?: AuditActor,
+): Promise<CompanyRow> {
   const current = await requireCompany(id);
   if (id === PLATFORM_COMPANY_ID && (body.status === false || body.dueDate !== undefined))
     throw new AppError('ERR_PLATFORM_COMPANY');
@@ -157,14 +217,17 @@ export async function updateCompany(id: number, body: z.infer<typeof CompanyUpda
   ];
   if (next.planId !== current.planId) items.push(planUseTx(next.planId, 1), planUseTx(current.planId, -1));
   await transact(items);
+  // a due date moved into the past (or a company disabled) bars its attendants at once, sockets included
+  if (!isCompanyActive(next)) await closeBarredSockets(next);
+  await auditCompanyUpdate(by, current, next);
   return toRow(next);
 }
 
 /** The "Expire" button: the due date moves by the recurrence (from today when there is none). */
-export async function expireCompany(id: number): Promise<CompanyRow> {
+export async function expireCompany(id: number, by?: AuditActor): Promise<CompanyRow> {
   const current = await requireCompany(id);
   const dueDate = advanceDueDate(current.dueDate ?? nowIso(), current.recurrence);
-  return updateCompany(id, { dueDate });
+  return updateCompany(id, { dueDate }, by);
 }
 
 /**
@@ -172,9 +235,9 @@ export async function expireCompany(id: number): Promise<CompanyRow> {
  * can sign in) and put on the cleanup index; the `company-cleanup` timer removes its data, media and
  * WhatsApp sessions.
  */
-export async function deleteCompany(id: number, callerCompanyId: number) {
+export async function deleteCompany(id: number, callerCompanyId: number, by?: AuditActor) {
   if (id === PLATFORM_COMPANY_ID || id === callerCompanyId) throw new AppError('ERR_PLATFORM_COMPANY');
-  await requireCompany(id);
+  const company = await requireCompany(id);
   const deletingAt = nowIso();
   const marked = await updateItem(companyKeys(id), {
     set: { deletingAt, status: false, ...companyCleanupIndex(id, deletingAt) },
@@ -182,5 +245,7 @@ export async function deleteCompany(id: number, callerCompanyId: number) {
     condition: 'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
   });
   if (!marked) throw new AppError('ERR_NOT_FOUND');
+  await closeBarredSockets({ ...company, deletingAt, status: false });
+  await auditCompany(by, company, 'company.deleted', { name: { from: company.name } });
   return { id, deleting: true as const };
 }

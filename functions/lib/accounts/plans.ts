@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { deleteTx, getItem, putTx, queryAll, stripKeys, transact, updateTx, type TransactItem } from '../db';
 import { nextId, GLOBAL_SCOPE } from '../ids';
 import { pad, nowIso } from '../keys';
+import { auditBy, changesOf, type AuditActor } from '../audit/actor';
 
 /**
  * Plans are platform-wide: pk `PLAN`, sk `PLAN#<id>`, with `companiesCount` (kept by the company
@@ -52,7 +53,19 @@ const duplicatedName = () => new AppError('ERR_DUPLICATED', 409, [{ path: ['name
 const flagsOf = (body: Partial<PlanBody>) =>
   Object.fromEntries(PLAN_FEATURES.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
 
-export async function createPlan(body: PlanBody): Promise<Plan> {
+/** What the audit trail shows of a plan change: every field of the form (a new plan: the features it has). */
+const PLAN_LIMIT_FIELDS: (keyof Plan)[] = ['name', 'users', 'connections', 'queues', 'value'];
+const PLAN_FIELDS: (keyof Plan)[] = [...PLAN_LIMIT_FIELDS, ...PLAN_FEATURES];
+
+/** Plans are the platform's: their changes go to the platform company's trail (the super user's own). */
+const auditPlan = (by: AuditActor | undefined, plan: Plan, changes: Record<string, unknown>, op: string) =>
+  auditBy(by, {
+    action: 'plan.changed',
+    target: { type: 'plan', id: plan.id, name: plan.name },
+    changes: { op, ...changes },
+  });
+
+export async function createPlan(body: PlanBody, by?: AuditActor): Promise<Plan> {
   const id = await nextId(GLOBAL_SCOPE, 'plan');
   const plan: Plan = {
     id,
@@ -74,10 +87,17 @@ export async function createPlan(body: PlanBody): Promise<Plan> {
     ],
     (index) => (index === 0 ? duplicatedName() : new AppError('ERR_CONFLICT')),
   );
+  const features = PLAN_FEATURES.filter((f) => plan[f]);
+  await auditPlan(
+    by,
+    plan,
+    { ...changesOf(undefined, plan, PLAN_LIMIT_FIELDS), features: { to: features } },
+    'created',
+  );
   return plan;
 }
 
-export async function updatePlan(id: number, body: Partial<PlanBody>): Promise<Plan> {
+export async function updatePlan(id: number, body: Partial<PlanBody>, by?: AuditActor): Promise<Plan> {
   const current = await requirePlan(id);
   const { name, users, connections, queues, value } = body;
   const renamed = name !== undefined && name.trim().toLowerCase() !== current.name.trim().toLowerCase();
@@ -91,11 +111,14 @@ export async function updatePlan(id: number, body: Partial<PlanBody>): Promise<P
     items.push(putTx({ ...planNameKeys(name), planId: id }, true), deleteTx(planNameKeys(current.name)));
   }
   await transact(items, (index) => (index === 1 ? duplicatedName() : new AppError('ERR_NOT_FOUND')));
-  return requirePlan(id);
+  const updated = await requirePlan(id);
+  const changes = changesOf(current, updated, PLAN_FIELDS);
+  if (Object.keys(changes).length) await auditPlan(by, updated, changes, 'updated');
+  return updated;
 }
 
 /** A plan some company uses is kept (ERR_PLAN_IN_USE): companies must move to another plan first. */
-export async function deletePlan(id: number) {
+export async function deletePlan(id: number, by?: AuditActor) {
   const current = await requirePlan(id);
   const guarded = deleteTx(
     planKeys(id),
@@ -108,4 +131,5 @@ export async function deletePlan(id: number) {
     ],
     () => new AppError('ERR_PLAN_IN_USE'),
   );
+  await auditPlan(by, current, {}, 'deleted');
 }

@@ -1,11 +1,13 @@
-import { REFRESH_TOKEN_DAYS, WS_TICKET_SECONDS } from '#shared/constants';
+import { PLATFORM_COMPANY_ID, REFRESH_TOKEN_DAYS, WS_TICKET_SECONDS } from '#shared/constants';
 import type { User } from '#shared/schemas/accounts';
 import { batchGet, deleteItem, getItem, putItem, query, updateItem, type Item, type Key } from '../db';
 import { AppError } from '../errors';
 import { ttlIn } from '../keys';
 import { randomToken, sha256, signAccessToken, type AuthContext, type TokenClaims } from '../auth';
 import { config } from '../config';
-import { toUser, userKeys } from './users';
+import { closeConnections, closeConnectionsWhere } from '../realtime';
+import { recordAudit } from '../audit/record';
+import { findEmailOwner, toUser, userKeys } from './users';
 import { companyKeys, isCompanyExpired, type StoredCompany } from './companies';
 
 /**
@@ -19,6 +21,12 @@ import { companyKeys, isCompanyExpired, type StoredCompany } from './companies';
  * cookie. Refreshing marks the token used (conditionally: concurrent refreshes get one success) and
  * issues the next one of the same session; a used token presented again means it was stolen or
  * replayed, and the whole session is revoked.
+ *
+ * Sockets: the session item's string set `sockets` lists the WebSocket connections opened with it.
+ * `$connect` adds its connection only while the session is current (conditional ADD), and ending a
+ * session first marks it `endedAt` (one conditional write that answers the set as it then stands),
+ * so a socket is either refused at `$connect` or listed when its session ends, and then closed
+ * before the ending call returns.
  */
 const sessionPk = (companyId: number, userId: number) => `SESSIONS#${companyId}#${userId}`;
 const sessionKeys = (companyId: number, userId: number, sessionId: string) => ({
@@ -42,7 +50,13 @@ interface RefreshItem {
 interface SessionItem {
   rtHash: string;
   ttl: number;
+  sockets?: Set<string>;
+  /** set by the call that ends the session, just before the item is deleted */
+  endedAt?: number;
 }
+
+/** A session that has not been ended (the item exists and is not marked). */
+const CURRENT = 'attribute_exists(pk) AND attribute_not_exists(endedAt)';
 
 /** Starts a session (no `sessionId`) or continues one after a refresh; refused when it was revoked meanwhile. */
 export async function issueSession(user: User, sessionId?: string) {
@@ -50,10 +64,7 @@ export async function issueSession(user: User, sessionId?: string) {
   const id = sessionId ?? randomToken(12);
   const session = { rtHash: sha256(refreshToken), ttl: ttlIn(REFRESH_SECONDS) };
   if (sessionId) {
-    const kept = await updateItem(sessionKeys(user.companyId, user.id, id), {
-      set: session,
-      condition: 'attribute_exists(pk)',
-    });
+    const kept = await updateItem(sessionKeys(user.companyId, user.id, id), { set: session, condition: CURRENT });
     if (!kept) throw new AppError('ERR_SESSION_EXPIRED', 401);
   } else {
     await putItem({ ...sessionKeys(user.companyId, user.id, id), ...session });
@@ -82,24 +93,31 @@ export async function consumeRefreshToken(token: string): Promise<RefreshItem | 
     return undefined;
   }
   const session = await getItem<SessionItem>(sessionKeys(item.companyId, item.userId, item.sessionId));
-  return session ? item : undefined;
+  return session && !session.endedAt ? item : undefined;
 }
 
-async function deleteSession(key: Key, session: SessionItem | undefined) {
-  await deleteItem(key);
-  checked.delete(`${key.pk}|${key.sk}`);
-  if (session?.rtHash) await deleteItem(refreshKeysByHash(session.rtHash));
-}
-
+/**
+ * Ends a session: marked, so no socket joins it any more and the mark answers the sockets it has;
+ * then the session and its refresh token are deleted and those sockets closed.
+ */
 export async function revokeSession(companyId: number, userId: number, sessionId: string) {
   const key = sessionKeys(companyId, userId, sessionId);
-  await deleteSession(key, await getItem<SessionItem>(key));
+  const ended = await updateItem<SessionItem>(key, { set: { endedAt: Date.now() }, condition: 'attribute_exists(pk)' });
+  await deleteItem(key);
+  checked.delete(`${key.pk}|${key.sk}`);
+  if (ended?.rtHash) await deleteItem(refreshKeysByHash(ended.rtHash));
+  await closeConnections(companyId, [...(ended?.sockets ?? [])]);
 }
 
-/** Logout: ends the session of the refresh cookie. */
-export async function revokeSessionOfRefreshToken(token: string) {
-  const item = await getItem<RefreshItem>(refreshKeys(token));
-  if (item) await revokeSession(item.companyId, item.userId, item.sessionId);
+/**
+ * Logout: ends the session of the refresh cookie (the browser), and the one the access token names
+ * (an API client has no cookie). Either proves that its holder held the session.
+ */
+export async function logout(refreshToken: string | undefined, claims: TokenClaims | undefined) {
+  const item = refreshToken ? await getItem<RefreshItem>(refreshKeys(refreshToken)) : undefined;
+  const sessions = [item, claims].filter((s): s is RefreshItem | TokenClaims => s !== undefined);
+  const unique = new Map(sessions.map((s) => [`${s.companyId}#${s.userId}#${s.sessionId}`, s]));
+  await Promise.all([...unique.values()].map((s) => revokeSession(s.companyId, s.userId, s.sessionId)));
 }
 
 /** Ends every session of a user (password change or reset, deletion), except `keep` (the caller's own). */
@@ -108,7 +126,7 @@ export async function revokeUserSessions(companyId: number, userId: number, keep
   do {
     const page = await query<SessionItem & Key>({ pk: sessionPk(companyId, userId), startKey });
     const doomed = page.items.filter((s) => s.sk !== `S#${keep}`);
-    await Promise.all(doomed.map((s) => deleteSession({ pk: s.pk, sk: s.sk }, s)));
+    await Promise.all(doomed.map((s) => revokeSession(companyId, userId, s.sk.slice('S#'.length))));
     startKey = page.lastKey;
   } while (startKey);
 }
@@ -118,7 +136,7 @@ export async function revokeUserSessions(companyId: number, userId: number, keep
  * due date only its admins (and super users), in a session restricted to paying (`restricted`), so
  * they can renew at once; attendants are refused until it is paid.
  */
-export function mayHoldSession(company: StoredCompany, user: Pick<User, 'profile' | 'super'>) {
+export function mayHoldSession(company: StoredCompany, user: { profile: string; super: boolean }) {
   if (company.status === false || company.deletingAt) return false;
   return !isCompanyExpired(company) || user.profile === 'admin' || user.super;
 }
@@ -135,21 +153,34 @@ export function forgetCheckedSessions(companyId: number, userId: number) {
 /**
  * The caller of a verified token as the store knows it now: the session must still exist and the
  * user's profile and `super` come from the user item, not from the token. Cached for a few seconds
- * per instance (config), so a revocation or a demotion holds from the next request after that.
+ * per instance (config), so a revocation or a demotion holds from the next request after that;
+ * `fresh` (the WebSocket routes) reads past the cache, strongly consistent.
  */
-export async function currentSession(claims: TokenClaims): Promise<AuthContext> {
+export async function currentSession(
+  claims: Pick<TokenClaims, 'companyId' | 'userId' | 'sessionId'>,
+  opts: { fresh?: boolean } = {},
+): Promise<AuthContext> {
   const sessionKey = sessionKeys(claims.companyId, claims.userId, claims.sessionId);
   const cacheKey = `${sessionKey.pk}|${sessionKey.sk}`;
   const cached = checked.get(cacheKey);
-  if (cached && cached.until > Date.now()) return cached.auth;
+  if (cached && cached.until > Date.now() && !opts.fresh) return cached.auth;
   const userKey = userKeys(claims.companyId, claims.userId);
   const companyKey = companyKeys(claims.companyId);
-  const found = await batchGet<Key & Record<string, unknown>>([userKey, sessionKey, companyKey]);
+  const found = await batchGet<Key & Record<string, unknown>>([userKey, sessionKey, companyKey], {
+    consistent: opts.fresh,
+  });
   const userItem = found.find((i) => i.sk === userKey.sk && i.pk === userKey.pk);
   const session = found.find((i) => i.pk.startsWith('SESSIONS#')) as (Key & SessionItem) | undefined;
   const company = found.find((i) => i.sk === companyKey.sk && i.pk === companyKey.pk) as StoredCompany | undefined;
   const user = userItem && toUser(userItem);
-  if (!user || !session || session.ttl < Date.now() / 1000 || !company || !mayHoldSession(company, user)) {
+  if (
+    !user ||
+    !session ||
+    session.endedAt ||
+    session.ttl < Date.now() / 1000 ||
+    !company ||
+    !mayHoldSession(company, user)
+  ) {
     checked.delete(cacheKey);
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
@@ -164,6 +195,77 @@ export async function currentSession(claims: TokenClaims): Promise<AuthContext> 
   const seconds = config().sessionCacheSeconds;
   if (seconds > 0) checked.set(cacheKey, { until: Date.now() + seconds * 1000, auth });
   return auth;
+}
+
+/**
+ * `$connect`: lists the connection on its session, only while the session is current; false when it
+ * ended meanwhile (the caller then removes the connection it saved and refuses the socket).
+ */
+export async function attachSocket(
+  session: Pick<TokenClaims, 'companyId' | 'userId' | 'sessionId'>,
+  connectionId: string,
+): Promise<boolean> {
+  const kept = await updateItem(sessionKeys(session.companyId, session.userId, session.sessionId), {
+    add: { sockets: new Set([connectionId]) },
+    condition: CURRENT,
+  });
+  return kept !== undefined;
+}
+
+/**
+ * `$disconnect`: the connection leaves its session's list. A socket that ended without one (a post
+ * found it gone) stays listed until the session ends, when closing it costs nothing.
+ */
+export async function detachSocket(
+  session: Pick<TokenClaims, 'companyId' | 'userId' | 'sessionId'>,
+  connectionId: string,
+) {
+  await updateItem(sessionKeys(session.companyId, session.userId, session.sessionId), {
+    deleteFromSet: { sockets: new Set([connectionId]) },
+    condition: CURRENT,
+  });
+}
+
+/**
+ * The company's sockets whose users may no longer hold a session there (`mayHoldSession`: after its
+ * due date all but its admins and super users; disabled or being deleted, everyone) close at once.
+ */
+export async function closeBarredSockets(company: StoredCompany) {
+  await closeConnectionsWhere(company.id, (conn) => !mayHoldSession(company, conn));
+}
+
+/**
+ * A sign-in refused for its credentials goes on the trail of the company whose user the e-mail names
+ * (else the platform's), with the client's address. Only evaluated failures are recorded: the rate
+ * limiter bounds them, while refusals by the limiter itself (ERR_TOO_MANY_ATTEMPTS) are as many as
+ * an attacker sends. Rethrows the error.
+ */
+export async function auditSignInFailure(err: unknown, email: string, address: string): Promise<never> {
+  if (err instanceof AppError && err.code === 'ERR_INVALID_CREDENTIALS') {
+    const owner = await findEmailOwner(email);
+    await recordAudit({
+      companyId: owner?.companyId ?? PLATFORM_COMPANY_ID,
+      action: 'auth.signin_failed',
+      address,
+      target: owner
+        ? { type: 'user', id: owner.userId, name: email.toLowerCase() }
+        : { type: 'email', id: email.toLowerCase() },
+    });
+  }
+  throw err;
+}
+
+/** A password reset by e-mailed code, on the user's company trail (no actor: the caller had no session). */
+export async function auditPasswordReset(email: string, address: string) {
+  const owner = await findEmailOwner(email);
+  if (!owner) return;
+  await recordAudit({
+    companyId: owner.companyId,
+    action: 'auth.password_changed',
+    address,
+    target: { type: 'user', id: owner.userId, name: email.toLowerCase() },
+    changes: { via: 'reset' },
+  });
 }
 
 /** A WebSocket ticket opens one socket: its `jti` is recorded at the first `$connect`. */

@@ -51,13 +51,24 @@ export async function getStoredUser(companyId: number, id: number): Promise<Stor
   return stored;
 }
 
-export async function getUser(companyId: number, id: number): Promise<User | undefined> {
-  const item = await getItem(userKeys(companyId, id));
+/** `consistent`: the user as the last write left it (the WebSocket routes scope a socket by it). */
+export async function getUser(
+  companyId: number,
+  id: number,
+  opts: { consistent?: boolean } = {},
+): Promise<User | undefined> {
+  const item = await getItem(userKeys(companyId, id), opts);
   return item ? toUser(item) : undefined;
 }
 
-export async function findUserByEmail(email: string): Promise<StoredUser | undefined> {
+/** Whose e-mail it is, from the guard item alone (one read, the same for unknown e-mails). */
+export async function findEmailOwner(email: string): Promise<{ companyId: number; userId: number } | undefined> {
   const guard = await getItem<{ companyId: number; userId: number }>(emailKeys(email));
+  return guard && { companyId: guard.companyId, userId: guard.userId };
+}
+
+export async function findUserByEmail(email: string): Promise<StoredUser | undefined> {
+  const guard = await findEmailOwner(email);
   return guard ? getStoredUser(guard.companyId, guard.userId) : undefined;
 }
 

@@ -1,14 +1,16 @@
 import { updateItem } from '../db';
 import { nowIso } from '../keys';
 import { log } from '../log';
-import { companyKeys } from '../accounts/companies';
+import { companyKeys, toCompany } from '../accounts/companies';
+import { closeBarredSockets } from '../accounts/sessions';
 import { listWhatsapps } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
 
 /**
  * An expired company's WhatsApp sessions pause (the runner closes them and keeps their keys) and
  * resume without a new QR code once it pays. `pausedAt` on the company is claimed conditionally,
- * so each pause and each resume sends its commands once.
+ * so each pause and each resume sends its commands once. Pausing also closes the sockets of its
+ * users who may no longer sign in (all but its admins, who stay to pay).
  */
 export async function pauseCompanySessions(companyId: number): Promise<boolean> {
   const claimed = await updateItem(companyKeys(companyId), {
@@ -16,6 +18,7 @@ export async function pauseCompanySessions(companyId: number): Promise<boolean> 
     condition: 'attribute_exists(pk) AND attribute_not_exists(pausedAt)',
   });
   if (!claimed) return false;
+  await closeBarredSockets(toCompany(claimed));
   const connections = await listWhatsapps(companyId);
   await Promise.all(connections.map((w) => sendSessionCommand({ type: 'stop', companyId, whatsappId: w.id })));
   log.info('company sessions paused', { companyId, connections: connections.length });

@@ -43,6 +43,7 @@ import {
   toContactListItem,
 } from './repo';
 import { requestNumberChecks } from './checks';
+import { auditBy, type AuditActor } from '../audit/actor';
 
 export async function createContactList(companyId: number, body: { name: string }): Promise<ContactList> {
   const id = await nextId(companyScope(companyId), 'contactList');
@@ -249,8 +250,25 @@ export async function importContactList(
   companyId: number,
   listId: number,
   file: UploadedFile,
+  by?: AuditActor,
 ): Promise<ContactListImportResult> {
-  await requireContactList(companyId, listId);
+  const list = await requireContactList(companyId, listId);
+  const result = await importListRows(companyId, listId, file);
+  await auditBy(by, {
+    action: 'data.imported',
+    target: { type: 'contactList', id: listId, name: list.name },
+    changes: {
+      source: 'spreadsheet',
+      file: file.fileName.slice(0, 100),
+      rows: result.total,
+      created: result.created,
+      refused: result.errors.length,
+    },
+  });
+  return result;
+}
+
+async function importListRows(companyId: number, listId: number, file: UploadedFile): Promise<ContactListImportResult> {
   const rows = readSheet(file).filter(({ row }) => Object.values(row).some((v) => String(v ?? '').trim()));
   if (rows.length > CONTACT_LIST_IMPORT_MAX_ROWS)
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['file'], message: 'long', max: CONTACT_LIST_IMPORT_MAX_ROWS }]);

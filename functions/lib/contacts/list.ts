@@ -6,6 +6,7 @@ import { ddb, getItem, query, type QueryOptions, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
+import { auditBy, type AuditActor } from '../audit/actor';
 
 export interface ContactsFilter {
   searchParam?: string;
@@ -14,6 +15,8 @@ export interface ContactsFilter {
   dateEnd?: string;
   cursor?: string;
   limit?: number;
+  /** the pages are read for a CSV export (its first page goes on the audit trail) */
+  export?: boolean;
 }
 
 const dayStart = (d: string) => (d.length === 10 ? `${d}T00:00:00.000Z` : new Date(d).toISOString());
@@ -100,7 +103,7 @@ async function countMatching(opts: QueryOptions): Promise<number> {
   return total;
 }
 
-export async function listContacts(companyId: number, f: ContactsFilter) {
+export async function listContacts(companyId: number, f: ContactsFilter, by?: AuditActor) {
   const opts = plan(companyId, f);
   const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd);
   const [out, count] = await Promise.all([
@@ -110,6 +113,18 @@ export async function listContacts(companyId: number, f: ContactsFilter) {
       : getItem<{ value: number }>(contactsUsageKeys(companyId)).then((c) => c?.value ?? 0),
   ]);
   const paged = await page(companyId, out.items.map(toContact), out.lastKey, opts);
+  // one entry per export: the export reads page after page, only the first has no cursor
+  if (f.export && !f.cursor) {
+    await auditBy(by, {
+      action: 'data.exported',
+      target: { type: 'contacts', id: 'all' },
+      changes: {
+        format: 'csv',
+        contacts: count,
+        ...(filtered ? { filter: { search: f.searchParam, date: f.date, from: f.dateStart, to: f.dateEnd } } : {}),
+      },
+    });
+  }
   return { contacts: paged.items, hasMore: paged.hasMore, cursor: paged.cursor, count };
 }
 

@@ -6,6 +6,7 @@ import { publish } from '../realtime';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { getDefaultWhatsapp, requireWhatsapp } from '../whatsapp/repo';
 import { importContacts } from './service';
+import { auditBy, type AuditActor } from '../audit/actor';
 
 /**
  * POST /contacts/import (management.md section 7): the phone's address book becomes contacts. The
@@ -13,11 +14,17 @@ import { importContacts } from './service';
  * WhatsApp gave it and sends it back in parts; each part goes through the spreadsheet import, so a
  * number already saved is left alone and a second import, or a redelivered part, creates nothing.
  */
-export async function requestPhoneImport(companyId: number, whatsappId?: number) {
+export async function requestPhoneImport(companyId: number, whatsappId?: number, by?: AuditActor) {
   const whatsapp = whatsappId ? await requireWhatsapp(companyId, whatsappId) : await getDefaultWhatsapp(companyId);
   if (whatsapp.status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   const requestId = randomUUID();
   await sendSessionCommand({ type: 'importContacts', companyId, whatsappId: whatsapp.id, requestId });
+  // noted when asked for: the parts arrive later, from the runner, with no user behind them
+  await auditBy(by, {
+    action: 'data.imported',
+    target: { type: 'contacts', id: 'all' },
+    changes: { source: 'whatsapp', connection: whatsapp.name, whatsappId: whatsapp.id },
+  });
   return { requestId, whatsappId: whatsapp.id };
 }
 

@@ -9,7 +9,8 @@ import { deleteTx, putTx, query, transact, updateItem, updateTx, type TransactIt
 import { counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
-import { companyConnections, disconnect, publish, refreshConnection, removeConnection } from '../realtime';
+import { closeConnectionsWhere, companyConnections, publish, refreshConnection } from '../realtime';
+import { auditBy, type AuditActor } from '../audit/actor';
 import { settingValue } from '../settings';
 import { companyPlan } from '../accounts/companies';
 import {
@@ -67,6 +68,8 @@ export async function listUsersPage(
   return { users: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
 
+const userTarget = (user: Pick<User, 'id' | 'name'>) => ({ type: 'user', id: user.id, name: user.name });
+
 /** Queue ids must name queues of the company; a connection must be one of its connections. */
 async function assertReferences(companyId: number, body: { queueIds?: number[]; whatsappId?: number | null }) {
   if (body.queueIds?.length) {
@@ -113,7 +116,11 @@ function assertModalPermissions(auth: AuthContext, current: Partial<User>, body:
  * by everyone but platform super users (company admins included): it is the platform's switch for
  * companies that must not add seats themselves. The plan's user limit holds through the usage counter.
  */
-export async function createCompanyUser(auth: AuthContext, body: UserCreateBody): Promise<UserWithQueues> {
+export async function createCompanyUser(
+  auth: AuthContext,
+  body: UserCreateBody,
+  by?: AuditActor,
+): Promise<UserWithQueues> {
   const companyId = auth.companyId;
   if (!auth.super && (await settingValue(companyId, 'userCreation')) === 'disabled')
     throw new AppError('ERR_USER_CREATION_DISABLED');
@@ -138,6 +145,11 @@ export async function createCompanyUser(auth: AuthContext, body: UserCreateBody)
     },
     { maxUsers: plan?.users },
   );
+  await auditBy(by, {
+    action: 'user.created',
+    target: userTarget(user),
+    changes: { email: user.email, profile: user.profile },
+  });
   const out = await withQueues(user);
   await publish(companyId, 'user', { action: 'create', user: out });
   return out;
@@ -167,7 +179,12 @@ function assertMayManage(auth: AuthContext, target: User) {
   if (target.super && !auth.super) throw new AppError('ERR_NO_PERMISSION');
 }
 
-export async function updateCompanyUser(auth: AuthContext, id: number, body: UserUpdateBody): Promise<UserWithQueues> {
+export async function updateCompanyUser(
+  auth: AuthContext,
+  id: number,
+  body: UserUpdateBody,
+  by?: AuditActor,
+): Promise<UserWithQueues> {
   const companyId = auth.companyId;
   // A non-admin may edit only themselves (name, e-mail, password); another user's credentials need an admin.
   if (id !== auth.userId && !isAdmin(auth)) throw new AppError('ERR_NO_PERMISSION');
@@ -200,11 +217,21 @@ export async function updateCompanyUser(auth: AuthContext, id: number, body: Use
   } else {
     await transact([userUpdate], () => new AppError('ERR_NO_USER_FOUND'));
   }
-  // New credentials end the user's other sessions; the caller's own session carries on.
+  // New credentials end the user's other sessions and close their sockets; the caller's own session carries on.
   if (body.password || email !== current.email)
     await revokeUserSessions(companyId, id, id === auth.userId ? auth.sessionId : undefined);
   forgetCheckedSessions(companyId, id);
   const user = await requireUser(companyId, id);
+  const target = userTarget(user);
+  if (body.password) await auditBy(by, { action: 'auth.password_changed', target });
+  if (email !== current.email)
+    await auditBy(by, { action: 'auth.email_changed', target, changes: { email: { from: current.email, to: email } } });
+  if (user.profile !== current.profile)
+    await auditBy(by, {
+      action: 'user.role_changed',
+      target,
+      changes: { profile: { from: current.profile, to: user.profile } },
+    });
   const visibilityChanged =
     user.profile !== current.profile ||
     user.allTicket !== current.allTicket ||
@@ -216,8 +243,8 @@ export async function updateCompanyUser(auth: AuthContext, id: number, body: Use
   return out;
 }
 
-/** Deletes a user: its e-mail is freed, the seat is returned to the plan and its sockets are closed. */
-export async function deleteCompanyUser(auth: AuthContext, id: number) {
+/** Deletes a user: its e-mail is freed, the seat is returned to the plan and its sessions and sockets end. */
+export async function deleteCompanyUser(auth: AuthContext, id: number, by?: AuditActor) {
   const companyId = auth.companyId;
   // The last admin deleting themselves would lock the company out; another admin may do it.
   if (id === auth.userId) throw new AppError('ERR_NO_PERMISSION');
@@ -231,13 +258,13 @@ export async function deleteCompanyUser(auth: AuthContext, id: number) {
   ];
   await transact(items, () => new AppError('ERR_NO_USER_FOUND'));
   await revokeUserSessions(companyId, id);
-  const sockets = (await companyConnections(companyId)).filter((c) => c.userId === id);
-  await Promise.all(
-    sockets.map(async (c) => {
-      await removeConnection(c.connectionId, companyId);
-      await disconnect(c.connectionId);
-    }),
-  );
+  // and any socket of the user its sessions did not list
+  await closeConnectionsWhere(companyId, (c) => c.userId === id);
+  await auditBy(by, {
+    action: 'user.deleted',
+    target: userTarget(current),
+    changes: { email: current.email, profile: current.profile },
+  });
   await publish(companyId, 'user', { action: 'delete', userId: id });
 }
 

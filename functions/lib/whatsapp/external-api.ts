@@ -7,7 +7,8 @@ import { storeUploads } from '../storage';
 import { upsertContactFromWhatsApp } from '../contacts/service';
 import { findOrCreateTicket } from '../tickets/service';
 import { sendMessage } from '../messages/send';
-import { findWhatsappByToken } from './repo';
+import { findWhatsappByToken, hashToken } from './repo';
+import { auditOncePerHour } from '../audit/actor';
 import { checkNumber } from './numbers';
 import type { UploadedFile } from '../multipart';
 
@@ -16,13 +17,20 @@ import type { UploadedFile } from '../multipart';
  * app. The number is checked on WhatsApp through the session runner; the message goes out on the
  * contact's open ticket of that connection, or a new one, like any other message.
  */
-export async function authenticateApiToken(authorization: string | undefined): Promise<Whatsapp> {
+export async function authenticateApiToken(authorization: string | undefined, address?: string): Promise<Whatsapp> {
   const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
   const whatsapp = token ? await findWhatsappByToken(token) : undefined;
-  if (!whatsapp) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  if (!whatsapp || !token) throw new AppError('ERR_SESSION_EXPIRED', 401);
   const company = await getCompany(whatsapp.companyId);
   if (!company || !isCompanyActive(company)) throw new AppError('ERR_COMPANY_EXPIRED');
   if (!(await companyPlan(whatsapp.companyId))?.useExternalApi) throw new AppError('ERR_PLAN_FEATURE_DISABLED');
+  // the audit trail notes a token's use once an hour (from the first caller's address), not per call
+  await auditOncePerHour(`api_token#${hashToken(token).slice(0, 16)}`, {
+    companyId: whatsapp.companyId,
+    action: 'api_token.used',
+    address: address ?? null,
+    target: { type: 'connection', id: whatsapp.id, name: whatsapp.name },
+  });
   return whatsapp;
 }
 

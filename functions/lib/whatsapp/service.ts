@@ -26,6 +26,7 @@ import {
 import { sendSessionCommand } from './commands';
 import { resumeNumberChecks } from '../contact-lists/checks';
 import { assertOwnAssistants } from '../integrations/links';
+import { auditBy, type AuditActor } from '../audit/actor';
 
 const newToken = () => randomBytes(32).toString('base64url');
 
@@ -198,7 +199,12 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   return whatsapp;
 }
 
-export async function updateWhatsapp(companyId: number, id: number, body: WhatsappUpdateBody): Promise<Whatsapp> {
+export async function updateWhatsapp(
+  companyId: number,
+  id: number,
+  body: WhatsappUpdateBody,
+  by?: AuditActor,
+): Promise<Whatsapp> {
   const current = await requireWhatsapp(companyId, id);
   const queueIds = body.queueIds ? [...new Set(body.queueIds)] : current.queueIds;
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
@@ -232,6 +238,14 @@ export async function updateWhatsapp(companyId: number, id: number, body: Whatsa
       : new AppError('ERR_CONFLICT');
   });
   const updated = await requireWhatsapp(companyId, id);
+  if (rotated && previous !== rotated.tokenHash) {
+    // the trail keeps only the tokens' last characters (masked by recordAudit), as the list shows them
+    await auditBy(by, {
+      action: 'connection.token_rotated',
+      target: { type: 'connection', id, name: updated.name },
+      changes: { token: { from: current.token || null, to: token } },
+    });
+  }
   await publishWhatsapp(updated);
   if (previousDefault !== undefined && previousDefault !== id && isDefault) {
     const old = await requireWhatsapp(companyId, previousDefault).catch(() => undefined);

@@ -48,12 +48,16 @@ import { ContactModal } from './ContactModal';
 import { contactsCsv, downloadCsv } from './contacts-export';
 import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
 
-/** Every contact, page after page, for the export (the list on screen holds only the pages scrolled so far). */
+/**
+ * Every contact, page after page, for the export (the list on screen holds only the pages scrolled so
+ * far). The first page says it is an export: the server puts the export on the audit trail.
+ */
 async function allContacts() {
   const out: Contact[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = readPage<Contact>(await api.get('/contacts', { cursor, limit: 100 }), 'contacts');
+    const query = { cursor, limit: 100, export: cursor ? undefined : true };
+    const page = readPage<Contact>(await api.get('/contacts', query), 'contacts');
     out.push(...page.items);
     if (!page.hasMore || !page.cursor) return out;
     cursor = page.cursor;

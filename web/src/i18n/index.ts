@@ -27,6 +27,7 @@ import campaigns from './campaigns';
 import prompts from './prompts';
 import integrations from './integrations';
 import messagesApi from './messagesApi';
+import audit from './audit';
 import type { Locales } from './types';
 
 /**
@@ -60,6 +61,7 @@ export const namespaces: Record<string, Locales> = {
   prompts,
   integrations,
   messagesApi,
+  audit,
 };
 
 const STORAGE_KEY = 'language';

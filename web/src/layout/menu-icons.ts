@@ -20,6 +20,7 @@ import AttachFileIcon from '@mui/icons-material/AttachFile';
 import AccountTreeIcon from '@mui/icons-material/AccountTreeOutlined';
 import CodeIcon from '@mui/icons-material/Code';
 import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
+import PolicyIcon from '@mui/icons-material/PolicyOutlined';
 
 export const MENU_ICONS: Record<string, SvgIconComponent> = {
   dashboard: DashboardIcon,
@@ -45,4 +46,5 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   messagesApi: CodeIcon,
   financeiro: AttachMoneyIcon,
   settings: SettingsIcon,
+  audit: PolicyIcon,
 };

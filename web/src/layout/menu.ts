@@ -70,6 +70,7 @@ export const MENU: MenuEntry[] = [
   },
   { key: 'financeiro', to: '/financeiro', section: 'admin', show: admin },
   { key: 'settings', to: '/settings', section: 'admin', show: admin },
+  { key: 'audit', to: '/audit', section: 'admin', show: (c) => c.super || can(c.profile, 'audit:view') },
 ];
 
 export const visibleMenu = (ctx: MenuContext) =>

@@ -1,0 +1,21 @@
+import { httpModule, route } from '#lib/http';
+import { AuditQuery } from '#shared/schemas/audit';
+import { listCompanyAudit, listPlatformAudit } from '#lib/audit/list';
+import { AppError } from '#lib/errors';
+
+/**
+ * The audit trail (security-relevant actions, kept 180 days). An admin reads their own company's;
+ * a super user any one company's (`companyId`) or every company's by day range. Attendants: 403.
+ */
+export const handler = httpModule({
+  'GET /audit': route({ permission: 'audit:view', query: AuditQuery }, async ({ auth, query }) => {
+    if (auth.super) {
+      return query.companyId
+        ? listCompanyAudit(auth.companyId, query.companyId, query)
+        : listPlatformAudit(auth.companyId, query);
+    }
+    // another company's trail is never reachable, whatever the query says
+    if (query.companyId !== undefined && query.companyId !== auth.companyId) throw new AppError('ERR_NO_PERMISSION');
+    return listCompanyAudit(auth.companyId, auth.companyId, query);
+  }),
+});

@@ -1,0 +1,99 @@
+import { getUser } from '../accounts/users';
+import { putItem } from '../db';
+import { AppError } from '../errors';
+import { ttlIn } from '../keys';
+import { log } from '../log';
+import { recordAudit, type AuditEntry } from './record';
+
+/**
+ * Who did something, as a service that records it needs to know: the signed-in user and the client's
+ * address. Handlers build it with `actorOf(auth, clientAddress)` and pass it down; a service called
+ * without one (a timer, a queue consumer) records nothing of its own.
+ */
+export interface AuditActor {
+  companyId: number;
+  userId: number | null;
+  address: string | null;
+}
+
+export const actorOf = (auth: { companyId: number; userId: number }, address: string | null): AuditActor => ({
+  companyId: auth.companyId,
+  userId: auth.userId || null,
+  address,
+});
+
+type ActedEntry = Omit<AuditEntry, 'companyId' | 'actorId' | 'actorName' | 'address'> & {
+  /** whose trail holds it: the actor's company unless said otherwise */
+  companyId?: number;
+};
+
+/**
+ * Records an action of `actor`, with the actor's name as it is now (a user deleted or renamed later
+ * still reads as who acted then). Never throws: the trail must not fail the action it records.
+ */
+export async function auditBy(actor: AuditActor | undefined, entry: ActedEntry): Promise<void> {
+  if (!actor) return;
+  const name = actor.userId
+    ? await getUser(actor.companyId, actor.userId).then(
+        (u) => u?.name ?? null,
+        () => null,
+      )
+    : null;
+  await recordAudit({
+    ...entry,
+    companyId: entry.companyId ?? actor.companyId,
+    actorId: actor.userId,
+    actorName: name,
+    address: actor.address,
+  });
+}
+
+/** Field -> { from, to } for the fields that differ (undefined in `after` = not changed). */
+export function changesOf<T extends object>(before: Partial<T> | undefined, after: Partial<T>, fields: (keyof T)[]) {
+  const out: Record<string, { from?: unknown; to?: unknown }> = {};
+  for (const field of fields) {
+    const to = after[field];
+    if (to === undefined) continue;
+    const from = before?.[field];
+    if (JSON.stringify(from ?? null) !== JSON.stringify(to ?? null))
+      out[field as string] = before ? { from: from ?? null, to } : { to };
+  }
+  return out;
+}
+
+const HOUR_MS = 3600_000;
+/** This instance's last recorded hour per key: most calls stop here, without touching the table. */
+const recordedHour = new Map<string, number>();
+const MEMO_LIMIT = 10_000;
+
+/**
+ * Records `entry` at most once per `key` per clock hour (UTC), for actions that happen on every call
+ * (an API token's use). Each instance remembers the hours it recorded, so a busy token costs no write
+ * per call; across instances a conditional put of a marker item (`C#<cid>#AUDITONCE` /
+ * `<key>#<hour>`, TTL 2 h) lets exactly one of them record the hour.
+ */
+export async function auditOncePerHour(key: string, entry: AuditEntry): Promise<void> {
+  const hour = Math.floor(Date.now() / HOUR_MS);
+  const memo = `${entry.companyId}#${key}`;
+  if (recordedHour.get(memo) === hour) return;
+  try {
+    await putItem(
+      { pk: `C#${entry.companyId}#AUDITONCE`, sk: `${key}#${hour}`, ttl: ttlIn(2 * 3600) },
+      { ifNotExists: true },
+    );
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'ERR_DUPLICATED') {
+      remember(memo, hour);
+      return;
+    }
+    log.error('audit marker not written', { companyId: entry.companyId, error: (err as Error).message });
+    return;
+  }
+  remember(memo, hour);
+  await recordAudit(entry);
+}
+
+function remember(memo: string, hour: number) {
+  if (recordedHour.size >= MEMO_LIMIT) recordedHour.clear();
+  recordedHour.set(memo, hour);
+}
