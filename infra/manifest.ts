@@ -366,7 +366,15 @@ export const ws = {
 
 export const queues: QueueDef[] = [
   // API -> session runner: start, QR, disconnect, send, delete, check number (FIFO per connection)
-  { name: 'session-commands', fifo: true, consumer: SESSION_RUNNER_CONSUMER, visibilityTimeoutSeconds: 120 },
+  // (a command for a session another runner holds is forwarded or waits out a dead holder: a takeover
+  // may cost a receive or two, hence more receives before the dead-letter queue)
+  {
+    name: 'session-commands',
+    fifo: true,
+    consumer: SESSION_RUNNER_CONSUMER,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 10,
+  },
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
   // (AI prompts and integrations answer from this consumer: timeout x retries with backoff, see AI_TIMEOUT_MS)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound', timeoutSeconds: 120 },

@@ -14,6 +14,8 @@ new InboxStack(app, stackName, {
   adminEmail: app.node.tryGetContext('adminEmail') ?? process.env.ADMIN_EMAIL ?? 'admin@admin.com',
   mailFrom: app.node.tryGetContext('mailFrom'),
   alarmEmail: app.node.tryGetContext('alarmEmail'),
+  minRunners: Number(app.node.tryGetContext('runnerMin') ?? 2),
+  maxRunners: Number(app.node.tryGetContext('runnerMax') ?? 10),
   edge,
   description: 'Inbox: multi-tenant WhatsApp customer-service inbox',
 });

@@ -25,6 +25,9 @@ export interface InboxStackProps extends StackProps {
   mailFrom?: string;
   /** where alarms (dead letters) are e-mailed (context `alarmEmail`); without it, subscribe to AlarmTopic */
   alarmEmail?: string;
+  /** session runner tasks: at least (context `runnerMin`, default 2) and at most (`runnerMax`, default 10) */
+  minRunners?: number;
+  maxRunners?: number;
 }
 
 /**
@@ -77,6 +80,8 @@ export class InboxStack extends Stack {
       consumes: queues.sessionRunnerQueues,
       alarms,
       accessLogs: data.accessLogs,
+      minRunners: props.minRunners,
+      maxRunners: props.maxRunners,
     });
 
     // The platform company and its super admin, created (idempotently) after every deployment

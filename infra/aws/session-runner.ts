@@ -16,6 +16,11 @@ import { bindAppResources, type AppResources } from './app-function';
 import { acceptFinding } from './nag';
 import { ROOT } from './paths';
 
+/** the port of the runner API peers forward commands to */
+const RUNNER_API_PORT = 8090;
+/** ECS waits this long after SIGTERM before it kills the runner */
+const STOP_TIMEOUT_SECONDS = 120;
+
 export interface SessionRunnerProps {
   resources: AppResources;
   /** queues the runner polls itself (manifest consumer `session-runner`): name -> queue */
@@ -24,6 +29,9 @@ export interface SessionRunnerProps {
   alarms: sns.ITopic;
   /** where the VPC's flow logs go */
   accessLogs: s3.IBucket;
+  /** task count bounds (scaled on memory between them); deploys keep at least the minimum running */
+  minRunners?: number;
+  maxRunners?: number;
 }
 
 /** Minutes a WhatsApp session may stay down or silent before the alarm goes off. */
@@ -55,8 +63,9 @@ export class SessionRunner extends Construct {
     });
 
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
-      cpu: 512,
-      memoryLimitMiB: 1024,
+      // 1 vCPU / 2 GiB: Baileys alone takes ~100 MB; a runner holds its share of the sessions
+      cpu: 1024,
+      memoryLimitMiB: 2048,
       runtimePlatform: {
         cpuArchitecture: ecs.CpuArchitecture.ARM64,
         operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
@@ -74,7 +83,18 @@ export class SessionRunner extends Construct {
         }),
       }),
       // HEALTH_METRICS=emf: the health monitor's lines become CloudWatch metrics (no SDK, no IAM)
-      environment: { AWS_REGION: Stack.of(this).region, WHATSAPP_PROVIDER: 'baileys', HEALTH_METRICS: 'emf' },
+      environment: {
+        AWS_REGION: Stack.of(this).region,
+        WHATSAPP_PROVIDER: 'baileys',
+        HEALTH_METRICS: 'emf',
+        // peers forward commands to the runner holding a session (the address comes from the task metadata)
+        RUNNER_API_HOST: '0.0.0.0',
+        RUNNER_API_PORT: String(RUNNER_API_PORT),
+        // the drain on SIGTERM ends before ECS kills the task
+        STOP_TIMEOUT_SECONDS: String(STOP_TIMEOUT_SECONDS - 20),
+      },
+      portMappings: [{ containerPort: RUNNER_API_PORT }],
+      stopTimeout: Duration.seconds(STOP_TIMEOUT_SECONDS),
     });
     acceptFinding(
       this.taskDefinition,
@@ -101,14 +121,27 @@ export class SessionRunner extends Construct {
     this.service = new ecs.FargateService(this, 'Service', {
       cluster,
       taskDefinition: this.taskDefinition,
-      desiredCount: 1,
-      minHealthyPercent: 0,
-      maxHealthyPercent: 100,
+      desiredCount: props.minRunners ?? 2,
+      // a deploy starts the new runners before stopping the old: sessions move over by handover
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
       assignPublicIp: true,
       vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
       // A runner that cannot start fails the deployment instead of hanging it.
       circuitBreaker: { enable: true, rollback: true },
     });
+
+    // runners reach each other's API to forward commands
+    this.service.connections.allowFrom(
+      this.service.connections,
+      ec2.Port.tcp(RUNNER_API_PORT),
+      'runner API between runners',
+    );
+    const scaling = this.service.autoScaleTaskCount({
+      minCapacity: props.minRunners ?? 2,
+      maxCapacity: props.maxRunners ?? 10,
+    });
+    scaling.scaleOnMemoryUtilization('Memory', { targetUtilizationPercent: 60 });
 
     // A session held by the runner but not connected (reconnecting, stopped by a close code) or
     // connected but not answering probes, for a quarter of an hour: the tenant's line is dead.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppManifest } from '../../infra/aws/inbox-stack';
 import { functionId } from '../../infra/aws/app-function';
@@ -460,7 +460,28 @@ describe('AWS stack generated from the manifest', () => {
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'WS_ENDPOINT', 'APP_ORIGIN']),
     );
-    real.template.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE', DesiredCount: 1 });
+    real.template.hasResourceProperties('AWS::ECS::Service', {
+      LaunchType: 'FARGATE',
+      DesiredCount: 2,
+      // a deploy starts new runners before stopping old ones: sessions move by handover, none is left alone
+      DeploymentConfiguration: Match.objectLike({ MinimumHealthyPercent: 100, MaximumPercent: 200 }),
+    });
+    // the runner drains on SIGTERM within its stop timeout; peers reach its API to forward commands
+    const runner = task.Properties.ContainerDefinitions[0];
+    expect(runner.StopTimeout).toBe(120);
+    expect(Number(env.STOP_TIMEOUT_SECONDS)).toBeLessThan(120);
+    expect(env.RUNNER_API_HOST).toBe('0.0.0.0');
+    expect(runner.PortMappings).toEqual([expect.objectContaining({ ContainerPort: Number(env.RUNNER_API_PORT) })]);
+    real.template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      IpProtocol: 'tcp',
+      FromPort: Number(env.RUNNER_API_PORT),
+      ToPort: Number(env.RUNNER_API_PORT),
+    });
+    real.template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
+      MinCapacity: 2,
+      MaxCapacity: 10,
+      ScalableDimension: 'ecs:service:DesiredCount',
+    });
     const stackArtifact = real.assembly.getStackByName('Inbox');
     const assets = JSON.parse(
       readFileSync(resolve(real.assembly.directory, `${stackArtifact.stackName}.assets.json`), 'utf8'),
