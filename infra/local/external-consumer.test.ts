@@ -49,4 +49,22 @@ describe('local SQS for an external consumer (ReceiveMessage / DeleteMessage)', 
     expect(await polled.receive(10, 0.1)).toEqual([]);
     queue.stop();
   });
+
+  it('a killed consumer hands back only what it received: the messages another runner holds stay with it', async () => {
+    const polled = new ExternalConsumer(30);
+    const queue = new LocalQueue(def, polled.consumer, noDeadLetter, 10);
+    queue.send('a1', { groupId: 'A', dedupId: 'a1' });
+    queue.send('b1', { groupId: 'B', dedupId: 'b1' });
+    const [mine] = await polled.receive(1, 1, 30, 'runner-1');
+    const [theirs] = await polled.receive(1, 1, 30, 'runner-2');
+    polled.abandonLeases('runner-1');
+    const again = await polled.receive(10, 1, 30, 'runner-2');
+    expect(again.map((m) => m.record.body)).toEqual([mine!.record.body]);
+    // runner-2's own message is still leased to it
+    expect(polled.delete(theirs!.receiptHandle)).toBe(true);
+    expect(polled.delete(mine!.receiptHandle)).toBe(false);
+    polled.delete(again[0]!.receiptHandle);
+    await queue.idle();
+    queue.stop();
+  });
 });

@@ -191,23 +191,25 @@ export class LocalQueue {
 interface Lease {
   record: SQSRecord;
   receiptHandle: string;
+  /** the process that received it (one runner of several) */
+  consumerId: string;
   settle: (error?: string) => void;
   timer?: NodeJS.Timeout;
 }
 
 /**
- * The consumer side of a queue polled by an external process (the session runner) through the
+ * The consumer side of a queue polled by external processes (the session runners) through the
  * SQS API: a LocalQueue delivers each message to `consumer`, which parks it until a
  * `ReceiveMessage` hands it out; `DeleteMessage` completes it, and a visibility timeout that runs
  * out fails it so the LocalQueue retries it (same FIFO, dedup and dead-letter rules as Lambda
- * consumers).
+ * consumers). Each receive names its consumer, so a killed runner hands back only what it held.
  */
 export class ExternalConsumer {
   private available: Lease[] = [];
   private leased = new Map<string, Lease>();
-  private receivers: (() => void)[] = [];
-  /** bumped when the polling process dies: its pending receives hand out nothing */
-  private epoch = 0;
+  private receivers: { consumerId: string; wake: () => void }[] = [];
+  /** bumped per consumer when its process dies: its pending receives hand out nothing */
+  private epochs = new Map<string, number>();
 
   constructor(private visibilitySeconds = 30) {}
 
@@ -217,32 +219,37 @@ export class ExternalConsumer {
       const lease: Lease = {
         record,
         receiptHandle: '',
+        consumerId: '',
         settle: (error) => (error ? fail(new Error(error)) : done()),
       };
       this.available.push(lease);
-      for (const wake of this.receivers.splice(0)) wake();
+      for (const r of this.receivers.splice(0)) r.wake();
     });
 
   /** `ReceiveMessage`: up to `max` messages, waiting up to `waitSeconds` for the first one. */
-  async receive(max: number, waitSeconds: number, visibilitySeconds = this.visibilitySeconds) {
-    const epoch = this.epoch;
+  async receive(max: number, waitSeconds: number, visibilitySeconds = this.visibilitySeconds, consumerId = '') {
+    const epoch = this.epochs.get(consumerId) ?? 0;
     if (!this.available.length && waitSeconds > 0) {
       await new Promise<void>((wake) => {
+        const receiver = {
+          consumerId,
+          wake: () => {
+            clearTimeout(timer);
+            wake();
+          },
+        };
         const timer = setTimeout(() => {
-          this.receivers = this.receivers.filter((r) => r !== onMessage);
+          this.receivers = this.receivers.filter((r) => r !== receiver);
           wake();
         }, waitSeconds * 1000);
-        const onMessage = () => {
-          clearTimeout(timer);
-          wake();
-        };
-        this.receivers.push(onMessage);
+        this.receivers.push(receiver);
       });
     }
-    if (epoch !== this.epoch) return [];
+    if (epoch !== (this.epochs.get(consumerId) ?? 0)) return [];
     const taken = this.available.splice(0, Math.max(1, max));
     for (const lease of taken) {
       lease.receiptHandle = `${lease.record.messageId}#${randomUUID()}`;
+      lease.consumerId = consumerId;
       this.leased.set(lease.receiptHandle, lease);
       this.arm(lease, visibilitySeconds);
     }
@@ -280,14 +287,16 @@ export class ExternalConsumer {
   }
 
   /**
-   * Tests: the polling process was killed. Its long polls answer nothing (nobody reads the answer)
-   * and what it had received comes back at once, as when the visibility timeout runs out, without
-   * waiting out the queue's timeout (120 s for session commands).
+   * Tests: the polling process `consumerId` was killed. Its long polls answer nothing (nobody reads
+   * the answer) and what it had received comes back at once, as when the visibility timeout runs
+   * out, without waiting out the timeout; what other consumers hold stays theirs.
    */
-  abandonLeases() {
-    this.epoch++;
-    for (const wake of this.receivers.splice(0)) wake();
+  abandonLeases(consumerId = '') {
+    this.epochs.set(consumerId, (this.epochs.get(consumerId) ?? 0) + 1);
+    for (const r of this.receivers.filter((x) => x.consumerId === consumerId)) r.wake();
+    this.receivers = this.receivers.filter((x) => x.consumerId !== consumerId);
     for (const lease of [...this.leased.values()]) {
+      if (lease.consumerId !== consumerId) continue;
       clearTimeout(lease.timer);
       this.leased.delete(lease.receiptHandle);
       lease.settle('the consumer died');
@@ -296,7 +305,7 @@ export class ExternalConsumer {
 
   /** Stops waiting receivers and parks nothing more (stack shutdown). */
   stop() {
-    for (const wake of this.receivers.splice(0)) wake();
+    for (const r of this.receivers.splice(0)) r.wake();
     for (const lease of this.leased.values()) clearTimeout(lease.timer);
   }
 }

@@ -1,35 +1,56 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort } from './ports';
+
+export interface RunnerHealth {
+  runnerId: string;
+  state: string;
+  sessions: number;
+  rss: number;
+}
 
 export interface SessionRunnerChild {
-  /** where the runner's local-only simulator endpoints listen */
-  simulatorUrl: string;
-  /** resolves when the runner answers on its simulator port */
-  ready: Promise<void>;
-  /** tests: ends the runner as a crash does (SIGKILL: no clean shutdown, leases and sockets left as they were) */
+  /** its RUNNER_ID, kept across restarts of this child */
+  readonly id: string;
+  /** its runner API (health, commands forwarded by peers) */
+  readonly apiUrl: string;
+  /** resolves when the runner answers on its API */
+  readonly ready: Promise<void>;
+  readonly running: boolean;
+  /** tests: ends the runner as a crash does (SIGKILL: no drain, sockets and ownership left as they were) */
   kill(): Promise<void>;
-  /** tests: starts it again after `kill()`, same id and port; resolves when it answers */
+  /** a deploy: SIGTERM, then waits for the runner to hand its work over and exit; how it ended and how long it took */
+  terminate(): Promise<{ code: number | null; seconds: number }>;
+  /** starts it again after `kill()` or `terminate()`, same id and port; resolves when it answers */
   start(): Promise<void>;
+  /** its own report (GET /health on the runner API), undefined when it does not answer */
+  health(): Promise<RunnerHealth | undefined>;
+  /** stack shutdown: SIGTERM, SIGKILL if it outlives its stop timeout */
   stop(): Promise<void>;
+}
+
+export interface SessionRunnerOptions {
+  root: string;
+  provider: string;
+  id: string;
+  apiPort: number;
+  /** extra environment (queue URL tagged with the runner, the simulator hub, stop timeout) */
+  env: Record<string, string>;
+  stopTimeoutSeconds: number;
+  /** after a SIGKILL: what the dead process held comes back (the local SQS' receipts) */
+  onKilled?: () => void;
 }
 
 /**
  * Runs `session-runner/src/main.ts` as a child process with the stack's environment (same
- * table, bucket, queue URLs and SQS endpoint as the functions), as on AWS the Fargate task does.
- * tsx is loaded into this Node binary with `--import` (no npx, no tsx CLI: one process, so a
- * SIGKILL ends the runner itself, not a wrapper that leaves it orphaned).
+ * table, bucket, queue URLs and SQS endpoint as the functions), as on AWS a Fargate task does; the
+ * stack starts one per RUNNERS. tsx is loaded into this Node binary with `--import` (no npx, no
+ * tsx CLI: one process, so a SIGKILL ends the runner itself, not a wrapper that leaves it orphaned).
  * With RUNNER_BUNDLE (the output of `npm run build:runner`) it runs that bundle with plain `node`,
- * as the container image does. The simulated phones write what they receive to a file of the
- * stack's, so a killed runner's successor (and the tests) still see every send.
+ * as the container image does.
  */
-export async function startSessionRunner(opts: { root: string; provider: string }): Promise<SessionRunnerChild> {
-  const port = await freePort();
+export function startSessionRunner(opts: SessionRunnerOptions): SessionRunnerChild {
   const bundle = process.env.RUNNER_BUNDLE;
   // a test run with a fixed "today" (TEST_NOW) moves the runner's clock with the stack's
   const clock = process.env.TEST_CLOCK_OFFSET_MS
@@ -43,10 +64,10 @@ export async function startSessionRunner(opts: { root: string; provider: string 
         pathToFileURL(createRequire(join(opts.root, 'package.json')).resolve('tsx')).href,
         join(opts.root, 'session-runner/src/main.ts'),
       ];
-  const phoneDir = mkdtempSync(join(tmpdir(), 'inbox-sim-'));
-  const simulatorUrl = `http://127.0.0.1:${port}`;
+  const apiUrl = `http://127.0.0.1:${opts.apiPort}`;
   let child: ChildProcess;
-  let exited = false;
+  let exited = true;
+  let exitCode: number | null = null;
   let exit = Promise.resolve();
   let ready = Promise.resolve();
 
@@ -55,82 +76,79 @@ export async function startSessionRunner(opts: { root: string; provider: string 
       cwd: opts.root,
       env: {
         ...process.env,
+        ...opts.env,
         WHATSAPP_PROVIDER: opts.provider,
-        SIMULATOR_PORT: String(port),
-        SIMULATOR_SENT_LOG: join(phoneDir, 'sent.jsonl'),
-        RUNNER_ID: `local-${process.pid}`,
+        RUNNER_ID: opts.id,
+        RUNNER_API_PORT: String(opts.apiPort),
+        STOP_TIMEOUT_SECONDS: String(opts.stopTimeoutSeconds),
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     exited = false;
     exit = new Promise<void>((done) =>
-      child.once('exit', () => {
+      child.once('exit', (code) => {
         exited = true;
+        exitCode = code;
         done();
       }),
     );
     ready = (async () => {
-      for (let i = 0; i < 300 && !exited; i++) {
-        const ok = await fetch(`${simulatorUrl}/@simulator/health`).then(
+      for (let i = 0; i < 600 && !exited; i++) {
+        const ok = await fetch(`${apiUrl}/health`).then(
           (r) => r.ok,
           () => false,
         );
         if (ok) return;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error(exited ? 'the session runner exited at start' : 'the session runner did not start');
+      throw new Error(exited ? `session runner ${opts.id} exited at start` : `session runner ${opts.id} did not start`);
     })();
     ready.catch(() => undefined);
   };
-  const kill = () => {
-    if (!exited) child.kill('SIGTERM');
+  const killOnExit = () => {
+    if (!exited) child.kill('SIGKILL');
   };
-  process.once('exit', kill);
+  process.once('exit', killOnExit);
   spawnChild();
 
+  const terminate = async () => {
+    const started = Date.now();
+    if (exited) return { code: exitCode, seconds: 0 };
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => !exited && child.kill('SIGKILL'), (opts.stopTimeoutSeconds + 5) * 1000);
+    await exit;
+    clearTimeout(timer);
+    return { code: exitCode, seconds: (Date.now() - started) / 1000 };
+  };
+
   return {
-    simulatorUrl,
+    id: opts.id,
+    apiUrl,
     get ready() {
       return ready;
+    },
+    get running() {
+      return !exited;
     },
     async kill() {
       if (!exited) child.kill('SIGKILL');
       await exit;
+      opts.onKilled?.();
     },
+    terminate,
     async start() {
-      if (!exited) throw new Error('the session runner is running');
+      if (!exited) throw new Error(`session runner ${opts.id} is running`);
       spawnChild();
       await ready;
     },
+    health: () =>
+      fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) }).then(
+        async (r) => (r.ok ? ((await r.json()) as RunnerHealth) : undefined),
+        () => undefined,
+      ),
     async stop() {
-      process.removeListener('exit', kill);
-      kill();
-      const timer = setTimeout(() => !exited && child.kill('SIGKILL'), 5000);
-      await exit;
-      clearTimeout(timer);
-      rmSync(phoneDir, { recursive: true, force: true });
+      process.removeListener('exit', killOnExit);
+      await terminate();
     },
   };
-}
-
-/** Forwards a request (already read into `body`) to the runner's local endpoint. */
-export function proxyTo(target: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
-  return new Promise((done) => {
-    const url = new URL(req.url ?? '/', target);
-    const upstream = http.request(
-      url,
-      { method: req.method, headers: { ...req.headers, host: url.host, 'content-length': String(body.length) } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-        answer.on('end', () => done());
-      },
-    );
-    upstream.on('error', (err) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'session runner unreachable', message: err.message }));
-      done();
-    });
-    upstream.end(body);
-  });
 }

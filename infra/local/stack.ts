@@ -5,11 +5,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
 import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
+import { queueEnvName } from '../../functions/lib/queue';
+import { COMMAND_QUEUE as SESSION_COMMANDS } from '../../shared/whatsapp-protocol';
 import { startDynamo } from './dynamo';
 import { startS3 } from './s3';
 import { startGateway, type GatewayRoute, type HttpHandler, type LocalEndpoint } from './gateway';
 import { ExternalConsumer, LocalQueue, withFaults } from './queues';
-import { startSessionRunner, proxyTo, type SessionRunnerChild } from './session-runner';
+import { startSessionRunner, type SessionRunnerChild } from './session-runner';
+import { type RunningHub, type SimulatorHub, startSimulatorHub } from './simulator-hub';
 import { freePort } from './ports';
 import { asaasFake } from './asaas-fake';
 import { dialogflowFake, openAiFake, typebotFake, webhookFake } from './ai-fakes';
@@ -32,8 +35,12 @@ export interface StackOptions {
   /** run timers on their schedule (tests drive them through /@timers instead) */
   timers?: boolean;
   host?: string;
-  /** run the WhatsApp session runner as a child process (default true) */
+  /** run the WhatsApp session runners as child processes (default true) */
   sessionRunner?: boolean;
+  /** how many session runner processes share the sessions (default RUNNERS, else 1) */
+  runners?: number;
+  /** seconds a runner has to hand its work over on SIGTERM (default STOP_TIMEOUT_SECONDS, else 20) */
+  stopTimeoutSeconds?: number;
   /** its provider: `simulator` (default locally) or `baileys` */
   whatsappProvider?: string;
   /** tests: the gateway takes the client address from `x-forwarded-for` */
@@ -52,14 +59,23 @@ export interface LocalStack {
   url: string;
   queues: Map<string, LocalQueue>;
   runTimer(name: string): Promise<unknown>;
-  /** tests: the session runner child (kill it as a crash does, start it again) */
-  runner?: { kill(): Promise<void>; start(): Promise<void> };
+  /** tests: the first session runner (kill it as a crash does, start it again) */
+  runner?: LocalRunner;
+  /** every session runner started, in order (stopped and killed ones included) */
+  runners: LocalRunner[];
+  /** scale out: starts one more runner; resolves when it answers */
+  addRunner(): Promise<LocalRunner>;
+  /** the simulated WhatsApp (provider `simulator`) */
+  simulator?: SimulatorHub;
   /** tests: batches failed on purpose by `faultInjection` */
   faults: { injected: number };
   /** resolves when every queue is empty and nothing is in flight */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** A session runner of the stack; `kill()` also hands back at once the session commands it had received. */
+export type LocalRunner = SessionRunnerChild;
 
 /** A handler as the runtime calls it: an AWS-shaped event in, the handler's own result out. */
 type Handler = (event: unknown, context?: unknown) => Promise<unknown>;
@@ -131,14 +147,43 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     ),
   });
 
-  // The runner starts while the rest of the stack loads; its queue polls retry until the gateway listens.
-  const runner: SessionRunnerChild | undefined =
-    opts.sessionRunner === false
-      ? undefined
-      : await startSessionRunner({
-          root: ROOT,
-          provider: opts.whatsappProvider ?? process.env.WHATSAPP_PROVIDER ?? 'simulator',
-        });
+  // The runners start while the rest of the stack loads; their queue polls retry until the gateway listens.
+  const provider = opts.whatsappProvider ?? process.env.WHATSAPP_PROVIDER ?? 'simulator';
+  const withRunners = opts.sessionRunner !== false;
+  const stopTimeoutSeconds = opts.stopTimeoutSeconds ?? Number(process.env.STOP_TIMEOUT_SECONDS || 20);
+  const simDir = mkdtempSync(join(tmpdir(), 'inbox-sim-'));
+  // the simulated phones live here, outside the runners: a killed runner loses nothing they hold
+  const hub: RunningHub | undefined =
+    withRunners && provider === 'simulator'
+      ? await startSimulatorHub({
+          sentLog: join(simDir, 'sent.jsonl'),
+          qrIntervalMs: Number(process.env.SIMULATOR_QR_INTERVAL_MS || 30_000),
+        })
+      : undefined;
+  const runners: LocalRunner[] = [];
+  const external = new Map<string, ExternalConsumer>();
+  const spawnRunner = async () => {
+    const id = `local-${process.pid}-${runners.length + 1}`;
+    const runner = startSessionRunner({
+      root: ROOT,
+      provider,
+      id,
+      apiPort: await freePort(),
+      stopTimeoutSeconds,
+      env: {
+        // the runner's receives name it, so a kill hands back only its own messages
+        [queueEnvName(SESSION_COMMANDS)]: `${base}/@sqs/${id}/${SESSION_COMMANDS}`,
+        ...(hub ? { SIMULATOR_HUB_URL: hub.url } : {}),
+      },
+      onKilled: () => {
+        for (const e of external.values()) e.abandonLeases(id);
+      },
+    });
+    runners.push(runner);
+    return runner;
+  };
+  const runnerCount = withRunners ? (opts.runners ?? Number(process.env.RUNNERS || 1)) : 0;
+  for (let i = 0; i < runnerCount; i++) await spawnRunner();
 
   const routes: GatewayRoute[] = [];
   for (const mod of manifest.http) {
@@ -152,7 +197,6 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   };
 
   const queues = new Map<string, LocalQueue>();
-  const external = new Map<string, ExternalConsumer>();
   const faults = { injected: 0 };
   for (const def of manifest.queues) {
     let consumer: (event: SQSEvent) => Promise<unknown>;
@@ -237,11 +281,11 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       res.end(JSON.stringify(localOutbox));
     },
     '/@simulator/': (req, res, body) => {
-      if (!runner) {
+      if (!hub) {
         res.writeHead(404, { 'content-type': 'application/json' });
-        return Promise.resolve(void res.end(JSON.stringify({ error: 'the session runner is not running' })));
+        return Promise.resolve(void res.end(JSON.stringify({ error: 'the simulator is not running' })));
       }
-      return proxyTo(runner.simulatorUrl, req, res, body);
+      return hub.hub.handle(req, res, body);
     },
     // payments: the sandbox provider's confirmation, and a fake Asaas (ASAAS_URL) that calls our webhook
     '/@payments/': async (req, res) => {
@@ -289,17 +333,18 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       });
     },
     onSqsAction: async (action, input) => {
-      const polled = external.get(
-        String(input.QueueUrl ?? '')
-          .split('/')
-          .pop()!,
-      );
+      // `.../@sqs/<runner id>/<queue>`: the runner's own URL of the queue
+      const [consumerId, name] = String(input.QueueUrl ?? '')
+        .split('/')
+        .slice(-2);
+      const polled = external.get(name!);
       if (!polled) throw new Error(`queue ${input.QueueUrl} is not polled externally`);
       if (action === 'ReceiveMessage') {
         const got = await polled.receive(
           input.MaxNumberOfMessages ?? 1,
           input.WaitTimeSeconds ?? 0,
           input.VisibilityTimeout,
+          consumerId,
         );
         return {
           Messages: got.map(({ record, receiptHandle }) => ({
@@ -320,24 +365,27 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
 
   const seed = await importHandler('jobs/seed');
   await seed({ adminEmail: opts.adminEmail ?? 'admin@admin.com', adminPassword: opts.adminPassword ?? 'admin123' });
-  await runner?.ready;
+  await Promise.all(runners.map((r) => r.ready));
 
   return {
     url: gateway.url,
     queues,
     runTimer,
-    runner: runner && {
-      async kill() {
-        await runner.kill();
-        for (const e of external.values()) e.abandonLeases();
-      },
-      start: () => runner.start(),
+    runner: runners[0],
+    runners,
+    async addRunner() {
+      const runner = await spawnRunner();
+      await runner.ready;
+      return runner;
     },
+    simulator: hub?.hub,
     faults,
     idle,
     async stop() {
       intervals.forEach(clearInterval);
-      await runner?.stop();
+      await Promise.all(runners.map((r) => r.stop()));
+      await hub?.close();
+      rmSync(simDir, { recursive: true, force: true });
       for (const q of queues.values()) q.stop();
       for (const e of external.values()) e.stop();
       await gateway.close();

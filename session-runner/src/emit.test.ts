@@ -1,5 +1,17 @@
-import { describe, it, expect } from 'vitest';
-import { routing } from './emit';
+import { afterEach, describe, it, expect, vi } from 'vitest';
+import type { InboundEvent } from '#shared/whatsapp-protocol';
+
+const enqueue = vi.fn();
+vi.mock('#lib/queue', () => ({ enqueue: (...args: unknown[]) => enqueue(...args) }));
+Object.assign(process.env, {
+  TABLE_NAME: 'unused',
+  MEDIA_BUCKET: 'unused',
+  AWS_REGION: 'us-east-1',
+  LOG_LEVEL: 'error',
+});
+const { resetConfig } = await import('#lib/config');
+resetConfig();
+const { drainEmits, emit, routing } = await import('./emit');
 
 const base = { companyId: 3, whatsappId: 7 };
 const chat = '5511988887777@s.whatsapp.net';
@@ -63,5 +75,43 @@ describe('inbound event routing (FIFO group and dedup id)', () => {
     const b = routing({ type: 'session', ...base, status: 'qrcode', qrcode: 'x' });
     expect(a.groupId).toBe(b.groupId);
     expect(a.dedupId).not.toBe(b.dedupId);
+  });
+});
+
+describe('emit (N4: an inbound event WhatsApp was told we have is never dropped)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    enqueue.mockReset();
+  });
+  const ack: InboundEvent = { type: 'ack', ...base, wid: 'W1', chatJid: chat, ack: 2 };
+  const awsError = (name: string, fault: 'client' | 'server') =>
+    Object.assign(new Error(name), { name, $fault: fault });
+
+  it('an event the queue fails to take is tried again with back-off, under one dedup id, until taken; drainEmits waits for it', async () => {
+    vi.useFakeTimers();
+    enqueue
+      .mockRejectedValueOnce(awsError('InternalError', 'server'))
+      .mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      .mockRejectedValueOnce(awsError('RequestThrottled', 'client'))
+      .mockResolvedValue(undefined);
+    let taken = false;
+    let drained = false;
+    void emit(ack).then(() => (taken = true));
+    void drainEmits().then(() => (drained = true));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(enqueue).toHaveBeenCalledTimes(1);
+    expect(drained).toBe(false);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(enqueue).toHaveBeenCalledTimes(4);
+    expect(taken && drained).toBe(true);
+    const dedupIds = new Set(enqueue.mock.calls.map((c) => (c[2] as { dedupId: string }).dedupId));
+    expect(dedupIds.size).toBe(1);
+  });
+
+  it('an event SQS refuses as such (a client fault, not throttling) is not retried: the caller gets the error', async () => {
+    enqueue.mockRejectedValueOnce(awsError('InvalidParameterValue', 'client'));
+    await expect(emit(ack)).rejects.toThrow('InvalidParameterValue');
+    expect(enqueue).toHaveBeenCalledTimes(1);
+    await drainEmits();
   });
 });

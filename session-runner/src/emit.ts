@@ -1,15 +1,62 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { log } from '#lib/log';
 import { enqueue } from '#lib/queue';
 import { INBOUND_QUEUE, inboundGroupId, type InboundEvent } from '#shared/whatsapp-protocol';
+import { backoff } from './close-policy';
+
+/** Wait before the next attempt at an event the queue did not take: doubling from this, jittered, capped. */
+const EMIT_RETRY_BASE_MS = 200;
+const EMIT_RETRY_CAP_MS = 30_000;
+
+/** Emits not yet taken by the queue (retries included), for a shutdown to wait for. */
+const inFlight = new Set<Promise<void>>();
 
 /**
  * Puts a provider event on the `inbound` FIFO queue. Group: company#connection#chat, so a message
  * and its later acks, edits and deletions stay in order; dedup: the WhatsApp id plus the kind of
  * event, so a provider that reports a message twice produces one message.
+ * An event the queue fails to take is tried again with back-off until it is taken: WhatsApp was
+ * told we have it, and nobody sends it again. The caller waits, so a chat's order holds. Only a
+ * refusal of the event itself (too large, malformed: an SQS client fault) is thrown.
  */
-export async function emit(event: InboundEvent) {
+export function emit(event: InboundEvent): Promise<void> {
+  const sent = sendUntilTaken(event);
+  inFlight.add(sent);
+  void sent.finally(() => inFlight.delete(sent)).catch(() => undefined);
+  return sent;
+}
+
+/** Resolves once every emit started so far, and any started meanwhile, has been taken or refused. */
+export async function drainEmits() {
+  while (inFlight.size) await Promise.allSettled([...inFlight]);
+}
+
+async function sendUntilTaken(event: InboundEvent) {
+  // one dedup id for every attempt: an attempt that reached SQS but lost its answer is not doubled
   const { groupId, dedupId } = routing(event);
-  await enqueue(INBOUND_QUEUE, event, { groupId, dedupId });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await enqueue(INBOUND_QUEUE, event, { groupId, dedupId });
+      return;
+    } catch (err) {
+      if (!retryable(err)) throw err;
+      if (attempt % 10 === 0)
+        log.warn('emit to the inbound queue failed, retrying', {
+          companyId: event.companyId,
+          whatsappId: event.whatsappId,
+          type: event.type,
+          attempt,
+          error: (err as Error).message,
+        });
+      await new Promise((r) => setTimeout(r, backoff(attempt, EMIT_RETRY_BASE_MS, EMIT_RETRY_CAP_MS)));
+    }
+  }
+}
+
+/** Everything but SQS refusing the request itself: throttling, server faults, the network. */
+function retryable(err: unknown) {
+  const e = err as { $fault?: string; $retryable?: { throttling?: boolean }; name?: string };
+  return e?.$fault !== 'client' || Boolean(e.$retryable?.throttling) || /throttl/i.test(e.name ?? '');
 }
 
 const short = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -48,6 +48,8 @@ export interface SessionContext {
 export interface ProviderSession {
   /** opens the socket with the stored credentials (a QR code follows when there are none) */
   connect(): Promise<void>;
+  /** resolves once every event it received is handed on and its address book and creds are stored */
+  settle?(): Promise<void>;
   /** closes the socket, keeping the credentials */
   close(): Promise<void>;
   /** logs the phone out; the caller clears the credentials */
@@ -74,4 +76,6 @@ export interface ProviderSession {
 export interface Provider {
   name: 'baileys' | 'simulator';
   create(ctx: SessionContext): ProviderSession;
+  /** resolves once every session's events are handed on and their writes stored (shutdown) */
+  drain?(): Promise<void>;
 }

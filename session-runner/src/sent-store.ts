@@ -48,8 +48,12 @@ export async function recordFailed(companyId: number, wid: string) {
   await updateItem(sentKeys(companyId, wid), { set: { failedAt: Date.now() } });
 }
 
-/** The content of a message we sent, for the provider's retry requests. */
+/**
+ * The content of a message we sent, as the provider handed it over (plain JSON: the provider
+ * restores its own types), for its retry requests. Read consistently: a retry request can come
+ * right after the send recorded it.
+ */
 export async function sentContent(companyId: number, wid: string): Promise<unknown | undefined> {
-  const item = await getItem<SentItem>(sentKeys(companyId, wid));
+  const item = await getItem<SentItem>(sentKeys(companyId, wid), { consistent: true });
   return item?.content ? JSON.parse(item.content) : undefined;
 }

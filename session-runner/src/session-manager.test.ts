@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, it, expect, vi } from 'vitest';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
+import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
 import { freePort } from '../../infra/local/ports';
 import { resetConfig } from '#lib/config';
 import { resetDb, updateItem } from '#lib/db';
@@ -9,13 +10,21 @@ const emitted: InboundEvent[] = [];
 vi.mock('./emit', () => ({ emit: async (e: InboundEvent) => void emitted.push(e) }));
 
 const { SessionManager, MAX_QR_CODES } = await import('./session-manager');
-const { wantedSessions } = await import('./lease');
-const { SimulatorRegistry, simulatorProvider } = await import('./providers/simulator');
+type ManagerOptions = import('./session-manager').ManagerOptions;
+const { wantedSessions } = await import('./ownership');
+const { simulatorProvider } = await import('./providers/simulator');
 const { AuthStore } = await import('./auth-store');
 const { claimSend } = await import('./sent-store');
 
 let dynamo: LocalDynamo;
+let sim: RunningHub;
+/** the simulated WhatsApp: phones and the server the sessions connect to */
+let hub: SimulatorHub;
+/** a provider of sessions on the hub, as runner `runnerId` */
+const provider = (runnerId: string) => simulatorProvider(sim.url, runnerId);
 beforeAll(async () => {
+  sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
+  hub = sim.hub;
   dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test' });
   Object.assign(process.env, {
     TABLE_NAME: 'runner-test',
@@ -28,6 +37,7 @@ beforeAll(async () => {
   resetDb();
 }, 60_000);
 afterAll(async () => {
+  await sim?.close();
   await dynamo?.stop();
 });
 beforeEach(() => void emitted.splice(0));
@@ -43,50 +53,24 @@ const until = async (check: () => boolean) => {
 
 describe('session manager', () => {
   it('start shows a QR code; a scan restarts (515) and connects; a restarted runner resumes it without a QR code', async () => {
-    const registry = new SimulatorRegistry();
-    const first = new SessionManager(simulatorProvider(registry, 60_000), 'runner-a');
+    const first = new SessionManager(provider('runner-a'), 'runner-a');
     expect(await first.handle({ type: 'start', commandId: 'c1', companyId: 1, whatsappId: 1 })).toBe('done');
     await until(() => statuses(1).includes('qrcode'));
-    await registry.get(1, 1)!.scan('5511900000001');
+    expect(await hub.scan(1, 1, '5511900000001')).toBe(true);
     await until(() => statuses(1).includes('CONNECTED'));
     expect(statuses(1)).toEqual(['qrcode', 'PAIRING', 'OPENING', 'CONNECTED']);
-    await first.stopAll();
+    await first.closeAll();
 
     emitted.splice(0);
-    const second = new SessionManager(simulatorProvider(new SimulatorRegistry(), 60_000), 'runner-b');
-    await second.resume();
+    const second = new SessionManager(provider('runner-b'), 'runner-b');
+    second.open(1, 1);
     await until(() => statuses(1).includes('CONNECTED'));
     expect(statuses(1)).not.toContain('qrcode');
-    await second.stopAll();
-  });
-
-  it('one runner per session: a live lease elsewhere sends the command back to the queue', async () => {
-    const holder = new SessionManager(simulatorProvider(new SimulatorRegistry(), 60_000), 'runner-c');
-    expect(await holder.handle({ type: 'start', commandId: 'c2', companyId: 1, whatsappId: 2 })).toBe('done');
-    const other = new SessionManager(simulatorProvider(new SimulatorRegistry(), 60_000), 'runner-d');
-    expect(await other.handle({ type: 'start', commandId: 'c3', companyId: 1, whatsappId: 2 })).toBe('elsewhere');
-    expect(
-      await other.handle({
-        type: 'send',
-        commandId: 'c4',
-        companyId: 1,
-        whatsappId: 2,
-        messageId: 'm',
-        wid: '3EB0ELSEWHERE',
-        ticketId: 1,
-        to: 'x@s.whatsapp.net',
-        body: 'hi',
-      }),
-    ).toBe('elsewhere');
-    // the holder stops (releases the lease): the other may take it
-    await holder.stopAll();
-    expect(await other.handle({ type: 'start', commandId: 'c5', companyId: 1, whatsappId: 2 })).toBe('done');
-    await other.stopAll();
+    await second.closeAll();
   });
 
   it('a send on a session that is not connected fails visibly (ERR_SENDING_WAPP_MSG), never silently', async () => {
-    const registry = new SimulatorRegistry();
-    const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-e', 1500);
+    const m = new SessionManager(provider('runner-e'), 'runner-e', 1500);
     await m.handle({ type: 'start', commandId: 'c6', companyId: 1, whatsappId: 3 });
     const send = {
       type: 'send' as const,
@@ -99,6 +83,7 @@ describe('session manager', () => {
       to: '5511@s.whatsapp.net',
       body: 'hi',
     };
+    await until(() => statuses(3).includes('qrcode'));
     const started = Date.now();
     const pending = m.handle(send);
     // still showing a QR code: the send waits for a connection, then gives up
@@ -111,46 +96,45 @@ describe('session manager', () => {
       error: 'ERR_SENDING_WAPP_MSG',
     });
     expect(Date.now() - started).toBeGreaterThan(1000);
-    await m.stopAll();
+    await m.closeAll();
   });
 
   it('401 from the phone is final: the stored keys are dropped and the session is DISCONNECTED', async () => {
-    const registry = new SimulatorRegistry();
-    const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-f');
+    const m = new SessionManager(provider('runner-f'), 'runner-f');
     await m.handle({ type: 'start', commandId: 'c8', companyId: 1, whatsappId: 4 });
     await until(() => statuses(4).includes('qrcode'));
-    await registry.get(1, 4)!.scan('5511900000004');
+    await hub.scan(1, 4, '5511900000004');
     await until(() => statuses(4).includes('CONNECTED'));
-    registry.get(1, 4)!.drop(401);
+    await hub.drop(1, 4, 401);
     await until(() => statuses(4).at(-1) === 'DISCONNECTED');
     expect(await new AuthStore(1, 4).readCreds()).toBeUndefined();
-    await m.stopAll();
+    await m.closeAll();
   });
 
   it('nobody scans: after MAX_QR_CODES QR codes the session stops as TIMEOUT and leaves the sessions to run', async () => {
-    const m = new SessionManager(simulatorProvider(new SimulatorRegistry(), 20), 'runner-g');
-    await m.handle({ type: 'start', commandId: 'c9', companyId: 1, whatsappId: 5 });
-    await until(() => statuses(5).at(-1) === 'TIMEOUT');
-    const qrs = emitted.filter((e) => e.type === 'session' && e.whatsappId === 5 && e.status === 'qrcode');
-    expect(qrs).toHaveLength(MAX_QR_CODES);
-    expect(qrs.map((e) => (e as { retries?: number }).retries)).toEqual([1, 2, 3, 4, 5]);
-    expect((await wantedSessions()).some((w) => w.whatsappId === 5)).toBe(false);
-    await m.stopAll();
+    const sim = await startSimulatorHub({ qrIntervalMs: 20 });
+    try {
+      const m = new SessionManager(simulatorProvider(sim.url, 'runner-g'), 'runner-g');
+      await m.handle({ type: 'start', commandId: 'c9', companyId: 1, whatsappId: 5 });
+      await until(() => statuses(5).at(-1) === 'TIMEOUT');
+      const qrs = emitted.filter((e) => e.type === 'session' && e.whatsappId === 5 && e.status === 'qrcode');
+      expect(qrs).toHaveLength(MAX_QR_CODES);
+      expect(qrs.map((e) => (e as { retries?: number }).retries)).toEqual([1, 2, 3, 4, 5]);
+      expect((await wantedSessions()).some((w) => w.whatsappId === 5)).toBe(false);
+      await m.closeAll();
+    } finally {
+      await sim.close();
+    }
   });
 
   /** A connected simulated phone on a fresh manager. */
-  const connectedPhone = async (
-    whatsappId: number,
-    runnerId: string,
-    provider = (r: InstanceType<typeof SimulatorRegistry>) => simulatorProvider(r, 60_000),
-  ) => {
-    const registry = new SimulatorRegistry();
-    const m = new SessionManager(provider(registry), runnerId);
+  const connectedPhone = async (whatsappId: number, runnerId: string, opts?: ManagerOptions) => {
+    const m = new SessionManager(provider(runnerId), runnerId, undefined, opts);
     await m.handle({ type: 'start', commandId: `start-${whatsappId}`, companyId: 1, whatsappId });
     await until(() => statuses(whatsappId).includes('qrcode'));
-    await registry.get(1, whatsappId)!.scan(`55119000000${whatsappId}`);
+    await hub.scan(1, whatsappId, `55119000000${whatsappId}`);
     await until(() => statuses(whatsappId).includes('CONNECTED'));
-    return { m, registry, phone: () => registry.get(1, whatsappId)! };
+    return { m, phone: () => hub.snapshot(1, whatsappId) as { outbound: { wid: string }[]; repeats: number } };
   };
   const sendCommand = (whatsappId: number, wid: string) => ({
     type: 'send' as const,
@@ -181,7 +165,7 @@ describe('session manager', () => {
       expect.objectContaining({ wid: '3EB0AAA0000000000001', ack: 1 }),
     ]);
     expect(results('3EB0AAA0000000000001').some((r) => r.error)).toBe(false);
-    await m.stopAll();
+    await m.closeAll();
   });
 
   it('a runner that died between its claim and the send: the redelivery sends with the same id, so nothing is lost', async () => {
@@ -194,84 +178,165 @@ describe('session manager', () => {
     // once the outcome is recorded, a further redelivery is answered without a send
     await m.handle(sendCommand(11, '3EB0BBB0000000000001'));
     expect(phone().outbound.filter((o) => o.wid === '3EB0BBB0000000000001')).toHaveLength(1);
-    await m.stopAll();
+    await m.closeAll();
   });
 
   it('the simulated phone, like a real one, drops a second message with an id it already has', async () => {
-    const { m, phone, registry } = await connectedPhone(15, 'runner-l');
+    const { m, phone } = await connectedPhone(15, 'runner-l');
     await m.handle(sendCommand(15, '3EB0DDD0000000000001'));
     // an attempt whose outcome was never recorded: sent again with the same id
     await updateItem({ pk: 'C#1#WSENT', sk: '3EB0DDD0000000000001' }, { remove: ['sentAt'] });
     await m.handle(sendCommand(15, '3EB0DDD0000000000001'));
     expect(phone().outbound.filter((o) => o.wid === '3EB0DDD0000000000001')).toHaveLength(1);
-    expect(registry.repeatsOf(1, 15)).toBe(1);
-    await m.stopAll();
+    expect(phone().repeats).toBe(1);
+    await m.closeAll();
   });
 
   it('a send the provider refused is not retried by a redelivery: both report ERR_SENDING_WAPP_MSG', async () => {
-    const { m, registry } = await connectedPhone(12, 'runner-j');
-    registry.failSends.add('5511988887777@s.whatsapp.net');
+    const { m, phone } = await connectedPhone(12, 'runner-j');
+    hub.failSends.add('5511988887777@s.whatsapp.net');
     await m.handle(sendCommand(12, '3EB0CCC0000000000001'));
-    registry.failSends.clear();
+    hub.failSends.clear();
     await m.handle(sendCommand(12, '3EB0CCC0000000000001'));
-    expect(registry.get(1, 12)!.outbound).toHaveLength(0);
+    expect(phone().outbound).toHaveLength(0);
     expect(results('3EB0CCC0000000000001')).toEqual([
       expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
       expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
     ]);
-    await m.stopAll();
+    await m.closeAll();
   });
 
-  it('a stop holds (402 temporary ban, like the third 440): the session leaves the wanted list and is not resumed', async () => {
-    const { m, registry } = await connectedPhone(13, 'runner-k');
-    registry.get(1, 13)!.drop(402);
+  it('a stop holds (402 temporary ban, like the third 440): the session leaves the wanted list', async () => {
+    const { m } = await connectedPhone(13, 'runner-k');
+    await hub.drop(1, 13, 402);
     await until(() => statuses(13).at(-1) === 'DISCONNECTED');
     await vi.waitFor(async () =>
       expect((await wantedSessions()).some((w) => w.companyId === 1 && w.whatsappId === 13)).toBe(false),
     );
-    emitted.splice(0);
-    await m.resume();
     expect(m.get(1, 13)).toBeUndefined();
-    expect(statuses(13)).toEqual([]);
     // the stored credentials stay: scanning again is not needed once the ban ends
     expect(await new AuthStore(1, 13).readCreds()).toBeDefined();
-    await m.stopAll();
+    await m.closeAll();
   });
 
   it('a connect that throws (DynamoDB down) does not wedge the session: it is retried and connects', async () => {
     let failures = 1;
-    const flaky = (r: InstanceType<typeof SimulatorRegistry>) => {
-      const sim = simulatorProvider(r, 60_000);
-      return {
-        ...sim,
-        create: (ctx: Parameters<typeof sim.create>[0]) => {
-          const phone = sim.create(ctx);
-          const connect = phone.connect.bind(phone);
-          phone.connect = async () => {
-            if (failures-- > 0) throw new Error('ProvisionedThroughputExceededException');
-            return connect();
-          };
-          return phone;
-        },
-      };
+    const sim = provider('runner-flaky');
+    const flaky = {
+      ...sim,
+      create: (ctx: Parameters<typeof sim.create>[0]) => {
+        const phone = sim.create(ctx);
+        const connect = phone.connect.bind(phone);
+        phone.connect = async () => {
+          if (failures-- > 0) throw new Error('ProvisionedThroughputExceededException');
+          return connect();
+        };
+        return phone;
+      },
     };
-    const m = new SessionManager(flaky(new SimulatorRegistry()), 'runner-l');
+    const m = new SessionManager(flaky, 'runner-l');
     await m.handle({ type: 'start', commandId: 'c-flaky', companyId: 1, whatsappId: 14 });
-    expect(statuses(14)).toEqual(['OPENING']);
+    await vi.waitFor(() => expect(statuses(14)).toContain('OPENING'));
     await vi.waitFor(() => expect(statuses(14)).toContain('qrcode'), { timeout: 5000 });
-    await m.stopAll();
+    expect(statuses(14)[0]).toBe('OPENING');
+    await m.closeAll();
+  });
+
+  it('a send to a session still opening waits for it instead of failing after the short wait', async () => {
+    const { m: first } = await connectedPhone(16, 'runner-m');
+    await first.closeAll();
+    // the next holder's handshake takes longer than the short wait (a takeover among many)
+    const sim = provider('runner-n');
+    const slow = {
+      ...sim,
+      create: (ctx: Parameters<typeof sim.create>[0]) => {
+        const phone = sim.create(ctx);
+        const connect = phone.connect.bind(phone);
+        phone.connect = async () => {
+          await new Promise((r) => setTimeout(r, 1500));
+          return connect();
+        };
+        return phone;
+      },
+    };
+    const m = new SessionManager(slow, 'runner-n', 300, { openingWaitMs: 10_000 });
+    expect(await m.handle(sendCommand(16, '3EB0EEE0000000000001'))).toBe('done');
+    expect(results('3EB0EEE0000000000001')).toEqual([expect.objectContaining({ ack: 1 })]);
+    expect(results('3EB0EEE0000000000001')[0]!.error).toBeUndefined();
+    await m.closeAll();
+  });
+
+  it('at most maxHandshakes sessions open at once (a takeover of many sessions does not start them all together)', async () => {
+    for (const whatsappId of [20, 21, 22, 23, 24]) {
+      const { m } = await connectedPhone(whatsappId, `runner-h${whatsappId}`);
+      await m.closeAll();
+    }
+    let opening = 0;
+    let most = 0;
+    const sim = provider('runner-o');
+    const counted = {
+      ...sim,
+      create: (ctx: Parameters<typeof sim.create>[0]) => {
+        const phone = sim.create(ctx);
+        const connect = phone.connect.bind(phone);
+        phone.connect = async () => {
+          most = Math.max(most, ++opening);
+          await new Promise((r) => setTimeout(r, 200));
+          opening--;
+          return connect();
+        };
+        return phone;
+      },
+    };
+    const m = new SessionManager(counted, 'runner-o', undefined, { maxHandshakes: 2 });
+    for (const whatsappId of [20, 21, 22, 23, 24]) m.open(1, whatsappId);
+    await until(() => [20, 21, 22, 23, 24].every((w) => m.get(1, w)?.status === 'CONNECTED'));
+    expect(most).toBe(2);
+    await m.closeAll();
+  });
+
+  it('a 440 after another runner took the session over is dropped quietly: no DISCONNECTED, still wanted', async () => {
+    let holder = 'runner-p';
+    const { m: old } = await connectedPhone(17, 'runner-p', { owns: async () => holder === 'runner-p' });
+    holder = 'runner-q';
+    emitted.splice(0);
+    // the new holder opens the session: WhatsApp replaces the older socket (440)
+    const next = new SessionManager(provider('runner-q'), 'runner-q');
+    next.open(1, 17);
+    await until(() => statuses(17).includes('CONNECTED') && !old.get(1, 17));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(statuses(17)).toEqual(['CONNECTED']);
+    expect((await wantedSessions()).some((w) => w.whatsappId === 17)).toBe(true);
+    expect(hub.snapshot(1, 17).runner).toBe('runner-q');
+    await next.closeAll();
+  });
+
+  it('release drains a session: a send in flight finishes, a send waiting for a connection is handed back', async () => {
+    const { m } = await connectedPhone(18, 'runner-r');
+    const sending = m.handle(sendCommand(18, '3EB0FFF0000000000001'));
+    await m.release(1, 18, 5_000);
+    expect(await sending).toBe('done');
+    expect(results('3EB0FFF0000000000001')).toEqual([expect.objectContaining({ ack: 1 })]);
+    expect(m.get(1, 18)).toBeUndefined();
+
+    const { m: other } = await connectedPhone(19, 'runner-s');
+    await hub.drop(1, 19, 428);
+    await until(() => statuses(19).at(-1) === 'OPENING');
+    other.beginDrain();
+    expect(await other.handle(sendCommand(19, '3EB0FFF0000000000002'))).toBe('moved');
+    expect(results('3EB0FFF0000000000002')).toEqual([]);
+    await other.closeAll();
   });
 
   it('health: a connected but silent socket is restarted after two unanswered probes; traffic and probes are reported', async () => {
-    const registry = new SimulatorRegistry();
     const lines: string[] = [];
-    const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-health', undefined, {
+    const m = new SessionManager(provider('runner-health'), 'runner-health', undefined, {
       health: { probeTimeoutMs: 50, silentProbes: 2, reportEveryMs: 0, metrics: true },
       writeMetrics: (line) => lines.push(line),
     });
     await m.handle({ type: 'start', commandId: 'c-h1', companyId: 1, whatsappId: 40 });
     await until(() => statuses(40).includes('qrcode'));
-    await registry.get(1, 40)!.scan('5511900000040');
+    await hub.scan(1, 40, '5511900000040');
     await until(() => statuses(40).includes('CONNECTED'));
     const healthOf = () =>
       emitted
@@ -280,17 +345,16 @@ describe('session manager', () => {
 
     await m.checkHealth();
     await until(() => healthOf()?.probeMs !== undefined);
-    await registry.get(1, 40)!.inject({ from: '5511988887777', body: 'oi' });
+    await hub.inject(1, 40, { from: '5511988887777', body: 'oi' });
     await until(() => Boolean(healthOf()?.lastInboundAt));
 
-    const silent = registry.get(1, 40)!;
-    silent.goSilent();
+    await hub.silence(1, 40);
     await m.checkHealth();
     // one unanswered probe is not yet a zombie
-    expect(registry.get(1, 40)).toBe(silent);
+    expect(hub.snapshot(1, 40).silent).toBe(true);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ SessionsSilent: 1, SessionsUnhealthy: 1 });
     await m.checkHealth();
-    await until(() => registry.get(1, 40) !== silent && statuses(40).at(-1) === 'CONNECTED');
+    await until(() => hub.snapshot(1, 40).silent === false && statuses(40).at(-1) === 'CONNECTED');
     expect(statuses(40).slice(-2)).toEqual(['OPENING', 'CONNECTED']);
     expect(healthOf()).toMatchObject({ reconnects: 1, zombieRestarts: 1, lastDisconnect: { reason: 'silent' } });
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ ZombieRestarts: 1, Reconnects: 1 });
@@ -301,15 +365,14 @@ describe('session manager', () => {
       SessionsUnhealthy: 0,
       ZombieRestarts: 0,
     });
-    await m.stopAll();
+    await m.closeAll();
   });
 
   it('health: a drop that reconnects is counted and explained; 515 after the scan is not', async () => {
-    const registry = new SimulatorRegistry();
-    const m = new SessionManager(simulatorProvider(registry, 60_000), 'runner-health-2');
+    const m = new SessionManager(provider('runner-health-2'), 'runner-health-2');
     await m.handle({ type: 'start', commandId: 'c-h2', companyId: 1, whatsappId: 41 });
     await until(() => statuses(41).includes('qrcode'));
-    await registry.get(1, 41)!.scan('5511900000041');
+    await hub.scan(1, 41, '5511900000041');
     await until(() => statuses(41).includes('CONNECTED'));
     const healthOf = () =>
       emitted
@@ -317,10 +380,10 @@ describe('session manager', () => {
         .at(-1)?.health;
     expect(healthOf()).toMatchObject({ reconnects: 0 });
     expect(healthOf()?.lastDisconnect).toBeUndefined();
-    registry.get(1, 41)!.drop(408);
+    await hub.drop(1, 41, 408);
     // the state change carries the health at once, without waiting for the report interval
     await until(() => healthOf()?.reconnects === 1);
     expect(healthOf()?.lastDisconnect).toMatchObject({ reason: 'timedOut', code: 408 });
-    await m.stopAll();
+    await m.closeAll();
   });
 });

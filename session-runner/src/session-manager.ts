@@ -6,22 +6,37 @@ import { AuthStore } from './auth-store';
 import { decideClose } from './close-policy';
 import { emit } from './emit';
 import { DEFAULT_HEALTH, type HealthSettings, metricsLine, SessionHealth, withTimeout } from './health';
-import { acquireLease, markWanted, releaseLease, unmarkWanted, wantedSessions } from './lease';
+import { markWanted, unmarkWanted } from './ownership';
 import { storeMedia } from './media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
+import { perGroupSequencer } from './sequencer';
 
 /** QR codes shown before a session gives up waiting for a scan (TIMEOUT). */
 export const MAX_QR_CODES = 5;
-/** How long a send waits for a reconnecting session before it fails. */
+/** How long a send waits for a session that is not connected before it fails. */
 const SEND_WAIT_MS = 15_000;
+/**
+ * A session still opening (taken over from a crashed runner, handed over, many handshakes at once
+ * after a start) is given this long before a send to it fails; the command loop keeps the command
+ * in flight meanwhile.
+ */
+const OPENING_WAIT_MS = 60_000;
+/** A handshake holds one of the runner's handshake slots at most this long. */
+const HANDSHAKE_SLOT_MS = 30_000;
 
 /** For promises nobody awaits: a failed SQS or DynamoDB call is logged, never an unhandled rejection. */
 const logFailure = (what: string, ids: Record<string, unknown>) => (err: unknown) =>
   log.error(what, { ...ids, error: (err as Error)?.message });
 
-/** Whether the command was handled here, or must go back to the queue for the runner that holds the session. */
-export type CommandOutcome = 'done' | 'elsewhere';
+/**
+ * `done`: handled; `moved`: the session is leaving this runner (handed over, or the runner drains)
+ * before the command could act on it, so it must be routed again.
+ */
+export type CommandOutcome = 'done' | 'moved';
+
+/** Statuses in which a session is on its way to CONNECTED without anybody scanning a QR code. */
+const isOpening = (status: ConnectionStatus) => status === 'OPENING';
 
 /** Runner-wide counts since the last metrics line. */
 interface Tally {
@@ -39,13 +54,21 @@ interface HealthContext {
 class ManagedSession {
   status: ConnectionStatus = 'DISCONNECTED';
   private socket?: ProviderSession;
+  private closedSocket?: ProviderSession;
   private attempt = 0;
   private replaced = 0;
   private qrCodes = 0;
   private qrExhausted = false;
   private intentional = false;
   private reconnectTimer?: NodeJS.Timeout;
+  /** woken on every change of status, and when the session starts leaving this runner */
   private waiters: (() => void)[] = [];
+  /** provider events being handed to the queue right now */
+  private inbound = new Set<Promise<unknown>>();
+  /** set while the session is drained for a handover: commands must go to its next holder */
+  leaving = false;
+  /** waiting for a handshake slot: opening, though no socket exists yet */
+  private queued = false;
   private probing = false;
   private healthTimer?: NodeJS.Timeout;
   private lastHealthReport = 0;
@@ -58,6 +81,8 @@ class ManagedSession {
     private provider: Provider,
     private onGone: (s: ManagedSession) => void,
     private hc: HealthContext,
+    /** whether this runner still holds the session (a 440 after a takeover is not ours to act on) */
+    private owns: () => Promise<boolean>,
   ) {
     this.auth = new AuthStore(companyId, whatsappId);
     this.health = new SessionHealth(hc.now);
@@ -73,7 +98,7 @@ class ManagedSession {
   private async report(status: ConnectionStatus, extra: { qrcode?: string; retries?: number; number?: string } = {}) {
     this.status = status;
     this.last = extra;
-    if (status === 'CONNECTED') for (const w of this.waiters.splice(0)) w();
+    this.wake();
     await emit({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
     await this.reportHealth();
   }
@@ -145,6 +170,48 @@ class ManagedSession {
     await this.connect();
   }
 
+  private wake() {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Waits for the next change of status (or leaving), at most `ms`. */
+  private changed(ms: number) {
+    return new Promise<void>((done) => {
+      const timer = setTimeout(done, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+  }
+
+  /** Counts a provider event until it is on the queue: a drain waits for these before the socket closes. */
+  private tracked<A extends unknown[], R>(handler: (...args: A) => Promise<R>) {
+    return (...args: A): Promise<R> => {
+      const work = handler(...args);
+      this.inbound.add(work);
+      void work.finally(() => this.inbound.delete(work)).catch(() => undefined);
+      return work;
+    };
+  }
+
+  /** Resolves when no provider event is being handed to the queue. */
+  async settleInbound() {
+    while (this.inbound.size) await Promise.allSettled([...this.inbound]);
+  }
+
+  /** The session leaves this runner: waiting commands give up and are routed again. */
+  startLeaving() {
+    this.leaving = true;
+    this.wake();
+  }
+
+  /** Resolves once the handshake has an outcome (connected, a QR code, stopped) or after `ms`. */
+  async handshake(ms: number) {
+    const until = this.hc.now() + ms;
+    while (isOpening(this.status) && !this.leaving && this.hc.now() < until) await this.changed(until - this.hc.now());
+  }
+
   private logFailure(what: string) {
     return logFailure(what, { companyId: this.companyId, whatsappId: this.whatsappId });
   }
@@ -179,26 +246,33 @@ class ManagedSession {
           this.logFailure('reporting the session status failed'),
         );
       },
-      message: async (m) => {
+      message: this.tracked(async (m) => {
         this.traffic(m.fromMe ? 'outbound' : 'inbound');
         await emit({ type: 'message', ...base, message: await storeMedia(this.companyId, m) });
-      },
-      ack: async (e) => {
+      }),
+      ack: this.tracked(async (e) => {
         this.traffic('ack');
         await emit({ type: 'ack', ...base, ...e });
-      },
-      edit: async (e) => emit({ type: 'edit', ...base, ...e }),
-      revoke: async (e) => emit({ type: 'revoke', ...base, ...e }),
-      call: async (e) => emit({ type: 'call', ...base, ...e }),
-      lidMapping: async (e) => emit({ type: 'lidMapping', ...base, ...e }),
+      }),
+      edit: this.tracked(async (e) => emit({ type: 'edit', ...base, ...e })),
+      revoke: this.tracked(async (e) => emit({ type: 'revoke', ...base, ...e })),
+      call: this.tracked(async (e) => emit({ type: 'call', ...base, ...e })),
+      lidMapping: this.tracked(async (e) => emit({ type: 'lidMapping', ...base, ...e })),
       closed: (code) => void this.onClosed(code).catch(this.logFailure('handling a closed socket failed')),
     };
   }
 
   private async onClosed(code: number | undefined) {
     this.socket = undefined;
-    // Deliberate closes (disconnect, new QR, shutdown, lease lost) are handled by whoever closed.
+    // Deliberate closes (disconnect, new QR, shutdown, handover) are handled by whoever closed.
     if (this.intentional) return;
+    if (code === 440 && !(await this.owns().catch(() => true))) {
+      // replaced by the runner that took the session over: it is theirs now, nothing to report or stop
+      log.info('session replaced by its new holder', { companyId: this.companyId, whatsappId: this.whatsappId });
+      this.intentional = true;
+      this.onGone(this);
+      return;
+    }
     const decision = decideClose({
       code,
       attempt: this.attempt,
@@ -232,13 +306,20 @@ class ManagedSession {
         reason: decision.alert,
       });
     if (decision.action === 'logout') await this.auth.clear();
-    // a stop holds: the lease loop must not start the session again (a replaced session would ping-pong)
+    // a stop holds: no runner may start the session again (a replaced session would ping-pong)
     await unmarkWanted(this.companyId, this.whatsappId);
     await this.report(decision.status);
     this.onGone(this);
   }
 
+  /** The session will connect once a handshake slot is free: sends wait for it meanwhile. */
+  queue() {
+    this.queued = true;
+    this.status = 'OPENING';
+  }
+
   async connect() {
+    this.queued = false;
     clearTimeout(this.reconnectTimer);
     // already running (a retry pressed on a live session): tell the API where it stands
     if (this.socket) return this.report(this.status, this.last);
@@ -266,14 +347,22 @@ class ManagedSession {
     }
   }
 
-  /** Closes the socket without logging out (runner shutdown, lease lost). */
+  /** Closes the socket without logging out (handover, drain, ownership lost). */
   async close() {
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.healthTimer);
     this.intentional = true;
+    this.wake();
     const socket = this.socket;
     this.socket = undefined;
     await socket?.close();
+    // events the provider still holds for that socket (its per-chat queue) and its address book
+    this.closedSocket = socket;
+  }
+
+  /** Resolves once the provider has handed on everything the last closed socket received. */
+  async settleProvider() {
+    await this.closedSocket?.settle?.();
   }
 
   /** Logs the phone out and drops every stored key. */
@@ -289,33 +378,59 @@ class ManagedSession {
     await this.report('DISCONNECTED', { qrcode: '', retries: 0 });
   }
 
-  async connected(waitMs: number): Promise<ProviderSession | undefined> {
-    if (this.status === 'CONNECTED' && this.socket) return this.socket;
-    if (!this.socket && !this.reconnectTimer) return undefined;
-    await new Promise<void>((done) => {
-      const timer = setTimeout(done, waitMs);
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        done();
-      });
-    });
-    return this.status === 'CONNECTED' ? this.socket : undefined;
+  /**
+   * The connected socket, waiting up to `waitMs` for one, longer (up to `openingWaitMs`) while the
+   * session is still opening; `moved` when the session leaves this runner meanwhile.
+   */
+  async connected(waitMs: number, openingWaitMs = waitMs): Promise<ProviderSession | undefined | 'moved'> {
+    const started = this.hc.now();
+    for (;;) {
+      if (this.leaving) return 'moved';
+      if (this.status === 'CONNECTED' && this.socket) return this.socket;
+      if (this.intentional || (!this.socket && !this.reconnectTimer && !this.queued)) return undefined;
+      const limit = isOpening(this.status) ? Math.max(waitMs, openingWaitMs) : waitMs;
+      const left = started + limit - this.hc.now();
+      if (left <= 0) return undefined;
+      await this.changed(left);
+    }
   }
 }
 
-/** The sessions this runner holds, and how commands act on them. */
+/** Options of a manager; tests shorten the waits. */
+export interface ManagerOptions {
+  health?: Partial<HealthSettings>;
+  now?: () => number;
+  writeMetrics?: (line: string) => void;
+  /** whether this runner still holds a session (the fleet asks the table); default: yes */
+  owns?: (companyId: number, whatsappId: number) => Promise<boolean>;
+  /** how long a send waits for a session still opening */
+  openingWaitMs?: number;
+  /** sessions opening at once */
+  maxHandshakes?: number;
+}
+
+/**
+ * The sessions this runner holds, and how commands act on them. Which runner holds which session
+ * is the fleet's business (fleet.ts): a command reaches `handle` here only on the runner that holds
+ * its session.
+ */
 export class SessionManager {
   private sessions = new Map<string, ManagedSession>();
-  private renewTimer?: NodeJS.Timeout;
   private healthTimer?: NodeJS.Timeout;
   private hc: HealthContext;
   private writeMetrics: (line: string) => void;
+  private owns: (companyId: number, whatsappId: number) => Promise<boolean>;
+  private openingWaitMs: number;
+  /** commands running per session: a handover waits for them */
+  private busy = new Map<string, number>();
+  private handshakes: ReturnType<typeof perGroupSequencer>;
+  private draining = false;
 
   constructor(
     private provider: Provider,
     readonly runnerId: string,
     private sendWaitMs = SEND_WAIT_MS,
-    opts: { health?: Partial<HealthSettings>; now?: () => number; writeMetrics?: (line: string) => void } = {},
+    opts: ManagerOptions = {},
   ) {
     this.hc = {
       settings: { ...DEFAULT_HEALTH, ...opts.health },
@@ -323,12 +438,24 @@ export class SessionManager {
       tally: { reconnects: 0, zombieRestarts: 0 },
     };
     this.writeMetrics = opts.writeMetrics ?? ((line) => process.stdout.write(`${line}\n`));
+    this.owns = opts.owns ?? (async () => true);
+    this.openingWaitMs = opts.openingWaitMs ?? OPENING_WAIT_MS;
+    this.handshakes = perGroupSequencer(opts.maxHandshakes ?? 8);
   }
 
   private key = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
 
   get(companyId: number, whatsappId: number) {
     return this.sessions.get(this.key(companyId, whatsappId));
+  }
+
+  /** The sessions held here. */
+  held() {
+    return [...this.sessions.values()];
+  }
+
+  get size() {
+    return this.sessions.size;
   }
 
   private ensure(companyId: number, whatsappId: number) {
@@ -341,75 +468,146 @@ export class SessionManager {
         this.provider,
         (gone) => {
           if (this.sessions.get(key) === gone) this.sessions.delete(key);
-          void releaseLease(companyId, whatsappId, this.runnerId).catch(() => undefined);
         },
         this.hc,
+        () => this.owns(companyId, whatsappId),
       );
       this.sessions.set(key, s);
     }
     return s;
   }
 
-  private own(companyId: number, whatsappId: number) {
-    return acquireLease(companyId, whatsappId, this.runnerId);
+  /**
+   * Opens a session this runner now holds, from its stored auth state (no QR code when it has
+   * credentials). At most `maxHandshakes` open at once: after a crash the survivors take many
+   * sessions together, and the sends waiting for them wait a little longer instead of failing.
+   */
+  open(companyId: number, whatsappId: number) {
+    const existing = this.get(companyId, whatsappId);
+    if (existing) return existing;
+    const session = this.ensure(companyId, whatsappId);
+    session.queue();
+    void this.handshakes(`${companyId}#${whatsappId}`, async () => {
+      if (this.get(companyId, whatsappId) !== session || session.leaving) return;
+      await session.connect();
+      await session.handshake(HANDSHAKE_SLOT_MS);
+    }).catch(logFailure('opening a session failed', { companyId, whatsappId }));
+    return session;
   }
 
-  async handle(command: SessionCommand): Promise<CommandOutcome> {
+  /** Runs `work` as a command of this session: a handover waits until it is done. */
+  private async counted<T>(companyId: number, whatsappId: number, work: () => Promise<T>) {
+    const key = this.key(companyId, whatsappId);
+    this.busy.set(key, (this.busy.get(key) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (this.busy.get(key) ?? 1) - 1;
+      if (left) this.busy.set(key, left);
+      else this.busy.delete(key);
+    }
+  }
+
+  /**
+   * Drains one session before it leaves this runner (a handover, a shutdown): waiting commands give
+   * up (they are routed again), running ones finish, the provider events it holds reach the queue,
+   * then the socket closes and its pending auth writes land. At most `timeoutMs` of waiting.
+   */
+  async release(companyId: number, whatsappId: number, timeoutMs: number) {
+    const session = this.get(companyId, whatsappId);
+    if (!session) return;
+    session.startLeaving();
+    const key = this.key(companyId, whatsappId);
+    const until = this.hc.now() + timeoutMs;
+    // never waits past the deadline (a command or an emit stuck on an outage)
+    const withinDeadline = (work: Promise<unknown>) =>
+      Promise.race([work, new Promise((r) => setTimeout(r, Math.max(0, until - this.hc.now())))]);
+    while (this.busy.get(key) && this.hc.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await withinDeadline(session.settleInbound());
+    await session.close().catch(logFailure('closing a session failed', { companyId, whatsappId }));
+    // events that arrived while it closed, then every auth write: the next holder reads them from the table
+    await withinDeadline(session.settleProvider());
+    await withinDeadline(session.settleInbound());
+    await withinDeadline(session.auth.flush());
+    if (this.sessions.get(key) === session) this.sessions.delete(key);
+  }
+
+  /** This runner no longer holds the session (taken over, no longer wanted): closes it at once, reporting nothing. */
+  async drop(companyId: number, whatsappId: number) {
+    const session = this.get(companyId, whatsappId);
+    if (!session) return;
+    this.sessions.delete(this.key(companyId, whatsappId));
+    session.startLeaving();
+    await session.close().catch(logFailure('closing a session failed', { companyId, whatsappId }));
+  }
+
+  /** Shutdown has begun: commands waiting for a session give up and are routed again. */
+  beginDrain() {
+    this.draining = true;
+    for (const s of this.sessions.values()) s.startLeaving();
+  }
+
+  /**
+   * Runs a command on a session this runner holds. `unheld`: nobody should run the session (it is
+   * not wanted): commands that need a socket find none.
+   */
+  handle(command: SessionCommand, opts: { unheld?: boolean } = {}): Promise<CommandOutcome> {
+    return this.counted(command.companyId, command.whatsappId, () => this.run(command, opts.unheld ?? false));
+  }
+
+  private async run(command: SessionCommand, unheld: boolean): Promise<CommandOutcome> {
     const { companyId, whatsappId } = command;
     const base = { companyId, whatsappId };
+    const socketFor = (waitMs?: number) => this.socketFor(companyId, whatsappId, unheld, waitMs);
     switch (command.type) {
       case 'start': {
         await markWanted(companyId, whatsappId);
-        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
-        await this.ensure(companyId, whatsappId).connect();
+        const current = this.get(companyId, whatsappId);
+        // already running (a retry pressed on a live session): it tells the API where it stands
+        if (current) await current.connect();
+        else this.open(companyId, whatsappId);
         return 'done';
       }
       case 'newQr': {
-        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
         const current = this.get(companyId, whatsappId);
         this.sessions.delete(this.key(companyId, whatsappId));
         if (current) await current.close();
-        const fresh = this.ensure(companyId, whatsappId);
-        await fresh.auth.clear();
+        await new AuthStore(companyId, whatsappId).clear();
         await markWanted(companyId, whatsappId);
-        await fresh.connect();
+        this.open(companyId, whatsappId);
         return 'done';
       }
       case 'disconnect': {
-        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
         const session = this.ensure(companyId, whatsappId);
         await unmarkWanted(companyId, whatsappId);
         await session.logout();
         this.sessions.delete(this.key(companyId, whatsappId));
-        await releaseLease(companyId, whatsappId, this.runnerId);
         return 'done';
       }
       case 'stop': {
-        if (!(await this.own(companyId, whatsappId))) return 'elsewhere';
         await unmarkWanted(companyId, whatsappId);
         const current = this.get(companyId, whatsappId);
         this.sessions.delete(this.key(companyId, whatsappId));
         if (current) await current.close();
-        await releaseLease(companyId, whatsappId, this.runnerId);
         return 'done';
       }
       case 'send': {
-        const socket = await this.socketFor(companyId, whatsappId);
-        if (socket === 'elsewhere') return 'elsewhere';
+        const socket = await socketFor();
+        if (socket === 'moved') return 'moved';
         if (await this.send(socket, command)) this.get(companyId, whatsappId)?.traffic('outbound');
         return 'done';
       }
       case 'delete': {
-        const socket = await this.socketFor(companyId, whatsappId);
-        if (socket === 'elsewhere') return 'elsewhere';
+        const socket = await socketFor();
+        if (socket === 'moved') return 'moved';
         await socket
           ?.deleteMessage({ wid: command.wid, to: command.to, fromMe: command.fromMe })
           .catch((err) => log.warn('delete failed', { companyId, whatsappId, error: (err as Error).message }));
         return 'done';
       }
       case 'checkNumber': {
-        const socket = await this.socketFor(companyId, whatsappId, 5_000);
-        if (socket === 'elsewhere') return 'elsewhere';
+        const socket = await socketFor(5_000);
+        if (socket === 'moved') return 'moved';
         const reply = { type: 'checkNumberResult' as const, ...base, number: command.number, replyTo: command.replyTo };
         if (!socket) {
           await emit({ ...reply, exists: false, error: 'ERR_WAPP_NOT_INITIALIZED' });
@@ -424,8 +622,8 @@ export class SessionManager {
         return 'done';
       }
       case 'importContacts': {
-        const socket = await this.socketFor(companyId, whatsappId, 5_000);
-        if (socket === 'elsewhere') return 'elsewhere';
+        const socket = await socketFor(5_000);
+        if (socket === 'moved') return 'moved';
         const contacts = socket ? await socket.addressBook() : [];
         const parts = Math.max(1, Math.ceil(contacts.length / ADDRESS_BOOK_PART));
         for (let part = 1; part <= parts; part++)
@@ -440,15 +638,15 @@ export class SessionManager {
         return 'done';
       }
       case 'rejectCall': {
-        const socket = await this.socketFor(companyId, whatsappId, 0);
-        if (socket === 'elsewhere') return 'elsewhere';
+        const socket = await socketFor(0);
+        if (socket === 'moved') return 'moved';
         await socket?.rejectCall(command.callId, command.from).catch(() => undefined);
         return 'done';
       }
       case 'repairSession': {
         // a repair of a session that is not up now has nothing to act on: the next send re-syncs anyway
-        const socket = await this.socketFor(companyId, whatsappId, 0);
-        if (socket === 'elsewhere') return 'elsewhere';
+        const socket = await socketFor(0);
+        if (socket === 'moved') return 'moved';
         await socket
           ?.repair(command.to)
           .catch((err) => log.warn('session repair failed', { companyId, whatsappId, error: (err as Error).message }));
@@ -507,51 +705,21 @@ export class SessionManager {
     return true;
   }
 
-  /** The connected socket of a session this runner holds (starting it if nobody does). */
+  /**
+   * The connected socket of a session this runner holds, opening the session when it is not open
+   * here yet (just taken over or handed over). A session still opening is waited for longer than
+   * one showing a QR code or stopped.
+   */
   private async socketFor(
     companyId: number,
     whatsappId: number,
+    unheld: boolean,
     waitMs = this.sendWaitMs,
-  ): Promise<ProviderSession | undefined | 'elsewhere'> {
-    let session = this.get(companyId, whatsappId);
-    if (!session) {
-      if (!(await acquireLease(companyId, whatsappId, this.runnerId))) return 'elsewhere';
-      const wanted = (await wantedSessions()).some((w) => w.companyId === companyId && w.whatsappId === whatsappId);
-      if (!wanted) {
-        await releaseLease(companyId, whatsappId, this.runnerId);
-        return undefined;
-      }
-      session = this.ensure(companyId, whatsappId);
-      await session.connect();
-    }
-    return session.connected(waitMs);
-  }
-
-  /** Starts the sessions that should run and that no live runner holds (start-up, crashed runners). */
-  async resume() {
-    for (const { companyId, whatsappId } of await wantedSessions()) {
-      if (this.get(companyId, whatsappId)) continue;
-      if (!(await acquireLease(companyId, whatsappId, this.runnerId))) continue;
-      await this.ensure(companyId, whatsappId)
-        .connect()
-        .catch((err) => log.error('resume failed', { companyId, whatsappId, error: (err as Error).message }));
-    }
-  }
-
-  /** Renews the leases every `everyMs`; a lease taken by another runner closes the local socket. */
-  startLeaseLoop(everyMs: number) {
-    this.renewTimer = setInterval(() => {
-      void (async () => {
-        for (const s of [...this.sessions.values()]) {
-          const held = await acquireLease(s.companyId, s.whatsappId, this.runnerId).catch(() => true);
-          if (!held) {
-            this.sessions.delete(this.key(s.companyId, s.whatsappId));
-            await s.close();
-          }
-        }
-        await this.resume();
-      })().catch((err) => log.error('lease loop failed', { error: (err as Error).message }));
-    }, everyMs);
+  ): Promise<ProviderSession | undefined | 'moved'> {
+    if (this.draining && !this.get(companyId, whatsappId)) return 'moved';
+    const session = this.get(companyId, whatsappId) ?? (unheld ? undefined : this.open(companyId, whatsappId));
+    if (!session) return undefined;
+    return session.connected(waitMs, waitMs > 0 ? this.openingWaitMs : 0);
   }
 
   /**
@@ -589,13 +757,19 @@ export class SessionManager {
     );
   }
 
-  async stopAll() {
-    clearInterval(this.renewTimer);
+  /** Closes every socket here, changing no ownership (tests; a fenced runner). */
+  async closeAll() {
     clearInterval(this.healthTimer);
-    for (const s of this.sessions.values()) {
-      await s.close().catch(() => undefined);
-      await releaseLease(s.companyId, s.whatsappId, this.runnerId).catch(() => undefined);
-    }
-    this.sessions.clear();
+    const all = [...this.sessions.keys()];
+    await Promise.all(
+      all.map((key) => {
+        const [companyId, whatsappId] = key.split('#').map(Number) as [number, number];
+        return this.drop(companyId, whatsappId);
+      }),
+    );
+  }
+
+  stopHealthLoop() {
+    clearInterval(this.healthTimer);
   }
 }

@@ -7,6 +7,7 @@
  *
  *   npm run bench                       # full size, 20 s per call and concurrency
  *   BENCH_SCALE=0.1 BENCH_SECONDS=5 npm run bench   # a quick look
+ *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
  */
 import { randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
@@ -20,6 +21,12 @@ import { dayKeys } from '../../functions/lib/dashboard/aggregates';
 import { pad } from '../../functions/lib/keys';
 import type { Contact } from '../../shared/schemas/contacts';
 import type { Message } from '../../shared/schemas/messages';
+
+// `npm run bench -- fleet [sessions] [inbound/s] [sends/s]`: the session fleet benchmark instead (tests/bench/fleet.ts)
+if (process.argv[2] === 'fleet') {
+  process.argv.splice(2, 1);
+  await import('./fleet');
+}
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);

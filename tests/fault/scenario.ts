@@ -2,7 +2,7 @@
  * Fault injection (issue 15): inbound messages from many chats and outbound sends pushed through the
  * local stack while the session runner is killed (SIGKILL) and restarted and the inbound consumer
  * fails a share of its records at random; then the stored state is read back through the API and
- * the simulated phones' record of what they received (kept outside the runner, see SimulatorRegistry).
+ * the simulated phones' record of what they received (kept outside the runner, in the simulator hub).
  * Shared by the scaled-down test (tests/fault/fault-injection.test.ts) and the full-size run
  * (tests/bench/fault-injection.ts).
  */

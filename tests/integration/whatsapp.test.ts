@@ -189,17 +189,16 @@ describe('connections API', () => {
     );
   });
 
-  it('a connected session keeps its auth state, its entry in the sessions to run and a live lease in the table', async () => {
+  it('a connected session keeps its auth state, its entry in the sessions to run and a live holder in the table', async () => {
     const co = await newCompany('resume');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     // the stored credentials and the list of sessions to run survive in the table
     expect(await table().get(`C#${co.companyId}#WAUTH#${w.id}`, 'creds')).toBeDefined();
-    expect(await table().get('WSESSIONS', `${co.companyId}#${w.id}`)).toMatchObject({
-      companyId: co.companyId,
-      whatsappId: w.id,
-    });
-    const lease = await table().get(`WLEASE#${co.companyId}#${w.id}`, 'LEASE');
-    expect(lease!.expiresAt).toBeGreaterThan(Date.now());
+    const session = await table().get('WSESSIONS', `${co.companyId}#${w.id}`);
+    expect(session).toMatchObject({ companyId: co.companyId, whatsappId: w.id, owner: expect.any(String) });
+    // held by a runner whose heartbeat is fresh (session-runner/src/fleet.ts)
+    const holder = await table().get('WRUNNERS', String(session!.owner));
+    expect(holder!.expiresAt).toBeGreaterThan(Date.now());
   });
 
   it('connections-page permissions: a user may list connections (without tokens) but not add, edit, delete or press session buttons', async () => {

@@ -1,303 +1,230 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { Provider, ProviderSession, SendCommand, SessionContext } from '../provider';
+import WebSocket from 'ws';
+import { perGroupSequencer } from '../sequencer';
+import type { Provider, ProviderMessage, ProviderSession, SendCommand, SessionContext } from '../provider';
 
 /**
- * A fake phone per connection, for tests and demos (local runtime only). It shows QR codes until a
- * test "scans" one, then behaves like WhatsApp after a scan (a 515 restart, then CONNECTED with the
- * stored credentials). Tests inject inbound messages, read what was sent, move acks 1 -> 2 -> 3, and
- * make a socket go silent (the health monitor's zombie case).
+ * The simulator provider (local runtime and tests only): each session is a WebSocket to the
+ * simulator hub (infra/local/simulator-hub.ts), which plays WhatsApp and the phones. Like WhatsApp,
+ * the hub shows QR codes until a test scans one, keeps one socket per session (a newer socket
+ * replaces an older one with 440), and holds every event it sends until the runner acknowledges it
+ * (after the event is on the inbound queue), sending the unacknowledged ones again to the next
+ * socket of the session, whichever runner opens it.
  */
-export interface OutboundRecord {
+
+/** A WhatsApp close code travels as this plus the code (WebSocket application codes are 4000-4999). */
+export const CLOSE_CODE_BASE = 4000;
+
+/** A message the hub delivers: media travels inline (base64), `fail` makes its download fail. */
+export interface HubMessage extends Omit<ProviderMessage, 'media'> {
+  media?: { mimetype: string; fileName?: string; size: number; data: string; fail?: boolean };
+}
+
+/** What the phone side reports, each acknowledged by the runner once handled. */
+export type HubEvent =
+  | { kind: 'message'; message: HubMessage }
+  | { kind: 'ack'; wid: string; chatJid: string; ack: number }
+  | { kind: 'edit'; wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }
+  | { kind: 'revoke'; wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }
+  | { kind: 'call'; callId: string; from: string; fromAlt?: string; timestamp: number };
+
+/** Hub -> runner. */
+export type HubFrame =
+  | { op: 'open'; number: string }
+  | { op: 'qr'; qrcode: string }
+  /** a QR code was scanned: store the credentials, then acknowledge (a 515 restart follows) */
+  | { op: 'pair'; id: number; number: string }
+  | { op: 'event'; id: number; event: HubEvent }
+  | { op: 'res'; id: number; result?: unknown; error?: string };
+
+export interface SendArgs {
   wid: string;
   to: string;
   body: string;
   media?: { key: string; mimetype: string; fileName: string; kind: string; size: number };
   quotedWid?: string;
-  ack: number;
-  deleted?: boolean;
-  at: string;
 }
 
-export interface InjectedMessage {
-  from: string;
-  body?: string;
-  wid?: string;
-  fromMe?: boolean;
-  pushName?: string;
-  /** the contact's `@lid` id, sent as the chat id with the number as the alternate id */
-  lid?: string;
-  group?: { jid: string; name?: string };
-  media?: { data: string; mimetype: string; fileName?: string };
-  /** simulate a media download failure */
-  failMedia?: boolean;
-  quotedWid?: string;
-  mediaType?: 'locationMessage' | 'vcard';
-  timestamp?: number;
-  profilePicUrl?: string;
-}
+/** Runner -> hub: acknowledgements and requests (answered by a `res` frame with the same id). */
+export type RunnerFrame =
+  | { op: 'ack'; id: number }
+  | { op: 'req'; id: number; method: 'send'; args: SendArgs }
+  | { op: 'req'; id: number; method: 'delete'; args: { wid: string } }
+  | { op: 'req'; id: number; method: 'checkNumber'; args: { number: string } }
+  | { op: 'req'; id: number; method: 'rejectCall'; args: { callId: string; from: string } }
+  | { op: 'req'; id: number; method: 'repair'; args: { chatJid: string } }
+  | { op: 'req'; id: number; method: 'addressBook' | 'probe' | 'logout'; args?: undefined };
 
-const jidOf = (number: string) => (number.includes('@') ? number : `${number.replace(/\D/g, '')}@s.whatsapp.net`);
+type RequestMethod = Extract<RunnerFrame, { op: 'req' }>['method'];
 
-export class SimulatedPhone implements ProviderSession {
-  status = 'DISCONNECTED';
-  qrcode = '';
-  number?: string;
-  readonly outbound: OutboundRecord[];
-  private qrTimer?: NodeJS.Timeout;
-  private qrCount = 0;
-  private open = false;
-  private silent = false;
+class HubSession implements ProviderSession {
+  private ws?: WebSocket;
+  private closing = false;
+  private nextId = 1;
+  private requests = new Map<number, { done: (v: unknown) => void; fail: (e: Error) => void }>();
+  // an edit or an ack must not overtake its message: events of one chat are handled in order
+  private inOrder = perGroupSequencer();
 
   constructor(
-    readonly ctx: SessionContext,
-    private registry: SimulatorRegistry,
-    private qrIntervalMs: number,
-  ) {
-    // what was sent survives the socket restarts of one connection
-    this.outbound = registry.outboundOf(ctx.companyId, ctx.whatsappId);
-  }
+    private ctx: SessionContext,
+    private hubUrl: string,
+    private runnerId: string,
+  ) {}
 
   async connect() {
-    this.open = true;
-    this.registry.attach(this);
     const creds = await this.ctx.auth.readCreds<{ me: string }>();
-    if (creds?.me) {
-      this.number = creds.me;
-      this.status = 'CONNECTED';
-      this.ctx.events.status({ status: 'CONNECTED', number: creds.me });
-      return;
+    const url = new URL(this.hubUrl);
+    url.searchParams.set('companyId', String(this.ctx.companyId));
+    url.searchParams.set('whatsappId', String(this.ctx.whatsappId));
+    url.searchParams.set('runner', this.runnerId);
+    if (creds?.me) url.searchParams.set('me', creds.me);
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.on('message', (data) => void this.onFrame(JSON.parse(String(data)) as HubFrame));
+    await new Promise<void>((opened, failed) => {
+      ws.once('open', () => opened());
+      ws.once('error', failed);
+    });
+    ws.on('error', () => undefined);
+    ws.once('close', (code) => {
+      for (const r of this.requests.values()) r.fail(new Error('socket closed'));
+      this.requests.clear();
+      if (this.closing) return;
+      // an application code carries WhatsApp's; anything else is a lost connection
+      this.ctx.events.closed(code >= CLOSE_CODE_BASE ? code - CLOSE_CODE_BASE : 428);
+    });
+  }
+
+  private async onFrame(frame: HubFrame) {
+    const { events } = this.ctx;
+    switch (frame.op) {
+      case 'open':
+        return events.status({ status: 'CONNECTED', number: frame.number });
+      case 'qr':
+        return events.status({ status: 'qrcode', qrcode: frame.qrcode });
+      case 'pair':
+        await this.ctx.auth.writeCreds({ me: frame.number });
+        events.status({ status: 'PAIRING' });
+        return this.frame({ op: 'ack', id: frame.id });
+      case 'res': {
+        const request = this.requests.get(frame.id);
+        this.requests.delete(frame.id);
+        if (frame.error) request?.fail(new Error(frame.error));
+        else request?.done(frame.result);
+        return;
+      }
+      case 'event': {
+        const { event } = frame;
+        const chat =
+          event.kind === 'call' ? event.from : event.kind === 'message' ? event.message.chatJid : event.chatJid;
+        return this.inOrder(chat, async () => {
+          // not acknowledged when it fails: the hub delivers it again to the next socket
+          await this.handle(event);
+          this.frame({ op: 'ack', id: frame.id });
+        }).catch(() => undefined);
+      }
     }
-    this.showQr();
   }
 
-  private showQr() {
-    if (!this.open) return;
-    this.qrCount++;
-    this.status = 'qrcode';
-    this.qrcode = `sim:${this.ctx.companyId}:${this.ctx.whatsappId}:${this.qrCount}:${randomBytes(8).toString('hex')}`;
-    this.ctx.events.status({ status: 'qrcode', qrcode: this.qrcode });
-    clearTimeout(this.qrTimer);
-    this.qrTimer = setTimeout(() => this.showQr(), this.qrIntervalMs);
+  private async handle(event: HubEvent) {
+    const { events } = this.ctx;
+    switch (event.kind) {
+      case 'message': {
+        const { media, ...message } = event.message;
+        return events.message({
+          ...message,
+          media: media && {
+            mimetype: media.mimetype,
+            fileName: media.fileName,
+            size: media.size,
+            download: async () => {
+              if (media.fail) throw new Error('simulated download failure');
+              return Buffer.from(media.data, 'base64');
+            },
+          },
+        });
+      }
+      case 'ack':
+        return events.ack({ wid: event.wid, chatJid: event.chatJid, ack: event.ack });
+      case 'edit': {
+        const { kind: _, ...edit } = event;
+        return events.edit(edit);
+      }
+      case 'revoke': {
+        const { kind: _, ...revoke } = event;
+        return events.revoke(revoke);
+      }
+      case 'call': {
+        const { kind: _, ...call } = event;
+        return events.call(call);
+      }
+    }
   }
 
-  /** The test scanned the QR code: store credentials, then WhatsApp's usual restart (515). */
-  async scan(number: string) {
-    if (this.status !== 'qrcode') throw new Error(`no QR code to scan (status ${this.status})`);
-    clearTimeout(this.qrTimer);
-    await this.ctx.auth.writeCreds({ me: number.replace(/\D/g, '') });
-    this.status = 'PAIRING';
-    this.ctx.events.status({ status: 'PAIRING' });
-    this.open = false;
-    this.ctx.events.closed(515);
+  private frame(frame: RunnerFrame) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
+  }
+
+  private request<T>(method: RequestMethod, args?: unknown): Promise<T> {
+    if (this.ws?.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected'));
+    const id = this.nextId++;
+    return new Promise<T>((done, fail) => {
+      this.requests.set(id, { done: done as (v: unknown) => void, fail });
+      this.frame({ op: 'req', id, method, args } as RunnerFrame);
+    });
   }
 
   async close() {
-    this.open = false;
-    clearTimeout(this.qrTimer);
-    this.status = 'DISCONNECTED';
+    this.closing = true;
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    await new Promise<void>((closed) => {
+      ws.once('close', () => closed());
+      ws.close(1000);
+    });
   }
 
   async logout() {
+    await this.request('logout').catch(() => undefined);
     await this.close();
   }
 
-  /** A socket drop with a WhatsApp status code (tests of the close policy). */
-  drop(code: number) {
-    this.open = false;
-    clearTimeout(this.qrTimer);
-    this.status = 'DISCONNECTED';
-    this.ctx.events.closed(code);
-  }
-
   async send(command: SendCommand, media?: Buffer) {
-    if (this.status !== 'CONNECTED') throw new Error('not connected');
-    if (this.registry.failSends.has(command.to)) throw new Error('simulated send failure');
-    this.registry.received(this.ctx.companyId, this.ctx.whatsappId, {
+    await this.request('send', {
       wid: command.wid,
       to: command.to,
       body: command.body,
       media: command.media && media ? { ...command.media, size: media.length } : undefined,
       quotedWid: command.quotedWid,
-      ack: 1,
-      at: new Date().toISOString(),
-    });
+    } satisfies SendArgs);
     return { chatJid: command.to, content: { conversation: command.body } };
   }
 
   async deleteMessage(ev: { wid: string }) {
-    const found = this.outbound.find((o) => o.wid === ev.wid);
-    if (found) found.deleted = true;
+    await this.request('delete', { wid: ev.wid });
   }
 
-  async checkNumber(number: string) {
-    const digits = number.replace(/\D/g, '');
-    if (this.registry.absent.has(digits)) return { exists: false };
-    return { exists: true, jid: jidOf(digits) };
+  checkNumber(number: string) {
+    return this.request<{ exists: boolean; jid?: string }>('checkNumber', { number });
   }
 
-  /** The fake phone's address book, as a test set it (`POST /@simulator/sessions/{c}/{w}/address-book`). */
-  async addressBook() {
-    return this.registry.addressBookOf(this.ctx.companyId, this.ctx.whatsappId);
+  addressBook() {
+    return this.request<{ number: string; name: string }[]>('addressBook');
   }
 
-  async rejectCall(callId: string) {
-    this.registry.rejectedCalls.push(callId);
+  async rejectCall(callId: string, from: string) {
+    await this.request('rejectCall', { callId, from });
   }
 
-  /** Nothing to re-sync on a fake phone: the repair is recorded, so a test sees it was asked. */
   async repair(chatJid: string) {
-    this.registry.repairsOf(this.ctx.companyId, this.ctx.whatsappId).push({ chatJid, at: new Date().toISOString() });
+    await this.request('repair', { chatJid });
   }
 
-  /** Answers at once, unless the phone went silent: then never, like a half-open socket. */
-  probe() {
-    if (this.silent) return new Promise<void>(() => undefined);
-    if (this.status !== 'CONNECTED') return Promise.reject(new Error('not connected'));
-    return Promise.resolve();
-  }
-
-  /** "Connected but silent": the socket stays open and answers nothing (until it is replaced). */
-  goSilent() {
-    this.silent = true;
-  }
-
-  /** Moves an outbound message's ack one step (1 sent -> 2 delivered -> 3 read) or to `ack`. */
-  async advanceAck(wid: string, ack?: number) {
-    const found = this.outbound.find((o) => o.wid === wid);
-    if (!found) throw new Error(`no outbound message ${wid}`);
-    found.ack = ack ?? Math.min(found.ack + 1, 3);
-    await this.ctx.events.ack({ wid, chatJid: found.to, ack: found.ack });
-    return found.ack;
-  }
-
-  async inject(m: InjectedMessage) {
-    if (this.status !== 'CONNECTED') throw new Error('not connected');
-    const wid = m.wid ?? `SIMIN${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
-    const number = jidOf(m.from);
-    const chatJid = m.group ? m.group.jid : m.lid ? m.lid : number;
-    const media = m.media
-      ? {
-          mimetype: m.media.mimetype,
-          fileName: m.media.fileName,
-          size: Buffer.from(m.media.data, 'base64').length,
-          download: async () => {
-            if (m.failMedia) throw new Error('simulated download failure');
-            return Buffer.from(m.media!.data, 'base64');
-          },
-        }
-      : undefined;
-    const kind = m.media?.mimetype.split('/')[0];
-    const mediaType =
-      m.mediaType ?? (!m.media ? 'chat' : kind === 'image' || kind === 'audio' || kind === 'video' ? kind : 'document');
-    await this.ctx.events.message({
-      wid,
-      chatJid,
-      chatAltJid: !m.group && m.lid ? number : undefined,
-      fromMe: m.fromMe ?? false,
-      isGroup: Boolean(m.group),
-      participantJid: m.group ? number : undefined,
-      participantName: m.group ? m.pushName : undefined,
-      pushName: m.group ? m.group.name : m.pushName,
-      body: m.body ?? m.media?.fileName ?? '',
-      mediaType,
-      media,
-      quotedWid: m.quotedWid,
-      profilePicUrl: m.profilePicUrl,
-      timestamp: m.timestamp ?? Math.floor(Date.now() / 1000),
-    });
-    return { wid, chatJid };
-  }
-
-  snapshot() {
-    return {
-      status: this.status,
-      qrcode: this.qrcode,
-      number: this.number,
-      silent: this.silent,
-      outbound: this.outbound,
-      repairs: this.registry.repairsOf(this.ctx.companyId, this.ctx.whatsappId),
-      /** sends of an id this phone already had (dropped, as a real phone does) */
-      repeats: this.registry.repeatsOf(this.ctx.companyId, this.ctx.whatsappId),
-    };
+  async probe() {
+    await this.request('probe');
   }
 }
 
-/**
- * The phones of this runner, found by connection for the simulator endpoints. With `sentLog` (the
- * local stack gives a file of its own) every message a phone receives is appended there before the
- * send returns, and read back at start: the phones live outside the runner, so a killed runner
- * loses nothing they got, and a message sent twice shows twice.
- */
-export class SimulatorRegistry {
-  private phones = new Map<string, SimulatedPhone>();
-  private sent = new Map<string, OutboundRecord[]>();
-  readonly absent = new Set<string>();
-  readonly failSends = new Set<string>();
-  readonly rejectedCalls: string[] = [];
-  /** repairSession commands by connection */
-  private repairs = new Map<string, { chatJid: string; at: string }[]>();
-  /** sends of an id the phone already had, dropped */
-  private repeats = new Map<string, number>();
-
-  constructor(private sentLog?: string) {
-    if (!sentLog || !existsSync(sentLog)) return;
-    for (const line of readFileSync(sentLog, 'utf8').split('\n')) {
-      // a line cut short by a kill during the write was never a complete send
-      if (!line.endsWith('}')) continue;
-      const { phone, ...record } = JSON.parse(line) as OutboundRecord & { phone: string };
-      if (!this.sent.has(phone)) this.sent.set(phone, []);
-      this.sent.get(phone)!.push(record);
-    }
-  }
-
-  /** A phone received a message we sent. */
-  /** A phone drops a message whose id it already has (a resend after a crash); the repeats are counted. */
-  received(companyId: number, whatsappId: number, record: OutboundRecord) {
-    const phone = `${companyId}#${whatsappId}`;
-    if (this.outboundOf(companyId, whatsappId).some((o) => o.wid === record.wid)) {
-      this.repeats.set(phone, (this.repeats.get(phone) ?? 0) + 1);
-      return;
-    }
-    if (this.sentLog) appendFileSync(this.sentLog, `${JSON.stringify({ phone, ...record })}\n`);
-    this.outboundOf(companyId, whatsappId).push(record);
-  }
-
-  repeatsOf(companyId: number, whatsappId: number) {
-    return this.repeats.get(`${companyId}#${whatsappId}`) ?? 0;
-  }
-
-  attach(phone: SimulatedPhone) {
-    this.phones.set(`${phone.ctx.companyId}#${phone.ctx.whatsappId}`, phone);
-  }
-
-  outboundOf(companyId: number, whatsappId: number) {
-    const key = `${companyId}#${whatsappId}`;
-    if (!this.sent.has(key)) this.sent.set(key, []);
-    return this.sent.get(key)!;
-  }
-
-  get(companyId: number, whatsappId: number) {
-    return this.phones.get(`${companyId}#${whatsappId}`);
-  }
-
-  private books = new Map<string, { number: string; name: string }[]>();
-
-  addressBookOf(companyId: number, whatsappId: number) {
-    return this.books.get(`${companyId}#${whatsappId}`) ?? [];
-  }
-
-  setAddressBook(companyId: number, whatsappId: number, entries: { number: string; name: string }[]) {
-    this.books.set(`${companyId}#${whatsappId}`, entries);
-  }
-
-  repairsOf(companyId: number, whatsappId: number) {
-    const key = `${companyId}#${whatsappId}`;
-    if (!this.repairs.has(key)) this.repairs.set(key, []);
-    return this.repairs.get(key)!;
-  }
-}
-
-export function simulatorProvider(registry: SimulatorRegistry, qrIntervalMs: number): Provider {
-  return { name: 'simulator', create: (ctx) => new SimulatedPhone(ctx, registry, qrIntervalMs) };
+/** `hubUrl`: the hub's WebSocket address; `runnerId` names this runner in the hub's session timeline. */
+export function simulatorProvider(hubUrl: string, runnerId: string): Provider {
+  return { name: 'simulator', create: (ctx) => new HubSession(ctx, hubUrl, runnerId) };
 }

@@ -112,4 +112,25 @@ describe('Baileys auth state in DynamoDB', () => {
     const restarted = await loadDynamoAuthState(store);
     expect(restarted.state.creds.me?.id).toBe('5511999990006:2@s.whatsapp.net');
   });
+
+  it('address-book fields are set one name at a time without touching the others, listed by type, and go at logout', async () => {
+    const store = new AuthStore(7, 7);
+    await store.setFields('contact-name', new Map([['5511955550001', { saved: 'Ana' }]]));
+    await store.setFields(
+      'contact-name',
+      new Map([
+        ['5511955550001', { push: 'ana.k' }],
+        ['5511955550002', { push: 'Bia' }],
+      ]),
+    );
+    await store.setKeys({ session: { a: bytes(8, 1) } });
+    expect(await store.fieldsOf('contact-name')).toEqual(
+      new Map([
+        ['5511955550001', { saved: 'Ana', push: 'ana.k' }],
+        ['5511955550002', { push: 'Bia' }],
+      ]),
+    );
+    await store.clear();
+    expect(await queryAll({ pk: 'C#7#WAUTH#7' })).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ function fakeSocket() {
   const ev = new EventEmitter();
   return {
     ev,
-    user: { id: '5511900000000:3@s.whatsapp.net' },
+    user: { id: '5511900000000:3@s.whatsapp.net', lid: '201500000000000:3@lid' },
     sendMessage: vi.fn(async (jid: string, _content: unknown, opts: { messageId?: string }) => ({
       key: { id: opts?.messageId, remoteJid: jid, fromMe: true },
       message: { conversation: 'x' },
@@ -19,6 +19,8 @@ function fakeSocket() {
     profilePictureUrl: vi.fn(async () => undefined),
     signalRepository: { lidMapping: { getLIDForPN: vi.fn(async (_pn: string): Promise<string | null> => null) } },
     assertSessions: vi.fn(async (_jids: string[], _force?: boolean) => true),
+    groupMetadata: vi.fn(async (jid: string) => ({ id: jid, subject: 'Group', participants: [] })),
+    logout: vi.fn(async () => undefined),
     end: vi.fn(),
   };
 }
@@ -43,12 +45,15 @@ Object.assign(process.env, {
 });
 const { resetConfig } = await import('#lib/config');
 resetConfig();
-const { baileysProvider, currentVersion, downloadWithReupload, logFields } = await import('./provider');
+const { CACHE_LIMITS, REUPLOAD_TIMEOUT_MS, baileysProvider, currentVersion, downloadWithReupload, logFields } =
+  await import('./provider');
 
-/** An auth store in memory: enough for loadDynamoAuthState. */
+/** An auth store in memory: enough for loadDynamoAuthState and the address book. */
 const memoryAuth = () => {
   const keys = new Map<string, unknown>();
   return {
+    companyId: 1,
+    whatsappId: 2,
     withCodec() {
       return this;
     },
@@ -57,14 +62,20 @@ const memoryAuth = () => {
     getKeys: async (type: string, ids: string[]) =>
       Object.fromEntries(ids.filter((id) => keys.has(`${type}.${id}`)).map((id) => [id, keys.get(`${type}.${id}`)])),
     setKeys: async () => undefined,
+    setFields: vi.fn(async (_type: string, _entries: Map<string, Record<string, string>>) => undefined),
+    fieldsOf: async () => new Map(),
+    flush: vi.fn(async () => undefined),
     clear: async () => undefined,
   };
 };
 
-function session(fetchVersion = async () => [2, 3000, 1] as [number, number, number]) {
+function session(
+  fetchVersion = async () => [2, 3000, 1] as [number, number, number],
+  provider = baileysProvider({ fetchVersion }),
+) {
   const events = {
     status: vi.fn(),
-    message: vi.fn(async () => undefined),
+    message: vi.fn(async (_message: unknown) => undefined),
     ack: vi.fn(async () => undefined),
     edit: vi.fn(async () => undefined),
     revoke: vi.fn(async () => undefined),
@@ -72,15 +83,24 @@ function session(fetchVersion = async () => [2, 3000, 1] as [number, number, num
     lidMapping: vi.fn(async () => undefined),
     closed: vi.fn(),
   } satisfies ProviderEvents;
+  const auth = memoryAuth();
+  /** what the sent store holds per wid (JSON, as sent-store.ts keeps it) */
+  const sentStore = new Map<string, string>();
   const ctx = {
     companyId: 1,
     whatsappId: 2,
-    auth: memoryAuth(),
+    auth,
     events,
-    getMessage: async () => undefined,
+    getMessage: async (wid: string) => (sentStore.has(wid) ? JSON.parse(sentStore.get(wid)!) : undefined),
   } as unknown as SessionContext;
-  return { s: baileysProvider({ fetchVersion }).create(ctx), events };
+  return { s: provider.create(ctx), events, auth, sentStore, provider };
 }
+
+const inbound = (id: string, from = '5511988887777@s.whatsapp.net') => ({
+  key: { remoteJid: from, fromMe: false, id },
+  messageTimestamp: Math.floor(Date.now() / 1000),
+  message: { conversation: 'hi' },
+});
 
 const command = (over: Partial<SendCommand> = {}): SendCommand => ({
   type: 'send',
@@ -264,6 +284,16 @@ describe('media download', () => {
     expect((download.mock.calls[1]![0] as WAMessage).message?.imageMessage?.url).toBe('fresh');
   });
 
+  it('N3: a re-upload the phone never answers gives up after the timeout, so the media counts as expired and the chat moves on', async () => {
+    expect(REUPLOAD_TIMEOUT_MS).toBeGreaterThanOrEqual(30_000);
+    expect(REUPLOAD_TIMEOUT_MS).toBeLessThanOrEqual(60_000);
+    download.mockRejectedValueOnce(new Boom('Failed to fetch stream', { statusCode: 404 }));
+    const phoneOffline = vi.fn(() => new Promise<WAMessage>(() => undefined));
+    await expect(downloadWithReupload({ key: { id: 'IMG2' } } as WAMessage, phoneOffline, 30)).rejects.toThrow();
+    expect(phoneOffline).toHaveBeenCalled();
+    expect(download).toHaveBeenCalledTimes(1);
+  });
+
   it('other download errors are not retried', async () => {
     download.mockRejectedValueOnce(new Boom('forbidden', { statusCode: 403 }));
     const reupload = vi.fn();
@@ -288,5 +318,219 @@ describe('Baileys log lines', () => {
       jid: 'x@s.whatsapp.net',
     });
     expect(String(fields.errStack)).toContain('Bad MAC');
+  });
+});
+
+describe('Baileys provider: group receipts (N1)', () => {
+  const group = '120363000000000000@g.us';
+  const receipt = (id: string, userJid: string, at: 'receiptTimestamp' | 'readTimestamp', fromMe = true) => ({
+    key: { remoteJid: group, fromMe, id, participant: userJid },
+    receipt: { userJid, [at]: 1700000000 },
+  });
+
+  it('receipts of our own group messages become one delivered and one read ack, however many members send them; our own devices and messages of others give none', async () => {
+    const { s, events } = session();
+    await s.connect();
+    const ev = made[0]!.sock.ev;
+    ev.emit('message-receipt.update', [
+      receipt('G1', '5511911110001@s.whatsapp.net', 'receiptTimestamp'),
+      receipt('G1', '5511911110002@s.whatsapp.net', 'receiptTimestamp'),
+    ]);
+    ev.emit('message-receipt.update', [receipt('G1', '201511111111111@lid', 'receiptTimestamp')]);
+    ev.emit('message-receipt.update', [
+      receipt('G1', '5511911110002@s.whatsapp.net', 'readTimestamp'),
+      // our phone reading the group: not a member's receipt
+      receipt('G2', '5511900000000@s.whatsapp.net', 'readTimestamp'),
+      receipt('G3', '201500000000000@lid', 'readTimestamp'),
+      // a receipt for someone else's message
+      receipt('G4', '5511911110001@s.whatsapp.net', 'readTimestamp', false),
+    ]);
+    ev.emit('message-receipt.update', [receipt('G1', '5511911110001@s.whatsapp.net', 'receiptTimestamp')]);
+    await vi.waitFor(() => expect(events.ack).toHaveBeenCalledTimes(2));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events.ack.mock.calls).toEqual([
+      [{ kind: 'ack', wid: 'G1', chatJid: group, ack: 2 }],
+      [{ kind: 'ack', wid: 'G1', chatJid: group, ack: 3 }],
+    ]);
+  });
+});
+
+describe('Baileys provider: group metadata cache (N11)', () => {
+  it("a group's metadata is asked of WhatsApp once for its sends, and again after the group changes or the cache lifetime ends", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { s } = session();
+      await s.connect();
+      const { config, sock } = made[0]!;
+      const cached = config.cachedGroupMetadata as (jid: string) => Promise<{ id: string } | undefined>;
+      const group = '120363000000000000@g.us';
+      expect((await cached(group))?.id).toBe(group);
+      await cached(group);
+      expect(sock.groupMetadata).toHaveBeenCalledTimes(1);
+      sock.ev.emit('group-participants.update', { id: group, author: 'x', participants: [], action: 'add' });
+      await cached(group);
+      expect(sock.groupMetadata).toHaveBeenCalledTimes(2);
+      sock.ev.emit('groups.update', [{ id: group, subject: 'renamed' }]);
+      await cached(group);
+      expect(sock.groupMetadata).toHaveBeenCalledTimes(3);
+      vi.setSystemTime(Date.now() + CACHE_LIMITS.groups.ttlMs + 1);
+      await cached(group);
+      expect(sock.groupMetadata).toHaveBeenCalledTimes(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('Baileys provider: retry requests (N10)', () => {
+  it("a retry request gets the sent proto back: bytes, enums and 64-bit numbers survive the sent store's JSON", async () => {
+    const { s, sentStore } = session();
+    await s.connect();
+    const message = {
+      extendedTextMessage: { text: 'hello', font: proto.Message.ExtendedTextMessage.FontType.FB_SCRIPT },
+      messageContextInfo: { messageSecret: Buffer.alloc(32, 7) },
+    };
+    made[0]!.sock.sendMessage.mockResolvedValueOnce({
+      key: { id: 'W1', remoteJid: '5511988887777@s.whatsapp.net', fromMe: true },
+      message: message as never,
+    });
+    const out = await s.send(command({ wid: 'W1' }));
+    // what session-manager hands recordSent, and sent-store.ts stores as JSON
+    sentStore.set('W1', JSON.stringify(out.content));
+    // a record an earlier version stored: the proto's own JSON (enums as names)
+    sentStore.set('W0', JSON.stringify(proto.Message.fromObject(message)));
+    const getMessage = made[0]!.config.getMessage as (key: { id: string }) => Promise<proto.IMessage | undefined>;
+    for (const wid of ['W1', 'W0']) {
+      const restored = (await getMessage({ id: wid }))!;
+      expect(restored, wid).toBeInstanceOf(proto.Message);
+      expect(restored.extendedTextMessage?.font, wid).toBe(proto.Message.ExtendedTextMessage.FontType.FB_SCRIPT);
+      expect(Buffer.from(restored.messageContextInfo!.messageSecret!), wid).toEqual(Buffer.alloc(32, 7));
+      expect(Buffer.from(proto.Message.encode(restored).finish()), wid).toEqual(
+        Buffer.from(proto.Message.encode(proto.Message.fromObject(message)).finish()),
+      );
+    }
+    expect(await getMessage({ id: 'unknown' })).toBeUndefined();
+  });
+});
+
+describe('Baileys provider: shutdown (N4)', () => {
+  it('drain() resolves once every event handed on is delivered, and the address book and creds are stored', async () => {
+    const { s, events, auth, provider } = session();
+    await s.connect();
+    let deliver!: () => void;
+    events.message.mockImplementationOnce(() => new Promise<undefined>((done) => (deliver = () => done(undefined))));
+    made[0]!.sock.ev.emit('messages.upsert', { type: 'notify', messages: [inbound('IN1')] });
+    made[0]!.sock.ev.emit('contacts.upsert', [{ id: '5511955550001@s.whatsapp.net', name: 'Ana' }]);
+    await vi.waitFor(() => expect(events.message).toHaveBeenCalled());
+    let drained = false;
+    const drain = provider.drain().then(() => (drained = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(drained).toBe(false);
+    deliver();
+    await drain;
+    expect(auth.setFields).toHaveBeenCalledWith('contact-name', new Map([['5511955550001', { saved: 'Ana' }]]));
+    expect(auth.flush).toHaveBeenCalled();
+  });
+});
+
+describe('Baileys provider: bounded memory (N5)', () => {
+  it('the ids of our sends are remembered for their echo within bounds: the last ones sent, for an hour', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { s, events } = session();
+      await s.connect();
+      const echo = (id: string) =>
+        made[0]!.sock.ev.emit('messages.upsert', {
+          type: 'append',
+          messages: [
+            {
+              key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: true, id },
+              messageTimestamp: Math.floor(Date.now() / 1000),
+              message: { conversation: 'sent' },
+            },
+          ],
+        });
+      await s.send(command({ wid: 'FIRST' }));
+      for (let i = 0; i < CACHE_LIMITS.sentIds.max; i++) await s.send(command({ wid: `W${i}` }));
+      await s.send(command({ wid: 'RECENT' }));
+      // the oldest fell out: its late echo reads as a message sent from the phone
+      echo('FIRST');
+      echo('RECENT');
+      await vi.waitFor(() => expect(events.message).toHaveBeenCalledTimes(1), { interval: 1 });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(events.message).toHaveBeenCalledTimes(1);
+      expect(events.message.mock.calls[0]![0]).toMatchObject({ wid: 'FIRST', fromMe: true });
+      vi.setSystemTime(Date.now() + CACHE_LIMITS.sentIds.ttlMs + 1);
+      echo('RECENT');
+      await vi.waitFor(() => expect(events.message).toHaveBeenCalledTimes(2));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the socket's signal-key cache and the runner's retry counters are bounded in count and age", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { s, auth } = session();
+      const reads = vi
+        .spyOn(auth, 'getKeys')
+        .mockImplementation(async (_type: string, ids: string[]) => Object.fromEntries(ids.map((id) => [id, { id }])));
+      await s.connect();
+      const keys = (made[0]!.config.auth as { keys: { get: (type: string, ids: string[]) => Promise<unknown> } }).keys;
+      const readsOf = (id: string) => reads.mock.calls.filter(([, ids]) => ids.includes(id)).length;
+      await keys.get('session', ['k0']);
+      await keys.get('session', ['k0']);
+      expect(readsOf('k0')).toBe(1);
+      for (let i = 1; i <= CACHE_LIMITS.signalKeys.max; i++) await keys.get('session', [`k${i}`]);
+      await keys.get('session', ['k0']);
+      expect(readsOf('k0')).toBe(2);
+      vi.setSystemTime(Date.now() + CACHE_LIMITS.signalKeys.ttlMs + 1);
+      await keys.get('session', ['k0']);
+      expect(readsOf('k0')).toBe(3);
+
+      const retries = made[0]!.config.msgRetryCounterCache as {
+        get: (k: string) => unknown;
+        set: (k: string, v: number) => void;
+      };
+      retries.set('first', 1);
+      for (let i = 0; i < CACHE_LIMITS.retries.max; i++) retries.set(`r${i}`, 1);
+      expect(retries.get('first')).toBeUndefined();
+      retries.set('recent', 1);
+      vi.setSystemTime(Date.now() + CACHE_LIMITS.retries.ttlMs + 1);
+      expect(retries.get('recent')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a contact's picture is looked up once a day, and only so many contacts' pictures are remembered", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { s, events } = session();
+      await s.connect();
+      const lookups = made[0]!.sock.profilePictureUrl;
+      const from = (n: number) => `55119${String(n).padStart(8, '0')}@s.whatsapp.net`;
+      const receive = async (...messages: [id: string, jid: string][]) => {
+        const before = events.message.mock.calls.length;
+        for (const [id, jid] of messages)
+          made[0]!.sock.ev.emit('messages.upsert', { type: 'notify', messages: [inbound(id, jid)] });
+        await vi.waitFor(() => expect(events.message.mock.calls.length).toBe(before + messages.length), {
+          interval: 1,
+        });
+      };
+      await receive(['A1', from(0)]);
+      await receive(['A2', from(0)]);
+      expect(lookups).toHaveBeenCalledTimes(1);
+      vi.setSystemTime(Date.now() + CACHE_LIMITS.pictures.ttlMs + 1);
+      await receive(['A3', from(0)]);
+      expect(lookups).toHaveBeenCalledTimes(2);
+      await receive(
+        ...Array.from({ length: CACHE_LIMITS.pictures.max }, (_, i) => [`B${i}`, from(i + 1)] as [string, string]),
+      );
+      await receive(['A4', from(0)]);
+      expect(lookups).toHaveBeenCalledTimes(CACHE_LIMITS.pictures.max + 3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -5,9 +5,9 @@ import makeWASocket, {
   isPnUser,
   makeCacheableSignalKeyStore,
   S_WHATSAPP_NET,
+  proto,
   type AnyMessageContent,
-  type CacheStore,
-  type proto,
+  type GroupMetadata,
   type WAMessage,
   type WASocket,
   type WAVersion,
@@ -15,14 +15,18 @@ import makeWASocket, {
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger';
 import { AddressBook } from '../../address-book';
 import { log } from '#lib/log';
+import { withTimeout } from '../../health';
+import { Lru } from '../../lru';
 import type { Provider, ProviderSession, SendCommand, SessionContext } from '../../provider';
 import { perGroupSequencer } from '../../sequencer';
 import { loadDynamoAuthState } from './auth-state';
 import {
+  groupReceiptAck,
   numberFromJid,
   statusToAck,
   translateCall,
   translateConnection,
+  translateReceipts,
   translateUpdates,
   translateUpsert,
   type Translated,
@@ -56,25 +60,26 @@ const quietLogger: ILogger & { fatal: ILogger['error'] } = {
   fatal: (obj: unknown, msg?: string) => log.error(msg ?? 'baileys', logFields(obj)),
 };
 
-/** An in-memory CacheStore without timers (Baileys' default NodeCache starts an interval nobody stops), bounded. */
-export class MemoryCache implements CacheStore {
-  private entries = new Map<string, unknown>();
-  constructor(private max = 10_000) {}
-  get<T>(key: string) {
-    return this.entries.get(key) as T | undefined;
-  }
-  set<T>(key: string, value: T) {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
-  }
-  del(key: string) {
-    this.entries.delete(key);
-  }
-  flushAll() {
-    this.entries.clear();
-  }
-}
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/**
+ * The bounds of the caches a session keeps (Baileys' default NodeCache starts an interval nobody
+ * stops; these have no timers). Per socket unless said otherwise.
+ */
+export const CACHE_LIMITS = {
+  /** signal keys over the AuthStore's own cache, as Baileys' default keeps them (5 min) */
+  signalKeys: { max: 500, ttlMs: 5 * MINUTE },
+  /** message-retry counters, one cache for the runner (Baileys keeps them 1 h) */
+  retries: { max: 10_000, ttlMs: 60 * MINUTE },
+  /** ids this socket sent: their echo comes within seconds */
+  sentIds: { max: 1_000, ttlMs: 60 * MINUTE },
+  /** profile picture URLs by jid, looked up once a day per contact */
+  pictures: { max: 500, ttlMs: DAY },
+  /** the highest ack reported per group message: a receipt per member must not each become an event */
+  groupAcks: { max: 2_000, ttlMs: DAY },
+  /** group metadata for sends (a metadata query per group send otherwise); dropped on every group change */
+  groups: { max: 100, ttlMs: 5 * MINUTE },
+};
 
 /** How long each socket waits for WhatsApp Web's current version before using the one bundled with Baileys. */
 const VERSION_TIMEOUT_MS = 5_000;
@@ -137,30 +142,64 @@ export function quotedOf(command: SendCommand, chatJid: string): WAMessage | und
   };
 }
 
-/** A media download; an expired CDN copy (404/410) is re-uploaded by the sender's phone and fetched again. */
-export async function downloadWithReupload(raw: WAMessage, reupload: (m: WAMessage) => Promise<WAMessage>) {
+/** How long the sender's phone gets to upload an expired media again. */
+export const REUPLOAD_TIMEOUT_MS = 45_000;
+
+/**
+ * A media download; an expired CDN copy (404/410) is re-uploaded by the sender's phone and fetched
+ * again. Baileys waits for the phone without a limit, and the chat's delivery waits with it: a
+ * phone that does not answer in `timeoutMs` leaves the media expired (the message arrives with a
+ * media error).
+ */
+export async function downloadWithReupload(
+  raw: WAMessage,
+  reupload: (m: WAMessage) => Promise<WAMessage>,
+  timeoutMs = REUPLOAD_TIMEOUT_MS,
+) {
   try {
     return await downloadMediaMessage(raw, 'stream', {});
   } catch (err) {
     // Baileys' own retry looks for `error.status`, which its Boom errors do not carry
     const status = (err as { output?: { statusCode?: number } }).output?.statusCode;
     if (status !== 404 && status !== 410) throw err;
-    return downloadMediaMessage(await reupload(raw), 'stream', {});
+    return downloadMediaMessage(await withTimeout(reupload(raw), timeoutMs), 'stream', {});
   }
 }
+
+/** A sent message as the sent store keeps it (JSON): bytes as base64, 64-bit numbers as strings. */
+const storableMessage = (message: proto.IMessage) =>
+  proto.Message.toObject(proto.Message.fromObject(message), { bytes: String, longs: String });
+
+/** A stored sent message back as the proto a retry request re-encrypts, its bytes, enums and longs typed. */
+const restoreMessage = (stored: unknown): proto.IMessage | undefined =>
+  stored && typeof stored === 'object' ? proto.Message.fromObject(stored) : undefined;
+
+/** What the sessions of one provider share. */
+interface Shared {
+  retries: Lru;
+  fetchVersion: VersionFetcher;
+  /** sessions with a socket open or with work left after it closed (see drain()) */
+  sessions: Set<BaileysSession>;
+}
+
+/** How long closing a socket waits for its address book to be written (a newQr clears the keys right after). */
+const CLOSE_FLUSH_MS = 5_000;
 
 class BaileysSession implements ProviderSession {
   private sock?: WASocket;
   /** ids this socket sent: their upsert echo is not an inbound message */
-  private sentIds = new Set<string>();
-  /** profile picture URLs by jid, looked up once a day per contact */
-  private pictures = new Map<string, { url?: string; at: number }>();
+  private sentIds = new Lru<true>(CACHE_LIMITS.sentIds);
+  private pictures = new Lru<string | null>(CACHE_LIMITS.pictures);
+  private groupAcks = new Lru<number>(CACHE_LIMITS.groupAcks);
+  private groups = new Lru<GroupMetadata>(CACHE_LIMITS.groups);
   private inOrder = perGroupSequencer(DELIVERY_CONCURRENCY);
+  /** events handed on and not yet delivered */
+  private deliveries = new Set<Promise<void>>();
   private book: AddressBook;
 
   constructor(
     private ctx: SessionContext,
-    private shared: { retries: CacheStore; fetchVersion: VersionFetcher },
+    private shared: Shared,
   ) {
     this.book = new AddressBook(ctx.auth);
   }
@@ -170,7 +209,10 @@ class BaileysSession implements ProviderSession {
     const version = await currentVersion(this.shared.fetchVersion);
     const sock = makeWASocket({
       ...(version ? { version } : {}),
-      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, quietLogger, new MemoryCache()) },
+      auth: {
+        creds: state.creds,
+        keys: makeCacheableSignalKeyStore(state.keys, quietLogger, new Lru(CACHE_LIMITS.signalKeys)),
+      },
       logger: quietLogger,
       browser: Browsers.ubuntu('Chrome'),
       markOnlineOnConnect: false,
@@ -178,10 +220,11 @@ class BaileysSession implements ProviderSession {
       // one retry counter across reconnects, so a message cannot loop through decrypt retries
       msgRetryCounterCache: this.shared.retries,
       // retries of messages we sent are answered from our store, not memory
-      getMessage: async (key) =>
-        key.id ? ((await this.ctx.getMessage(key.id)) as proto.IMessage | undefined) : undefined,
+      getMessage: async (key) => (key.id ? restoreMessage(await this.ctx.getMessage(key.id)) : undefined),
+      cachedGroupMetadata: (jid) => this.groupMetadata(jid),
     });
     this.sock = sock;
+    this.shared.sessions.add(this);
     const events = this.ctx.events;
     const logFailure = (what: string) => (err: unknown) =>
       log.error(what, { companyId: this.ctx.companyId, whatsappId: this.ctx.whatsappId, error: String(err) });
@@ -195,6 +238,7 @@ class BaileysSession implements ProviderSession {
       if (t.closed && this.sock === sock) {
         this.sock = undefined;
         events.closed(t.closedCode);
+        this.retire();
       }
     });
     sock.ev.on('messages.upsert', ({ messages, type }) => {
@@ -206,6 +250,18 @@ class BaileysSession implements ProviderSession {
     sock.ev.on('messages.update', (updates) => {
       for (const t of translateUpdates(updates)) this.deliver(t, false);
     });
+    sock.ev.on('message-receipt.update', (receipts) => {
+      for (const t of translateReceipts(receipts, [sock.user?.id, sock.user?.lid])) {
+        if (t.kind !== 'ack' || t.ack <= (this.groupAcks.get(t.wid) ?? -1)) continue;
+        this.groupAcks.set(t.wid, t.ack);
+        this.deliver(t, false);
+      }
+    });
+    // a group's members or settings changed: its next send asks WhatsApp again
+    sock.ev.on('groups.update', (updates) => {
+      for (const u of updates) if (u.id) this.groups.del(u.id);
+    });
+    sock.ev.on('group-participants.update', ({ id }) => this.groups.del(id));
     // the phone's address book: the first history sync, then changes (POST /contacts/import reads it)
     sock.ev.on('messaging-history.set', ({ contacts }) => void this.book.merge(contacts));
     sock.ev.on('contacts.upsert', (contacts) => void this.book.merge(contacts));
@@ -226,7 +282,28 @@ class BaileysSession implements ProviderSession {
   private deliver(t: Translated | undefined, append: boolean) {
     if (!t) return;
     const chat = t.kind === 'message' ? t.message.chatJid : t.chatJid;
-    void this.inOrder(chat, () => this.handOver(t, append));
+    const delivery = this.inOrder(chat, () => this.handOver(t, append));
+    this.deliveries.add(delivery);
+    void delivery.finally(() => this.deliveries.delete(delivery));
+  }
+
+  /**
+   * Resolves once every event handed on so far is delivered (an emit the queue refuses for a while
+   * is retried, see emit.ts) and the address book and creds are stored: a shutdown waits for it.
+   */
+  async settle() {
+    while (this.deliveries.size) await Promise.allSettled([...this.deliveries]);
+    await this.book.flush();
+    await this.ctx.auth.flush();
+  }
+
+  /** The socket is gone: the session leaves the provider once its work is done. */
+  private retire() {
+    void this.settle()
+      .catch(() => undefined)
+      .finally(() => {
+        if (!this.sock) this.shared.sessions.delete(this);
+      });
   }
 
   private async handOver(t: Translated, append: boolean) {
@@ -234,10 +311,16 @@ class BaileysSession implements ProviderSession {
       const events = this.ctx.events;
       if (t.kind === 'message') {
         if (t.message.fromMe && this.sentIds.has(t.message.wid)) {
-          // a receipt that came while the echo was buffered is folded into it, not reported apart
+          // receipts that came while the echo was buffered are folded into it, not reported apart
           const status = t.raw.status ?? 0;
-          if (status >= 3)
-            await events.ack({ wid: t.message.wid, chatJid: t.message.chatJid, ack: statusToAck(status) });
+          const ack = Math.max(
+            status >= 3 ? statusToAck(status) : 0,
+            groupReceiptAck(t.raw.userReceipt, [this.sock?.user?.id, this.sock?.user?.lid]) ?? 0,
+          );
+          if (ack > (this.groupAcks.get(t.message.wid) ?? 0)) {
+            if (t.message.isGroup) this.groupAcks.set(t.message.wid, ack);
+            await events.ack({ wid: t.message.wid, chatJid: t.message.chatJid, ack });
+          }
           return;
         }
         if (append && t.message.timestamp < Date.now() / 1000 - BACKLOG_MAX_AGE_SECONDS) return;
@@ -258,16 +341,31 @@ class BaileysSession implements ProviderSession {
       else if (t.kind === 'edit') await events.edit(t);
       else await events.revoke(t);
     } catch (err) {
-      log.error('delivering a provider event failed', { error: (err as Error).message });
+      // only an event the queue refuses as such gets here (emit retries the rest)
+      log.error('delivering a provider event failed', {
+        companyId: this.ctx.companyId,
+        whatsappId: this.ctx.whatsappId,
+        kind: t.kind,
+        wid: t.kind === 'message' ? t.message.wid : t.wid,
+        error: (err as Error).message,
+      });
     }
   }
 
   private async picture(jid: string): Promise<string | undefined> {
-    const known = this.pictures.get(jid);
-    if (known && Date.now() - known.at < 24 * 3600 * 1000) return known.url;
+    if (this.pictures.has(jid)) return this.pictures.get(jid) ?? undefined;
     const url = await this.sock?.profilePictureUrl(jid, 'image', 3000).catch(() => undefined);
-    this.pictures.set(jid, { url: url ?? undefined, at: Date.now() });
+    this.pictures.set(jid, url ?? null);
     return url ?? undefined;
+  }
+
+  /** Baileys' `cachedGroupMetadata`: a group's metadata, asked of WhatsApp once per cache lifetime. */
+  private async groupMetadata(jid: string): Promise<GroupMetadata | undefined> {
+    const cached = this.groups.get(jid);
+    if (cached) return cached;
+    const metadata = await this.sock?.groupMetadata(jid).catch(() => undefined);
+    if (metadata) this.groups.set(jid, metadata);
+    return metadata;
   }
 
   private socket() {
@@ -285,24 +383,29 @@ class BaileysSession implements ProviderSession {
     const sock = this.sock;
     this.sock = undefined;
     sock?.end(undefined);
+    await withTimeout(this.book.flush(), CLOSE_FLUSH_MS).catch(() => undefined);
+    this.retire();
   }
 
   async logout() {
     const sock = this.sock;
     this.sock = undefined;
+    // the caller clears the keys: the address book goes with them
+    this.book.discard();
     await sock?.logout().catch(() => undefined);
+    this.retire();
   }
 
   async send(command: SendCommand, media?: Buffer) {
     const sock = this.socket();
     const chatJid = await this.addressOf(sock, command.to);
     // known before the send: its echo may arrive before sendMessage returns
-    this.sentIds.add(command.wid);
+    this.sentIds.set(command.wid, true);
     const sent = await sock.sendMessage(chatJid, content(command, media), {
       messageId: command.wid,
       quoted: quotedOf(command, chatJid),
     });
-    return { chatJid, content: sent?.message ?? undefined };
+    return { chatJid, content: sent?.message ? storableMessage(sent.message) : undefined };
   }
 
   async deleteMessage(ev: { wid: string; to: string; fromMe: boolean }) {
@@ -345,8 +448,24 @@ class BaileysSession implements ProviderSession {
   }
 }
 
-/** `fetchVersion` is injectable: tests have no network. */
-export function baileysProvider(opts: { fetchVersion?: VersionFetcher } = {}): Provider {
-  const shared = { retries: new MemoryCache(), fetchVersion: opts.fetchVersion ?? fetchWaWebVersion };
-  return { name: 'baileys', create: (ctx) => new BaileysSession(ctx, shared) };
+/**
+ * `fetchVersion` is injectable: tests have no network. `drain()` resolves once every session's
+ * events are delivered and its address book and creds stored (the runner's shutdown, after the
+ * sockets are closed).
+ */
+export function baileysProvider(opts: { fetchVersion?: VersionFetcher } = {}): Provider & {
+  drain(): Promise<void>;
+} {
+  const shared: Shared = {
+    retries: new Lru(CACHE_LIMITS.retries),
+    fetchVersion: opts.fetchVersion ?? fetchWaWebVersion,
+    sessions: new Set(),
+  };
+  return {
+    name: 'baileys',
+    create: (ctx) => new BaileysSession(ctx, shared),
+    drain: async () => {
+      await Promise.all([...shared.sessions].map((s) => s.settle()));
+    },
+  };
 }

@@ -1,8 +1,11 @@
 import {
+  areJidsSameUser,
   getContentType,
   isJidBroadcast,
   normalizeMessageContent,
   proto,
+  type MessageUserReceipt,
+  type MessageUserReceiptUpdate,
   type WAMessage,
   type WAMessageKey,
   type WAMessageUpdate,
@@ -216,6 +219,43 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
       out.push({ kind: 'edit', wid, chatJid, body: text, ...senderOf(key, chatJid) });
   }
   return out;
+}
+
+/**
+ * The ack a group member's receipts give one of our messages: delivered once a member's phone has
+ * it, read once a member read (or played) it. Receipts of our own devices say nothing about delivery.
+ */
+export function groupReceiptAck(
+  receipts: MessageUserReceipt[] | null | undefined,
+  ownJids: (string | null | undefined)[],
+): number | undefined {
+  let ack: number | undefined;
+  for (const r of receipts ?? []) {
+    if (!r.userJid || ownJids.some((own) => own && areJidsSameUser(own, r.userJid!))) continue;
+    const level = r.readTimestamp || r.playedTimestamp ? ACK.read : r.receiptTimestamp ? ACK.delivered : undefined;
+    if (level !== undefined && (ack === undefined || level > ack)) ack = level;
+  }
+  return ack;
+}
+
+/**
+ * `message-receipt.update`: rc14 reports receipts of group messages only here, one per member
+ * (`messages.update` carries those of one-to-one chats). Our own group messages get the highest
+ * ack any member's receipt gives, one per message.
+ */
+export function translateReceipts(
+  updates: MessageUserReceiptUpdate[],
+  ownJids: (string | null | undefined)[],
+): Translated[] {
+  const best = new Map<string, { kind: 'ack'; wid: string; chatJid: string; ack: number }>();
+  for (const { key, receipt } of updates) {
+    const chatJid = key.remoteJid ?? '';
+    if (!key.fromMe || !key.id || !chatJid.endsWith('@g.us')) continue;
+    const ack = groupReceiptAck([receipt], ownJids);
+    if (ack !== undefined && ack > (best.get(key.id)?.ack ?? -1))
+      best.set(key.id, { kind: 'ack', wid: key.id, chatJid, ack });
+  }
+  return [...best.values()];
 }
 
 /** How long after it started a call offer is still worth answering (older ones come from the offline backlog). */

@@ -1,0 +1,56 @@
+import { deleteItem, getItem, queryAll, updateItem } from '#lib/db';
+
+/**
+ * The sessions that should run and which runner holds each: `WSESSIONS` / `<cid>#<wid>` with
+ * `owner` (a runner id) and `epoch` (bumped on every change of owner). Ownership holds while the
+ * owner's heartbeat in the registry is fresh (registry.ts); every change of owner is a conditional
+ * update on the owner and epoch read before, so two runners never both take a session. A (re)started
+ * runner finds here the sessions to resume from their stored auth state, without a new QR code.
+ * One query reads the whole picture for the rebalance.
+ */
+export interface WantedSession {
+  companyId: number;
+  whatsappId: number;
+  owner?: string;
+  epoch?: number;
+}
+
+const sessionKeys = (companyId: number, whatsappId: number) => ({ pk: 'WSESSIONS', sk: `${companyId}#${whatsappId}` });
+
+/** The session should run (a start, a new QR code); its owner, if any, stays. */
+export async function markWanted(companyId: number, whatsappId: number) {
+  await updateItem(sessionKeys(companyId, whatsappId), { set: { companyId, whatsappId } });
+}
+
+/** The session should not run any more (disconnect, stop, a final close code): nobody holds it. */
+export async function unmarkWanted(companyId: number, whatsappId: number) {
+  await deleteItem(sessionKeys(companyId, whatsappId));
+}
+
+export async function wantedSessions(): Promise<WantedSession[]> {
+  return queryAll<WantedSession>({ pk: 'WSESSIONS' });
+}
+
+export async function readSession(companyId: number, whatsappId: number): Promise<WantedSession | undefined> {
+  return getItem<WantedSession>(sessionKeys(companyId, whatsappId), { consistent: true });
+}
+
+/**
+ * Moves a wanted session from the holder read before (`from`, none when it had none) to `to`;
+ * refused (undefined) when the session is no longer wanted or changed hands since it was read.
+ * Answers the new epoch.
+ */
+export async function moveSession(session: WantedSession, to: string | undefined): Promise<number | undefined> {
+  const epoch = (session.epoch ?? 0) + 1;
+  const held = session.owner !== undefined;
+  const out = await updateItem<WantedSession>(sessionKeys(session.companyId, session.whatsappId), {
+    set: { epoch, ...(to ? { owner: to } : {}) },
+    remove: to ? undefined : ['owner'],
+    condition: held
+      ? 'attribute_exists(pk) AND #o = :from AND #e = :epoch'
+      : 'attribute_exists(pk) AND attribute_not_exists(#o) AND (attribute_not_exists(#e) OR #e = :epoch)',
+    conditionNames: { '#o': 'owner', '#e': 'epoch' },
+    conditionValues: held ? { ':from': session.owner, ':epoch': session.epoch ?? 0 } : { ':epoch': session.epoch ?? 0 },
+  });
+  return out ? epoch : undefined;
+}
