@@ -356,6 +356,8 @@ export const http: HttpModule[] = [
   },
   // the audit trail: admins read their company's, super users every company's (by day)
   { name: 'audit', routes: ['GET /audit'] },
+  // the operator's view of the WhatsApp fleet: runners, wanted sessions and queues (super users only)
+  { name: 'fleet', routes: ['GET /fleet'] },
 ];
 
 export const ws = {

@@ -36,6 +36,10 @@ export interface SessionRunnerProps {
 
 /** Minutes a WhatsApp session may stay down or silent before the alarm goes off. */
 export const SESSION_UNHEALTHY_MINUTES = 15;
+/** Minutes the service may run fewer runners than its minimum (a deploy's replacement takes less). */
+export const RUNNERS_MISSING_MINUTES = 10;
+/** Runner memory (percent of the task's) that raises an alarm: scaling aims at 60, this is a leak or a stuck scale-out. */
+export const RUNNER_MEMORY_ALARM_PERCENT = 85;
 
 /**
  * The long-running WhatsApp process on Fargate (arm64). It holds sockets, so it runs as exactly
@@ -118,10 +122,11 @@ export class SessionRunner extends Construct {
       queue.grantConsumeMessages(taskRole);
     }
 
+    const minRunners = props.minRunners ?? 2;
     this.service = new ecs.FargateService(this, 'Service', {
       cluster,
       taskDefinition: this.taskDefinition,
-      desiredCount: props.minRunners ?? 2,
+      desiredCount: minRunners,
       // a deploy starts the new runners before stopping the old: sessions move over by handover
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
@@ -138,7 +143,7 @@ export class SessionRunner extends Construct {
       'runner API between runners',
     );
     const scaling = this.service.autoScaleTaskCount({
-      minCapacity: props.minRunners ?? 2,
+      minCapacity: minRunners,
       maxCapacity: props.maxRunners ?? 10,
     });
     scaling.scaleOnMemoryUtilization('Memory', { targetUtilizationPercent: 60 });
@@ -159,6 +164,34 @@ export class SessionRunner extends Construct {
       evaluationPeriods: SESSION_UNHEALTHY_MINUTES / 5,
       // no lines at all means the runner itself is gone: that is the same outage
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    }).addAlarmAction(new actions.SnsAction(props.alarms));
+
+    // Fewer runners than the minimum for 10 minutes: tasks crash or cannot be placed, and the
+    // remaining runners carry every session (Container Insights is on for the cluster).
+    new cloudwatch.Alarm(this, 'RunnersMissingAlarm', {
+      alarmDescription: `Fewer than ${minRunners} session runners running for ${RUNNERS_MISSING_MINUTES} minutes`,
+      metric: new cloudwatch.Metric({
+        namespace: 'ECS/ContainerInsights',
+        metricName: 'RunningTaskCount',
+        dimensionsMap: { ClusterName: cluster.clusterName, ServiceName: this.service.serviceName },
+        statistic: 'Minimum',
+        period: Duration.minutes(1),
+      }),
+      threshold: minRunners,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: RUNNERS_MISSING_MINUTES,
+      // no task reporting at all is the worst case of the same outage
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    }).addAlarmAction(new actions.SnsAction(props.alarms));
+
+    // Memory high for 10 minutes although scaling aims at 60%: a leak, or scale-out stuck at the maximum.
+    new cloudwatch.Alarm(this, 'RunnerMemoryAlarm', {
+      alarmDescription: `Session runner memory above ${RUNNER_MEMORY_ALARM_PERCENT}% for 10 minutes`,
+      metric: this.service.metricMemoryUtilization({ statistic: 'Average', period: Duration.minutes(5) }),
+      threshold: RUNNER_MEMORY_ALARM_PERCENT,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(new actions.SnsAction(props.alarms));
   }
 }

@@ -714,6 +714,38 @@ describe('AWS stack generated from the manifest', () => {
     expect(task.ContainerDefinitions[0].Environment).toContainEqual({ Name: 'HEALTH_METRICS', Value: 'emf' });
   });
 
+  it('fewer session runners running than the minimum for 10 minutes raises an alarm on the alarm topic', () => {
+    const alarms = resourcesOf(real.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const [topic] = resourcesOf(real.json, 'AWS::SNS::Topic').map(([id]) => id);
+    const [service] = resourcesOf(real.json, 'AWS::ECS::Service').map(([, s]) => s.Properties);
+    const alarm = alarms.find((a) => a.MetricName === 'RunningTaskCount');
+    expect(alarm).toMatchObject({
+      Namespace: 'ECS/ContainerInsights',
+      Statistic: 'Minimum',
+      Period: 60,
+      EvaluationPeriods: 10,
+      Threshold: service.DesiredCount,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+      AlarmActions: [{ Ref: topic }],
+    });
+    expect(alarm?.Dimensions.map((d: any) => d.Name).sort()).toEqual(['ClusterName', 'ServiceName']);
+  });
+
+  it('session runner memory above 85% for 10 minutes raises an alarm on the alarm topic', () => {
+    const alarms = resourcesOf(real.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const [topic] = resourcesOf(real.json, 'AWS::SNS::Topic').map(([id]) => id);
+    const alarm = alarms.find((a) => a.MetricName === 'MemoryUtilization' && a.Namespace === 'AWS/ECS');
+    expect(alarm).toMatchObject({
+      Statistic: 'Average',
+      Period: 300,
+      EvaluationPeriods: 2,
+      Threshold: 85,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: topic }],
+    });
+  });
+
   it('every Lambda-consumed queue stays invisible at least 6x its consumer timeout; a shorter one is refused', () => {
     for (const { json, defs } of [
       { json: real.json, defs: manifest.queues },

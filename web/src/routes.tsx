@@ -58,6 +58,7 @@ export const routes: AppRoute[] = [
   page('/queue-integration', 'private', () => import('./integrations/IntegrationsPage')),
   page('/messages-api', 'private', () => import('./messages-api/MessagesApiPage')),
   page('/audit', 'private', () => import('./audit/AuditPage')),
+  page('/fleet', 'private', () => import('./fleet/FleetPage')),
   page('/contact-lists', 'private', () => import('./contact-lists/ContactListsPage'), 'cshow'),
   page(
     '/contact-lists/:contactListId/contacts',

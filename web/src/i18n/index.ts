@@ -28,14 +28,21 @@ import prompts from './prompts';
 import integrations from './integrations';
 import messagesApi from './messagesApi';
 import audit from './audit';
-import type { Locales } from './types';
+import fleet, { fleetMenuLabel } from './fleet';
+import type { Locales, Strings } from './types';
+
+/** The fleet page's menu label joins the common menu (kept in fleet.ts beside the page's strings). */
+const withFleetMenu = (lang: Language): Strings => ({
+  ...common[lang],
+  menu: { ...(common[lang].menu as Strings), fleet: fleetMenuLabel[lang] },
+});
 
 /**
  * One i18n setup. Each area has ONE namespace file holding pt, en and es side by side (so a missing
  * translation shows in review); add an area by adding its file to this table.
  */
 export const namespaces: Record<string, Locales> = {
-  common,
+  common: { pt: withFleetMenu('pt'), en: withFleetMenu('en'), es: withFleetMenu('es') },
   auth,
   errors,
   tickets,
@@ -62,6 +69,7 @@ export const namespaces: Record<string, Locales> = {
   integrations,
   messagesApi,
   audit,
+  fleet,
 };
 
 const STORAGE_KEY = 'language';

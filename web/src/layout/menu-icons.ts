@@ -21,6 +21,7 @@ import AccountTreeIcon from '@mui/icons-material/AccountTreeOutlined';
 import CodeIcon from '@mui/icons-material/Code';
 import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
 import PolicyIcon from '@mui/icons-material/PolicyOutlined';
+import DnsIcon from '@mui/icons-material/DnsOutlined';
 
 export const MENU_ICONS: Record<string, SvgIconComponent> = {
   dashboard: DashboardIcon,
@@ -47,4 +48,5 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   financeiro: AttachMoneyIcon,
   settings: SettingsIcon,
   audit: PolicyIcon,
+  fleet: DnsIcon,
 };

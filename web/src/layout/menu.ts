@@ -71,6 +71,7 @@ export const MENU: MenuEntry[] = [
   { key: 'financeiro', to: '/financeiro', section: 'admin', show: admin },
   { key: 'settings', to: '/settings', section: 'admin', show: admin },
   { key: 'audit', to: '/audit', section: 'admin', show: (c) => c.super || can(c.profile, 'audit:view') },
+  { key: 'fleet', to: '/fleet', section: 'admin', show: (c) => c.super },
 ];
 
 export const visibleMenu = (ctx: MenuContext) =>
