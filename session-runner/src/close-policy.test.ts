@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { backoff, decideClose, BACKOFF_CAP_MS, MAX_REPLACED, REPLACED_BASE_MS } from './close-policy';
+import { backoff, decideClose, BACKOFF_CAP_MS, FAST_RESTARTS, MAX_REPLACED, REPLACED_BASE_MS } from './close-policy';
 
 const base = { attempt: 0, replaced: 0 };
 
@@ -25,6 +25,19 @@ describe('close-code policy', () => {
     expect(decideClose({ ...base, code: 515, attempt: 4 })).toEqual({
       action: 'reconnect',
       delayMs: 0,
+      status: 'OPENING',
+    });
+  });
+
+  it('N8: a 515 right after two others in a row backs off, longer each time, instead of spinning', () => {
+    const closeAfter = (restarts: number) => decideClose({ ...base, code: 515, restarts }, () => 0);
+    expect(closeAfter(0)).toMatchObject({ action: 'reconnect', delayMs: 0 });
+    expect(closeAfter(FAST_RESTARTS - 1)).toMatchObject({ action: 'reconnect', delayMs: 0 });
+    expect(closeAfter(FAST_RESTARTS)).toEqual({ action: 'reconnect', delayMs: 500, status: 'OPENING' });
+    expect(closeAfter(FAST_RESTARTS + 1)).toEqual({ action: 'reconnect', delayMs: 1000, status: 'OPENING' });
+    expect(closeAfter(FAST_RESTARTS + 20)).toEqual({
+      action: 'reconnect',
+      delayMs: BACKOFF_CAP_MS / 2,
       status: 'OPENING',
     });
   });

@@ -6,7 +6,9 @@
  * - 402 (temporary ban), 405 (client version too old, after the runner already fetched the current
  *   one), 409 (bad user agent) and 411 (multi-device mismatch) stop as DISCONNECTED with the stored
  *   state kept: retrying cannot help, and an operator has to look (logged as an error).
- * - 515 (restart required, right after a scan) reconnects at once.
+ * - 515 (restart required, right after a scan) reconnects at once, twice in a row at most; from the
+ *   third in a row on it backs off like any other close (a socket that keeps asking for restarts
+ *   must not spin).
  * - 440 (replaced: another socket holds the session) backs off, longer each time, never loops fast;
  *   after a few in a row the session stops as DISCONNECTED.
  * - 428/408/500/503 and anything else reconnect with exponential back-off and jitter.
@@ -23,6 +25,8 @@ export interface CloseState {
   attempt: number;
   /** consecutive 440 closes so far, this one excluded */
   replaced: number;
+  /** consecutive 515 closes so far, this one excluded (reset when a session reaches CONNECTED) */
+  restarts?: number;
   /** the session closed because its QR codes ran out */
   qrExhausted?: boolean;
   /** deliberate close (disconnect command, lease lost) */
@@ -33,6 +37,8 @@ export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_CAP_MS = 5 * 60_000;
 export const REPLACED_BASE_MS = 30_000;
 export const MAX_REPLACED = 3;
+/** 515 closes in a row that reconnect at once before the back-off applies */
+export const FAST_RESTARTS = 2;
 
 /** Exponential back-off with "equal jitter": between half and all of base * 2^attempt, capped. */
 export function backoff(attempt: number, base = BACKOFF_BASE_MS, cap = BACKOFF_CAP_MS, random = Math.random) {
@@ -60,8 +66,12 @@ export function decideClose(state: CloseState, random: () => number = Math.rando
     case 409:
     case 411:
       return { action: 'stop', status: 'DISCONNECTED', alert: STOP_ALERTS[state.code] };
-    case 515:
-      return { action: 'reconnect', delayMs: 0, status: 'OPENING' };
+    case 515: {
+      const restarts = state.restarts ?? 0;
+      const delayMs =
+        restarts < FAST_RESTARTS ? 0 : backoff(restarts - FAST_RESTARTS, BACKOFF_BASE_MS, BACKOFF_CAP_MS, random);
+      return { action: 'reconnect', delayMs, status: 'OPENING' };
+    }
     case 440:
       if (state.replaced + 1 >= MAX_REPLACED) return { action: 'stop', status: 'DISCONNECTED' };
       return {

@@ -56,6 +56,8 @@ class ManagedSession {
   private socket?: ProviderSession;
   private closedSocket?: ProviderSession;
   private attempt = 0;
+  /** 515 closes in a row (see close-policy.ts) */
+  private restarts = 0;
   private replaced = 0;
   private qrCodes = 0;
   private qrExhausted = false;
@@ -240,6 +242,7 @@ class ManagedSession {
         if (u.status === 'CONNECTED') {
           this.attempt = 0;
           this.replaced = 0;
+          this.restarts = 0;
           this.qrCodes = 0;
         }
         void this.report(u.status, { number: u.number, retries: this.qrCodes }).catch(
@@ -277,6 +280,7 @@ class ManagedSession {
       code,
       attempt: this.attempt,
       replaced: this.replaced,
+      restarts: this.restarts,
       qrExhausted: this.qrExhausted,
       intentional: this.intentional,
     });
@@ -287,6 +291,7 @@ class ManagedSession {
       decision: decision.action,
     });
     if (code === 440) this.replaced++;
+    this.restarts = code === 515 ? this.restarts + 1 : 0;
     this.health.closed(code, { qrExhausted: this.qrExhausted, reconnecting: decision.action === 'reconnect' });
     if (decision.action === 'reconnect' && code !== 515) this.hc.tally.reconnects++;
     if (decision.action === 'reconnect') {
