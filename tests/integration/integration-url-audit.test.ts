@@ -1,26 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, newCompany } from './helpers';
+import { rawTable } from './whatsapp-sim';
 
-/** The company's audit trail, oldest first (read straight from the table: no API lists it). */
-async function trail(companyId: number) {
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: inject('tableName'),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#AUDIT` },
-    }),
-  );
-  return out.Items ?? [];
-}
+/** The company's audit trail, oldest first (read straight from the table). */
+const trail = (companyId: number) => rawTable().query(`C#${companyId}#AUDIT`);
 
 describe('integration URLs: audited when saved, odd spellings never a server error', () => {
   it('setting and changing an integration URL is audited with from and to; a rename is not', async () => {

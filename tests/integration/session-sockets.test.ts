@@ -1,10 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createContact, createPendingTicket, createUser, createWhatsapp, createQueue } from './fixtures';
 import { ADMIN, api, baseUrl, login, newCompany, realtimeClient, runTimer, table } from './helpers';
+import { rawTable } from './whatsapp-sim';
 
 /**
  * Ending a session ends its sockets (functions/lib/accounts/sessions.ts, functions/lib/realtime.ts):
@@ -12,14 +11,6 @@ import { ADMIN, api, baseUrl, login, newCompany, realtimeClient, runTimer, table
  * and leaving a queue re-scope them. After each, a later event of the company must not reach them.
  */
 
-const doc = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamoEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-);
-const TableName = inject('tableName');
 const DAY = 24 * 3600 * 1000;
 
 type Client = Awaited<ReturnType<typeof realtimeClient>>;
@@ -45,14 +36,12 @@ async function socket(token: string) {
 
 /** The connection records of a company (`C#<id>#WS`), with the user and session each names. */
 async function records(companyId: number) {
-  const out = await doc.send(
-    new QueryCommand({
-      TableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#WS` },
-    }),
-  );
-  return (out.Items ?? []) as { connectionId: string; userId: number; sessionId: string; profile: string }[];
+  return (await rawTable().query(`C#${companyId}#WS`)) as {
+    connectionId: string;
+    userId: number;
+    sessionId: string;
+    profile: string;
+  }[];
 }
 
 /** Creates a tag (a company-wide event) and waits until `witness` has it; answers its name. */
@@ -203,12 +192,7 @@ describe('ending a session closes its sockets', () => {
     await client.join('userStatus');
     const [record] = (await records(co.companyId)).filter((r) => r.userId === agent.id);
     // what the table's TTL does to a session nobody refreshed
-    await doc.send(
-      new DeleteCommand({
-        TableName,
-        Key: { pk: `SESSIONS#${co.companyId}#${agent.id}`, sk: `S#${record!.sessionId}` },
-      }),
-    );
+    await rawTable().del(`SESSIONS#${co.companyId}#${agent.id}`, `S#${record!.sessionId}`);
     client.send('userStatus');
     expect(await client.closedWithin()).toBe(1000);
     const tag = await companyEvent(co, witness);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maskSecret } from '#shared/settings-policy';
 import { putItem } from '../db';
 import { nowIso, ttlIn } from '../keys';
 import { log } from '../log';
@@ -60,12 +61,9 @@ export interface AuditEntry {
 
 const SECRET_NAME = /pass(word)?|secret|token|apikey|api_key|key$|^key|credential|authorization|cookie/i;
 
-/** A value kept only as a hint of its end: `••••1234` (short values are hidden whole). */
-const maskValue = (v: unknown) => {
-  if (v === null || v === undefined || v === '') return v;
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return s.length > 8 ? `••••${s.slice(-4)}` : '••••';
-};
+/** A value kept only as a hint of its end, as routes show secrets (maskSecret). */
+const maskValue = (v: unknown) =>
+  v === null || v === undefined || v === '' ? v : maskSecret(typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Replaces every value whose field name reads as a secret, at any depth. */
 export function maskSecrets(value: unknown, name = ''): unknown {

@@ -15,8 +15,6 @@ export interface Range {
   to: string;
 }
 
-const day = (d: Date) => localDay(d);
-
 export function resolveRange(
   q: { days?: number; date_from?: string; date_to?: string; initialDate?: string; finalDate?: string },
   now = new Date(),
@@ -24,10 +22,10 @@ export function resolveRange(
   const from = q.date_from ?? q.initialDate;
   const to = q.date_to ?? q.finalDate;
   if (q.days && q.days > 0) {
-    return { from: day(new Date(addDays(now, -(q.days - 1)))), to: day(now) };
+    return { from: localDay(addDays(now, -(q.days - 1))), to: localDay(now) };
   }
-  if (from || to) return checked({ from: (from ?? to)!.slice(0, 10), to: (to ?? day(now)).slice(0, 10) });
-  return { from: `${day(now).slice(0, 8)}01`, to: day(now) };
+  if (from || to) return checked({ from: (from ?? to)!.slice(0, 10), to: (to ?? localDay(now)).slice(0, 10) });
+  return { from: `${localDay(now).slice(0, 8)}01`, to: localDay(now) };
 }
 
 /** A year and a day at most: the aggregates hold one item per day, so the range bounds the read. */
