@@ -15,7 +15,7 @@ import {
 } from '#shared/settings-policy';
 import type { Audience } from '#shared/events';
 import type { AuthContext } from './auth';
-import { recordAudit } from './audit/record';
+import { actorOf, auditBy } from './audit/actor';
 import { getItem, putItem, query, updateItem } from './db';
 import { AppError } from './errors';
 import { nowIso } from './keys';
@@ -104,11 +104,8 @@ export async function updateSetting(
   await putItem({ ...settingKeys(companyId, key), key, value, updatedAt: nowIso() });
   recent.delete(companyId);
   const setting: Setting = { key, value: shownValue(key, value) };
-  await recordAudit({
-    companyId,
+  await auditBy(actorOf(actor, address), {
     action: policy.audit,
-    actorId: actor.userId,
-    address,
     target: { type: 'setting', id: key },
     changes: settingChange(key, before, value),
   });
