@@ -349,6 +349,17 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
 
   const have = onPhone();
   const sessionsAtEnd = report();
+  // every session connected once the fleet has settled: a handover the last rebalance started may
+  // still be reconnecting at this instant (its outage counts in longestOutageSeconds below)
+  const apiConnected = async () => {
+    const statuses = await call<{ id: number; status: string }[]>('GET', '/api/whatsapp', undefined, token);
+    return statuses.filter((w) => connections.includes(w.id)).every((w) => w.status === 'CONNECTED');
+  };
+  await waitFor(
+    'every session connected at the end',
+    async () => allConnected() && (await apiConnected()),
+    60_000,
+  ).catch(() => undefined);
   const apiStatuses = await call<{ id: number; status: string }[]>('GET', '/api/whatsapp', undefined, token);
   const outageOf = (r: SessionReport) =>
     Math.max(0, ...r.outages, r.downSince !== undefined ? Date.now() - r.downSince : 0) / 1000;
