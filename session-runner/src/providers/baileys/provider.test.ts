@@ -3,6 +3,7 @@ import { Boom } from '@hapi/boom';
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderEvents, SendCommand, SessionContext } from '../../provider';
+import type { JournalItem, JournalStore } from './receipt-journal';
 
 /** A constructed Baileys socket: the calls the provider makes, recorded; events pushed by the test. */
 const made: { config: Record<string, unknown>; sock: ReturnType<typeof fakeSocket> }[] = [];
@@ -48,12 +49,26 @@ resetConfig();
 const { CACHE_LIMITS, REUPLOAD_TIMEOUT_MS, baileysProvider, currentVersion, downloadWithReupload, logFields } =
   await import('./provider');
 
+/** The receipt journal's entries in memory, by pk and sk. */
+const memoryJournal = () => {
+  const items = new Map<string, JournalItem>();
+  const store: JournalStore = {
+    put: async (item) => void items.set(`${item.pk}|${item.sk}`, item),
+    list: async (pk, prefix) => [...items.values()].filter((i) => i.pk === pk && i.sk.startsWith(prefix)),
+    delete: async (keys) => {
+      for (const k of keys) items.delete(`${k.pk}|${k.sk}`);
+    },
+  };
+  return { store, items };
+};
+
 /** An auth store in memory: enough for loadDynamoAuthState and the address book. */
 const memoryAuth = () => {
   const keys = new Map<string, unknown>();
   return {
     companyId: 1,
     whatsappId: 2,
+    pk: 'C#1#WAUTH#2',
     withCodec() {
       return this;
     },
@@ -71,7 +86,7 @@ const memoryAuth = () => {
 
 function session(
   fetchVersion = async () => [2, 3000, 1] as [number, number, number],
-  provider = baileysProvider({ fetchVersion }),
+  provider = baileysProvider({ fetchVersion, journal: memoryJournal().store }),
 ) {
   const events = {
     status: vi.fn(),
@@ -532,5 +547,99 @@ describe('Baileys provider: bounded memory (N5)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('Baileys provider: the window between the receipt and the queue', () => {
+  beforeEach(() => {
+    made.length = 0;
+  });
+  const hook = (n: number) => made[n]!.config.beforeDeliveryReceipt as (msg: WAMessage) => Promise<void>;
+
+  it('a message is journalled before its delivery receipt goes out, and forgotten only once its event is on the queue', async () => {
+    const journal = memoryJournal();
+    const { s, events, provider } = session(undefined, baileysProvider({ journal: journal.store }));
+    let queued!: () => void;
+    events.message.mockImplementationOnce(() => new Promise<undefined>((done) => (queued = () => done(undefined))));
+    await s.connect();
+    const msg = inbound('IN-HELD') as WAMessage;
+    await hook(0)(msg);
+    expect([...journal.items.keys()]).toEqual(['C#1#WAUTH#2|INBOX#IN-HELD']);
+    made[0]!.sock.ev.emit('messages.upsert', { type: 'notify', messages: [msg] });
+    await vi.waitFor(() => expect(events.message).toHaveBeenCalledTimes(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(journal.items.size).toBe(1);
+    queued();
+    await provider.drain();
+    expect(journal.items.size).toBe(0);
+  });
+
+  it('a runner killed after the receipt: the next connect, on any runner, delivers the journalled message once and forgets it', async () => {
+    const journal = memoryJournal();
+    const first = session(undefined, baileysProvider({ journal: journal.store }));
+    await first.s.connect();
+    const msg = {
+      key: {
+        remoteJid: '5511988887777:12@s.whatsapp.net',
+        remoteJidAlt: '201577777777777@lid',
+        fromMe: false,
+        id: 'IN-LOST',
+      },
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      message: { conversation: 'sent just before the crash' },
+    } as WAMessage;
+    await hook(0)(msg);
+    // killed here: the receipt went out, the upsert never came
+    const second = session(undefined, baileysProvider({ journal: journal.store }));
+    await second.s.connect();
+    await second.provider.drain();
+    expect(second.events.message).toHaveBeenCalledTimes(1);
+    expect(second.events.message).toHaveBeenCalledWith(
+      expect.objectContaining({
+        wid: 'IN-LOST',
+        body: 'sent just before the crash',
+        chatJid: '5511988887777@s.whatsapp.net',
+        chatAltJid: '201577777777777@lid',
+      }),
+    );
+    expect(journal.items.size).toBe(0);
+  });
+
+  it('a journal write that fails rejects the hook, so Baileys refuses the message and WhatsApp sends it again', async () => {
+    const journal = memoryJournal();
+    journal.store.put = async () => {
+      throw new Error('throttled');
+    };
+    const { s } = session(undefined, baileysProvider({ journal: journal.store }));
+    await s.connect();
+    await expect(hook(0)(inbound('IN-REFUSED') as WAMessage)).rejects.toThrow('throttled');
+  });
+
+  it("the installed Baileys is patched (patches/, applied at install): the hook runs before the message's delivery receipt", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await import('node:module');
+    const main = createRequire(import.meta.url).resolve('@whiskeysockets/baileys');
+    const source = await readFile(new URL('./Socket/messages-recv.js', `file://${main}`), 'utf8');
+    const handler = source.slice(
+      source.indexOf('const handleMessage = async'),
+      source.indexOf('const handleCall = async'),
+    );
+    const hookAt = handler.indexOf('await config.beforeDeliveryReceipt?.(msg);');
+    const receiptAt = handler.indexOf('await sendReceipt(msg.key.remoteJid, participant, [msg.key.id], type);');
+    expect(hookAt).toBeGreaterThan(0);
+    expect(receiptAt).toBeGreaterThan(hookAt);
+    expect(handler.slice(hookAt, receiptAt)).not.toContain('sendReceipt(');
+  });
+
+  it('the runner image is built with the patch: patches/ is in the build context and copied before npm ci', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const root = new URL('../../../../', import.meta.url);
+    const dockerfile = await readFile(new URL('session-runner/Dockerfile', root), 'utf8');
+    const ignore = (await readFile(new URL('.dockerignore', root), 'utf8')).split('\n');
+    expect(ignore).toContain('!patches');
+    expect(dockerfile.indexOf('COPY patches ./patches')).toBeGreaterThan(0);
+    expect(dockerfile.indexOf('COPY patches ./patches')).toBeLessThan(dockerfile.indexOf('RUN npm ci'));
+    const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
+    expect(pkg.scripts.postinstall).toBe('patch-package');
   });
 });

@@ -1,5 +1,6 @@
 import makeWASocket, {
   Browsers,
+  cleanMessage,
   downloadMediaMessage,
   fetchLatestWaWebVersion,
   isPnUser,
@@ -20,6 +21,7 @@ import { Lru } from '../../lru';
 import type { Provider, ProviderSession, SendCommand, SessionContext } from '../../provider';
 import { perGroupSequencer } from '../../sequencer';
 import { loadDynamoAuthState } from './auth-state';
+import { ReceiptJournal, type JournalStore } from './receipt-journal';
 import {
   groupReceiptAck,
   numberFromJid,
@@ -180,6 +182,7 @@ interface Shared {
   fetchVersion: VersionFetcher;
   /** sessions with a socket open or with work left after it closed (see drain()) */
   sessions: Set<BaileysSession>;
+  journal?: JournalStore;
 }
 
 /** How long closing a socket waits for its address book to be written (a newQr clears the keys right after). */
@@ -196,12 +199,14 @@ class BaileysSession implements ProviderSession {
   /** events handed on and not yet delivered */
   private deliveries = new Set<Promise<void>>();
   private book: AddressBook;
+  private journal: ReceiptJournal;
 
   constructor(
     private ctx: SessionContext,
     private shared: Shared,
   ) {
     this.book = new AddressBook(ctx.auth);
+    this.journal = new ReceiptJournal(ctx.auth.pk, shared.journal);
   }
 
   async connect() {
@@ -222,6 +227,7 @@ class BaileysSession implements ProviderSession {
       // retries of messages we sent are answered from our store, not memory
       getMessage: async (key) => (key.id ? restoreMessage(await this.ctx.getMessage(key.id)) : undefined),
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
+      beforeDeliveryReceipt: (msg) => this.journal.hold(msg),
     });
     this.sock = sock;
     this.shared.sessions.add(this);
@@ -245,16 +251,16 @@ class BaileysSession implements ProviderSession {
       // 'notify' is new messages (also those sent from the phone); 'append' the offline backlog,
       // our own echoes and notification stubs (history comes only in messaging-history.set)
       if (type !== 'notify' && type !== 'append') return;
-      for (const raw of messages) this.deliver(translateUpsert(raw), type === 'append');
+      for (const raw of messages) this.deliverHeld(raw, type === 'append');
     });
     sock.ev.on('messages.update', (updates) => {
-      for (const t of translateUpdates(updates)) this.deliver(t, false);
+      for (const t of translateUpdates(updates)) void this.deliver(t, false);
     });
     sock.ev.on('message-receipt.update', (receipts) => {
       for (const t of translateReceipts(receipts, [sock.user?.id, sock.user?.lid])) {
         if (t.kind !== 'ack' || t.ack <= (this.groupAcks.get(t.wid) ?? -1)) continue;
         this.groupAcks.set(t.wid, t.ack);
-        this.deliver(t, false);
+        void this.deliver(t, false);
       }
     });
     // a group's members or settings changed: its next send asks WhatsApp again
@@ -276,15 +282,29 @@ class BaileysSession implements ProviderSession {
         if (call) void events.call(call).catch(logFailure('reporting a call failed'));
       }
     });
+    // what a runner that stopped before handing on had journalled (see ReceiptJournal)
+    const me = state.creds.me;
+    for (const raw of await this.journal.pending()) {
+      cleanMessage(raw, me?.id ?? '', me?.lid ?? '');
+      this.deliverHeld(raw, true);
+    }
+  }
+
+  /** Hands a message on; its journal entry goes once it is on the queue. */
+  private deliverHeld(raw: WAMessage, append: boolean) {
+    const delivery = this.deliver(translateUpsert(raw), append);
+    if (!delivery) this.journal.release(raw.key.id);
+    else void delivery.then(() => this.journal.release(raw.key.id));
   }
 
   /** Hands an event on, in order within its chat. */
   private deliver(t: Translated | undefined, append: boolean) {
-    if (!t) return;
+    if (!t) return undefined;
     const chat = t.kind === 'message' ? t.message.chatJid : t.chatJid;
     const delivery = this.inOrder(chat, () => this.handOver(t, append));
     this.deliveries.add(delivery);
     void delivery.finally(() => this.deliveries.delete(delivery));
+    return delivery;
   }
 
   /**
@@ -293,6 +313,7 @@ class BaileysSession implements ProviderSession {
    */
   async settle() {
     while (this.deliveries.size) await Promise.allSettled([...this.deliveries]);
+    await this.journal.flush();
     await this.book.flush();
     await this.ctx.auth.flush();
   }
@@ -453,13 +474,14 @@ class BaileysSession implements ProviderSession {
  * events are delivered and its address book and creds stored (the runner's shutdown, after the
  * sockets are closed).
  */
-export function baileysProvider(opts: { fetchVersion?: VersionFetcher } = {}): Provider & {
+export function baileysProvider(opts: { fetchVersion?: VersionFetcher; journal?: JournalStore } = {}): Provider & {
   drain(): Promise<void>;
 } {
   const shared: Shared = {
     retries: new Lru(CACHE_LIMITS.retries),
     fetchVersion: opts.fetchVersion ?? fetchWaWebVersion,
     sessions: new Set(),
+    journal: opts.journal,
   };
   return {
     name: 'baileys',
