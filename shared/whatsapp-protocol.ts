@@ -2,7 +2,8 @@
  * The contract between the API (functions/) and the session runner (session-runner/).
  *
  * - Commands go from the API to the runner on the FIFO queue `session-commands`, grouped by
- *   connection (`company#<companyId>#whatsapp#<whatsappId>`), deduplicated by `commandId`.
+ *   connection (`company#<companyId>#whatsapp#<whatsappId>`), deduplicated by `commandId`; a
+ *   contact list's number checks go in a lane of their own (`commandLane`).
  * - Provider events go from the runner to the API on the FIFO queue `inbound`, grouped by
  *   `company#connection#chat` and deduplicated by the WhatsApp message id (plus the kind of event),
  *   so a message and its later status updates stay in order.
@@ -14,6 +15,17 @@ export const COMMAND_QUEUE = 'session-commands';
 export const INBOUND_QUEUE = 'inbound';
 
 export const commandGroupId = (companyId: number, whatsappId: number) => `company#${companyId}#whatsapp#${whatsappId}`;
+/**
+ * The FIFO group a command goes in: a contact list's batched checks (paced, see the runner) in a
+ * lane of their own beside the connection's, so they never hold a send back. A single check (an API
+ * caller waiting for its answer) stays in the connection's lane.
+ */
+export const commandLane = (command: Pick<SessionCommand, 'type' | 'companyId' | 'whatsappId'>) =>
+  command.type === 'checkNumbers'
+    ? `${commandGroupId(command.companyId, command.whatsappId)}#checks`
+    : commandGroupId(command.companyId, command.whatsappId);
+/** Numbers asked of WhatsApp in one query (a contact list's checks go in batches of this). */
+export const CHECK_BATCH = 50;
 export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) =>
   `${companyId}#${whatsappId}#${chatJid}`;
 
@@ -58,6 +70,8 @@ export type SessionCommand =
     })
   | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
   | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
+  /** up to CHECK_BATCH numbers in one query; answered by one `checkNumberResults` event */
+  | (CommandBase & { type: 'checkNumbers'; checks: { number: string; replyTo: string }[] })
   /** POST /contacts/import: the phone's address book comes back as `addressBook` events */
   | (CommandBase & { type: 'importContacts'; requestId: string })
   | (CommandBase & { type: 'rejectCall'; callId: string; from: string })
@@ -150,6 +164,13 @@ export type InboundEvent =
       exists: boolean;
       replyTo: string;
       /** the check could not be made (session not connected, provider failure) */
+      error?: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT';
+    }
+  | {
+      type: 'checkNumberResults';
+      companyId: number;
+      whatsappId: number;
+      results: { number: string; replyTo: string; exists: boolean; jid?: string }[];
       error?: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT';
     }
   | {

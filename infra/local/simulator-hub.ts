@@ -127,6 +127,8 @@ class Phone {
   book: { number: string; name: string }[] = [];
   repeats = 0;
   timeline: TimelineEntry[] = [];
+  /** each number-check query asked of this phone: how many numbers, when */
+  checkQueries: { numbers: number; at: string }[] = [];
 
   constructor(
     readonly companyId: number,
@@ -266,9 +268,14 @@ export class SimulatorHub {
         if (found) found.deleted = true;
         return answer(null);
       }
-      case 'checkNumber': {
-        const digits = frame.args.number.replace(/\D/g, '');
-        return answer(this.absent.has(digits) ? { exists: false } : { exists: true, jid: jidOf(digits) });
+      case 'checkNumbers': {
+        phone.checkQueries.push({ numbers: frame.args.numbers.length, at: new Date().toISOString() });
+        return answer(
+          frame.args.numbers.map((number) => {
+            const digits = number.replace(/\D/g, '');
+            return this.absent.has(digits) ? { number, exists: false } : { number, exists: true, jid: jidOf(digits) };
+          }),
+        );
       }
       case 'addressBook':
         return answer(phone.book);
@@ -426,6 +433,7 @@ export class SimulatorHub {
       repairs: phone.repairs,
       /** sends of an id this phone already had (dropped, as a real phone does) */
       repeats: phone.repeats,
+      checkQueries: phone.checkQueries,
       pending: phone.pending.size,
       runner: phone.link?.runner,
     };

@@ -80,6 +80,11 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       };
     case 'checkNumberResult':
       return { groupId: g('check'), dedupId: `${event.companyId}:${event.replyTo}:check` };
+    case 'checkNumberResults':
+      return {
+        groupId: g('check'),
+        dedupId: `${event.companyId}:${short(event.results.map((r) => r.replyTo).join('|'))}:checks`,
+      };
     case 'call':
       return { groupId: g(event.from), dedupId: `${event.companyId}:${event.callId}:call` };
     case 'addressBook':

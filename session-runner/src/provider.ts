@@ -60,7 +60,8 @@ export interface ProviderSession {
    */
   send(command: SendCommand, media?: Buffer): Promise<{ chatJid: string; content?: unknown }>;
   deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
-  checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
+  /** asks WhatsApp about many numbers in one query; one answer per number asked, in its order */
+  checkNumbers(numbers: string[]): Promise<{ number: string; exists: boolean; jid?: string }[]>;
   /** the phone's address book as WhatsApp reported it to this device (see address-book.ts) */
   addressBook(): Promise<AddressBookEntry[]>;
   rejectCall(callId: string, from: string): Promise<void>;

@@ -3,6 +3,7 @@ import { log } from '#lib/log';
 import type { ConnectionStatus } from '#shared/constants';
 import { ACK, ADDRESS_BOOK_PART, type SessionCommand } from '#shared/whatsapp-protocol';
 import { AuthStore } from './auth-store';
+import { CheckPacer } from './check-pacer';
 import { decideClose } from './close-policy';
 import { emit } from './emit';
 import { DEFAULT_HEALTH, type HealthSettings, metricsLine, SessionHealth, withTimeout } from './health';
@@ -412,6 +413,8 @@ export interface ManagerOptions {
   openingWaitMs?: number;
   /** sessions opening at once */
   maxHandshakes?: number;
+  /** the spacing of a session's batched number checks (check-pacer.ts) */
+  checkIntervalMs?: number;
 }
 
 /**
@@ -430,6 +433,7 @@ export class SessionManager {
   private busy = new Map<string, number>();
   private handshakes: ReturnType<typeof perGroupSequencer>;
   private draining = false;
+  private checks: CheckPacer;
 
   constructor(
     private provider: Provider,
@@ -446,6 +450,7 @@ export class SessionManager {
     this.owns = opts.owns ?? (async () => true);
     this.openingWaitMs = opts.openingWaitMs ?? OPENING_WAIT_MS;
     this.handshakes = perGroupSequencer(opts.maxHandshakes ?? 8);
+    this.checks = new CheckPacer(opts.checkIntervalMs);
   }
 
   private key = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
@@ -619,11 +624,40 @@ export class SessionManager {
           return 'done';
         }
         try {
-          const found = await socket.checkNumber(command.number);
-          await emit({ ...reply, exists: found.exists, jid: found.jid });
+          const [found] = await socket.checkNumbers([command.number]);
+          await emit({ ...reply, exists: found?.exists ?? false, jid: found?.jid });
         } catch {
           await emit({ ...reply, exists: false, error: 'ERR_WAPP_CHECK_CONTACT' });
         }
+        return 'done';
+      }
+      case 'checkNumbers': {
+        const socket = await socketFor(5_000);
+        if (socket === 'moved') return 'moved';
+        const unanswered = (error: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT') =>
+          emit({
+            type: 'checkNumberResults',
+            ...base,
+            results: command.checks.map((c) => ({ ...c, exists: false })),
+            error,
+          });
+        if (!socket) {
+          await unanswered('ERR_WAPP_NOT_INITIALIZED');
+          return 'done';
+        }
+        await this.checks.wait(this.key(companyId, whatsappId));
+        const answers = await socket.checkNumbers(command.checks.map((c) => c.number)).catch(() => undefined);
+        if (!answers) await unanswered('ERR_WAPP_CHECK_CONTACT');
+        else
+          await emit({
+            type: 'checkNumberResults',
+            ...base,
+            results: command.checks.map((c, i) => ({
+              ...c,
+              exists: answers[i]?.exists ?? false,
+              jid: answers[i]?.jid,
+            })),
+          });
         return 'done';
       }
       case 'importContacts': {

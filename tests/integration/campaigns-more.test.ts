@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import * as XLSX from '@e965/xlsx';
 import { api, newCompany, queuesIdle, realtimeClient, runTimer, sleep, table, type TestCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone, sim } from './whatsapp-sim';
 import { createContact, createTicket } from './fixtures';
@@ -219,6 +220,55 @@ describe('campaigns, more', () => {
     const out = await sentTo(co, whatsapp.id);
     expect(out.map((o: any) => o.to.split('@')[0]).sort()).toEqual([...numbers].sort());
   });
+
+  it("a list's numbers are asked of WhatsApp in batched queries, paced, in a lane of their own: a send made meanwhile goes out before the checks end", async () => {
+    const co = await newCompany('cpm-batch');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId);
+    const ticket = await createTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: line.id,
+    });
+    const list = (await api('POST', '/contact-lists', { token: co.adminToken, body: { name: 'Batched' } })).body;
+    const rows: unknown[][] = [['name', 'number']];
+    for (let i = 0; i < 120; i++) rows.push([`Cliente ${i}`, numberOf(co)]);
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Sheet1');
+    const form = new FormData();
+    form.append('file', new Blob([XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer]), 'list.xlsx');
+    const upload = await api('POST', `/contact-lists/${list.id}/upload`, { token: co.adminToken, body: form });
+    expect(upload.body.created).toBe(120);
+    const queries = async () =>
+      (await phone(co.companyId, line.id).state()).checkQueries as { numbers: number; at: string }[];
+    // polled without waiting for idle queues (they are idle only once every check is done)
+    for (const until = Date.now() + 20_000; !(await queries()).length; await sleep(50))
+      expect(Date.now()).toBeLessThan(until);
+    const sent = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: { body: 'no waiting' } });
+    expect(sent.status).toBe(201);
+    const allItems = async () => {
+      const out: any[] = [];
+      for (let cursor = ''; ; ) {
+        const page = await api('GET', `/contact-list-items?contactListId=${list.id}${cursor && `&cursor=${cursor}`}`, {
+          token: co.adminToken,
+        });
+        out.push(...page.body.contacts);
+        if (!page.body.hasMore) return out;
+        cursor = encodeURIComponent(page.body.cursor);
+      }
+    };
+    const items = await eventually(async () => {
+      const all = await allItems();
+      return all.every((c: any) => c.isWhatsappValid === true) ? all : undefined;
+    }, 40_000);
+    expect(items).toHaveLength(120);
+    const asked = await queries();
+    expect(asked.map((q) => q.numbers)).toEqual([50, 50, 20]);
+    const at = asked.map((q) => Date.parse(q.at));
+    // paced: the runner's check interval (5 s) between a session's queries
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(4_900);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(4_900);
+    const out = (await phone(co.companyId, line.id).outbound()).find((o: any) => o.body === 'no waiting');
+    expect(Date.parse(out.at)).toBeLessThan(at[2]!);
+  }, 90_000);
 
   it('list items are checked on WhatsApp in the background (isWhatsappValid, live contactListItem events); an invalid number is not planned', async () => {
     const co = await newCompany('cpm-check');

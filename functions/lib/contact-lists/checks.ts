@@ -1,5 +1,5 @@
 import type { ContactListItem } from '#shared/schemas/contact-lists';
-import type { InboundEvent } from '#shared/whatsapp-protocol';
+import { CHECK_BATCH, type InboundEvent } from '#shared/whatsapp-protocol';
 import { getItem, query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
@@ -9,11 +9,13 @@ import { enqueueCampaignJob } from '../campaigns/jobs';
 import { ITEM_PREFIX, itemKeys, itemsPk, requireContactListItem, toContactListItem } from './repo';
 
 /**
- * The WhatsApp validity of contact list items, checked in the background by the session runner
- * (its `checkNumber` command). A write of items enqueues one `checkItems` job per ITEMS_PER_JOB items;
- * the job asks the runner of a connected connection (the default one first) about each number with a
- * reply id naming the item (`cli:<listId>:<itemId>`); the result updates `isWhatsappValid` and
- * publishes `contactListItem`. With no connected connection the items stay unchecked (null) and
+ * The WhatsApp validity of contact list items, checked in the background by the session runner.
+ * A write of items enqueues one `checkItems` job per ITEMS_PER_JOB items; the job asks the runner of
+ * a connected connection (the default one first) about the numbers in `checkNumbers` commands of
+ * CHECK_BATCH numbers each (one WhatsApp query each, paced by the runner, in a command lane of their
+ * own so they never hold a send back), each number with a reply id naming its item
+ * (`cli:<listId>:<itemId>:<number>`); each answer updates `isWhatsappValid` and publishes
+ * `contactListItem`. With no connected connection the items stay unchecked (null) and
  * the list is noted on the company's deferred-check item (pk `C#<cid>`, sk `CLICHECK_DEFERRED`,
  * a set of list ids); the next connection of the company that comes up (`resumeNumberChecks`)
  * checks every item those lists still hold unchecked, a page per job.
@@ -69,8 +71,8 @@ async function uncheckedPage(job: CheckJob) {
 }
 
 /**
- * The `checkItems` job: one checkNumber command per item, to a connected connection (none: the
- * list waits on the deferred-check item for the next connection that comes up).
+ * The `checkItems` job: a `checkNumbers` command per CHECK_BATCH items, to a connected connection
+ * (none: the list waits on the deferred-check item for the next connection that comes up).
  */
 export async function checkItems(job: CheckJob) {
   const connected = (await listWhatsapps(job.companyId))
@@ -83,20 +85,31 @@ export async function checkItems(job: CheckJob) {
   const items = job.unchecked
     ? await uncheckedPage(job)
     : await Promise.all(job.itemIds.map((id) => requireContactListItem(job.companyId, id).catch(() => undefined)));
-  for (const item of items) {
-    if (!item) continue;
-    await sendSessionCommand({
-      type: 'checkNumber',
-      companyId: job.companyId,
-      whatsappId: connected.id,
+  const checks = items
+    .filter((item) => item !== undefined)
+    .map((item) => ({
       number: item.number,
       replyTo: `${REPLY_PREFIX}${item.contactListId}:${item.id}:${item.number}`,
+    }));
+  for (let i = 0; i < checks.length; i += CHECK_BATCH)
+    await sendSessionCommand({
+      type: 'checkNumbers',
+      companyId: job.companyId,
+      whatsappId: connected.id,
+      checks: checks.slice(i, i + CHECK_BATCH),
     });
-  }
+}
+
+/** A runner's answers about list items (a check that could not be made leaves its item unchecked). */
+export async function applyListItemChecks(event: Extract<InboundEvent, { type: 'checkNumberResults' }>) {
+  if (event.error) return;
+  for (const result of event.results) await applyListItemCheck({ ...event, ...result });
 }
 
 /** A runner's answer about a list item; false when the answer is not about one. */
-export async function applyListItemCheck(event: Extract<InboundEvent, { type: 'checkNumberResult' }>) {
+export async function applyListItemCheck(
+  event: Pick<Extract<InboundEvent, { type: 'checkNumberResult' }>, 'companyId' | 'replyTo' | 'exists' | 'error'>,
+) {
   if (!event.replyTo.startsWith(REPLY_PREFIX)) return false;
   if (event.error) return true;
   const [listId, itemId, number] = event.replyTo.slice(REPLY_PREFIX.length).split(':');

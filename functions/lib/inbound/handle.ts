@@ -10,7 +10,7 @@ import { markEdited, markRevoked } from '../messages/edits';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
 import { noteCampaignMessage } from '../campaigns/sender';
-import { applyListItemCheck } from '../contact-lists/checks';
+import { applyListItemCheck, applyListItemChecks } from '../contact-lists/checks';
 import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
 
@@ -29,6 +29,9 @@ export async function handleInbound(event: InboundEvent) {
       return;
     case 'addressBook':
       await applyAddressBook(event);
+      return;
+    case 'checkNumberResults':
+      await applyListItemChecks(event);
       return;
     case 'checkNumberResult':
       // a contact list item's check (replyTo names it) only updates the item; the API's own waits read the reply item

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COMMAND_QUEUE, commandGroupId, type SessionCommand } from '#shared/whatsapp-protocol';
+import { COMMAND_QUEUE, commandLane, type SessionCommand } from '#shared/whatsapp-protocol';
 import { enqueue } from '../queue';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -13,7 +13,7 @@ export async function sendSessionCommand(
 ) {
   const full = { ...command, commandId: command.commandId ?? randomUUID() } as SessionCommand;
   await enqueue(COMMAND_QUEUE, full, {
-    groupId: commandGroupId(full.companyId, full.whatsappId),
+    groupId: commandLane(full),
     dedupId: full.commandId,
   });
   return full;

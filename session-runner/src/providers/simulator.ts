@@ -49,7 +49,7 @@ export type RunnerFrame =
   | { op: 'ack'; id: number }
   | { op: 'req'; id: number; method: 'send'; args: SendArgs }
   | { op: 'req'; id: number; method: 'delete'; args: { wid: string } }
-  | { op: 'req'; id: number; method: 'checkNumber'; args: { number: string } }
+  | { op: 'req'; id: number; method: 'checkNumbers'; args: { numbers: string[] } }
   | { op: 'req'; id: number; method: 'rejectCall'; args: { callId: string; from: string } }
   | { op: 'req'; id: number; method: 'repair'; args: { chatJid: string } }
   | { op: 'req'; id: number; method: 'addressBook' | 'probe' | 'logout'; args?: undefined };
@@ -203,8 +203,8 @@ class HubSession implements ProviderSession {
     await this.request('delete', { wid: ev.wid });
   }
 
-  checkNumber(number: string) {
-    return this.request<{ exists: boolean; jid?: string }>('checkNumber', { number });
+  checkNumbers(numbers: string[]) {
+    return this.request<{ number: string; exists: boolean; jid?: string }[]>('checkNumbers', { numbers });
   }
 
   addressBook() {

@@ -31,6 +31,7 @@ import {
   translateReceipts,
   translateUpdates,
   translateUpsert,
+  answersByNumber,
   type Translated,
 } from './translate';
 
@@ -439,9 +440,9 @@ class BaileysSession implements ProviderSession {
     return this.book.list();
   }
 
-  async checkNumber(number: string) {
-    const [found] = (await this.socket().onWhatsApp(number)) ?? [];
-    return found?.exists ? { exists: true, jid: found.jid } : { exists: false };
+  async checkNumbers(numbers: string[]) {
+    const found = (await this.socket().onWhatsApp(...numbers)) ?? [];
+    return answersByNumber(numbers, found);
   }
 
   async rejectCall(callId: string, from: string) {

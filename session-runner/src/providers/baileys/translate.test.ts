@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { proto } from '@whiskeysockets/baileys';
 import {
+  answersByNumber,
   numberFromJid,
   statusToAck,
   translateCall,
@@ -334,5 +335,25 @@ describe('Baileys translation: connection.update and creds', () => {
     expect(translateCall({ ...offer, offline: true }, now)).toBeUndefined();
     expect(translateCall({ ...offer, date: new Date(now - 10 * 60_000) }, now)).toBeUndefined();
     expect(translateCall({ ...offer, status: 'terminate' }, now)).toBeUndefined();
+  });
+});
+
+describe('Baileys translation: number checks', () => {
+  it('one answer per number asked, in order, found by the jid WhatsApp answers with (a Brazilian mobile with or without its ninth digit)', () => {
+    const answers = answersByNumber(
+      ['5511988887777', '+55 21 98765-4321', '14155550100', '5511911112222'],
+      [
+        { jid: '5511988887777@s.whatsapp.net', exists: true },
+        // an account older than the ninth digit
+        { jid: '552187654321@s.whatsapp.net', exists: true },
+        { jid: '14155550100@s.whatsapp.net', exists: false },
+      ],
+    );
+    expect(answers).toEqual([
+      { number: '5511988887777', exists: true, jid: '5511988887777@s.whatsapp.net' },
+      { number: '+55 21 98765-4321', exists: true, jid: '552187654321@s.whatsapp.net' },
+      { number: '14155550100', exists: false },
+      { number: '5511911112222', exists: false },
+    ]);
   });
 });

@@ -296,3 +296,22 @@ export function translateConnection(update: Partial<ConnectionState>): {
 
 /** The phone's own number from `creds.me.id` (`5511999999999:12@s.whatsapp.net`). */
 export const numberFromJid = (jid: string | undefined) => (jid ? jid.split('@')[0]!.split(':')[0]! : undefined);
+
+/** A Brazilian mobile number without its ninth digit (55 + area code + 9 + 8 digits), else as given. */
+const withoutNinthDigit = (digits: string) =>
+  digits.length === 13 && digits.startsWith('55') && digits[4] === '9' ? digits.slice(0, 4) + digits.slice(5) : digits;
+
+/**
+ * One answer per number asked, in order (Baileys' onWhatsApp lists only the numbers found, under
+ * the jid WhatsApp knows them by). A Brazilian mobile number matches its account with or without
+ * the ninth digit: accounts older than the ninth digit keep the 8-digit form.
+ */
+export function answersByNumber(numbers: string[], found: { jid: string; exists: unknown }[]) {
+  const jids = new Map<string, string>();
+  for (const f of found) if (f.exists) jids.set(numberFromJid(f.jid)!, f.jid);
+  return numbers.map((number) => {
+    const digits = number.replace(/\D/g, '');
+    const jid = jids.get(digits) ?? jids.get(withoutNinthDigit(digits));
+    return jid ? { number, exists: true, jid } : { number, exists: false };
+  });
+}
