@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { EdgeStack } from './edge';
 import { InboxStack } from './inbox-stack';
+import { SESSIONS_PER_RUNNER } from './session-runner';
 
 // Environment-agnostic: synth needs no AWS account or lookups, so it works offline. Only the WAF
 // stack is pinned, to us-east-1, where CloudFront's web ACLs live.
@@ -16,6 +17,7 @@ new InboxStack(app, stackName, {
   alarmEmail: app.node.tryGetContext('alarmEmail'),
   minRunners: Number(app.node.tryGetContext('runnerMin') ?? 2),
   maxRunners: Number(app.node.tryGetContext('runnerMax') ?? 10),
+  sessionsPerRunner: Number(app.node.tryGetContext('runnerSessionsTarget') ?? SESSIONS_PER_RUNNER),
   edge,
   description: 'Inbox: multi-tenant WhatsApp customer-service inbox',
 });

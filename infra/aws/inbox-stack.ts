@@ -28,6 +28,8 @@ export interface InboxStackProps extends StackProps {
   /** session runner tasks: at least (context `runnerMin`, default 2) and at most (`runnerMax`, default 10) */
   minRunners?: number;
   maxRunners?: number;
+  /** sessions per runner task that scaling aims at (context `runnerSessionsTarget`, default 50) */
+  sessionsPerRunner?: number;
 }
 
 /**
@@ -82,6 +84,7 @@ export class InboxStack extends Stack {
       accessLogs: data.accessLogs,
       minRunners: props.minRunners,
       maxRunners: props.maxRunners,
+      sessionsPerRunner: props.sessionsPerRunner,
     });
 
     // The platform company and its super admin, created (idempotently) after every deployment

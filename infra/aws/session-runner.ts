@@ -10,7 +10,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueEnvName } from '../../functions/lib/queue';
-import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../session-runner/src/health';
+import { METRICS_NAMESPACE, METRICS_SERVICE, SESSION_UNHEALTHY_MINUTES } from '../../session-runner/src/health';
 import { access } from '../manifest';
 import { bindAppResources, type AppResources } from './app-function';
 import { acceptFinding } from './nag';
@@ -29,23 +29,29 @@ export interface SessionRunnerProps {
   alarms: sns.ITopic;
   /** where the VPC's flow logs go */
   accessLogs: s3.IBucket;
-  /** task count bounds (scaled on memory between them); deploys keep at least the minimum running */
+  /** task count bounds (scaled between them); deploys keep at least the minimum running */
   minRunners?: number;
   maxRunners?: number;
+  /** the sessions per task autoscaling aims at (context `runnerSessionsTarget`) */
+  sessionsPerRunner?: number;
 }
 
-/** Minutes a WhatsApp session may stay down or silent before the alarm goes off. */
-export const SESSION_UNHEALTHY_MINUTES = 15;
+export { SESSION_UNHEALTHY_MINUTES };
+/**
+ * Sessions per task that scaling aims at by default: a real Baileys session holds about 15-40 MB
+ * (docs/benchmarks.md, "Session runner memory"), so 2 GiB carries this many with room for bursts.
+ */
+export const SESSIONS_PER_RUNNER = 50;
 /** Minutes the service may run fewer runners than its minimum (a deploy's replacement takes less). */
 export const RUNNERS_MISSING_MINUTES = 10;
 /** Runner memory (percent of the task's) that raises an alarm: scaling aims at 60, this is a leak or a stuck scale-out. */
 export const RUNNER_MEMORY_ALARM_PERCENT = 85;
 
 /**
- * The long-running WhatsApp process on Fargate (arm64). It holds sockets, so it runs as exactly
- * one task; deployments stop the old task before starting the new one so two runners never hold
- * the same WhatsApp session. Public subnets without NAT: the task only talks out (WhatsApp and
- * AWS APIs) and accepts no inbound traffic.
+ * The WhatsApp session runners on Fargate (arm64): a fleet of tasks sharing the sessions through
+ * leases in the table (session-runner/src/fleet.ts), scaled on the sessions each holds, replaced
+ * by deploys new-before-old (sessions move over by handover). Public subnets without NAT: tasks talk
+ * out (WhatsApp and AWS APIs) and accept only their peers' runner API calls.
  */
 export class SessionRunner extends Construct {
   readonly service: ecs.FargateService;
@@ -146,24 +152,56 @@ export class SessionRunner extends Construct {
       minCapacity: minRunners,
       maxCapacity: props.maxRunners ?? 10,
     });
+    // sessions per task, from the runners' own health lines (Average over the tasks' lines); memory
+    // as a safety net for sessions heavier than the target assumes
+    scaling.scaleToTrackCustomMetric('SessionsPerTask', {
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'SessionsHeld',
+        dimensionsMap: { Service: METRICS_SERVICE },
+        statistic: 'Average',
+        period: Duration.minutes(1),
+      }),
+      targetValue: props.sessionsPerRunner ?? SESSIONS_PER_RUNNER,
+      scaleOutCooldown: Duration.minutes(3),
+      scaleInCooldown: Duration.minutes(15),
+    });
     scaling.scaleOnMemoryUtilization('Memory', { targetUtilizationPercent: 60 });
 
-    // A session held by the runner but not connected (reconnecting, stopped by a close code) or
-    // connected but not answering probes, for a quarter of an hour: the tenant's line is dead.
+    // A session held by a runner but not connected (reconnecting) or connected but not answering
+    // probes, for a quarter of an hour: the tenant's line is dead. Each runner counts its own such
+    // sessions, so the worst runner's count (Maximum) is right however many tasks run.
     new cloudwatch.Alarm(this, 'SessionUnhealthyAlarm', {
       alarmDescription: `A WhatsApp session down or silent for ${SESSION_UNHEALTHY_MINUTES} minutes (session runner health monitor)`,
       metric: new cloudwatch.Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: 'SessionsUnhealthy',
+        metricName: 'SessionsUnhealthyLong',
         dimensionsMap: { Service: METRICS_SERVICE },
-        statistic: 'Minimum',
+        statistic: 'Maximum',
         period: Duration.minutes(5),
       }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: SESSION_UNHEALTHY_MINUTES / 5,
+      evaluationPeriods: 1,
       // no lines at all means the runner itself is gone: that is the same outage
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    }).addAlarmAction(new actions.SnsAction(props.alarms));
+
+    // A session stopped for good (banned, version refused, logged out on the phone, replaced again
+    // and again): it leaves its runner, so the health lines no longer count it; the stop is counted.
+    new cloudwatch.Alarm(this, 'SessionsStoppedAlarm', {
+      alarmDescription: 'A WhatsApp session was stopped by WhatsApp (see the fleet page for its reason)',
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'SessionsStopped',
+        dimensionsMap: { Service: METRICS_SERVICE },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(new actions.SnsAction(props.alarms));
 
     // Fewer runners than the minimum for 10 minutes: tasks crash or cannot be placed, and the

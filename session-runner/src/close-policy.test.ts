@@ -13,9 +13,18 @@ describe('close-code policy', () => {
     expect(decideClose({ ...base, code: 406 })).toEqual({ action: 'logout', status: 'DISCONNECTED' });
   });
 
-  it('402 (temporary ban), 405 (client too old), 409 and 411 stop with an alert instead of retrying forever', () => {
+  it('N6: a first 405 (client too old) reconnects, fetching the current version again; a second in a row stops with an alert', () => {
+    expect(decideClose({ ...base, code: 405 })).toMatchObject({ action: 'reconnect' });
+    expect(decideClose({ ...base, code: 405, versionRefusals: 1 })).toMatchObject({
+      action: 'stop',
+      status: 'DISCONNECTED',
+      alert: expect.any(String),
+    });
+  });
+
+  it('402 (temporary ban), a repeated 405 (client too old), 409 and 411 stop with an alert instead of retrying forever', () => {
     for (const code of [402, 405, 409, 411]) {
-      const decision = decideClose({ ...base, code, attempt: 2 });
+      const decision = decideClose({ ...base, code, attempt: 2, versionRefusals: 1 });
       expect(decision).toMatchObject({ action: 'stop', status: 'DISCONNECTED' });
       expect(decision.action === 'stop' && decision.alert).toBeTruthy();
     }
@@ -71,6 +80,7 @@ describe('close-code policy', () => {
     expect(decideClose({ ...base, code: 440, replaced: MAX_REPLACED - 1 })).toEqual({
       action: 'stop',
       status: 'DISCONNECTED',
+      alert: expect.any(String),
     });
   });
 

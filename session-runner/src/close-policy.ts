@@ -3,9 +3,11 @@
  * keeps the counters and applies the decision.
  * - 401 (logged out), 403 (forbidden) and 406 (banned / logged out for an unknown reason) are
  *   final: clear the stored state, DISCONNECTED.
- * - 402 (temporary ban), 405 (client version too old, after the runner already fetched the current
- *   one), 409 (bad user agent) and 411 (multi-device mismatch) stop as DISCONNECTED with the stored
- *   state kept: retrying cannot help, and an operator has to look (logged as an error).
+ * - 405 (client version too old) reconnects once, which fetches WhatsApp Web's current version
+ *   again (the last fetch may have failed and left Baileys' bundled one); a second 405 in a row stops.
+ * - 402 (temporary ban), a repeated 405, 409 (bad user agent) and 411 (multi-device mismatch) stop
+ *   as DISCONNECTED with the stored state kept: retrying cannot help, and an operator has to look
+ *   (logged as an error, counted in the stopped-sessions metric).
  * - 515 (restart required, right after a scan) reconnects at once, twice in a row at most; from the
  *   third in a row on it backs off like any other close (a socket that keeps asking for restarts
  *   must not spin).
@@ -27,6 +29,8 @@ export interface CloseState {
   replaced: number;
   /** consecutive 515 closes so far, this one excluded (reset when a session reaches CONNECTED) */
   restarts?: number;
+  /** consecutive 405 closes so far, this one excluded (reset when a session reaches CONNECTED) */
+  versionRefusals?: number;
   /** the session closed because its QR codes ran out */
   qrExhausted?: boolean;
   /** deliberate close (disconnect command, lease lost) */
@@ -61,8 +65,10 @@ export function decideClose(state: CloseState, random: () => number = Math.rando
     case 403:
     case 406:
       return { action: 'logout', status: 'DISCONNECTED' };
-    case 402:
     case 405:
+      if (!state.versionRefusals) return { action: 'reconnect', delayMs: BACKOFF_BASE_MS, status: 'OPENING' };
+      return { action: 'stop', status: 'DISCONNECTED', alert: STOP_ALERTS[state.code] };
+    case 402:
     case 409:
     case 411:
       return { action: 'stop', status: 'DISCONNECTED', alert: STOP_ALERTS[state.code] };
@@ -73,7 +79,12 @@ export function decideClose(state: CloseState, random: () => number = Math.rando
       return { action: 'reconnect', delayMs, status: 'OPENING' };
     }
     case 440:
-      if (state.replaced + 1 >= MAX_REPLACED) return { action: 'stop', status: 'DISCONNECTED' };
+      if (state.replaced + 1 >= MAX_REPLACED)
+        return {
+          action: 'stop',
+          status: 'DISCONNECTED',
+          alert: 'replaced by another WhatsApp Web session, again and again',
+        };
       return {
         action: 'reconnect',
         delayMs: backoff(state.replaced, REPLACED_BASE_MS, BACKOFF_CAP_MS, random),

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { decideClose } from './close-policy';
-import { disconnectReason, metricsLine, SessionHealth } from './health';
+import { disconnectReason, metricsLine, SessionHealth, stoppedLine } from './health';
 
 describe('session health', () => {
   it('every close code the close policy acts on has a plain reason; unknown codes say unknown', () => {
@@ -19,7 +19,7 @@ describe('session health', () => {
     expect(disconnectReason(499)).toBe('unknown');
     // the codes that stop a session are never left unexplained
     for (const code of [401, 402, 403, 405, 406, 409, 411]) {
-      expect(decideClose({ code, attempt: 0, replaced: 0 }).action).not.toBe('reconnect');
+      expect(decideClose({ code, attempt: 0, replaced: 0, versionRefusals: 1 }).action).not.toBe('reconnect');
       expect(disconnectReason(code)).not.toBe('unknown');
     }
   });
@@ -68,7 +68,19 @@ describe('session health', () => {
 
   it('the metrics line is CloudWatch Embedded Metric Format: every value declared under one namespace and dimension', () => {
     const line = JSON.parse(
-      metricsLine({ connected: 3, down: 1, silent: 1, reconnects: 2, zombieRestarts: 1, probeMsMax: 120 }, 1_000),
+      metricsLine(
+        {
+          held: 5,
+          connected: 3,
+          down: 1,
+          silent: 1,
+          unhealthyLong: 1,
+          reconnects: 2,
+          zombieRestarts: 1,
+          probeMsMax: 120,
+        },
+        1_000,
+      ),
     );
     const [directive] = line._aws.CloudWatchMetrics;
     expect(line._aws.Timestamp).toBe(1_000);
@@ -77,6 +89,15 @@ describe('session health', () => {
     expect(line.Service).toBe('session-runner');
     for (const { Name } of directive.Metrics) expect(typeof line[Name]).toBe('number');
     expect(line.SessionsUnhealthy).toBe(2);
+    expect(line.SessionsHeld).toBe(5);
     expect(directive.Metrics.map((m: { Name: string }) => m.Name)).toContain('ProbeMsMax');
+  });
+
+  it('N6: a stopped session is a SessionsStopped count of its own, by service and by reason', () => {
+    const line = JSON.parse(stoppedLine('banned', 2_000));
+    const [directive] = line._aws.CloudWatchMetrics;
+    expect(directive.Dimensions).toEqual([['Service'], ['Service', 'Reason']]);
+    expect(directive.Metrics).toEqual([{ Name: 'SessionsStopped', Unit: 'Count' }]);
+    expect(line).toMatchObject({ Service: 'session-runner', Reason: 'banned', SessionsStopped: 1 });
   });
 });

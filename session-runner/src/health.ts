@@ -137,15 +137,24 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 export const METRICS_NAMESPACE = 'Inbox/Sessions';
+/** Minutes a session may stay down or silent before it counts in SessionsUnhealthyLong (the alarm's metric). */
+export const SESSION_UNHEALTHY_MINUTES = 15;
 export const METRICS_SERVICE = 'session-runner';
 
 /** One runner-wide sample: per-connection metrics would cost a custom metric per tenant. */
 export interface RunnerSample {
+  /** every session this runner holds (autoscaling tracks the average over the runners) */
+  held: number;
   connected: number;
   /** held by this runner but not connected (reconnecting, stopped by a close code) */
   down: number;
   /** connected, but the last probe went unanswered */
   silent: number;
+  /**
+   * down or silent at every health tick for SESSION_UNHEALTHY_MINUTES or more: counted by the
+   * runner itself, so the alarm reads the worst runner's count (Maximum) whatever the task count
+   */
+  unhealthyLong: number;
   reconnects: number;
   zombieRestarts: number;
   /** the slowest answered probe of the tick */
@@ -154,14 +163,16 @@ export interface RunnerSample {
 
 /**
  * The sample as a CloudWatch Embedded Metric Format line: the runner's log group turns it into
- * metrics without an SDK call or an IAM grant. `Unhealthy` (down + silent) is what the alarm watches.
+ * metrics without an SDK call or an IAM grant. The alarm watches `UnhealthyLong`; scaling `Held`.
  */
 export function metricsLine(sample: RunnerSample, now = Date.now()) {
   const values = {
+    SessionsHeld: sample.held,
     SessionsConnected: sample.connected,
     SessionsDown: sample.down,
     SessionsSilent: sample.silent,
     SessionsUnhealthy: sample.down + sample.silent,
+    SessionsUnhealthyLong: sample.unhealthyLong,
     Reconnects: sample.reconnects,
     ZombieRestarts: sample.zombieRestarts,
     ...(sample.probeMsMax !== undefined ? { ProbeMsMax: sample.probeMsMax } : {}),
@@ -183,5 +194,29 @@ export function metricsLine(sample: RunnerSample, now = Date.now()) {
     Service: METRICS_SERVICE,
     msg: 'session health',
     ...values,
+  });
+}
+
+/**
+ * A session the runner stopped for good (banned, version refused, logged out on the phone, replaced
+ * again and again): it leaves the runner and its health lines, so the stop is a metric of its own,
+ * by reason too. The stopped-sessions alarm watches its sum.
+ */
+export function stoppedLine(reason: DisconnectReason, now = Date.now()) {
+  return JSON.stringify({
+    _aws: {
+      Timestamp: now,
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [['Service'], ['Service', 'Reason']],
+          Metrics: [{ Name: 'SessionsStopped', Unit: 'Count' }],
+        },
+      ],
+    },
+    Service: METRICS_SERVICE,
+    Reason: reason,
+    msg: 'session stopped',
+    SessionsStopped: 1,
   });
 }

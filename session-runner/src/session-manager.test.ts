@@ -368,6 +368,51 @@ describe('session manager', () => {
     await m.closeAll();
   });
 
+  it('health: a session down or silent at every tick for 15 minutes is counted in SessionsUnhealthyLong; a shorter outage is not', async () => {
+    const lines: string[] = [];
+    let clock = Date.now();
+    const m = new SessionManager(provider('runner-long'), 'runner-long', undefined, {
+      health: { probeTimeoutMs: 50, silentProbes: 1_000, reportEveryMs: 0, metrics: true },
+      writeMetrics: (line) => lines.push(line),
+      now: () => clock,
+    });
+    await m.handle({ type: 'start', commandId: 'c-long', companyId: 1, whatsappId: 44 });
+    await until(() => statuses(44).includes('qrcode'));
+    await hub.scan(1, 44, '5511900000044');
+    await until(() => statuses(44).includes('CONNECTED'));
+    const last = () => JSON.parse(lines.at(-1)!);
+    await m.checkHealth();
+    expect(last()).toMatchObject({ SessionsHeld: 1, SessionsUnhealthy: 0, SessionsUnhealthyLong: 0 });
+    await hub.silence(1, 44);
+    await m.checkHealth();
+    expect(last()).toMatchObject({ SessionsUnhealthy: 1, SessionsUnhealthyLong: 0 });
+    clock += 14 * 60_000;
+    await m.checkHealth();
+    expect(last()).toMatchObject({ SessionsUnhealthy: 1, SessionsUnhealthyLong: 0 });
+    clock += 60_000;
+    await m.checkHealth();
+    expect(last()).toMatchObject({ SessionsUnhealthy: 1, SessionsUnhealthyLong: 1 });
+    await m.closeAll();
+  });
+
+  it('N6: a session WhatsApp stops (a temporary ban) leaves the runner but is counted: a SessionsStopped line with its reason', async () => {
+    const lines: string[] = [];
+    const m = new SessionManager(provider('runner-stopped'), 'runner-stopped', undefined, {
+      health: { metrics: true },
+      writeMetrics: (line) => lines.push(line),
+    });
+    await m.handle({ type: 'start', commandId: 'c-st1', companyId: 1, whatsappId: 43 });
+    await until(() => statuses(43).includes('qrcode'));
+    await hub.scan(1, 43, '5511900000043');
+    await until(() => statuses(43).includes('CONNECTED'));
+    await hub.drop(1, 43, 402);
+    await until(() => m.get(1, 43) === undefined);
+    expect(lines.map((l) => JSON.parse(l)).filter((l) => l.SessionsStopped)).toEqual([
+      expect.objectContaining({ SessionsStopped: 1, Reason: 'tempBanned' }),
+    ]);
+    await m.closeAll();
+  });
+
   it('health: a drop that reconnects is counted and explained; 515 after the scan is not', async () => {
     const m = new SessionManager(provider('runner-health-2'), 'runner-health-2');
     await m.handle({ type: 'start', commandId: 'c-h2', companyId: 1, whatsappId: 41 });

@@ -6,7 +6,16 @@ import { AuthStore } from './auth-store';
 import { CheckPacer } from './check-pacer';
 import { decideClose } from './close-policy';
 import { emit } from './emit';
-import { DEFAULT_HEALTH, type HealthSettings, metricsLine, SessionHealth, withTimeout } from './health';
+import {
+  DEFAULT_HEALTH,
+  disconnectReason,
+  type HealthSettings,
+  metricsLine,
+  SESSION_UNHEALTHY_MINUTES,
+  SessionHealth,
+  stoppedLine,
+  withTimeout,
+} from './health';
 import { markWanted, unmarkWanted } from './ownership';
 import { storeMedia } from './media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
@@ -50,6 +59,7 @@ interface HealthContext {
   settings: HealthSettings;
   now: () => number;
   tally: Tally;
+  writeMetrics: (line: string) => void;
 }
 
 class ManagedSession {
@@ -60,6 +70,7 @@ class ManagedSession {
   /** 515 closes in a row (see close-policy.ts) */
   private restarts = 0;
   private replaced = 0;
+  private versionRefusals = 0;
   private qrCodes = 0;
   private qrExhausted = false;
   private intentional = false;
@@ -244,6 +255,7 @@ class ManagedSession {
           this.attempt = 0;
           this.replaced = 0;
           this.restarts = 0;
+          this.versionRefusals = 0;
           this.qrCodes = 0;
         }
         void this.report(u.status, { number: u.number, retries: this.qrCodes }).catch(
@@ -282,6 +294,7 @@ class ManagedSession {
       attempt: this.attempt,
       replaced: this.replaced,
       restarts: this.restarts,
+      versionRefusals: this.versionRefusals,
       qrExhausted: this.qrExhausted,
       intentional: this.intentional,
     });
@@ -292,6 +305,7 @@ class ManagedSession {
       decision: decision.action,
     });
     if (code === 440) this.replaced++;
+    this.versionRefusals = code === 405 ? this.versionRefusals + 1 : 0;
     this.restarts = code === 515 ? this.restarts + 1 : 0;
     this.health.closed(code, { qrExhausted: this.qrExhausted, reconnecting: decision.action === 'reconnect' });
     if (decision.action === 'reconnect' && code !== 515) this.hc.tally.reconnects++;
@@ -311,6 +325,9 @@ class ManagedSession {
         code,
         reason: decision.alert,
       });
+    // the session leaves this runner's map (and its health lines): the stop is counted on its own
+    if (!this.intentional && !this.qrExhausted && this.hc.settings.metrics)
+      this.hc.writeMetrics(stoppedLine(disconnectReason(code), this.hc.now()));
     if (decision.action === 'logout') await this.auth.clear();
     // a stop holds: no runner may start the session again (a replaced session would ping-pong)
     await unmarkWanted(this.companyId, this.whatsappId);
@@ -434,6 +451,8 @@ export class SessionManager {
   private handshakes: ReturnType<typeof perGroupSequencer>;
   private draining = false;
   private checks: CheckPacer;
+  /** since when each session held here has been down or silent, as the health ticks saw it */
+  private unhealthySince = new Map<string, number>();
 
   constructor(
     private provider: Provider,
@@ -441,12 +460,13 @@ export class SessionManager {
     private sendWaitMs = SEND_WAIT_MS,
     opts: ManagerOptions = {},
   ) {
+    this.writeMetrics = opts.writeMetrics ?? ((line) => process.stdout.write(`${line}\n`));
     this.hc = {
       settings: { ...DEFAULT_HEALTH, ...opts.health },
       now: opts.now ?? Date.now,
       tally: { reconnects: 0, zombieRestarts: 0 },
+      writeMetrics: this.writeMetrics,
     };
-    this.writeMetrics = opts.writeMetrics ?? ((line) => process.stdout.write(`${line}\n`));
     this.owns = opts.owns ?? (async () => true);
     this.openingWaitMs = opts.openingWaitMs ?? OPENING_WAIT_MS;
     this.handshakes = perGroupSequencer(opts.maxHandshakes ?? 8);
@@ -773,11 +793,23 @@ export class SessionManager {
     if (!this.hc.settings.metrics) return;
     const { tally } = this.hc;
     const waitingForScan = (s: ManagedSession) => s.status === 'qrcode' || s.status === 'PAIRING';
+    const down = (s: ManagedSession) => s.status !== 'CONNECTED' && !waitingForScan(s);
+    const now = this.hc.now();
+    const since = new Map<string, number>();
+    for (const s of sessions)
+      if (down(s) || s.silent) {
+        const key = this.key(s.companyId, s.whatsappId);
+        since.set(key, this.unhealthySince.get(key) ?? now);
+      }
+    this.unhealthySince = since;
+    const longEnough = now - SESSION_UNHEALTHY_MINUTES * 60_000;
     const line = metricsLine(
       {
+        held: sessions.length,
         connected: sessions.filter((s) => s.status === 'CONNECTED').length,
-        down: sessions.filter((s) => s.status !== 'CONNECTED' && !waitingForScan(s)).length,
+        down: sessions.filter(down).length,
         silent: sessions.filter((s) => s.silent).length,
+        unhealthyLong: [...since.values()].filter((t) => t <= longEnough).length,
         reconnects: tally.reconnects,
         zombieRestarts: tally.zombieRestarts,
         probeMsMax: answered.length ? Math.max(...answered) : undefined,

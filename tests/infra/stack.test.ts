@@ -694,16 +694,17 @@ describe('AWS stack generated from the manifest', () => {
     }
   });
 
-  it('a WhatsApp session down or silent for 15 minutes (or a runner writing no health metrics) raises an alarm on the alarm topic', () => {
+  it('a WhatsApp session down or silent for 15 minutes on any runner (or no runner writing health metrics) raises an alarm on the alarm topic', () => {
     const alarms = resourcesOf(real.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const [topic] = resourcesOf(real.json, 'AWS::SNS::Topic').map(([id]) => id);
-    const alarm = alarms.find((a) => a.MetricName === 'SessionsUnhealthy');
+    // each runner counts the sessions unhealthy for 15 minutes itself: the worst runner decides
+    const alarm = alarms.find((a) => a.MetricName === 'SessionsUnhealthyLong');
     expect(alarm).toMatchObject({
       Namespace: 'Inbox/Sessions',
       Dimensions: [{ Name: 'Service', Value: 'session-runner' }],
-      Statistic: 'Minimum',
+      Statistic: 'Maximum',
       Period: 300,
-      EvaluationPeriods: 3,
+      EvaluationPeriods: 1,
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
       TreatMissingData: 'breaching',
@@ -712,6 +713,44 @@ describe('AWS stack generated from the manifest', () => {
     // the runner writes the metric as Embedded Metric Format lines: it must be told to
     const [task] = resourcesOf(real.json, 'AWS::ECS::TaskDefinition').map(([, t]) => t.Properties);
     expect(task.ContainerDefinitions[0].Environment).toContainEqual({ Name: 'HEALTH_METRICS', Value: 'emf' });
+  });
+
+  it('N6: a session WhatsApp stopped for good (banned, version refused, logged out) raises an alarm on the alarm topic', () => {
+    const alarms = resourcesOf(real.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const [topic] = resourcesOf(real.json, 'AWS::SNS::Topic').map(([id]) => id);
+    expect(alarms.find((a) => a.MetricName === 'SessionsStopped')).toMatchObject({
+      Namespace: 'Inbox/Sessions',
+      Dimensions: [{ Name: 'Service', Value: 'session-runner' }],
+      Statistic: 'Sum',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topic }],
+    });
+  });
+
+  it('the runner service scales on the sessions each task holds (a published metric), with memory as a safety net', () => {
+    const policies = resourcesOf(real.json, 'AWS::ApplicationAutoScaling::ScalingPolicy').map(([, p]) => p.Properties);
+    const sessions = policies.find(
+      (p) => p.TargetTrackingScalingPolicyConfiguration?.CustomizedMetricSpecification?.MetricName === 'SessionsHeld',
+    );
+    expect(sessions?.TargetTrackingScalingPolicyConfiguration).toMatchObject({
+      TargetValue: 50,
+      CustomizedMetricSpecification: {
+        Namespace: 'Inbox/Sessions',
+        Statistic: 'Average',
+        Dimensions: [{ Name: 'Service', Value: 'session-runner' }],
+      },
+    });
+    expect(
+      policies.some(
+        (p) =>
+          p.TargetTrackingScalingPolicyConfiguration?.PredefinedMetricSpecification?.PredefinedMetricType ===
+          'ECSServiceAverageMemoryUtilization',
+      ),
+    ).toBe(true);
+    const [target] = resourcesOf(real.json, 'AWS::ApplicationAutoScaling::ScalableTarget').map(([, t]) => t.Properties);
+    expect(target).toMatchObject({ MinCapacity: 2, MaxCapacity: 10 });
   });
 
   it('fewer session runners running than the minimum for 10 minutes raises an alarm on the alarm topic', () => {

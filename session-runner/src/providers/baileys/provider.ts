@@ -213,6 +213,12 @@ class BaileysSession implements ProviderSession {
   async connect() {
     const { state, saveCreds } = await loadDynamoAuthState(this.ctx.auth);
     const version = await currentVersion(this.shared.fetchVersion);
+    // WhatsApp may refuse the bundled version (405): the close policy reconnects once to fetch again
+    if (!version)
+      log.warn("WhatsApp Web's version could not be fetched: using Baileys' bundled one", {
+        companyId: this.ctx.companyId,
+        whatsappId: this.ctx.whatsappId,
+      });
     const sock = makeWASocket({
       ...(version ? { version } : {}),
       auth: {
