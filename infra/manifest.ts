@@ -39,6 +39,8 @@ export interface Access {
   dataKey?: boolean;
   /** posts to WebSocket connections */
   realtime?: boolean;
+  /** reads every manifest queue's depth and its dead letters, and redrives them (the fleet view) */
+  queueAdmin?: boolean;
   /** sends e-mail through SES (when a sender is configured) */
   mail?: boolean;
 }
@@ -67,6 +69,8 @@ export const access = {
     realtime: true,
     sendsTo: ['session-commands', 'schedules', 'campaigns'],
   },
+  /** the operator's fleet view: reads the table, counts the queues, redrives dead letters */
+  fleet: { table: 'readwrite', jwt: true, queueAdmin: true },
   /** the platform seed after each deployment */
   seed: { table: 'readwrite' },
   /** the WhatsApp process: no JWT key, it authenticates nobody */
@@ -357,7 +361,7 @@ export const http: HttpModule[] = [
   // the audit trail: admins read their company's, super users every company's (by day)
   { name: 'audit', routes: ['GET /audit'] },
   // the operator's view of the WhatsApp fleet: runners, wanted sessions and queues (super users only)
-  { name: 'fleet', routes: ['GET /fleet'] },
+  { name: 'fleet', access: 'fleet', routes: ['GET /fleet', 'POST /fleet/queues/{name}/redrive'] },
 ];
 
 export const ws = {

@@ -24,6 +24,8 @@ export interface Config {
   sqsEndpoint?: string;
   /** queue name -> queue URL */
   queueUrls: Record<string, string>;
+  /** dead-letter queue URLs by queue (`DLQ_URL_<NAME>`): only the fleet view has them */
+  deadLetterUrls: Record<string, string>;
   /** WebSocket management API endpoint (https://.../stage, or the local gateway) */
   wsEndpoint?: string;
   jwtSecret?: string;
@@ -72,8 +74,10 @@ let cached: Config | undefined;
 export function config(): Config {
   if (cached) return cached;
   const queueUrls: Record<string, string> = {};
+  const deadLetterUrls: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('QUEUE_URL_') && value) queueUrls[key.slice('QUEUE_URL_'.length).toLowerCase()] = value;
+    if (key.startsWith('DLQ_URL_') && value) deadLetterUrls[key.slice('DLQ_URL_'.length).toLowerCase()] = value;
   }
   cached = {
     tableName: required('TABLE_NAME'),
@@ -83,6 +87,7 @@ export function config(): Config {
     mediaBucket: required('MEDIA_BUCKET'),
     sqsEndpoint: optional('SQS_ENDPOINT'),
     queueUrls,
+    deadLetterUrls,
     wsEndpoint: optional('WS_ENDPOINT'),
     jwtSecret: optional('JWT_SECRET'),
     jwtSecretArn: optional('JWT_SECRET_ARN'),

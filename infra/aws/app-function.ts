@@ -7,7 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueEnvName } from '../../functions/lib/queue';
 import { access, type Access, type AccessGroup } from '../manifest';
@@ -77,6 +77,23 @@ export function bindAppResources(
     if (!queue) throw new Error(`access names queue ${name}, which the manifest does not declare`);
     setEnv(queueEnvName(name), queue.queueUrl);
     queue.grantSendMessages(grantee);
+  }
+
+  if (access.queueAdmin) {
+    for (const [name, queue] of res.queues) {
+      const deadLetters = queue instanceof sqs.Queue ? queue.deadLetterQueue?.queue : undefined;
+      if (!deadLetters) continue;
+      setEnv(queueEnvName(name), queue.queueUrl);
+      setEnv(`DLQ_URL_${name.toUpperCase().replace(/-/g, '_')}`, deadLetters.queueUrl);
+      // depths, and SQS's own redrive (StartMessageMoveTask reads the dead letters and sends them back)
+      iam.Grant.addToPrincipal({ grantee, actions: ['sqs:GetQueueAttributes'], resourceArns: [queue.queueArn] });
+      queue.grantSendMessages(grantee);
+      iam.Grant.addToPrincipal({
+        grantee,
+        actions: ['sqs:GetQueueAttributes', 'sqs:StartMessageMoveTask', 'sqs:ReceiveMessage', 'sqs:DeleteMessage'],
+        resourceArns: [deadLetters.queueArn],
+      });
+    }
   }
 
   if (access.realtime) {

@@ -41,6 +41,9 @@ export interface SqsActionInput {
   MessageGroupId?: string;
   MessageDeduplicationId?: string;
   DelaySeconds?: number;
+  /** StartMessageMoveTask: the dead-letter queue to redrive */
+  SourceArn?: string;
+  AttributeNames?: string[];
 }
 
 export interface GatewayRoute {

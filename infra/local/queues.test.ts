@@ -110,4 +110,52 @@ describe('local queue (SQS semantics)', () => {
     await q.idle();
     expect(at[0]! - started).toBeGreaterThanOrEqual(950);
   });
+
+  it('counts what waits, what is being worked on and what is delayed, as GetQueueAttributes does', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const q = new LocalQueue({ name: 'c', fifo: true, consumer: 'x' }, () => held, noDeadLetter);
+    q.send('working', { groupId: 'A', dedupId: '1' });
+    q.send('waiting behind it', { groupId: 'A', dedupId: '2' });
+    q.send('later', { groupId: 'B', dedupId: '3', delaySeconds: 600 });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(q.counts()).toEqual({ visible: 1, notVisible: 1, delayed: 1, deadLetters: 0 });
+    release();
+    await q.idle();
+    expect(q.counts()).toEqual({ visible: 0, notVisible: 0, delayed: 1, deadLetters: 0 });
+    q.stop();
+  });
+
+  it('a redrive sends the dead letters back to the queue, where they are received again with a fresh count', async () => {
+    let failing = true;
+    const done: string[] = [];
+    const receives: string[] = [];
+    const q = new LocalQueue(
+      { name: 'r', fifo: false, consumer: 'x', maxReceiveCount: 2 },
+      async (event) => {
+        const record = event.Records[0]!;
+        receives.push(record.attributes.ApproximateReceiveCount);
+        if (failing) throw new Error('downstream is down');
+        done.push(record.body);
+      },
+      () => undefined,
+      1,
+    );
+    q.send('poison for now');
+    await q.idle();
+    expect(q.counts().deadLetters).toBe(1);
+    expect(receives).toEqual(['1', '2']);
+
+    failing = false;
+    expect(q.redrive()).toBe(1);
+    await q.idle();
+    expect(done).toEqual(['poison for now']);
+    expect(receives).toEqual(['1', '2', '1']);
+    expect(q.counts().deadLetters).toBe(0);
+    expect(q.deadLettered).toBe(1);
+    expect(q.redrive()).toBe(0);
+    q.stop();
+  });
 });

@@ -48,12 +48,17 @@ const SCHEDULED_AFTER_MS = 60 * 1000;
  */
 export class LocalQueue {
   readonly deadLetters: Message[] = [];
+  /** messages that ever reached the dead letters (a redriven one that fails again counts twice) */
+  deadLettered = 0;
   private ready: Message[] = [];
   private busyGroups = new Set<string>();
   private dedup = new Map<string, number>();
   private inFlight = 0;
   /** deliveries running in the consumer right now (bounded like a Lambda's concurrency) */
   private delivering = 0;
+  /** sent with a delay not yet passed; failed and waiting for their retry */
+  private delayed = 0;
+  private retrying = 0;
   private idleWaiters: (() => void)[] = [];
   private timers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -81,8 +86,10 @@ export class LocalQueue {
     // work in progress: waiting for the queues to be idle does not wait for it.
     const counted = delayMs < SCHEDULED_AFTER_MS;
     if (counted) this.inFlight++;
+    if (delayMs > 0) this.delayed++;
     this.later(() => {
       if (counted) this.inFlight--;
+      if (delayMs > 0) this.delayed--;
       this.ready.push(message);
       this.pump();
     }, delayMs);
@@ -147,15 +154,18 @@ export class LocalQueue {
     }
     if (message.receiveCount >= (this.def.maxReceiveCount ?? 5)) {
       this.deadLetters.push(message);
+      this.deadLettered++;
       this.onDeadLetter(this.def.name, message, error);
       if (message.groupId) this.busyGroups.delete(message.groupId);
       return this.pump();
     }
     // The group stays blocked until its failed message is retried, as on a FIFO queue.
     this.inFlight++;
+    this.retrying++;
     this.later(
       () => {
         this.inFlight--;
+        this.retrying--;
         if (message.groupId) this.busyGroups.delete(message.groupId);
         this.ready.unshift(message);
         this.pump();
@@ -168,6 +178,27 @@ export class LocalQueue {
     if (this.inFlight === 0 && this.ready.length === 0) {
       for (const done of this.idleWaiters.splice(0)) done();
     }
+  }
+
+  /** The counts SQS's GetQueueAttributes gives (a message waiting for its retry is not visible, as on SQS). */
+  counts() {
+    return {
+      visible: this.ready.length,
+      notVisible: this.delivering + this.retrying,
+      delayed: this.delayed,
+      deadLetters: this.deadLetters.length,
+    };
+  }
+
+  /** The dead letters go back to the queue as new receives (SQS's redrive); answers how many. */
+  redrive() {
+    const moved = this.deadLetters.splice(0);
+    for (const message of moved) {
+      message.receiveCount = 0;
+      this.ready.push(message);
+    }
+    this.pump();
+    return moved.length;
   }
 
   /** nothing ready and nothing being delivered */

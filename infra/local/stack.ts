@@ -21,6 +21,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
 const MEDIA_BUCKET = 'inbox-media';
 const LOCAL_CONSUMER_CONCURRENCY = 16;
+/** a queue's dead letters answer at `<queue URL>-dlq` (SQS: a queue of their own) */
+const DEAD_LETTERS = '-dlq';
 
 export interface StackOptions {
   port?: number;
@@ -143,7 +145,10 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     ...Object.fromEntries(
-      manifest.queues.map((q) => [`QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}`]),
+      manifest.queues.flatMap((q) => [
+        [`QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}`],
+        [`DLQ_URL_${q.name.toUpperCase().replace(/-/g, '_')}`, `${base}/@sqs/${q.name}${DEAD_LETTERS}`],
+      ]),
     ),
   });
 
@@ -308,6 +313,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         JSON.stringify({
           ok: true,
           deadLetters: Object.fromEntries([...queues].map(([n, q]) => [n, q.deadLetters.length])),
+          // every arrival in the dead letters, redriven ones included: a redrive shows as a new arrival
+          deadLettered: Object.fromEntries([...queues].map(([n, q]) => [n, q.deadLettered])),
         }),
       );
     },
@@ -333,6 +340,33 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       });
     },
     onSqsAction: async (action, input) => {
+      // the fleet view: depths, and the redrive of dead letters (`<queue>-dlq` names a queue's dead letters)
+      if (action === 'GetQueueAttributes') {
+        const name = String(input.QueueUrl ?? '')
+          .split('/')
+          .pop()!;
+        const dead = name.endsWith(DEAD_LETTERS);
+        const queue = queues.get(dead ? name.slice(0, -DEAD_LETTERS.length) : name);
+        if (!queue) throw new Error(`unknown queue ${input.QueueUrl}`);
+        const counts = queue.counts();
+        return {
+          Attributes: {
+            QueueArn: `arn:aws:sqs:local:000000000000:${name}`,
+            ApproximateNumberOfMessages: String(dead ? counts.deadLetters : counts.visible),
+            ApproximateNumberOfMessagesNotVisible: String(dead ? 0 : counts.notVisible),
+            ApproximateNumberOfMessagesDelayed: String(dead ? 0 : counts.delayed),
+          },
+        };
+      }
+      if (action === 'StartMessageMoveTask') {
+        const source = String(input.SourceArn ?? '')
+          .split(':')
+          .pop()!;
+        const queue = source.endsWith(DEAD_LETTERS) && queues.get(source.slice(0, -DEAD_LETTERS.length));
+        if (!queue) throw new Error(`unknown dead-letter queue ${input.SourceArn}`);
+        queue.redrive();
+        return { TaskHandle: `local-${source}-${Date.now()}` };
+      }
       // `.../@sqs/<runner id>/<queue>`: the runner's own URL of the queue
       const [consumerId, name] = String(input.QueueUrl ?? '')
         .split('/')

@@ -14,9 +14,9 @@ const { SessionManager } = await import('./session-manager');
 const { Fleet } = await import('./fleet');
 const { startRunnerApi } = await import('./runner-api');
 const { simulatorProvider } = await import('./providers/simulator');
-const { wantedSessions } = await import('./ownership');
-const { heartbeat } = await import('./registry');
-type RunnerInfo = import('./registry').RunnerInfo;
+const { wantedSessions } = await import('#lib/fleet/ownership');
+const { heartbeat } = await import('#lib/fleet/registry');
+type RunnerInfo = import('#lib/fleet/registry').RunnerInfo;
 
 /** A fleet on a fast clock: heartbeats every 200 ms, dead after 1.5 s. */
 const SETTINGS = { heartbeatMs: 200, heartbeatTtlMs: 1_500, rebalanceMs: 250, handoversPerTick: 4 };

@@ -1,9 +1,9 @@
 import { getItem } from '#lib/db';
 import { log } from '#lib/log';
 import type { SessionCommand } from '#shared/whatsapp-protocol';
-import { markWanted, moveSession, readSession, type WantedSession, wantedSessions } from './ownership';
+import { markWanted, moveSession, readSession, type WantedSession, wantedSessions } from '#lib/fleet/ownership';
 import { planRebalance, sessionKey } from './rebalance';
-import { deregister, heartbeat, isAlive, type RunnerInfo, runners } from './registry';
+import { deregister, heartbeat, isAlive, type RunnerInfo, runners } from '#lib/fleet/registry';
 import type { ForwardOutcome } from './runner-api';
 import type { SessionManager } from './session-manager';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { WantedSession } from './ownership';
+import type { WantedSession } from '#lib/fleet/ownership';
 import { planRebalance, sessionKey, type FleetView } from './rebalance';
-import type { RunnerInfo } from './registry';
+import type { RunnerInfo } from '#lib/fleet/registry';
 
 const NOW = 1_000_000;
 const runner = (runnerId: string, state: RunnerInfo['state'] = 'running', expiresAt = NOW + 10_000): RunnerInfo => ({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { WantedSession } from './ownership';
-import { isAlive, type RunnerInfo } from './registry';
+import type { WantedSession } from '#lib/fleet/ownership';
+import { isAlive, type RunnerInfo } from '#lib/fleet/registry';
 
 /** What one runner sees at a rebalance tick. */
 export interface FleetView {

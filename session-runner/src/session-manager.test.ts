@@ -11,7 +11,7 @@ vi.mock('./emit', () => ({ emit: async (e: InboundEvent) => void emitted.push(e)
 
 const { SessionManager, MAX_QR_CODES } = await import('./session-manager');
 type ManagerOptions = import('./session-manager').ManagerOptions;
-const { wantedSessions } = await import('./ownership');
+const { wantedSessions } = await import('#lib/fleet/ownership');
 const { simulatorProvider } = await import('./providers/simulator');
 const { AuthStore } = await import('./auth-store');
 const { claimSend } = await import('./sent-store');

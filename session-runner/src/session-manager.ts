@@ -16,7 +16,7 @@ import {
   stoppedLine,
   withTimeout,
 } from './health';
-import { markWanted, unmarkWanted } from './ownership';
+import { markStopped, markWanted, unmarkWanted } from '#lib/fleet/ownership';
 import { storeMedia } from './media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
@@ -325,9 +325,15 @@ class ManagedSession {
         code,
         reason: decision.alert,
       });
-    // the session leaves this runner's map (and its health lines): the stop is counted on its own
-    if (!this.intentional && !this.qrExhausted && this.hc.settings.metrics)
-      this.hc.writeMetrics(stoppedLine(disconnectReason(code), this.hc.now()));
+    // the session leaves this runner's map (and its health lines): the stop is counted on its own,
+    // and noted for the fleet view
+    if (!this.intentional && !this.qrExhausted) {
+      const reason = disconnectReason(code);
+      if (this.hc.settings.metrics) this.hc.writeMetrics(stoppedLine(reason, this.hc.now()));
+      await markStopped({ companyId: this.companyId, whatsappId: this.whatsappId, reason, code }).catch(
+        this.logFailure('noting a stopped session failed'),
+      );
+    }
     if (decision.action === 'logout') await this.auth.clear();
     // a stop holds: no runner may start the session again (a replaced session would ping-pong)
     await unmarkWanted(this.companyId, this.whatsappId);

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'data.imported',
   'payment_settings.changed',
   'integration.url_changed',
+  'queue.redriven',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

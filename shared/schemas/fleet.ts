@@ -46,12 +46,29 @@ export const FleetSession = z.object({
   /** the connection's stored status (CONNECTED, qrcode ...), null when the connection is gone */
   status: z.string().nullable(),
   reason: z.enum(SESSION_REASONS),
+  /** when WhatsApp stopped it for good (it is no longer wanted: a start or a new QR code brings it back) */
+  stoppedAt: z.string().nullable(),
 });
 export type FleetSession = z.infer<typeof FleetSession>;
+
+/** A queue of the platform: what waits, what is being worked on, what failed for good. */
+export const FleetQueue = z.object({
+  name: z.string(),
+  /** waiting to be received */
+  visible: z.number(),
+  /** received and not yet done */
+  inFlight: z.number(),
+  /** sent with a delay that has not passed */
+  delayed: z.number(),
+  /** failed every attempt: in the queue's dead-letter queue until redriven */
+  deadLetters: z.number(),
+});
+export type FleetQueue = z.infer<typeof FleetQueue>;
 
 export const FleetView = z.object({
   runners: z.array(FleetRunner),
   sessions: z.array(FleetSession),
+  queues: z.array(FleetQueue),
   generatedAt: z.string(),
 });
 export type FleetView = z.infer<typeof FleetView>;

@@ -280,6 +280,34 @@ describe('AWS stack generated from the manifest', () => {
     expect(queueEnvName('session-commands')).toBe('QUEUE_URL_SESSION_COMMANDS');
   });
 
+  it('the fleet view counts every queue and its dead letters and may redrive those, and nothing else may', () => {
+    const queueIds = new Map(
+      resourcesOf(real.json, 'AWS::SQS::Queue').map(([id, q]) => [q.Properties.QueueName as string, id]),
+    );
+    const env = real.json.Resources[functionLogicalId(real.json, 'http/fleet')]!.Properties.Environment.Variables;
+    const statements = policyStatements(real.json, roleOf(real.json, 'http/fleet'));
+    const resourcesFor = (action: string) =>
+      statements
+        .filter((st: any) => actionsOf([st]).includes(action))
+        .flatMap((st: any) => [st.Resource].flat().map((r: any) => r['Fn::GetAtt']?.[0]));
+    for (const def of manifest.queues) {
+      const suffix = def.fifo ? '.fifo' : '';
+      const queue = queueIds.get(`Inbox-${def.name}${suffix}`)!;
+      const deadLetters = queueIds.get(`Inbox-${def.name}-dlq${suffix}`)!;
+      expect(env[queueEnvName(def.name)], def.name).toEqual({ Ref: queue });
+      expect(env[`DLQ_URL_${def.name.toUpperCase().replace(/-/g, '_')}`], def.name).toEqual({ Ref: deadLetters });
+      expect(resourcesFor('sqs:GetQueueAttributes'), def.name).toEqual(expect.arrayContaining([queue, deadLetters]));
+      // SQS's redrive reads the dead letters and sends them back to the queue they came from
+      expect(resourcesFor('sqs:StartMessageMoveTask'), def.name).toContain(deadLetters);
+      expect(resourcesFor('sqs:ReceiveMessage'), def.name).toContain(deadLetters);
+      expect(resourcesFor('sqs:SendMessage'), def.name).toContain(queue);
+    }
+    for (const module of ['http/tickets', 'http/whatsapp', 'jobs/inbound']) {
+      const actions = actionsOf(policyStatements(real.json, roleOf(real.json, module)));
+      expect(actions, module).not.toContain('sqs:StartMessageMoveTask');
+    }
+  });
+
   it('every manifest queue exists, FIFO where declared (no content dedup), with a DLQ and its consumer', () => {
     for (const { json, defs } of [
       { json: real.json, defs: manifest.queues },

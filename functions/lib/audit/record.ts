@@ -43,7 +43,8 @@ export type AuditAction =
   | 'data.exported'
   | 'data.imported'
   | 'payment_settings.changed'
-  | 'integration.url_changed';
+  | 'integration.url_changed'
+  | 'queue.redriven';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

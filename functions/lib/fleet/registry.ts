@@ -1,5 +1,5 @@
-import { deleteItem, putItem, queryAll } from '#lib/db';
-import { ttlIn } from '#lib/keys';
+import { deleteItem, putItem, queryAll } from '../db';
+import { ttlIn } from '../keys';
 
 /**
  * The fleet registry: `WRUNNERS` / `<runnerId>`, one item per runner process, rewritten by its

@@ -1,4 +1,5 @@
-import { deleteItem, getItem, queryAll, updateItem } from '#lib/db';
+import type { DisconnectReason } from '#shared/schemas/whatsapp';
+import { deleteItem, getItem, putItem, queryAll, updateItem } from '../db';
 
 /**
  * The sessions that should run and which runner holds each: `WSESSIONS` / `<cid>#<wid>` with
@@ -15,11 +16,35 @@ export interface WantedSession {
   epoch?: number;
 }
 
-const sessionKeys = (companyId: number, whatsappId: number) => ({ pk: 'WSESSIONS', sk: `${companyId}#${whatsappId}` });
+/** A session WhatsApp stopped for good, kept for the operator's view until it is started again. */
+export interface StoppedSession {
+  companyId: number;
+  whatsappId: number;
+  reason: DisconnectReason;
+  code?: number;
+  stoppedAt: string;
+}
 
-/** The session should run (a start, a new QR code); its owner, if any, stays. */
+const sessionKeys = (companyId: number, whatsappId: number) => ({ pk: 'WSESSIONS', sk: `${companyId}#${whatsappId}` });
+const stoppedKeys = (companyId: number, whatsappId: number) => ({ pk: 'WSTOPPED', sk: `${companyId}#${whatsappId}` });
+
+/** The session should run (a start, a new QR code); its owner, if any, stays; a stop noted before goes. */
 export async function markWanted(companyId: number, whatsappId: number) {
   await updateItem(sessionKeys(companyId, whatsappId), { set: { companyId, whatsappId } });
+  await deleteItem(stoppedKeys(companyId, whatsappId));
+}
+
+/** WhatsApp stopped the session (banned, logged out on the phone ...): the fleet view lists it with why. */
+export async function markStopped(session: Omit<StoppedSession, 'stoppedAt'>) {
+  await putItem({
+    ...stoppedKeys(session.companyId, session.whatsappId),
+    ...session,
+    stoppedAt: new Date().toISOString(),
+  });
+}
+
+export async function stoppedSessions(): Promise<StoppedSession[]> {
+  return queryAll<StoppedSession>({ pk: 'WSTOPPED' });
 }
 
 /** The session should not run any more (disconnect, stop, a final close code): nobody holds it. */
