@@ -19,6 +19,7 @@ import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import { PageFrame } from '../components/PageFrame';
 import { formatMemory } from './fleet-format';
+import { FleetQueues } from './FleetQueues';
 
 /** No realtime event carries the fleet: the view is read again on this beat while the page is open. */
 const REFRESH_MS = 15_000;
@@ -27,7 +28,8 @@ const when = (iso: string) => new Date(iso).toLocaleString();
 
 /**
  * The operator's view of the WhatsApp fleet (issue 23, item 6), super users only: the session
- * runners, every session that should run with its holder and why it is in its state.
+ * runners, the platform's queues, every session that should run with its holder and why it is in its
+ * state, and the sessions WhatsApp stopped for good (no holder: nothing runs them until a new start).
  */
 export default function FleetPage() {
   const { t } = useTranslation('fleet');
@@ -100,6 +102,8 @@ export default function FleetPage() {
             </Table>
           </section>
 
+          <FleetQueues queues={data.queues} onRedriven={() => void mutate()} />
+
           <section aria-labelledby="fleet-sessions">
             <Typography id="fleet-sessions" variant="h6" component="h2">
               {t('sessions.title')}
@@ -111,6 +115,7 @@ export default function FleetPage() {
                   <TableCell>{t('sessions.connection')}</TableCell>
                   <TableCell>{t('sessions.holder')}</TableCell>
                   <TableCell>{t('sessions.reason')}</TableCell>
+                  <TableCell>{t('sessions.stoppedAt')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -129,11 +134,12 @@ export default function FleetPage() {
                       )}
                     </TableCell>
                     <TableCell>{t(`reasons.${s.reason}`)}</TableCell>
+                    <TableCell>{s.stoppedAt && when(s.stoppedAt)}</TableCell>
                   </TableRow>
                 ))}
                 {!data.sessions.length && (
                   <TableRow>
-                    <TableCell colSpan={4}>{t('sessions.empty')}</TableCell>
+                    <TableCell colSpan={5}>{t('sessions.empty')}</TableCell>
                   </TableRow>
                 )}
               </TableBody>
