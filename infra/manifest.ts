@@ -43,6 +43,8 @@ export interface Access {
   queueAdmin?: boolean;
   /** sends e-mail through SES (when a sender is configured) */
   mail?: boolean;
+  /** the Web Push VAPID keys: read them (who sends, and who hands browsers the public key), or also fill them (the seed) */
+  vapid?: 'read' | 'write';
 }
 
 export const access = {
@@ -56,8 +58,10 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'campaigns'],
+    sendsTo: ['session-commands', 'campaigns', 'push'],
   },
+  /** the push subscription routes: the caller's devices, and the VAPID public key browsers subscribe with */
+  pushApi: { table: 'readwrite', jwt: true, vapid: 'read' },
   /** $connect verifies tickets; $disconnect and $default keep the connection items */
   ws: { table: 'readwrite', jwt: true, realtime: true },
   /** queue consumers and timers */
@@ -67,12 +71,14 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'schedules', 'campaigns'],
+    sendsTo: ['session-commands', 'schedules', 'campaigns', 'push'],
   },
+  /** the push queue's consumer: the only one that signs with the VAPID private key; retries go back on its queue */
+  pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
   /** the operator's fleet view: reads the table, counts the queues, redrives dead letters */
   fleet: { table: 'readwrite', jwt: true, queueAdmin: true },
-  /** the platform seed after each deployment */
-  seed: { table: 'readwrite' },
+  /** the platform seed after each deployment (it also makes the VAPID keys, once) */
+  seed: { table: 'readwrite', vapid: 'write' },
   /** the WhatsApp process: no JWT key, it authenticates nobody */
   sessionRunner: { table: 'readwrite', media: 'readwrite', realtime: true, sendsTo: ['inbound'] },
 } as const satisfies Record<string, Access>;
@@ -97,6 +103,8 @@ export interface QueueDef {
   timeoutSeconds?: number;
   /** at least (and by default) VISIBILITY_PER_TIMEOUT x timeoutSeconds for Lambda consumers */
   visibilityTimeoutSeconds?: number;
+  /** Lambda consumers: their access group (default `jobs`) */
+  access?: AccessGroup;
 }
 
 /** A queue's consumer timeout and visibility; refuses a visibility that a slow Lambda consumer outlives. */
@@ -362,6 +370,18 @@ export const http: HttpModule[] = [
   { name: 'audit', routes: ['GET /audit'] },
   // the operator's view of the WhatsApp fleet: runners, wanted sessions and queues (super users only)
   { name: 'fleet', access: 'fleet', routes: ['GET /fleet', 'POST /fleet/queues/{name}/redrive'] },
+  // Web Push: any signed-in user's devices and what is pushed to each (a group of its own: the VAPID secret)
+  {
+    name: 'push',
+    access: 'pushApi',
+    routes: [
+      'GET /push/config',
+      'POST /push/subscriptions',
+      'GET /push/subscriptions',
+      'PUT /push/subscriptions/{id}',
+      'DELETE /push/subscriptions/{id}',
+    ],
+  },
 ];
 
 export const ws = {
@@ -396,6 +416,9 @@ export const queues: QueueDef[] = [
     timeoutSeconds: 30,
     visibilityTimeoutSeconds: 180,
   },
+  // push events (pending ticket, customer message, chat mention, SLA breach) -> Web Push to the users' devices;
+  // a failed device is re-queued on its own (a `deliver` job), then retried by SQS
+  { name: 'push', fifo: false, consumer: 'jobs/push', access: 'pushSender', timeoutSeconds: 30 },
 ];
 
 export const timers: TimerDef[] = [

@@ -60,6 +60,12 @@ export const ERROR_STATUS = {
   ERR_PLATFORM_COMPANY: 400,
   /** an AI or bot provider (Dialogflow test session) failed or timed out (issue 13) */
   ERR_INTEGRATION_PROVIDER: 502,
+  // Push notifications (issue 25).
+  /** a push subscription endpoint that is not https on a known push service */
+  ERR_PUSH_ENDPOINT_NOT_ALLOWED: 400,
+  ERR_PUSH_SUBSCRIPTION_NOT_FOUND: 404,
+  /** no VAPID keys yet (on AWS the seed makes them after deployment) */
+  ERR_PUSH_NOT_CONFIGURED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -67,6 +67,14 @@ export interface Config {
   aiBudgetMs: number;
   /** local runtime only (PROVIDER_PRIVATE_URLS=1): integration URLs may name loopback and private addresses (the fakes) */
   providerPrivateUrls: boolean;
+  /** Web Push VAPID keys: VAPID_PUBLIC_KEY + VAPID_PRIVATE_KEY locally, the secret VAPID_SECRET_ARN on AWS */
+  vapidPublicKey?: string;
+  vapidPrivateKey?: string;
+  vapidSecretArn?: string;
+  /** the VAPID `sub` claim: an https: URL (the app on AWS) or a mailto: address (VAPID_SUBJECT) */
+  vapidSubject?: string;
+  /** local runtime only (PUSH_FAKE_ORIGIN): the fake push service's origin, accepted as a subscription endpoint */
+  pushFakeOrigin?: string;
 }
 
 let cached: Config | undefined;
@@ -115,6 +123,11 @@ export function config(): Config {
     aiRetryBaseMs: integer('AI_RETRY_BASE_MS', 1000),
     aiBudgetMs: integer('AI_BUDGET_MS', 60_000),
     providerPrivateUrls: optional('PROVIDER_PRIVATE_URLS') === '1',
+    vapidPublicKey: optional('VAPID_PUBLIC_KEY'),
+    vapidPrivateKey: optional('VAPID_PRIVATE_KEY'),
+    vapidSecretArn: optional('VAPID_SECRET_ARN'),
+    vapidSubject: optional('VAPID_SUBJECT'),
+    pushFakeOrigin: optional('PUSH_FAKE_ORIGIN'),
   };
   return cached;
 }

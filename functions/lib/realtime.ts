@@ -288,10 +288,11 @@ export async function postAll(posts: { conn: WsConnection; message: unknown }[])
   await eachBounded(posts, ({ conn, message }) => postToConnection(conn, message));
 }
 
-async function eachBounded<T>(items: T[], run: (item: T) => Promise<unknown>) {
+/** Runs `run` over `items`, at most `limit` at a time (fan-outs: socket posts, Web Push deliveries). */
+export async function eachBounded<T>(items: T[], run: (item: T) => Promise<unknown>, limit = FANOUT_CONCURRENCY) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await run(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { SecretsManagerClient, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient, GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { config } from './config';
 
 let jwtKey: Promise<Uint8Array> | undefined;
@@ -71,8 +71,78 @@ export async function openSecret(sealed: string): Promise<string> {
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }
 
+/** The Web Push VAPID key pair (base64url, as web-push's generateVAPIDKeys() makes them). */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+function parseVapidKeys(text: string | undefined): VapidKeys | undefined {
+  try {
+    const value = JSON.parse(text ?? '') as Partial<VapidKeys>;
+    const { publicKey, privateKey } = value;
+    if (typeof publicKey === 'string' && typeof privateKey === 'string' && publicKey && privateKey)
+      return { publicKey, privateKey };
+  } catch {
+    // not JSON: the placeholder the stack created the secret with
+  }
+  return undefined;
+}
+
+async function readVapidSecret(secretId: string): Promise<VapidKeys | undefined> {
+  const out = await new SecretsManagerClient({ region: config().region }).send(
+    new GetSecretValueCommand({ SecretId: secretId }),
+  );
+  return parseVapidKeys(out.SecretString);
+}
+
+let vapid: Promise<VapidKeys | undefined> | undefined;
+
+/**
+ * The VAPID keys: from the environment locally (the local stack keeps them under its data folder),
+ * from Secrets Manager on AWS, where the seed fills the secret after deployment. Read once per
+ * instance; "none yet" is not remembered, so keys the seed writes later are found.
+ */
+export function vapidKeys(): Promise<VapidKeys | undefined> {
+  vapid ??= (async () => {
+    const { vapidPublicKey, vapidPrivateKey, vapidSecretArn } = config();
+    if (vapidPublicKey && vapidPrivateKey) return { publicKey: vapidPublicKey, privateKey: vapidPrivateKey };
+    return vapidSecretArn ? readVapidSecret(vapidSecretArn) : undefined;
+  })();
+  const current = vapid;
+  void current.then(
+    (keys) => {
+      if (!keys && vapid === current) vapid = undefined;
+    },
+    () => {
+      if (vapid === current) vapid = undefined;
+    },
+  );
+  return current;
+}
+
+/**
+ * The seed (AWS): fills the VAPID secret with `generate()`'s keys when it holds none. Generated once:
+ * new keys would void every browser subscription made with the old public key.
+ */
+export async function ensureVapidKeys(generate: () => VapidKeys): Promise<'kept' | 'created' | 'not-configured'> {
+  const { vapidSecretArn, region } = config();
+  if (!vapidSecretArn) return 'not-configured';
+  if (await readVapidSecret(vapidSecretArn)) return 'kept';
+  const keys = generate();
+  await new SecretsManagerClient({ region }).send(
+    new PutSecretValueCommand({
+      SecretId: vapidSecretArn,
+      SecretString: JSON.stringify({ publicKey: keys.publicKey, privateKey: keys.privateKey }),
+    }),
+  );
+  vapid = undefined;
+  return 'created';
+}
+
 export function resetSecrets() {
   jwtKey = undefined;
   pageCursorKey = undefined;
   boxKey = undefined;
+  vapid = undefined;
 }

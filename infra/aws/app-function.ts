@@ -24,6 +24,8 @@ export interface AppResources {
   wsStage: apigwv2.WebSocketStage;
   jwtSecret: secretsmanager.ISecret;
   dataKeySecret: secretsmanager.ISecret;
+  /** the Web Push VAPID key pair (filled by the seed) */
+  vapidSecret: secretsmanager.ISecret;
   /** https://<distribution domain>: cookies, CORS and links in e-mails */
   appOrigin: string;
   /** sender address verified in SES (context `mailFrom`); without it no mail is sent */
@@ -114,6 +116,12 @@ export function bindAppResources(
   if (access.dataKey) {
     setEnv('DATA_KEY_SECRET_ARN', res.dataKeySecret.secretArn);
     res.dataKeySecret.grantRead(grantee);
+  }
+
+  if (access.vapid) {
+    setEnv('VAPID_SECRET_ARN', res.vapidSecret.secretArn);
+    res.vapidSecret.grantRead(grantee);
+    if (access.vapid === 'write') res.vapidSecret.grantWrite(grantee);
   }
 
   if (access.mail && res.mailFrom) {

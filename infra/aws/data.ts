@@ -26,6 +26,8 @@ export class Data extends Construct {
   readonly adminPasswordSecret: secretsmanager.Secret;
   /** sent by CloudFront to the gateways in a custom header; proves a request came through it */
   readonly originVerifySecret: secretsmanager.Secret;
+  /** the Web Push VAPID key pair: created holding no keys, filled once by the seed */
+  readonly vapidSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -96,6 +98,12 @@ export class Data extends Construct {
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
 
+    // Only a placeholder until the seed, after the first deployment, writes web-push's generated keys.
+    this.vapidSecret = new secretsmanager.Secret(this, 'VapidKeys', {
+      description: 'Web Push VAPID key pair ({ publicKey, privateKey }), generated once by the seed',
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder', excludePunctuation: true },
+    });
+
     // None of these can rotate on a schedule without breaking what depends on the current value.
     acceptFinding(
       this.jwtSecret,
@@ -116,6 +124,11 @@ export class Data extends Construct {
       this.originVerifySecret,
       'SMG4',
       'CloudFront receives the origin-verify value at deployment (dynamic reference); a rotation outside a deployment would make the API refuse CloudFront',
+    );
+    acceptFinding(
+      this.vapidSecret,
+      'SMG4',
+      'Browsers subscribe with the VAPID public key: new keys would void every push subscription, so they are made once (by the seed) and never rotated on a schedule',
     );
   }
 

@@ -68,6 +68,7 @@ export class InboxStack extends Stack {
       wsStage: realtime.stage,
       jwtSecret: data.jwtSecret,
       dataKeySecret: data.dataKeySecret,
+      vapidSecret: data.vapidSecret,
       appOrigin: web.origin,
       mailFrom: props.mailFrom,
     };

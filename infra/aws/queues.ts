@@ -80,7 +80,7 @@ export class Queues extends Construct {
       // The local runtime delivers one record at a time; FIFO keeps that by default so a failed
       // record never leaves later ones of its group processed out of order.
       const batchSize = def.batchSize ?? (def.fifo ? 1 : 10);
-      functions.get(def.consumer, 'jobs', { timeoutSeconds }).addEventSource(
+      functions.get(def.consumer, def.access ?? 'jobs', { timeoutSeconds }).addEventSource(
         new SqsEventSource(queue, {
           batchSize,
           reportBatchItemFailures: true,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
+import webpush from 'web-push';
 import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
 import { queueEnvName } from '../../functions/lib/queue';
 import { COMMAND_QUEUE as SESSION_COMMANDS } from '../../shared/whatsapp-protocol';
@@ -16,6 +17,7 @@ import { type RunningHub, type SimulatorHub, startSimulatorHub } from './simulat
 import { freePort } from './ports';
 import { asaasFake } from './asaas-fake';
 import { dialogflowFake, openAiFake, typebotFake, webhookFake } from './ai-fakes';
+import { startPushFake } from './push-fake';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
@@ -96,6 +98,14 @@ function localSecret(dataDir: string | undefined, name: string) {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** The Web Push VAPID keys, made once and kept in `<dataDir>/vapid.json` (fresh per run without one). */
+function localVapidKeys(dataDir: string | undefined): webpush.VapidKeys {
+  if (!dataDir) return webpush.generateVAPIDKeys();
+  const file = join(dataDir, 'vapid.json');
+  if (!existsSync(file)) writeFileSync(file, JSON.stringify(webpush.generateVAPIDKeys()), { mode: 0o600 });
+  return JSON.parse(readFileSync(file, 'utf8')) as webpush.VapidKeys;
+}
+
 /**
  * The whole product on one machine, wired from the app manifest: DynamoDB Local, s3rver, the
  * HTTP and WebSocket gateway, in-process queues and timers, then the platform seed.
@@ -116,6 +126,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   // In-memory stacks (tests, benchmarks) keep their files in a temporary folder removed on stop.
   const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'inbox-s3-'));
   const s3 = await startS3({ port: s3Port, dir: s3Dir, buckets: [MEDIA_BUCKET] });
+  // a push service of its own origin (infra/local/push-fake.ts); real browsers' endpoints still work
+  const pushFake = await startPushFake(publicHost);
+  const vapid = localVapidKeys(dataDir);
 
   Object.assign(process.env, {
     TABLE_NAME,
@@ -138,6 +151,11 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     OPENAI_BASE_URL: process.env.OPENAI_BASE_URL || `${base}/@openai/v1`,
     DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL || `${base}/@dialogflow`,
     DIALOGFLOW_TOKEN_URL: process.env.DIALOGFLOW_TOKEN_URL || `${base}/@dialogflow/token`,
+    // Web Push: the keys under the data folder; subscriptions may also name the local fake push service
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: process.env.VAPID_SUBJECT || `mailto:${opts.adminEmail ?? 'admin@admin.com'}`,
+    PUSH_FAKE_ORIGIN: pushFake.origin,
     RATE_LIMIT_EXEMPT_ADDRESSES: (opts.rateLimitExemptAddresses ?? []).join(','),
     ...(opts.sessionCacheSeconds !== undefined ? { SESSION_CACHE_SECONDS: String(opts.sessionCacheSeconds) } : {}),
     ...(opts.passwordHashCost !== undefined ? { PASSWORD_HASH_COST: String(opts.passwordHashCost) } : {}),
@@ -306,6 +324,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     '/@typebot/': typebotFake(),
     '/@webhook/': webhookFake(),
     '/@dialogflow/': dialogflowFake(`${base}/@dialogflow/token`),
+    '/@push/': pushFake.control,
     '/@queues/idle': async (_req, res) => {
       await idle();
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -423,6 +442,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       for (const q of queues.values()) q.stop();
       for (const e of external.values()) e.stop();
       await gateway.close();
+      await pushFake.close();
       await s3.stop();
       if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
       await dynamo.stop();

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { http, splitRouteKey, type RouteKey } from '../../infra/manifest';
-import { ADMIN, api, login, newCompany, runTimer, type TestCompany } from './helpers';
+import { ADMIN, api, baseUrl, login, newCompany, runTimer, type TestCompany } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
 
 /**
@@ -55,6 +55,8 @@ const SUPER_ONLY = new Set<string>([
   'DELETE /plans/{id}',
   'PUT /helps/{id}',
   'DELETE /helps/{id}',
+  // the platform's queues (the operator's fleet view)
+  'POST /fleet/queues/{name}/redrive',
 ]);
 
 const allRoutes: RouteKey[] = http.flatMap((m) => m.routes);
@@ -105,6 +107,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /companies/{id}/schedules': () => ({
     schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '00:00', endTime: '00:01' }],
   }),
+  'PUT /push/subscriptions/{id}': () => ({ device: 'Taken Over' }),
 };
 
 /** Which of A's ids fills a parameter, by the route's first path segment and the parameter name. */
@@ -133,6 +136,8 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   prompt: { id: () => ids.prompt! },
   queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
+  push: { id: () => ids.pushSubscription! },
+  fleet: { name: () => 'schedules' },
 };
 
 /** Where one path level serves two kinds of id, the route itself says which (checked before FILL). */
@@ -279,7 +284,22 @@ beforeAll(async () => {
     }),
     'integration',
   );
+  // a push device of A's user, subscribed at the local fake push service
+  const browser = await (await fetch(`${baseUrl()}/@push/subscriptions`, { method: 'POST' })).json();
+  const pushDevice = ok(
+    await api('POST', '/push/subscriptions', {
+      token: user.token,
+      body: {
+        endpoint: browser.endpoint,
+        keys: browser.keys,
+        device: `Device ${marker}`,
+        preferences: { pendingTicket: true, ticketMessage: true, chatMention: true, slaBreach: true },
+      },
+    }),
+    'push subscription',
+  );
   Object.assign(ids, {
+    pushSubscription: pushDevice.id,
     prompt: prompt.id,
     integration: integration.id,
     contactList: contactList.id,

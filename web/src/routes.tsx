@@ -59,6 +59,7 @@ export const routes: AppRoute[] = [
   page('/messages-api', 'private', () => import('./messages-api/MessagesApiPage')),
   page('/audit', 'private', () => import('./audit/AuditPage')),
   page('/fleet', 'private', () => import('./fleet/FleetPage')),
+  page('/notifications', 'private', () => import('./notifications/NotificationsPage')),
   page('/contact-lists', 'private', () => import('./contact-lists/ContactListsPage'), 'cshow'),
   page(
     '/contact-lists/:contactListId/contacts',

@@ -12,6 +12,7 @@ import { lidGuardKeys, numberGuardKeys } from '../contacts/repo';
 import { uuidKeys } from '../tickets/repo';
 import { widGuardKeys } from '../messages/repo';
 import { pad } from '../keys';
+import { removeCompanySubscriptions } from '../push/repo';
 
 /**
  * Removes a deleted company (marked `deletingAt` by `DELETE /companies/{id}`, found by the
@@ -113,6 +114,8 @@ export async function cleanupCompany(companyId: number, planId: number) {
     }
   }
   for (const suffix of FIXED_PARTITIONS) removed += await drain(`${c}#${suffix}`);
+  // Web Push devices, with the endpoint owner records that still name the company
+  removed += await removeCompanySubscriptions(companyId);
   const media = await deleteMedia(companyId);
   const rest = main.filter((i) => i.sk !== 'COMPANY').map((i) => ({ pk: i.pk as string, sk: i.sk as string }));
   await batchWrite([], rest);

@@ -9,6 +9,8 @@ import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
 import { publish } from '../realtime';
 import { toUser, userKeys } from '../accounts/users';
+import { notifyChatMention } from '../push/notify';
+import { mentionedMembers } from './mentions';
 import {
   chatItem,
   chatKeys,
@@ -188,6 +190,8 @@ export async function sendChatMessage(auth: AuthContext, id: number, text: strin
     chat.members.map((m) => m.id),
     { action: 'new-message', newMessage: message, record: toChat(next) },
   );
+  const mentioned = mentionedMembers(text, chat.members).map((m) => m.id);
+  if (mentioned.length) await notifyChatMention(auth.companyId, chat, sender, mentioned, text);
   return message;
 }
 

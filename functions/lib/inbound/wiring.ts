@@ -19,6 +19,7 @@ import { scheduleDue } from '../chatbot/timers';
 import type { BotOption } from '../chatbot/engine';
 import { companyPlan } from '../accounts/companies';
 import { getAssistState, runAssistant } from '../integrations/assistant';
+import { notifyTicketMessage } from '../push/notify';
 import { runInboundMessage, type Ports } from './pipeline';
 
 type PortTicket = Ticket;
@@ -153,6 +154,8 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
       ),
     storeMessage: async (ticket, _contact, message) => {
       const out = await storeInboundMessage(companyId, ticket, message);
+      // the attendant's devices hear of it through the push queue (one SQS send, no table read)
+      if (!out.duplicate) await notifyTicketMessage(companyId, out.ticket, out.message);
       return { created: !out.duplicate, ticket: out.ticket };
     },
     awaitedRating: (contact) => awaitedRating(companyId, whatsapp.id, contact.id),

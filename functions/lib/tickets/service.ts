@@ -35,6 +35,7 @@ import { isAdmin, assertCanSee, type Actor } from './access';
 import { mutateTicket } from './mutate';
 import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
+import { notifyPendingTicket } from '../push/notify';
 
 export type { Ticket, TicketChanges };
 
@@ -145,6 +146,7 @@ async function insertTicket(ticket: StoredTicket) {
     }),
   ]);
   await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
+  await notifyPendingTicket(ticket.companyId, null, ticket);
 }
 
 /**
@@ -338,6 +340,7 @@ export async function updateTicket(
   if (!changed) return ticket;
   await recordAggregates(before, after, now);
   await publishTicketChange(companyId, before, ticket);
+  await notifyPendingTicket(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind, known);
   // the rating question or the completion message (once per close, see chatbot/rating.ts)
   if (kind === 'close')

@@ -54,6 +54,9 @@ export default {
     ERR_INVALID_WEBHOOK_TOKEN: 'Token do webhook inválido.',
     ERR_PLATFORM_COMPANY: 'A empresa da plataforma não pode ser alterada assim.',
     ERR_INTEGRATION_PROVIDER: 'O serviço da integração não respondeu. Verifique os dados e tente novamente.',
+    ERR_PUSH_ENDPOINT_NOT_ALLOWED: 'Este navegador usa um serviço de notificações desconhecido.',
+    ERR_PUSH_SUBSCRIPTION_NOT_FOUND: 'Dispositivo não encontrado.',
+    ERR_PUSH_NOT_CONFIGURED: 'As notificações ainda não estão configuradas no servidor.',
   },
   en: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
@@ -107,6 +110,9 @@ export default {
     ERR_INVALID_WEBHOOK_TOKEN: 'Invalid webhook token.',
     ERR_PLATFORM_COMPANY: 'The platform company cannot be changed this way.',
     ERR_INTEGRATION_PROVIDER: 'The integration service did not answer. Check its settings and try again.',
+    ERR_PUSH_ENDPOINT_NOT_ALLOWED: 'This browser uses an unknown notification service.',
+    ERR_PUSH_SUBSCRIPTION_NOT_FOUND: 'Device not found.',
+    ERR_PUSH_NOT_CONFIGURED: 'Notifications are not set up on the server yet.',
   },
   es: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Inténtelo más tarde.',
@@ -160,5 +166,8 @@ export default {
     ERR_INVALID_WEBHOOK_TOKEN: 'Token del webhook inválido.',
     ERR_PLATFORM_COMPANY: 'La empresa de la plataforma no se puede cambiar así.',
     ERR_INTEGRATION_PROVIDER: 'El servicio de la integración no respondió. Verifique los datos e intente de nuevo.',
+    ERR_PUSH_ENDPOINT_NOT_ALLOWED: 'Este navegador usa un servicio de notificaciones desconocido.',
+    ERR_PUSH_SUBSCRIPTION_NOT_FOUND: 'Dispositivo no encontrado.',
+    ERR_PUSH_NOT_CONFIGURED: 'Las notificaciones aún no están configuradas en el servidor.',
   },
 } satisfies Locales;

@@ -22,6 +22,7 @@ import CodeIcon from '@mui/icons-material/Code';
 import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
 import PolicyIcon from '@mui/icons-material/PolicyOutlined';
 import DnsIcon from '@mui/icons-material/DnsOutlined';
+import NotificationsIcon from '@mui/icons-material/NotificationsActiveOutlined';
 
 export const MENU_ICONS: Record<string, SvgIconComponent> = {
   dashboard: DashboardIcon,
@@ -49,4 +50,5 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   settings: SettingsIcon,
   audit: PolicyIcon,
   fleet: DnsIcon,
+  notifications: NotificationsIcon,
 };

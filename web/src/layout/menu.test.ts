@@ -6,7 +6,7 @@ const keys = (ctx: Partial<MenuContext>) =>
 
 describe('side menu gating (attendance.md 2.2)', () => {
   test('an attendant sees the user items but no dashboard and no admin section', () => {
-    expect(keys({})).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
+    expect(keys({})).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'notifications']);
   });
   test('the admin section needs drawer-admin-items:view', () => {
     const admin = keys({ profile: 'admin' });

@@ -36,6 +36,7 @@ export const MENU: MenuEntry[] = [
   { key: 'tags', to: '/tags', section: 'main', show: always },
   { key: 'chats', to: '/chats', section: 'main', show: feature('useInternalChat') },
   { key: 'helps', to: '/helps', section: 'main', show: always },
+  { key: 'notifications', to: '/notifications', section: 'main', show: always },
   // Campaigns sit in the admin section (2.2: "campaigns" is listed among the admin items).
   {
     key: 'campaignsList',

@@ -1,0 +1,96 @@
+import type { Locales } from './types';
+
+/** Push notifications on this device (issue 25): turning them on, and what each device is told. */
+export default {
+  pt: {
+    title: 'Notificações',
+    intro: 'Receba avisos neste celular ou computador mesmo com o app fechado.',
+    unsupported:
+      'Este navegador não oferece notificações push. No iPhone e no iPad, adicione o app à tela de início e abra-o por lá.',
+    denied:
+      'As notificações estão bloqueadas para este site. Libere-as nas configurações do navegador e volte a esta página.',
+    noWorker:
+      'O app não está instalado neste navegador (sem service worker), por isso ele não pode receber notificações.',
+    thisDevice: 'Este dispositivo',
+    on: 'As notificações estão ativas neste dispositivo ({{device}}).',
+    off: 'As notificações estão desativadas neste dispositivo.',
+    enable: 'Ativar notificações neste dispositivo',
+    disable: 'Desativar neste dispositivo',
+    whatToSend: 'O que avisar neste dispositivo',
+    preferences: {
+      pendingTicket: 'Novo ticket pendente nas minhas filas',
+      ticketMessage: 'Nova mensagem de cliente em um ticket meu',
+      chatMention: 'Quando me mencionam no chat interno (@Nome)',
+      slaBreach: 'Prazo de atendimento vencido',
+    },
+    otherDevices: 'Meus outros dispositivos',
+    noOtherDevices: 'Nenhum outro dispositivo recebe notificações.',
+    since: 'desde {{date}}',
+    remove: 'Remover {{device}}',
+    enabled: 'Notificações ativadas neste dispositivo.',
+    disabled: 'Notificações desativadas neste dispositivo.',
+    saved: 'Preferência salva.',
+    removed: 'Dispositivo removido.',
+    failed: 'Não foi possível ativar as notificações neste navegador.',
+  },
+  en: {
+    title: 'Notifications',
+    intro: 'Get alerts on this phone or computer even while the app is closed.',
+    unsupported:
+      'This browser does not offer push notifications. On an iPhone or iPad, add the app to the Home Screen and open it from there.',
+    denied: 'Notifications are blocked for this site. Allow them in the browser settings and come back to this page.',
+    noWorker: 'The app is not installed in this browser (no service worker), so it cannot receive notifications.',
+    thisDevice: 'This device',
+    on: 'Notifications are on for this device ({{device}}).',
+    off: 'Notifications are off for this device.',
+    enable: 'Turn on notifications on this device',
+    disable: 'Turn off on this device',
+    whatToSend: 'What to notify on this device',
+    preferences: {
+      pendingTicket: 'A new pending ticket in my queues',
+      ticketMessage: 'A new customer message on a ticket of mine',
+      chatMention: 'Someone mentions me in the internal chat (@Name)',
+      slaBreach: 'A service deadline missed',
+    },
+    otherDevices: 'My other devices',
+    noOtherDevices: 'No other device receives notifications.',
+    since: 'since {{date}}',
+    remove: 'Remove {{device}}',
+    enabled: 'Notifications turned on for this device.',
+    disabled: 'Notifications turned off for this device.',
+    saved: 'Preference saved.',
+    removed: 'Device removed.',
+    failed: 'Notifications could not be turned on in this browser.',
+  },
+  es: {
+    title: 'Notificaciones',
+    intro: 'Reciba avisos en este celular o computadora incluso con la app cerrada.',
+    unsupported:
+      'Este navegador no ofrece notificaciones push. En iPhone y iPad, agregue la app a la pantalla de inicio y ábrala desde allí.',
+    denied:
+      'Las notificaciones están bloqueadas para este sitio. Permítalas en la configuración del navegador y vuelva a esta página.',
+    noWorker:
+      'La app no está instalada en este navegador (sin service worker), por eso no puede recibir notificaciones.',
+    thisDevice: 'Este dispositivo',
+    on: 'Las notificaciones están activas en este dispositivo ({{device}}).',
+    off: 'Las notificaciones están desactivadas en este dispositivo.',
+    enable: 'Activar notificaciones en este dispositivo',
+    disable: 'Desactivar en este dispositivo',
+    whatToSend: 'Qué avisar en este dispositivo',
+    preferences: {
+      pendingTicket: 'Nuevo ticket pendiente en mis colas',
+      ticketMessage: 'Nuevo mensaje de cliente en un ticket mío',
+      chatMention: 'Cuando me mencionan en el chat interno (@Nombre)',
+      slaBreach: 'Plazo de atención vencido',
+    },
+    otherDevices: 'Mis otros dispositivos',
+    noOtherDevices: 'Ningún otro dispositivo recibe notificaciones.',
+    since: 'desde {{date}}',
+    remove: 'Quitar {{device}}',
+    enabled: 'Notificaciones activadas en este dispositivo.',
+    disabled: 'Notificaciones desactivadas en este dispositivo.',
+    saved: 'Preferencia guardada.',
+    removed: 'Dispositivo quitado.',
+    failed: 'No fue posible activar las notificaciones en este navegador.',
+  },
+} satisfies Locales;
