@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -11,7 +12,39 @@ const shared = fileURLToPath(new URL('../shared', import.meta.url));
  */
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Installable app (issue 25): the manifest, and the service worker web/src/pwa/sw.ts built with the
+    // list of files to precache injected (the app shell); web/src/pwa/register.ts registers it.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/pwa',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        id: '/',
+        name: 'Inbox',
+        short_name: 'Inbox',
+        description: 'WhatsApp customer service',
+        lang: 'pt',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#2563a8',
+        background_color: '#f2f4f7',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        // the app shell: every page's code, the styles, fonts and icons (never the API or config.json)
+        globPatterns: ['**/*.{js,css,html,woff2,svg,png,webmanifest}'],
+      },
+    }),
+  ],
   resolve: {
     // package.json "imports" maps #shared/* to ./shared/*.ts; the alias keeps that mapping explicit.
     alias: [{ find: /^#shared\/(.*)$/, replacement: `${shared}/$1.ts` }],
@@ -19,6 +52,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json: which files each page loads (tests/bench/bundle-size.ts measures it)
+    manifest: true,
     reportCompressedSize: true,
     chunkSizeWarningLimit: 800,
   },

@@ -2,12 +2,15 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import i18n from 'i18next';
 import { api } from '../api/client';
 import { sessionStore } from './storage';
-import { formatDate } from '../lib/format';
 import { AFTER_LOGIN } from './guard';
 import type { Plan, SessionCompany, SessionPayload, SessionUser } from './types';
 import { isRestricted } from '../billing/restricted';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
+
+// date-fns (the stored due date's format) loads with the first session, not with the login page.
+const loadFormat = () => import('../lib/format');
+type FormatDate = Awaited<ReturnType<typeof loadFormat>>['formatDate'];
 
 interface AuthState {
   status: Status;
@@ -44,7 +47,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [landing, setLanding] = useState<string | null>(null);
   const [restricted, setRestricted] = useState(false);
 
-  const accept = useCallback((data: SessionPayload) => {
+  const accept = useCallback((data: SessionPayload, formatDate: FormatDate) => {
     sessionStore.save({
       token: data.token,
       companyId: data.user.companyId,
@@ -71,9 +74,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
     api.onRefreshed = (data) => {
       const payload = data as unknown as SessionPayload;
-      if (payload.user && payload.company) accept(payload);
+      if (payload.user && payload.company) void loadFormat().then((m) => accept(payload, m.formatDate));
     };
-    if (sessionStore.token()) void api.refresh();
+    if (sessionStore.token()) {
+      void loadFormat();
+      void api.refresh();
+    }
   }, [accept]);
 
   useEffect(() => {
@@ -90,9 +96,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string) => {
-      const data = await api.post<SessionPayload>('/auth/login', { email, password }, { public: true });
+      const [data, { formatDate }] = await Promise.all([
+        api.post<SessionPayload>('/auth/login', { email, password }, { public: true }),
+        loadFormat(),
+      ]);
       setLanding(AFTER_LOGIN);
-      accept(data);
+      accept(data, formatDate);
       return data;
     },
     [accept],

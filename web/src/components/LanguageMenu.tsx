@@ -5,6 +5,20 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '#shared/constants';
 import { storeLanguage } from '../i18n';
 
+/** Switches the interface language (stored, applied, announced to `onChange`); the menu below and the phone's overflow menu use it. */
+export function useLanguageChoice(onChange?: (lang: Language) => void) {
+  const { i18n } = useTranslation();
+  return {
+    current: i18n.language,
+    choose: (lang: Language) => {
+      storeLanguage(lang);
+      void i18n.changeLanguage(lang);
+      document.documentElement.lang = lang;
+      onChange?.(lang);
+    },
+  };
+}
+
 /** pt / en / es. `onChange` lets the signed-in shell tell the server (set-language). */
 export function LanguageMenu({
   onChange,
@@ -13,14 +27,12 @@ export function LanguageMenu({
   onChange?: (lang: Language) => void;
   color?: 'inherit' | 'default';
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const language = useLanguageChoice(onChange);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const choose = (lang: Language) => {
     setAnchor(null);
-    storeLanguage(lang);
-    void i18n.changeLanguage(lang);
-    document.documentElement.lang = lang;
-    onChange?.(lang);
+    language.choose(lang);
   };
   return (
     <>
@@ -35,7 +47,7 @@ export function LanguageMenu({
       </Tooltip>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         {LANGUAGES.map((lang) => (
-          <MenuItem key={lang} selected={i18n.language === lang} onClick={() => choose(lang)} lang={lang}>
+          <MenuItem key={lang} selected={language.current === lang} onClick={() => choose(lang)} lang={lang}>
             {t(`languages.${lang}`)}
           </MenuItem>
         ))}

@@ -101,6 +101,8 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
       sx={{
         width: open && !narrow ? CONTACT_DRAWER_WIDTH : 0,
         flexShrink: 0,
+        // full width on a phone: above the top bar, or the bar would hide its close button
+        ...(narrow && { zIndex: (th) => th.zIndex.drawer + 2 }),
         '& .MuiDrawer-paper': {
           width: narrow ? '100%' : CONTACT_DRAWER_WIDTH,
           position: narrow ? 'fixed' : 'relative',

@@ -13,6 +13,7 @@ import {
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import AddIcon from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '../components/usePhone';
 import { ContactBody } from '#shared/schemas/contacts';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
@@ -44,6 +45,7 @@ interface Props {
 
 export function ContactModal({ open, contactId, initialName, onClose, onSaved }: Props) {
   const { t } = useTranslation(['contacts', 'common']);
+  const phone = usePhone();
   const [values, setValues] = useState<ContactFormValues>({ name: '', number: '', email: '', extraInfo: [] });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -93,7 +95,14 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
     setValues((s) => ({ ...s, extraInfo: s.extraInfo.map((x, j) => (j === i ? { ...x, [key]: v } : x)) }));
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="contact-modal-title">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth="sm"
+      fullScreen={phone}
+      aria-labelledby="contact-modal-title"
+    >
       <form onSubmit={submit} noValidate>
         <DialogTitle id="contact-modal-title">{contactId ? t('modal.titleEdit') : t('modal.titleAdd')}</DialogTitle>
         <DialogContent>

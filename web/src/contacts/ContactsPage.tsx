@@ -13,7 +13,10 @@ import {
   IconButton,
   List,
   ListItem,
+  ListItemIcon,
   ListItemText,
+  Menu,
+  MenuItem,
   Stack,
   Table,
   TableBody,
@@ -27,6 +30,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import DownloadIcon from '@mui/icons-material/Download';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { can } from '#shared/permissions';
@@ -38,6 +42,7 @@ import { ListToolbar } from '../components/ListToolbar';
 import { PageFrame } from '../components/PageFrame';
 import { searchParam } from '../components/SearchField';
 import { notify, toasts } from '../components/toast';
+import { usePhone } from '../components/usePhone';
 import { useDebouncedValue } from '../lib/debounce';
 import { readPage } from '../lib/paged';
 import { usePagedList } from '../lib/usePagedList';
@@ -82,6 +87,10 @@ export default function ContactsPage() {
   const [busy, setBusy] = useState<'import' | 'export' | 'phone' | null>(null);
   const [result, setResult] = useState<{ created: number; errors: ReturnType<typeof importErrors> } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  // on a phone the import and export actions fold into one menu beside the search, and the number and
+  // e-mail move under the name: three columns fit 390 px
+  const phone = usePhone();
+  const [moreAnchor, setMoreAnchor] = useState<HTMLElement | null>(null);
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
   // The server names row errors by catalogue code, validation key or `field: key`; show them as text.
   const importMessage = (m: string): string => {
@@ -181,6 +190,14 @@ export default function ContactsPage() {
     }
   };
 
+  const extraActions = [
+    { key: 'import', label: t('import'), Icon: UploadIcon, run: () => fileInput.current?.click() },
+    ...(user?.profile === 'admin'
+      ? [{ key: 'phone', label: t('importPhone'), Icon: WhatsAppIcon, run: () => void importFromPhone() }]
+      : []),
+    { key: 'export', label: t('export'), Icon: DownloadIcon, run: () => void exportCsv() },
+  ] as const;
+
   return (
     <PageFrame
       title={t('title')}
@@ -201,42 +218,61 @@ export default function ContactsPage() {
             aria-label={t('import')}
             onChange={(e) => void importFile(e.target.files?.[0])}
           />
-          <Button
-            variant="outlined"
-            startIcon={busy === 'import' ? <CircularProgress size={16} /> : <UploadIcon />}
-            disabled={busy !== null}
-            onClick={() => fileInput.current?.click()}
-          >
-            {t('import')}
-          </Button>
-          {user?.profile === 'admin' && (
-            <Button
-              variant="outlined"
-              startIcon={busy === 'phone' ? <CircularProgress size={16} /> : <WhatsAppIcon />}
-              disabled={busy !== null}
-              onClick={() => void importFromPhone()}
-            >
-              {t('importPhone')}
-            </Button>
+          {phone ? (
+            <>
+              <IconButton
+                aria-label={t('more')}
+                aria-haspopup="menu"
+                disabled={busy !== null}
+                onClick={(e) => setMoreAnchor(e.currentTarget)}
+              >
+                {busy ? <CircularProgress size={20} /> : <MoreVertIcon />}
+              </IconButton>
+              <Menu anchorEl={moreAnchor} open={Boolean(moreAnchor)} onClose={() => setMoreAnchor(null)}>
+                {extraActions.map(({ key, label, Icon, run }) => (
+                  <MenuItem
+                    key={key}
+                    onClick={() => {
+                      setMoreAnchor(null);
+                      run();
+                    }}
+                  >
+                    <ListItemIcon>
+                      <Icon fontSize="small" />
+                    </ListItemIcon>
+                    {label}
+                  </MenuItem>
+                ))}
+              </Menu>
+            </>
+          ) : (
+            extraActions.map(({ key, label, Icon, run }) => (
+              <Button
+                key={key}
+                variant="outlined"
+                startIcon={busy === key ? <CircularProgress size={16} /> : <Icon />}
+                disabled={busy !== null}
+                onClick={run}
+              >
+                {label}
+              </Button>
+            ))
           )}
-          <Button
-            variant="outlined"
-            startIcon={busy === 'export' ? <CircularProgress size={16} /> : <DownloadIcon />}
-            disabled={busy !== null}
-            onClick={() => void exportCsv()}
-          >
-            {t('export')}
-          </Button>
         </ListToolbar>
       }
     >
-      <Table size="small" stickyHeader aria-label={t('title')}>
+      <Table
+        size="small"
+        stickyHeader
+        aria-label={t('title')}
+        sx={{ '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } } }}
+      >
         <TableHead>
           <TableRow>
-            <TableCell sx={{ width: 56 }} />
+            <TableCell sx={{ width: { xs: 32, sm: 56 } }} />
             <TableCell>{t('columns.name')}</TableCell>
-            <TableCell>{t('columns.number')}</TableCell>
-            <TableCell>{t('columns.email')}</TableCell>
+            {!phone && <TableCell>{t('columns.number')}</TableCell>}
+            {!phone && <TableCell>{t('columns.email')}</TableCell>}
             <TableCell align="center">{t('columns.actions')}</TableCell>
           </TableRow>
         </TableHead>
@@ -248,9 +284,27 @@ export default function ContactsPage() {
                   {c.name?.[0]?.toUpperCase()}
                 </Avatar>
               </TableCell>
-              <TableCell>{c.name}</TableCell>
-              <TableCell>{c.number}</TableCell>
-              <TableCell>{c.email}</TableCell>
+              {phone ? (
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {c.name}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {c.number}
+                  </Typography>
+                  {c.email && (
+                    <Typography variant="body2" color="text.secondary">
+                      {c.email}
+                    </Typography>
+                  )}
+                </TableCell>
+              ) : (
+                <>
+                  <TableCell>{c.name}</TableCell>
+                  <TableCell>{c.number}</TableCell>
+                  <TableCell>{c.email}</TableCell>
+                </>
+              )}
               <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
                 <IconButton
                   size="small"

@@ -26,6 +26,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { homeFor } from '../auth/guard';
 import { useApi } from '../api/swr';
 import { notify } from '../components/toast';
+import { usePhone } from '../components/usePhone';
 import { dashboardQuery, defaultRange, formatMinutes, type FilterType } from './query';
 import { TicketsCharts } from './TicketsCharts';
 
@@ -47,6 +48,8 @@ const COUNTERS = [
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const { user } = useAuth();
+  // on a phone the average time moves under the attendant's name: the table fits 390 px
+  const phone = usePhone();
   const [type, setType] = useState<FilterType | ''>(1);
   const [range, setRange] = useState(defaultRange);
   const [days, setDays] = useState(0);
@@ -126,7 +129,7 @@ export default function DashboardPage() {
       </Paper>
       <Grid container spacing={2} sx={{ mb: 2 }}>
         {COUNTERS.map((key) => (
-          <Grid key={key} size={{ xs: 6, md: 4, lg: 2 }}>
+          <Grid key={key} size={{ xs: 12, sm: 6, md: 4, lg: 2 }}>
             <Card>
               <CardContent>
                 <Typography variant="body2" color="text.secondary">
@@ -152,19 +155,26 @@ export default function DashboardPage() {
               <TableRow>
                 <TableCell>{t('attendants.name')}</TableCell>
                 <TableCell>{t('attendants.rating')}</TableCell>
-                <TableCell>{t('attendants.avgSupportTime')}</TableCell>
+                {!phone && <TableCell>{t('attendants.avgSupportTime')}</TableCell>}
                 <TableCell>{t('attendants.status')}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {attendants.length === 0 && (
                 <TableRow>
-                  <TableCell colSpan={4}>{t('attendants.empty')}</TableCell>
+                  <TableCell colSpan={phone ? 3 : 4}>{t('attendants.empty')}</TableCell>
                 </TableRow>
               )}
               {attendants.map((a, i) => (
                 <TableRow key={a.id ?? i}>
-                  <TableCell>{a.name}</TableCell>
+                  <TableCell>
+                    {a.name}
+                    {phone && (
+                      <Typography variant="body2" color="text.secondary">
+                        {t('attendants.avgSupportTime')}: {formatMinutes(a.avgSupportTime)}
+                      </Typography>
+                    )}
+                  </TableCell>
                   <TableCell>
                     <Rating
                       value={Number(a.rating) || 0}
@@ -175,7 +185,7 @@ export default function DashboardPage() {
                       aria-label={t('attendants.ratingLabel', { value: (Number(a.rating) || 0).toFixed(1) })}
                     />
                   </TableCell>
-                  <TableCell>{formatMinutes(a.avgSupportTime)}</TableCell>
+                  {!phone && <TableCell>{formatMinutes(a.avgSupportTime)}</TableCell>}
                   <TableCell>
                     <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
                       <CircleIcon sx={{ fontSize: 12, color: a.online ? 'success.main' : 'error.main' }} />

@@ -35,6 +35,7 @@ export default {
       financeiro: 'Financeiro',
       settings: 'Configurações',
       audit: 'Auditoria',
+      notifications: 'Notificações',
       unreadChat: 'Mensagens não lidas',
       version: 'Versão {{version}}',
     },
@@ -52,6 +53,7 @@ export default {
       notifications: 'Notificações',
       noTickets: 'Nenhuma notificação.',
       newMessageFrom: 'Nova mensagem de {{name}}',
+      more: 'Mais opções',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {
@@ -136,6 +138,7 @@ export default {
       financeiro: 'Finance',
       settings: 'Settings',
       audit: 'Audit trail',
+      notifications: 'Notifications',
       unreadChat: 'Unread messages',
       version: 'Version {{version}}',
     },
@@ -153,6 +156,7 @@ export default {
       notifications: 'Notifications',
       noTickets: 'No notifications.',
       newMessageFrom: 'New message from {{name}}',
+      more: 'More options',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {
@@ -237,6 +241,7 @@ export default {
       financeiro: 'Finanzas',
       settings: 'Configuración',
       audit: 'Auditoría',
+      notifications: 'Notificaciones',
       unreadChat: 'Mensajes no leídos',
       version: 'Versión {{version}}',
     },
@@ -254,6 +259,7 @@ export default {
       notifications: 'Notificaciones',
       noTickets: 'Sin notificaciones.',
       newMessageFrom: 'Nuevo mensaje de {{name}}',
+      more: 'Más opciones',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {

@@ -1,4 +1,3 @@
-import type { Language } from '#shared/constants';
 import type { Locales } from './types';
 
 /** The operator's fleet page: session runners, wanted sessions with the reason in plain words. */
@@ -187,10 +186,3 @@ export default {
     },
   },
 } satisfies Locales;
-
-/** The side menu's label, kept with the page until it moves to the common namespace's `menu`. */
-export const fleetMenuLabel: Record<Language, string> = {
-  pt: 'Frota do WhatsApp',
-  en: 'WhatsApp fleet',
-  es: 'Flota de WhatsApp',
-};

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { ERROR_CODES } from '#shared/errors';
-import { detectLanguage, namespaces } from './index';
-import type { Strings } from './types';
+import { detectLanguage, lazyNamespaces, namespaces } from './index';
+import type { Locales, Strings } from './types';
+
+const all: Record<string, Locales> = { ...namespaces };
+for (const [ns, load] of Object.entries(lazyNamespaces)) all[ns] = (await load()).default;
 
 const flatKeys = (s: Strings, prefix = ''): string[] =>
   Object.entries(s)
@@ -9,10 +12,13 @@ const flatKeys = (s: Strings, prefix = ''): string[] =>
     .sort();
 
 describe('i18n', () => {
-  test.each(Object.keys(namespaces))('namespace %s has the same keys in pt, en and es', (ns) => {
-    const { pt, en, es } = namespaces[ns];
+  test.each(Object.keys(all))('namespace %s has the same keys in pt, en and es', (ns) => {
+    const { pt, en, es } = all[ns]!;
     expect(flatKeys(en)).toEqual(flatKeys(pt));
     expect(flatKeys(es)).toEqual(flatKeys(pt));
+  });
+  test('a namespace is either bundled or lazy, never both', () => {
+    expect(Object.keys(namespaces).filter((ns) => ns in lazyNamespaces)).toEqual([]);
   });
   test('every catalogued error code has a toast text (section 8)', () => {
     const codes = flatKeys(namespaces.errors.pt);

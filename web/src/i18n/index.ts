@@ -1,37 +1,14 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '#shared/constants';
 import common from './common';
 import auth from './auth';
 import errors from './errors';
-import tickets from './tickets';
-import dashboard from './dashboard';
-import todo from './todo';
-import contacts from './contacts';
-import connections from './connections';
-import queues from './queues';
-import users from './users';
-import contactsPage from './contactsPage';
-import tags from './tags';
-import quickMessages from './quickMessages';
-import settings from './settings';
-import chats from './chats';
-import kanban from './kanban';
-import announcements from './announcements';
-import helps from './helps';
-import billing from './billing';
-import schedules from './schedules';
-import files from './files';
-import contactLists from './contactLists';
-import campaigns from './campaigns';
-import prompts from './prompts';
-import integrations from './integrations';
-import messagesApi from './messagesApi';
-import audit from './audit';
-import fleet, { fleetMenuLabel } from './fleet';
+import pwa from './pwa';
+import { fleetMenuLabel } from './fleet-menu';
 import type { Locales, Strings } from './types';
 
-/** The fleet page's menu label joins the common menu (kept in fleet.ts beside the page's strings). */
+/** The fleet page's menu label joins the common menu (kept in fleet-menu.ts). */
 const withFleetMenu = (lang: Language): Strings => ({
   ...common[lang],
   menu: { ...(common[lang].menu as Strings), fleet: fleetMenuLabel[lang] },
@@ -39,38 +16,67 @@ const withFleetMenu = (lang: Language): Strings => ({
 
 /**
  * One i18n setup. Each area has ONE namespace file holding pt, en and es side by side (so a missing
- * translation shows in review); add an area by adding its file to this table.
+ * translation shows in review); add an area by adding its file to one of these two tables.
+ *
+ * `namespaces` ship with the app: the public pages (login, signup, reset), the shared words of every
+ * page, the error toasts and the offline notice need them before anything else loads.
  */
 export const namespaces: Record<string, Locales> = {
   common: { pt: withFleetMenu('pt'), en: withFleetMenu('en'), es: withFleetMenu('es') },
   auth,
   errors,
-  tickets,
-  contacts,
-  dashboard,
-  todo,
-  connections,
-  queues,
-  users,
-  contactsPage,
-  tags,
-  quickMessages,
-  settings,
-  chats,
-  kanban,
-  announcements,
-  helps,
-  billing,
-  schedules,
-  files,
-  contactLists,
-  campaigns,
-  prompts,
-  integrations,
-  messagesApi,
-  audit,
-  fleet,
+  pwa,
 };
+
+/**
+ * Every other area loads as its own small chunk the first time a component asks for it
+ * (`useTranslation('tickets')` suspends until then), so the login page downloads none of them.
+ */
+export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>> = {
+  tickets: () => import('./tickets'),
+  contacts: () => import('./contacts'),
+  dashboard: () => import('./dashboard'),
+  todo: () => import('./todo'),
+  connections: () => import('./connections'),
+  queues: () => import('./queues'),
+  users: () => import('./users'),
+  contactsPage: () => import('./contactsPage'),
+  tags: () => import('./tags'),
+  quickMessages: () => import('./quickMessages'),
+  settings: () => import('./settings'),
+  chats: () => import('./chats'),
+  kanban: () => import('./kanban'),
+  announcements: () => import('./announcements'),
+  helps: () => import('./helps'),
+  billing: () => import('./billing'),
+  schedules: () => import('./schedules'),
+  files: () => import('./files'),
+  contactLists: () => import('./contactLists'),
+  campaigns: () => import('./campaigns'),
+  prompts: () => import('./prompts'),
+  integrations: () => import('./integrations'),
+  messagesApi: () => import('./messagesApi'),
+  audit: () => import('./audit'),
+  fleet: () => import('./fleet'),
+  notifications: () => import('./notifications'),
+};
+
+/** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */
+const lazyLoader: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const load = lazyNamespaces[namespace];
+    if (!load) return callback(new Error(`unknown i18n namespace ${namespace}`), false);
+    load().then(
+      (m) => callback(null, m.default[language as Language] ?? m.default.pt),
+      (err: Error) => callback(err, false),
+    );
+  },
+};
+
+/** Starts loading namespaces ahead of the components that need them (they suspend less often). */
+export const preloadNamespaces = (names: string[]) => i18n.loadNamespaces(names);
 
 const STORAGE_KEY = 'language';
 
@@ -99,15 +105,20 @@ export function initI18n(lang?: Language) {
       typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY),
       typeof navigator === 'undefined' ? undefined : navigator.language,
     );
-  void i18n.use(initReactI18next).init({
-    resources,
-    lng: language,
-    fallbackLng: 'pt',
-    ns: Object.keys(namespaces),
-    defaultNS: 'common',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  void i18n
+    .use(lazyLoader)
+    .use(initReactI18next)
+    .init({
+      resources,
+      // the bundled namespaces are complete; the loader fetches the lazy ones
+      partialBundledLanguages: true,
+      lng: language,
+      fallbackLng: 'pt',
+      ns: Object.keys(namespaces),
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   return i18n;
 }

@@ -175,6 +175,8 @@ export default function MainLayout() {
         sx={{
           width: open && !narrow ? DRAWER_WIDTH : 0,
           flexShrink: 0,
+          // on a phone the temporary drawer covers the top bar, so its own close button shows
+          ...(narrow && { zIndex: (th) => th.zIndex.drawer + 2 }),
           '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box', zIndex: (th) => th.zIndex.drawer + 2 },
         }}
       >

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import {
   Box,
+  Divider,
   IconButton,
   ListItemIcon,
+  ListSubheader,
   Menu,
   MenuItem,
   Popover,
@@ -19,15 +21,17 @@ import VolumeUpIcon from '@mui/icons-material/VolumeUp';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import LogoutIcon from '@mui/icons-material/Logout';
 import EditIcon from '@mui/icons-material/Edit';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { useSWRConfig } from 'swr';
 import { useTranslation } from 'react-i18next';
 import { can } from '#shared/permissions';
-import { VOLUME_STEP, type Language } from '#shared/constants';
+import { LANGUAGES, VOLUME_STEP, type Language } from '#shared/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { useThemeMode } from '../theme/ThemeModeProvider';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
-import { LanguageMenu } from '../components/LanguageMenu';
+import { LanguageMenu, useLanguageChoice } from '../components/LanguageMenu';
+import { usePhone } from '../components/usePhone';
 import { prefs } from '../lib/preferences';
 import { formatDate } from '../lib/format';
 import { UserModal } from '../users/UserModal';
@@ -43,15 +47,22 @@ export function TopBar() {
   const { mutate } = useSWRConfig();
   const [profileAnchor, setProfileAnchor] = useState<HTMLElement | null>(null);
   const [volumeAnchor, setVolumeAnchor] = useState<HTMLElement | null>(null);
+  const [moreAnchor, setMoreAnchor] = useState<HTMLElement | null>(null);
   const [volume, setVolume] = useState(prefs.volume);
   const [editing, setEditing] = useState(false);
-  if (!user) return null;
-  const isAdmin = can(user.profile, 'dashboard:view');
-  const dueDate = company?.dueDate ?? user.company?.dueDate;
-
+  // on a phone refresh, volume, theme and language fold into one overflow menu so the bar fits
+  const phone = usePhone();
   const setLanguage = (lang: Language) => {
     api.post(`/users/set-language/${lang}`).catch(toastError);
   };
+  const language = useLanguageChoice(setLanguage);
+  if (!user) return null;
+  const isAdmin = can(user.profile, 'dashboard:view');
+  const dueDate = company?.dueDate ?? user.company?.dueDate;
+  const refresh = () => void mutate(() => true);
+  const themeLabel = mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark');
+  const themeIcon = mode === 'dark' ? <Brightness7Icon /> : <Brightness4Icon />;
+  const volumeIcon = volume > 0 ? <VolumeUpIcon /> : <VolumeOffIcon />;
 
   return (
     <>
@@ -73,21 +84,35 @@ export function TopBar() {
         <NotificationsPopover />
         <ChatsPopover />
         <AnnouncementsPopover />
-        <Tooltip title={t('topbar.refresh')}>
-          <IconButton color="inherit" aria-label={t('topbar.refresh')} onClick={() => void mutate(() => true)}>
-            <RefreshIcon />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title={t('topbar.volume')}>
-          <IconButton
-            color="inherit"
-            aria-label={t('topbar.volume')}
-            onClick={(e) => setVolumeAnchor(e.currentTarget)}
-            sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
-          >
-            {volume > 0 ? <VolumeUpIcon /> : <VolumeOffIcon />}
-          </IconButton>
-        </Tooltip>
+        {phone ? (
+          <Tooltip title={t('topbar.more')}>
+            <IconButton
+              color="inherit"
+              aria-label={t('topbar.more')}
+              aria-haspopup="menu"
+              onClick={(e) => setMoreAnchor(e.currentTarget)}
+            >
+              <MoreVertIcon />
+            </IconButton>
+          </Tooltip>
+        ) : (
+          <>
+            <Tooltip title={t('topbar.refresh')}>
+              <IconButton color="inherit" aria-label={t('topbar.refresh')} onClick={refresh}>
+                <RefreshIcon />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={t('topbar.volume')}>
+              <IconButton
+                color="inherit"
+                aria-label={t('topbar.volume')}
+                onClick={(e) => setVolumeAnchor(e.currentTarget)}
+              >
+                {volumeIcon}
+              </IconButton>
+            </Tooltip>
+          </>
+        )}
         <Popover
           open={Boolean(volumeAnchor)}
           anchorEl={volumeAnchor}
@@ -110,16 +135,64 @@ export function TopBar() {
             />
           </Box>
         </Popover>
-        <Tooltip title={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}>
-          <IconButton
-            color="inherit"
-            aria-label={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}
-            onClick={toggle}
-          >
-            {mode === 'dark' ? <Brightness7Icon /> : <Brightness4Icon />}
-          </IconButton>
-        </Tooltip>
-        <LanguageMenu onChange={setLanguage} />
+        {phone ? (
+          <Menu anchorEl={moreAnchor} open={Boolean(moreAnchor)} onClose={() => setMoreAnchor(null)}>
+            <MenuItem
+              onClick={() => {
+                setMoreAnchor(null);
+                refresh();
+              }}
+            >
+              <ListItemIcon>
+                <RefreshIcon fontSize="small" />
+              </ListItemIcon>
+              {t('topbar.refresh')}
+            </MenuItem>
+            <MenuItem
+              onClick={() => {
+                // the slider opens where the overflow menu was
+                setVolumeAnchor(moreAnchor);
+                setMoreAnchor(null);
+              }}
+            >
+              <ListItemIcon>{volumeIcon}</ListItemIcon>
+              {t('topbar.volume')}
+            </MenuItem>
+            <MenuItem
+              onClick={() => {
+                setMoreAnchor(null);
+                toggle();
+              }}
+            >
+              <ListItemIcon>{themeIcon}</ListItemIcon>
+              {themeLabel}
+            </MenuItem>
+            <Divider />
+            <ListSubheader>{t('topbar.language')}</ListSubheader>
+            {LANGUAGES.map((lang) => (
+              <MenuItem
+                key={lang}
+                lang={lang}
+                selected={language.current === lang}
+                onClick={() => {
+                  setMoreAnchor(null);
+                  language.choose(lang);
+                }}
+              >
+                {t(`languages.${lang}`)}
+              </MenuItem>
+            ))}
+          </Menu>
+        ) : (
+          <>
+            <Tooltip title={themeLabel}>
+              <IconButton color="inherit" aria-label={themeLabel} onClick={toggle}>
+                {themeIcon}
+              </IconButton>
+            </Tooltip>
+            <LanguageMenu onChange={setLanguage} />
+          </>
+        )}
         <Tooltip title={t('topbar.profile')}>
           <IconButton
             color="inherit"

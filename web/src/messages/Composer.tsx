@@ -7,7 +7,10 @@ import {
   IconButton,
   List,
   ListItemButton,
+  ListItemIcon,
   ListItemText,
+  Menu,
+  MenuItem,
   Paper,
   Popover,
   Stack,
@@ -15,6 +18,7 @@ import {
   TextField,
   Tooltip,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
 import SendIcon from '@mui/icons-material/Send';
 import MoodIcon from '@mui/icons-material/Mood';
@@ -23,12 +27,15 @@ import MicIcon from '@mui/icons-material/Mic';
 import StopIcon from '@mui/icons-material/CheckCircleOutlined';
 import CancelIcon from '@mui/icons-material/HighlightOff';
 import CloseIcon from '@mui/icons-material/Close';
+import CameraIcon from '@mui/icons-material/PhotoCamera';
+import FileIcon from '@mui/icons-material/InsertDriveFile';
 import { useTranslation } from 'react-i18next';
 import { COMPOSER_MAX_ROWS } from '#shared/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
+import { usePhone } from '../components/usePhone';
 import { prefs } from '../lib/preferences';
 import { asList } from '../realtime/cache';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
@@ -47,6 +54,9 @@ import { useRecorder } from './useRecorder';
 
 // The emoji picker is big: loaded on first use only.
 const EmojiPicker = lazy(() => import('emoji-picker-react'));
+// The popover places itself by its first content: the loading placeholder takes the picker's size, or the
+// picker, arriving taller, would hang below the screen.
+const EMOJI_PICKER = { width: 350, height: 450 };
 
 interface Props {
   ticket: Ticket;
@@ -64,7 +74,12 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   /** a chosen quick reply with a file: the file goes with the text */
   const [quick, setQuick] = useState<QuickReply | null>(null);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const [attachAnchor, setAttachAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cameraInput = useRef<HTMLInputElement>(null);
+  // phones and touch screens choose between a file and the camera (capture opens it straight away)
+  const coarse = useMediaQuery('(pointer: coarse)');
+  const offerCamera = usePhone() || coarse;
   const input = useRef<HTMLTextAreaElement>(null);
   const recorder = useRecorder();
   const open = ticket.status === 'open';
@@ -107,18 +122,23 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
     }
   };
 
-  const upload = async (files: FileList | null) => {
-    if (!files?.length) return;
+  const upload = async (chooser: HTMLInputElement) => {
+    const files = Array.from(chooser.files ?? []);
+    if (!files.length) return;
     setBusy(true);
     try {
-      for (const file of Array.from(files)) await sendMedia(ticket.id, file, file.name, replyTo);
+      for (const file of files) await sendMedia(ticket.id, file, file.name, replyTo);
       onCancelReply();
     } catch (err) {
       toastError(err);
     } finally {
       setBusy(false);
-      if (fileInput.current) fileInput.current.value = '';
+      chooser.value = '';
     }
+  };
+  const choose = (chooser: HTMLInputElement | null) => {
+    setAttachAnchor(null);
+    chooser?.click();
   };
 
   const startRecording = async () => {
@@ -242,8 +262,9 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
               <span>
                 <IconButton
                   aria-label={t('composer.attach')}
+                  aria-haspopup={offerCamera ? 'menu' : undefined}
                   disabled={!open || busy}
-                  onClick={() => fileInput.current?.click()}
+                  onClick={(e) => (offerCamera ? setAttachAnchor(e.currentTarget) : fileInput.current?.click())}
                 >
                   <AttachFileIcon />
                 </IconButton>
@@ -254,9 +275,42 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
               type="file"
               multiple
               hidden
-              onChange={(e) => void upload(e.target.files)}
+              onChange={(e) => void upload(e.currentTarget)}
               data-testid="composer-file"
             />
+            {offerCamera && (
+              <>
+                <input
+                  ref={cameraInput}
+                  type="file"
+                  accept="image/*,video/*"
+                  capture="environment"
+                  hidden
+                  onChange={(e) => void upload(e.currentTarget)}
+                  data-testid="composer-camera"
+                />
+                <Menu
+                  anchorEl={attachAnchor}
+                  open={Boolean(attachAnchor)}
+                  onClose={() => setAttachAnchor(null)}
+                  anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
+                  transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+                >
+                  <MenuItem onClick={() => choose(fileInput.current)}>
+                    <ListItemIcon>
+                      <FileIcon fontSize="small" />
+                    </ListItemIcon>
+                    {t('composer.attachFile')}
+                  </MenuItem>
+                  <MenuItem onClick={() => choose(cameraInput.current)}>
+                    <ListItemIcon>
+                      <CameraIcon fontSize="small" />
+                    </ListItemIcon>
+                    {t('composer.attachCamera')}
+                  </MenuItem>
+                </Menu>
+              </>
+            )}
             <TextField
               inputRef={input}
               multiline
@@ -309,9 +363,20 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
         anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
         transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
       >
-        <Suspense fallback={<CircularProgress sx={{ m: 2 }} />}>
+        <Suspense
+          fallback={
+            <Box sx={{ ...EMOJI_PICKER, display: 'grid', placeItems: 'center' }}>
+              <CircularProgress />
+            </Box>
+          }
+        >
           {/* native glyphs: the default style downloads emoji images from a CDN at run time */}
-          <EmojiPicker onEmojiClick={(e) => setText((v) => v + e.emoji)} emojiStyle={'native'} lazyLoadEmojis />
+          <EmojiPicker
+            onEmojiClick={(e) => setText((v) => v + e.emoji)}
+            emojiStyle={'native'}
+            lazyLoadEmojis
+            {...EMOJI_PICKER}
+          />
         </Suspense>
       </Popover>
     </Paper>

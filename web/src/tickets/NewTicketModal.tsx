@@ -12,6 +12,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '../components/usePhone';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
@@ -43,6 +44,7 @@ export function NewTicketModal({
   initialContact?: Contact | null;
 }) {
   const { t } = useTranslation(['tickets', 'common']);
+  const phone = usePhone();
   const { user } = useAuth();
   const [text, setText] = useState('');
   const [contact, setContact] = useState<Contact | null>(null);
@@ -130,7 +132,7 @@ export function NewTicketModal({
       : options;
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="new-ticket-title">
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" fullScreen={phone} aria-labelledby="new-ticket-title">
       <DialogTitle id="new-ticket-title">{t('newTicket.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>

@@ -1,13 +1,22 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '../components/usePhone';
 import { MessagesList } from '../messages/MessagesList';
 import type { Ticket } from './types';
 
 /** The admin peek (eye icon): the conversation read-only, without accepting the ticket. */
 export function PeekModal({ ticket, onClose }: { ticket: Ticket | null; onClose(): void }) {
   const { t } = useTranslation(['tickets', 'common']);
+  const phone = usePhone();
   return (
-    <Dialog open={Boolean(ticket)} onClose={onClose} fullWidth maxWidth="md" aria-labelledby="peek-title">
+    <Dialog
+      open={Boolean(ticket)}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      fullScreen={phone}
+      aria-labelledby="peek-title"
+    >
       <DialogTitle id="peek-title">
         {ticket?.contact?.name} · {t('messages.readOnly')}
       </DialogTitle>

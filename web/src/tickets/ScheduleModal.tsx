@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '../components/usePhone';
 import { api } from '../api/client';
 import { defaultSendAt, validateSchedule } from './schedule-rules';
 import { toastError } from '../api/toast-error';
@@ -10,6 +11,7 @@ import type { Ticket } from './types';
 /** Schedule a message to the ticket's contact (2.8; schedule entity in management.md). */
 export function ScheduleModal({ ticket, open, onClose }: { ticket: Ticket; open: boolean; onClose(): void }) {
   const { t } = useTranslation(['tickets', 'common']);
+  const phone = usePhone();
   const [body, setBody] = useState('');
   const [sendAt, setSendAt] = useState(defaultSendAt);
   const [file, setFile] = useState<File | null>(null);
@@ -57,7 +59,7 @@ export function ScheduleModal({ ticket, open, onClose }: { ticket: Ticket; open:
       : {};
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="schedule-title">
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} aria-labelledby="schedule-title">
       <DialogTitle id="schedule-title">{t('schedule.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>

@@ -21,6 +21,7 @@ import UndoIcon from '@mui/icons-material/Undo';
 import CheckIcon from '@mui/icons-material/Check';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '../components/usePhone';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -45,6 +46,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const { t } = useTranslation('tickets');
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
+  // on a phone Return joins the options menu, leaving the contact's name room beside Resolve
+  const phone = usePhone();
   const navigate = useNavigate();
   const confirm = useConfirm();
   const { user, plan } = useAuth();
@@ -194,7 +197,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
               )}
               {ticket.status === 'open' && (
                 <>
-                  {narrow ? (
+                  {phone ? null : narrow ? (
                     <Tooltip title={t('header.return')}>
                       <IconButton
                         aria-label={t('header.return')}
@@ -254,6 +257,17 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 <MoreVertIcon />
               </IconButton>
               <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+                {phone && ticket.status === 'open' && (
+                  <MenuItem
+                    disabled={busy}
+                    onClick={() => {
+                      setMenu(null);
+                      void act(() => ticketActions.return(ticket), 'list');
+                    }}
+                  >
+                    {t('header.return')}
+                  </MenuItem>
+                )}
                 {ticketMenuItems(user.profile, plan).map((item) => (
                   <MenuItem key={item} onClick={() => choose(item)}>
                     {t(`header.${item}`)}

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import {
   Badge,
   Box,
@@ -45,6 +45,7 @@ type MainTab = 'open' | 'closed' | 'search';
 export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const { t } = useTranslation('tickets');
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const { user } = useAuth();
   const isAdmin = user?.profile === 'admin';
   const mayShowAll = can(user?.profile, 'tickets-manager:showall');
@@ -82,7 +83,12 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
     };
   }, [selectedQueues, queues, showAll, debounced, tags, users]);
 
-  const onOpen = useCallback((tk: Ticket) => navigate(`/tickets/${tk.uuid}`), [navigate]);
+  // a ticket opened from the bare list knows it: its Back button then pops history like the browser's
+  const openTicket = useCallback(
+    (uuid: string) => navigate(`/tickets/${uuid}`, { state: { fromList: pathname === '/tickets' } }),
+    [navigate, pathname],
+  );
+  const onOpen = useCallback((tk: Ticket) => openTicket(tk.uuid), [openTicket]);
   const onAccept = useCallback(
     async (tk: Ticket) => {
       if (!user) return;
@@ -90,12 +96,12 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         const saved = await ticketActions.accept(tk, user.id);
         setTab('open');
         setOpenTab('open');
-        void navigate(`/tickets/${saved?.uuid ?? tk.uuid}`);
+        void openTicket(saved?.uuid ?? tk.uuid);
       } catch (err) {
         toastError(err);
       }
     },
-    [navigate, user],
+    [openTicket, user],
   );
   const onPeek = useCallback(
     (tk: Ticket) => {
@@ -308,11 +314,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         {tab === 'closed' && <TicketsList filter={filters.closed} visible {...listProps} />}
         {tab === 'search' && <TicketsList filter={filters.search} visible {...listProps} />}
       </Box>
-      <NewTicketModal
-        open={newTicket}
-        onClose={() => setNewTicket(false)}
-        onCreated={(tk) => navigate(`/tickets/${tk.uuid}`)}
-      />
+      <NewTicketModal open={newTicket} onClose={() => setNewTicket(false)} onCreated={(tk) => openTicket(tk.uuid)} />
       <PeekModal ticket={peek} onClose={() => setPeek(null)} />
     </Paper>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Box, Button, Stack, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
 import ForumIcon from '@mui/icons-material/Forum';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ export default function TicketsPage() {
   const { t } = useTranslation('tickets');
   const { ticketId } = useParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const [narrowTab, setNarrowTab] = useState<'ticket' | 'attendance'>(ticketId ? 'attendance' : 'ticket');
@@ -61,7 +62,9 @@ export default function TicketsPage() {
             uuid={ticketId}
             onBack={() => {
               setNarrowTab('ticket');
-              void navigate('/tickets');
+              // opened from the list: going back is the browser's Back, so history holds no extra list entry
+              if ((location.state as { fromList?: boolean } | null)?.fromList) void navigate(-1);
+              else void navigate('/tickets');
             }}
           />
         ) : (

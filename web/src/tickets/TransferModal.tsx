@@ -11,6 +11,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '../components/usePhone';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
@@ -39,6 +40,7 @@ export function TransferModal({
   onDone(): void;
 }) {
   const { t } = useTranslation(['tickets', 'common']);
+  const phone = usePhone();
   const { data: queueData } = useApi<unknown>(open ? '/queue' : null);
   const queues = asList<Queue>(queueData, 'queues');
   const [queueId, setQueueId] = useState<number | ''>('');
@@ -91,7 +93,7 @@ export function TransferModal({
   };
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="transfer-title">
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" fullScreen={phone} aria-labelledby="transfer-title">
       <DialogTitle id="transfer-title">{t('transfer.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>

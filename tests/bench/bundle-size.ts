@@ -1,0 +1,138 @@
+/**
+ * What a phone downloads before a page shows (issue 25, "The inbox on the phone"). Reads the Vite
+ * build's manifest (`build.manifest`, `<dist>/.vite/manifest.json`) and adds up, for each page, the
+ * JavaScript and CSS of its chunks and everything they import statically, transitively, each file
+ * gzipped at level 9 as Vite's reportCompressedSize does. Dynamic imports are not followed: they load
+ * later, when used (the emoji picker on the first click, a private page after login).
+ *
+ *   npm run bench -- bundle-size        # builds into a temporary folder, then prints the figures
+ *   WEB_DIST=web/dist npm run bench -- bundle-size   # measures an existing build instead
+ *
+ * tests/e2e/bundle-size.test.ts asserts the limits on the build the e2e run serves.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/**
+ * The chunks each measured page loads before it is usable, by manifest key: the entry (index.html),
+ * the lazy modules the router renders for that URL and, for a signed-in page, the string tables
+ * App.tsx loads beside the signed-in shell (the layout's and the tickets page's namespaces).
+ */
+export const PAGES = {
+  login: { url: '/login', chunks: ['index.html', 'src/login/LoginPage.tsx'], limitKb: 150 },
+  ticket: {
+    url: '/tickets/:ticketId',
+    chunks: [
+      'index.html',
+      'src/auth/SignedIn.tsx',
+      'src/tickets/TicketsPage.tsx',
+      ...['chats', 'billing', 'announcements', 'tickets', 'contacts'].map((ns) => `src/i18n/${ns}.ts`),
+    ],
+    limitKb: 300,
+  },
+} as const;
+export type PageName = keyof typeof PAGES;
+
+export interface FileSize {
+  file: string;
+  /** the manifest key the file belongs to (a source path or a shared chunk's name) */
+  key: string;
+  bytes: number;
+  gzip: number;
+}
+export interface PageSize {
+  page: PageName;
+  js: number;
+  css: number;
+  /** js + css, gzip bytes */
+  total: number;
+  files: FileSize[];
+}
+
+export const defaultDist = () => resolve(process.env.WEB_DIST || resolve(import.meta.dirname, '../../web/dist'));
+
+export function readManifest(dist: string): Manifest {
+  const path = join(dist, '.vite', 'manifest.json');
+  if (!existsSync(path)) throw new Error(`${path} is missing: build with build.manifest (npm run build:web)`);
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+/** The JS and CSS files `roots` load statically (transitively), each gzipped at level 9. */
+export function staticClosure(dist: string, manifest: Manifest, roots: readonly string[]): FileSize[] {
+  const seenKeys = new Set<string>();
+  const files = new Map<string, FileSize>();
+  const add = (file: string, key: string) => {
+    if (files.has(file)) return;
+    const bytes = readFileSync(join(dist, file));
+    files.set(file, { file, key, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  };
+  const visit = (key: string) => {
+    if (seenKeys.has(key)) return;
+    seenKeys.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the build manifest (renamed or no longer a chunk?)`);
+    add(chunk.file, key);
+    for (const css of chunk.css ?? []) add(css, key);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  for (const root of roots) visit(root);
+  return [...files.values()].sort((a, b) => b.gzip - a.gzip);
+}
+
+export function measurePage(page: PageName, dist = defaultDist(), manifest = readManifest(dist)): PageSize {
+  const files = staticClosure(dist, manifest, PAGES[page].chunks);
+  const sum = (ext: string) => files.filter((f) => f.file.endsWith(ext)).reduce((n, f) => n + f.gzip, 0);
+  const js = sum('.js');
+  const css = sum('.css');
+  return { page, js, css, total: js + css, files };
+}
+
+export const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/** One page's figure and its largest files, as printed by the bench and the e2e test. */
+export function describePage(size: PageSize, top = 8): string {
+  const { url, limitKb } = PAGES[size.page];
+  const lines = [
+    `${size.page} (${url}): ${kb(size.total)} KB gzip (JS ${kb(size.js)} + CSS ${kb(size.css)}), limit ${limitKb} KB, ${size.files.length} files`,
+  ];
+  for (const f of size.files.slice(0, top))
+    lines.push(`  ${kb(f.gzip).padStart(7)} KB  ${f.file}  (${f.key}, ${kb(f.bytes)} KB raw)`);
+  return lines.join('\n');
+}
+
+/**
+ * The bench: builds the app into a temporary folder unless WEB_DIST names a build, then prints each
+ * page's figure. It only measures; tests/e2e/bundle-size.test.ts holds the limits.
+ */
+export async function runBundleSizeBench(): Promise<void> {
+  let dist = process.env.WEB_DIST ? resolve(process.env.WEB_DIST) : undefined;
+  let temporary: string | undefined;
+  if (!dist) {
+    temporary = mkdtempSync(join(tmpdir(), 'bundle-size-'));
+    dist = temporary;
+    const { build } = await import('vite');
+    await build({
+      configFile: resolve(import.meta.dirname, '../../web/vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: dist, emptyOutDir: true },
+    });
+  }
+  const manifest = readManifest(dist);
+  for (const page of Object.keys(PAGES) as PageName[]) {
+    const size = measurePage(page, dist, manifest);
+    const over = size.total >= PAGES[page].limitKb * 1024 ? '  << OVER THE LIMIT' : '';
+    console.log(`${describePage(size, 12).replace('\n', `${over}\n`)}\n`);
+  }
+  if (temporary) rmSync(temporary, { recursive: true, force: true });
+}
