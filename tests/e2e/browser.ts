@@ -25,15 +25,27 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/**
+ * A new context and page. Service workers are blocked unless a test asks for them (`serviceWorkers:
+ * 'allow'`, as pwa.test.ts does): the app's worker precaches the whole build (~3 MB) in every fresh
+ * context, about 25 s of CPU on a 2-core machine, which no other test needs.
+ */
 export async function newPage(
   browser: Browser,
-  opts: { width?: number; height?: number; locale?: string; colorScheme?: 'light' | 'dark' } = {},
+  opts: {
+    width?: number;
+    height?: number;
+    locale?: string;
+    colorScheme?: 'light' | 'dark';
+    serviceWorkers?: 'allow' | 'block';
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: opts.width ?? 1366, height: opts.height ?? 800 },
     locale: opts.locale ?? 'pt-BR',
     colorScheme: opts.colorScheme ?? 'light',
+    serviceWorkers: opts.serviceWorkers ?? 'block',
   });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error('[browser error]', err.message));

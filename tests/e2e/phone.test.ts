@@ -26,6 +26,8 @@ async function phoneContext(): Promise<{ context: BrowserContext; page: Page }> 
     isMobile: true,
     hasTouch: true,
     locale: 'pt-BR',
+    // as in newPage: the service worker's precache is pwa.test.ts's business
+    serviceWorkers: 'block',
   });
   await context.grantPermissions(['microphone']);
   const page = await context.newPage();

@@ -51,7 +51,7 @@ describe('installable app', () => {
   });
 
   test('the service worker controls the page; offline, a reload still shows the login page and the offline notice', async () => {
-    const { context, page } = await newPage(browser, { width: 390, height: 844 });
+    const { context, page } = await newPage(browser, { width: 390, height: 844, serviceWorkers: 'allow' });
     await page.goto('/login');
     await page.getByRole('button', { name: 'Entrar' }).waitFor();
     await controlled(page);
@@ -83,7 +83,7 @@ describe('installable app', () => {
   });
 
   test('a push message shows a notification with its title, body, tag, icon and address', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser, { serviceWorkers: 'allow' });
     await context.grantPermissions(['notifications']);
     await page.goto('/login');
     await controlled(page);

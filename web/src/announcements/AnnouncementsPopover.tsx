@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import {
   Badge,
   Box,
@@ -15,8 +15,10 @@ import { useTranslation } from 'react-i18next';
 import type { Announcement } from '#shared/schemas/announcements';
 import { api } from '../api/client';
 import { formatListStamp } from '../lib/format';
-import { AnnouncementViewer } from './AnnouncementViewer';
+import { MountWhenOpened } from '../components/MountWhenOpened';
 import { useActiveAnnouncements } from './useAnnouncements';
+
+const AnnouncementViewer = lazy(() => import('./AnnouncementViewer').then((m) => ({ default: m.AnnouncementViewer })));
 
 /** Priority colours (attendance.md 3): 1 red, 2 orange, 3 grey. */
 export const PRIORITY_COLOR: Record<number, string> = { 1: 'error.main', 2: 'warning.main', 3: 'grey.500' };
@@ -79,7 +81,9 @@ export function AnnouncementsPopover() {
           ))}
         </List>
       </Popover>
-      <AnnouncementViewer announcement={viewing} onClose={() => setViewing(null)} />
+      <MountWhenOpened open={viewing !== null}>
+        <AnnouncementViewer announcement={viewing} onClose={() => setViewing(null)} />
+      </MountWhenOpened>
     </>
   );
 }

@@ -1,16 +1,18 @@
-import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { createContext, lazy, useCallback, useContext, useRef, useState, type ReactNode } from 'react';
+import type { ConfirmRequest } from './ConfirmDialog';
+import { MountWhenOpened } from './MountWhenOpened';
 
-type Ask = (opts: { title?: string; message: string; confirmLabel?: string }) => Promise<boolean>;
+// the dialog's code loads with the first question asked, not with the page (issue 25)
+const ConfirmDialog = lazy(() => import('./ConfirmDialog').then((m) => ({ default: m.ConfirmDialog })));
+
+type Ask = (opts: ConfirmRequest) => Promise<boolean>;
 const Ctx = createContext<Ask>(async () => false);
 
 /** The confirmation dialog of 2.13 (cancel/confirm), as a promise: `if (await confirm({ message })) ...`. */
 export const useConfirm = () => useContext(Ctx);
 
 export function ConfirmProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  const [state, setState] = useState<{ title?: string; message: string; confirmLabel?: string } | null>(null);
+  const [state, setState] = useState<ConfirmRequest | null>(null);
   const resolver = useRef<(v: boolean) => void>(() => {});
   const ask = useCallback<Ask>(
     (opts) =>
@@ -27,18 +29,9 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   return (
     <Ctx.Provider value={ask}>
       {children}
-      <Dialog open={Boolean(state)} onClose={() => close(false)} aria-labelledby="confirm-title">
-        <DialogTitle id="confirm-title">{state?.title ?? t('confirm.title')}</DialogTitle>
-        <DialogContent>
-          <Typography>{state?.message}</Typography>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => close(false)}>{t('buttons.cancel')}</Button>
-          <Button variant="contained" color="error" onClick={() => close(true)} autoFocus>
-            {state?.confirmLabel ?? t('buttons.confirm')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <MountWhenOpened open={state !== null}>
+        <ConfirmDialog request={state} onClose={close} />
+      </MountWhenOpened>
     </Ctx.Provider>
   );
 }

@@ -1,9 +1,12 @@
-import { useState } from 'react';
-import { IconButton, Menu, MenuItem, Tooltip } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import IconButton from '@mui/material/IconButton';
 import TranslateIcon from '@mui/icons-material/Translate';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '#shared/constants';
+import type { Language } from '#shared/constants';
 import { storeLanguage } from '../i18n';
+
+// the menu's code (Menu, Popover, MenuItem) loads on the first click: the login page shows without it (issue 25)
+const LanguageList = lazy(() => import('./LanguageList'));
 
 /** Switches the interface language (stored, applied, announced to `onChange`); the menu below and the phone's overflow menu use it. */
 export function useLanguageChoice(onChange?: (lang: Language) => void) {
@@ -30,28 +33,35 @@ export function LanguageMenu({
   const { t } = useTranslation();
   const language = useLanguageChoice(onChange);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const choose = (lang: Language) => {
-    setAnchor(null);
-    language.choose(lang);
-  };
+  // mounted from the first click on, so the menu closes with its transition like any other
+  const [loaded, setLoaded] = useState(false);
   return (
     <>
-      <Tooltip title={t('topbar.language')}>
-        <IconButton
-          color={color ?? 'inherit'}
-          aria-label={t('topbar.language')}
-          onClick={(e) => setAnchor(e.currentTarget)}
-        >
-          <TranslateIcon />
-        </IconButton>
-      </Tooltip>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((lang) => (
-          <MenuItem key={lang} selected={language.current === lang} onClick={() => choose(lang)} lang={lang}>
-            {t(`languages.${lang}`)}
-          </MenuItem>
-        ))}
-      </Menu>
+      <IconButton
+        color={color ?? 'inherit'}
+        aria-label={t('topbar.language')}
+        title={t('topbar.language')}
+        aria-haspopup="menu"
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+          setLoaded(true);
+        }}
+      >
+        <TranslateIcon />
+      </IconButton>
+      {loaded && (
+        <Suspense fallback={null}>
+          <LanguageList
+            anchor={anchor}
+            current={language.current}
+            onChoose={(lang) => {
+              setAnchor(null);
+              language.choose(lang);
+            }}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import {
   Box,
   Divider,
@@ -34,10 +34,12 @@ import { LanguageMenu, useLanguageChoice } from '../components/LanguageMenu';
 import { usePhone } from '../components/usePhone';
 import { prefs } from '../lib/preferences';
 import { formatDate } from '../lib/format';
-import { UserModal } from '../users/UserModal';
+import { MountWhenOpened } from '../components/MountWhenOpened';
 import { NotificationsPopover } from './NotificationsPopover';
 import { AnnouncementsPopover } from '../announcements/AnnouncementsPopover';
 import { ChatsPopover } from '../chats/ChatsPopover';
+
+const UserModal = lazy(() => import('../users/UserModal').then((m) => ({ default: m.UserModal })));
 
 /** The top bar of attendance.md 2.10. */
 export function TopBar() {
@@ -227,14 +229,16 @@ export function TopBar() {
           </MenuItem>
         </Menu>
       </Stack>
-      <UserModal
-        open={editing}
-        userId={user.id}
-        onClose={() => setEditing(false)}
-        onSaved={(saved) => {
-          if (saved.id === user.id) setUser({ ...user, ...saved });
-        }}
-      />
+      <MountWhenOpened open={editing}>
+        <UserModal
+          open={editing}
+          userId={user.id}
+          onClose={() => setEditing(false)}
+          onSaved={(saved) => {
+            if (saved.id === user.id) setUser({ ...user, ...saved });
+          }}
+        />
+      </MountWhenOpened>
     </>
   );
 }

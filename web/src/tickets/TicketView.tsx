@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   Avatar,
@@ -28,18 +28,20 @@ import { ApiError } from '../api/errors';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { useConfirm } from '../components/ConfirmProvider';
+import { MountWhenOpened } from '../components/MountWhenOpened';
 import { useAuth } from '../auth/AuthProvider';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
-import { ContactDrawer } from '../contacts/ContactDrawer';
 import { MessagesList } from '../messages/MessagesList';
 import { Composer } from '../messages/Composer';
 import { mayOpenTicket, viewerOf } from './membership';
 import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
-import { TransferModal } from './TransferModal';
-import { ScheduleModal } from './ScheduleModal';
 import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
 import type { Message, Ticket } from './types';
+
+const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
+const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ default: m.TransferModal })));
+const ScheduleModal = lazy(() => import('./ScheduleModal').then((m) => ({ default: m.ScheduleModal })));
 
 /** The open ticket (2.4): header with actions and tags, messages, composer, contact drawer. */
 export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) {
@@ -281,14 +283,20 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
         <MessagesList ticketId={ticket.id} onReply={setReplyTo} />
         <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       </Box>
-      <ContactDrawer ticket={ticket} open={drawer} onClose={() => setDrawer(false)} />
-      <TransferModal
-        ticket={ticket}
-        open={modal === 'transfer'}
-        onClose={() => setModal(null)}
-        onDone={() => navigate('/tickets')}
-      />
-      <ScheduleModal ticket={ticket} open={modal === 'schedule'} onClose={() => setModal(null)} />
+      <MountWhenOpened open={drawer}>
+        <ContactDrawer ticket={ticket} open={drawer} onClose={() => setDrawer(false)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={modal === 'transfer'}>
+        <TransferModal
+          ticket={ticket}
+          open={modal === 'transfer'}
+          onClose={() => setModal(null)}
+          onDone={() => navigate('/tickets')}
+        />
+      </MountWhenOpened>
+      <MountWhenOpened open={modal === 'schedule'}>
+        <ScheduleModal ticket={ticket} open={modal === 'schedule'} onClose={() => setModal(null)} />
+      </MountWhenOpened>
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
   Badge,
@@ -28,6 +28,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
+import { MountWhenOpened } from '../components/MountWhenOpened';
 import { asList } from '../realtime/cache';
 import { useDebouncedValue } from '../lib/debounce';
 import { mayPeek, viewerOf, type ListFilter } from './membership';
@@ -35,9 +36,10 @@ import { searchQuery } from './search';
 import { queueFilter } from './list-query';
 import { ticketActions } from './api';
 import { TicketsList } from './TicketsList';
-import { NewTicketModal } from './NewTicketModal';
-import { PeekModal } from './PeekModal';
 import type { Queue, Tag, Ticket } from './types';
+
+const NewTicketModal = lazy(() => import('./NewTicketModal').then((m) => ({ default: m.NewTicketModal })));
+const PeekModal = lazy(() => import('./PeekModal').then((m) => ({ default: m.PeekModal })));
 
 type MainTab = 'open' | 'closed' | 'search';
 
@@ -314,8 +316,12 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         {tab === 'closed' && <TicketsList filter={filters.closed} visible {...listProps} />}
         {tab === 'search' && <TicketsList filter={filters.search} visible {...listProps} />}
       </Box>
-      <NewTicketModal open={newTicket} onClose={() => setNewTicket(false)} onCreated={(tk) => openTicket(tk.uuid)} />
-      <PeekModal ticket={peek} onClose={() => setPeek(null)} />
+      <MountWhenOpened open={newTicket}>
+        <NewTicketModal open={newTicket} onClose={() => setNewTicket(false)} onCreated={(tk) => openTicket(tk.uuid)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={peek !== null}>
+        <PeekModal ticket={peek} onClose={() => setPeek(null)} />
+      </MountWhenOpened>
     </Paper>
   );
 }
