@@ -38,8 +38,10 @@ export interface SessionRunnerProps {
 
 export { SESSION_UNHEALTHY_MINUTES };
 /**
- * Sessions per task that scaling aims at by default: a real Baileys session holds about 15-40 MB
- * (docs/benchmarks.md, "Session runner memory"), so 2 GiB carries this many with room for bursts.
+ * Sessions per task that scaling aims at by default (context `runnerSessionsTarget`). The measured and
+ * published figures (docs/benchmarks.md, "Runner memory", "Recommended task size") put a connected
+ * session at up to about 5 MB and allow 150 on 2 GiB; 50 stays the default until a staging task with
+ * real sessions confirms that figure (its health line: RSS against SessionsHeld).
  */
 export const SESSIONS_PER_RUNNER = 50;
 /** Minutes the service may run fewer runners than its minimum (a deploy's replacement takes less). */

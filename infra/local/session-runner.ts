@@ -7,6 +7,8 @@ export interface RunnerHealth {
   runnerId: string;
   state: string;
   sessions: number;
+  /** of those, connected (absent while the runner starts) */
+  connected?: number;
   rss: number;
 }
 
@@ -18,6 +20,8 @@ export interface SessionRunnerChild {
   /** resolves when the runner answers on its API */
   readonly ready: Promise<void>;
   readonly running: boolean;
+  /** its process id while it runs (benchmarks read its memory from /proc/<pid>/status) */
+  readonly pid: number | undefined;
   /** tests: ends the runner as a crash does (SIGKILL: no drain, sockets and ownership left as they were) */
   kill(): Promise<void>;
   /** a deploy: SIGTERM, then waits for the runner to hand its work over and exit; how it ended and how long it took */
@@ -129,6 +133,9 @@ export function startSessionRunner(opts: SessionRunnerOptions): SessionRunnerChi
     },
     get running() {
       return !exited;
+    },
+    get pid() {
+      return exited ? undefined : child.pid;
     },
     async kill() {
       if (!exited) child.kill('SIGKILL');

@@ -32,4 +32,14 @@ describe('Lru (the bound on every cache of the runner)', () => {
     cache.set('absent', undefined as unknown as null);
     expect(cache.has('absent')).toBe(false);
   });
+
+  it('takes memory for the entries it holds, not for its bound (500 sessions keep nine caches each)', () => {
+    const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    const before = used();
+    // with room kept for every entry of its bound, these would take hundreds of MB
+    const caches = Array.from({ length: 10 }, () => new Lru<string>({ max: 1_000_000, ttlMs: 60_000 }));
+    for (const cache of caches) cache.set('k', 'v');
+    expect(used() - before).toBeLessThan(20 * 1024 * 1024);
+    expect(caches.every((c) => c.size === 1)).toBe(true);
+  });
 });

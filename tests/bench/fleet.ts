@@ -11,8 +11,8 @@ import { printFleet, runFleet } from '../fault/fleet-scenario';
 
 const [sessions, inboundPerSecond, sendsPerSecond] = [
   Number(process.argv[2] ?? 200),
-  Number(process.argv[3] ?? 20),
-  Number(process.argv[4] ?? 6),
+  Number(process.argv[3] ?? 50),
+  Number(process.argv[4] ?? 10),
 ];
 const result = await runFleet({
   sessions,

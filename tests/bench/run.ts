@@ -8,6 +8,8 @@
  *   npm run bench                       # full size, 20 s per call and concurrency
  *   BENCH_SCALE=0.1 BENCH_SECONDS=5 npm run bench   # a quick look
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
+ *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
+ *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
  */
 import { randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
@@ -26,6 +28,17 @@ import type { Message } from '../../shared/schemas/messages';
 if (process.argv[2] === 'fleet') {
   process.argv.splice(2, 1);
   await import('./fleet');
+}
+// `npm run bench -- runner-memory [minutes] [messages/s] [sessions]`: one runner's memory (tests/bench/runner-memory.ts)
+if (process.argv[2] === 'runner-memory') {
+  process.argv.splice(2, 1);
+  await import('./runner-memory');
+}
+// `npm run bench -- bundle-size`: what the login and ticket pages download (tests/bench/bundle-size.ts)
+if (process.argv[2] === 'bundle-size') {
+  const { runBundleSizeBench } = await import('./bundle-size');
+  await runBundleSizeBench();
+  process.exit(0);
 }
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);

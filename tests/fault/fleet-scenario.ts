@@ -9,6 +9,18 @@
  */
 import { startStack, type LocalStack } from '../../infra/local/stack';
 import type { SessionReport } from '../../infra/local/simulator-hub';
+import {
+  conversation,
+  fleetStackOptions,
+  type ListedMessage,
+  mb,
+  paced,
+  pairSessions,
+  pool,
+  sleep,
+  ticketsByNumber,
+  waitFor,
+} from './fleet-setup';
 
 export interface FleetRunOptions {
   sessions: number;
@@ -70,36 +82,8 @@ export interface FleetRunResult {
   seconds: number;
 }
 
-interface ListedMessage {
-  id: string;
-  wid: string;
-  fromMe: boolean;
-  ack: number;
-  error?: string | null;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
-
 export async function runFleet(opts: FleetRunOptions): Promise<FleetRunResult> {
-  const stack = await startStack({
-    runners: opts.runners,
-    timers: false,
-    logLevel: 'error',
-    retryBaseMs: 50,
-    passwordHashCost: 14,
-    stopTimeoutSeconds: 60,
-    rateLimitExemptAddresses: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
-  });
+  const stack = await startStack(fleetStackOptions(opts.runners));
   try {
     return await scenario(stack, opts);
   } finally {
@@ -112,66 +96,9 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
   const say = (line: string) => opts.progress?.(`[${((Date.now() - began) / 1000).toFixed(0)} s] ${line}`);
   const hub = stack.simulator;
   if (!hub) throw new Error('the fleet scenario needs the simulator');
-  const call = async <T>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
-    const res = await fetch(`${stack.url}${path}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
 
   // ---- a company whose plan allows every session, its connections paired
-  const superToken = (
-    await call<{ token: string }>('POST', '/api/auth/login', { email: 'admin@admin.com', password: 'admin123' })
-  ).token;
-  const plan = await call<{ id: number }>(
-    'POST',
-    '/api/plans',
-    { name: `Fleet ${Date.now()}`, users: 10, connections: opts.sessions, queues: 10, value: 0 },
-    superToken,
-  );
-  const email = `fleet-${Date.now()}@test.dev`;
-  const signup = await call<{ company: { id: number } }>('POST', '/api/companies/cadastro', {
-    companyName: 'Fleet',
-    name: 'Owner',
-    email,
-    password: 'secret123',
-    phone: '11999998888',
-    planId: plan.id,
-  });
-  const companyId = signup.company.id;
-  const { token } = await call<{ token: string }>('POST', '/api/auth/login', { email, password: 'secret123' });
-  // one at a time: connections of one company share their usage counter (a transaction conflict otherwise)
-  const connections: number[] = [];
-  for (let i = 0; i < opts.sessions; i++)
-    connections.push((await call<{ id: number }>('POST', '/api/whatsapp', { name: `Line ${i}` }, token)).id);
-  await pool(
-    connections.map((id, i) => ({ id, i })),
-    8,
-    async ({ id, i }) => {
-      await call('POST', `/@simulator/sessions/${companyId}/${id}/scan`, { number: `55119${String(10_000_000 + i)}` });
-    },
-  );
-  const report = () => hub.report().filter((r) => r.companyId === companyId);
-  const allConnected = () => {
-    const r = report();
-    return r.length === connections.length && r.every((s) => s.status === 'CONNECTED');
-  };
-  const waitFor = async (what: string, check: () => boolean | Promise<boolean>, limitMs = 120_000) => {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > limitMs) throw new Error(`${what}: not within ${limitMs / 1000} s`);
-      await sleep(250);
-    }
-    return (Date.now() - started) / 1000;
-  };
-  await waitFor('every session connected', allConnected);
+  const { call, token, companyId, connections, report, allConnected } = await pairSessions(stack, opts.sessions);
   say(`${connections.length} sessions paired and connected`);
 
   // ---- the runners: health sampled for RSS; sessions spread evenly before the traffic starts
@@ -216,52 +143,32 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
   const pendingEvents = () => report().reduce((n, r) => n + r.pending, 0);
   await waitFor('first messages handed over', () => pendingEvents() === 0);
   await stack.idle();
-  const ticketOf = new Map<string, number>();
-  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-    const page = await call<{
-      tickets: { id: number; contact: { number: string } }[];
-      cursor?: string;
-      hasMore: boolean;
-    }>(
-      'GET',
-      `/api/tickets?status=pending&showAll=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      undefined,
-      token,
-    );
-    for (const t of page.tickets) ticketOf.set(t.contact.number, t.id);
-    cursor = page.hasMore ? page.cursor : undefined;
-  }
+  const ticketOf = await ticketsByNumber(call, token);
   say(`${ticketOf.size} tickets open`);
 
   // ---- traffic: customers write and attendants send, continuously, until the faults are over
   let traffic = true;
   const posted: { id: string; wid: string; whatsappId: number; ticketId: number }[] = [];
-  const paced = async (perSecond: number, act: (n: number) => Promise<void>) => {
-    const gapMs = 1000 / perSecond;
-    const started = Date.now();
-    const running = new Set<Promise<void>>();
-    for (let n = 0; traffic; n++) {
-      const work = act(n).catch((err) => say(`traffic error: ${(err as Error).message}`));
-      running.add(work);
-      void work.finally(() => running.delete(work));
-      const wait = started + (n + 1) * gapMs - Date.now();
-      if (wait > 0) await sleep(wait);
-    }
-    await Promise.all(running);
-  };
-  const writers = paced(opts.inboundPerSecond, (n) => inject(chats[n % chats.length]!));
-  const senders = paced(opts.sendsPerSecond, async (n) => {
-    const chat = chats[(n * 7) % chats.length]!;
-    const ticketId = ticketOf.get(chat.number);
-    if (ticketId === undefined) return;
-    const message = await call<{ id: string; wid: string }>(
-      'POST',
-      `/api/messages/${ticketId}`,
-      { body: `reply ${n}` },
-      token,
-    );
-    posted.push({ ...message, whatsappId: chat.whatsappId, ticketId });
-  });
+  const running = () => traffic;
+  const trafficError = (err: Error) => say(`traffic error: ${err.message}`);
+  const writers = paced(opts.inboundPerSecond, (n) => inject(chats[n % chats.length]!), running, trafficError);
+  const senders = paced(
+    opts.sendsPerSecond,
+    async (n) => {
+      const chat = chats[(n * 7) % chats.length]!;
+      const ticketId = ticketOf.get(chat.number);
+      if (ticketId === undefined) return;
+      const message = await call<{ id: string; wid: string }>(
+        'POST',
+        `/api/messages/${ticketId}`,
+        { body: `reply ${n}` },
+        token,
+      );
+      posted.push({ ...message, whatsappId: chat.whatsappId, ticketId });
+    },
+    running,
+    trafficError,
+  );
 
   const quiet = () => sleep(opts.quietSeconds * 1000);
   await quiet();
@@ -302,27 +209,13 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
         have.set(o.wid, (have.get(o.wid) ?? 0) + 1);
     return have;
   };
-  const conversation = async (ticketId: number) => {
-    let all: ListedMessage[] = [];
-    for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-      const page = await call<{ messages: ListedMessage[]; cursor?: string; hasMore: boolean }>(
-        'GET',
-        `/api/messages/${ticketId}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        undefined,
-        token,
-      );
-      all = [...page.messages, ...all];
-      cursor = page.hasMore ? page.cursor : undefined;
-    }
-    return all;
-  };
   // a send is settled once on the phone or marked failed; the queue works through the backlog
   let stored = new Map<string, ListedMessage>();
   const readStored = async () => {
     const next = new Map<string, ListedMessage>();
     const counts = new Map<string, number>();
     await pool([...new Set(ticketOf.values())], 8, async (ticketId) => {
-      for (const m of await conversation(ticketId)) {
+      for (const m of await conversation(call, token, ticketId)) {
         next.set(m.fromMe ? m.id : m.wid, m);
         if (!m.fromMe) counts.set(m.wid, (counts.get(m.wid) ?? 0) + 1);
       }
