@@ -191,11 +191,16 @@ class ManagedSession {
   /** Waits for the next change of status (or leaving), at most `ms`. */
   private changed(ms: number) {
     return new Promise<void>((done) => {
-      const timer = setTimeout(done, ms);
-      this.waiters.push(() => {
+      const wake = () => {
         clearTimeout(timer);
         done();
-      });
+      };
+      // a wait that times out leaves the list: a session that never changes does not collect them
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== wake);
+        done();
+      }, ms);
+      this.waiters.push(wake);
     });
   }
 

@@ -518,6 +518,28 @@ describe('Baileys provider: bounded memory (N5)', () => {
     }
   });
 
+  it("Baileys' own caches (devices, call offers, placeholder resends) are given bounded ones, a fresh set per socket", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { s } = session();
+      await s.connect();
+      const names = ['userDevicesCache', 'callOfferCache', 'placeholderResendCache'] as const;
+      const limits = [CACHE_LIMITS.userDevices, CACHE_LIMITS.callOffers, CACHE_LIMITS.placeholderResends];
+      for (const [i, name] of names.entries()) {
+        const cache = made[0]!.config[name] as { get: (k: string) => unknown; set: (k: string, v: unknown) => void };
+        expect(cache, name).toBeDefined();
+        cache.set('first', 1);
+        for (let n = 0; n < limits[i]!.max; n++) cache.set(`k${n}`, 1);
+        expect(cache.get('first'), `${name} holds at most ${limits[i]!.max}`).toBeUndefined();
+        cache.set('recent', 1);
+        vi.setSystemTime(Date.now() + limits[i]!.ttlMs + 1);
+        expect(cache.get('recent'), `${name} forgets after ${limits[i]!.ttlMs} ms`).toBeUndefined();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a contact's picture is looked up once a day, and only so many contacts' pictures are remembered", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {

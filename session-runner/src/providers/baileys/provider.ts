@@ -82,6 +82,12 @@ export const CACHE_LIMITS = {
   groupAcks: { max: 2_000, ttlMs: DAY },
   /** group metadata for sends (a metadata query per group send otherwise); dropped on every group change */
   groups: { max: 100, ttlMs: 5 * MINUTE },
+  /** Baileys' own: each contact's devices, as its default keeps them (5 min) */
+  userDevices: { max: 1_000, ttlMs: 5 * MINUTE },
+  /** Baileys' own: call offers until answered or rejected (5 min) */
+  callOffers: { max: 100, ttlMs: 5 * MINUTE },
+  /** Baileys' own: messages asked again from the phone (placeholders), 1 h */
+  placeholderResends: { max: 1_000, ttlMs: 60 * MINUTE },
 };
 
 /** How long each socket waits for WhatsApp Web's current version before using the one bundled with Baileys. */
@@ -231,6 +237,10 @@ class BaileysSession implements ProviderSession {
       syncFullHistory: false,
       // one retry counter across reconnects, so a message cannot loop through decrypt retries
       msgRetryCounterCache: this.shared.retries,
+      // Baileys bounds its own caches by age only (and each starts a timer): these are bounded in count too
+      userDevicesCache: new Lru(CACHE_LIMITS.userDevices),
+      callOfferCache: new Lru(CACHE_LIMITS.callOffers),
+      placeholderResendCache: new Lru(CACHE_LIMITS.placeholderResends),
       // retries of messages we sent are answered from our store, not memory
       getMessage: async (key) => (key.id ? restoreMessage(await this.ctx.getMessage(key.id)) : undefined),
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
