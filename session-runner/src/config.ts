@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_HEALTH, type HealthSettings } from './health';
+import { CHECK_INTERVAL_MS } from './check-pacer';
 
 /** The session runner's own settings, read once at start (table, bucket and queues come from functions/lib/config). */
 export interface RunnerConfig {
@@ -33,6 +34,8 @@ export interface RunnerConfig {
   };
   /** the session health monitor; the simulator probes every 2 s so tests see a silent socket restarted */
   health: HealthSettings;
+  /** at most one batched number check per session this often (check-pacer.ts; tests shorten it) */
+  checkIntervalMs: number;
 }
 
 let cached: RunnerConfig | undefined;
@@ -72,6 +75,7 @@ export function runnerConfig(): RunnerConfig {
       reportEveryMs: num('HEALTH_REPORT_MS', provider === 'simulator' ? 1_000 : DEFAULT_HEALTH.reportEveryMs),
       metrics: process.env.HEALTH_METRICS === 'emf',
     },
+    checkIntervalMs: num('NUMBER_CHECK_INTERVAL_MS', CHECK_INTERVAL_MS),
   };
   return cached;
 }

@@ -52,6 +52,7 @@ let fleet: Fleet | undefined;
 const manager = new SessionManager(provider, cfg.runnerId, undefined, {
   health: cfg.health,
   maxHandshakes: cfg.fleet.maxHandshakes,
+  checkIntervalMs: cfg.checkIntervalMs,
   owns: (companyId, whatsappId) => fleet!.owns(companyId, whatsappId),
 });
 const token = randomBytes(24).toString('hex');

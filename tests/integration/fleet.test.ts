@@ -4,6 +4,7 @@ import { ADMIN, api, baseUrl, login, newCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { createUser } from './fixtures';
 import type { FleetView } from '#shared/schemas/fleet';
+import { manifest } from '../../infra/manifest';
 
 /**
  * The operator's fleet view (issue 23, item 6): the super user sees the runners, every wanted
@@ -95,7 +96,7 @@ describe('fleet view', () => {
   it("lists every queue with its depths and dead letters; a redrive sends a queue's dead letters back and is audited", async () => {
     const { token, user } = await login(ADMIN.email, ADMIN.password);
     const view = await fleet(token);
-    expect(view.queues.map((q) => q.name)).toEqual(['campaigns', 'inbound', 'schedules', 'session-commands']);
+    expect(view.queues.map((q) => q.name)).toEqual(manifest.queues.map((q) => q.name).sort());
     for (const q of view.queues)
       for (const n of [q.visible, q.inFlight, q.delayed, q.deadLetters]) expect(n).toBeGreaterThanOrEqual(0);
 

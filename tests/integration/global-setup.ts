@@ -12,6 +12,9 @@ let stack: LocalStack | undefined;
 export async function startTestStack(project: TestProject, webDir?: string) {
   // campaign pacing: one configured second lasts 5 ms, so interval rules are tested without waiting minutes
   process.env.CAMPAIGN_SECOND_MS ??= '5';
+  // number checks: a session's batches go one a second instead of one per 5 s (a list added item by
+  // item is one check per item; campaigns-more.test.ts reads the interval it asserts from here)
+  process.env.NUMBER_CHECK_INTERVAL_MS ??= '1000';
   // AI prompts and integrations: a provider that hangs is given up on quickly (timeout, 2 retries)
   process.env.AI_TIMEOUT_MS ??= '1500';
   process.env.AI_RETRY_BASE_MS ??= '50';
