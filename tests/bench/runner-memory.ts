@@ -24,6 +24,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { startStack } from '../../infra/local/stack';
 import { DEFAULT_HEALTH } from '../../session-runner/src/health';
+import { ACCESS_TOKEN_SECONDS } from '../../shared/constants';
 import { INBOUND_QUEUE } from '../../shared/whatsapp-protocol';
 import {
   type Call,
@@ -127,7 +128,19 @@ try {
   // ---- pairing
   phase = 'pairing';
   const fleet = await pairSessions(stack, SESSIONS, { connectedWithinMs: 600_000 });
-  const { call, token, companyId, connections, report, allConnected } = fleet;
+  const { call, companyId, connections, report, allConnected } = fleet;
+  // an access token lasts 15 minutes: the hour's attendants sign in again well before it runs out
+  let token = fleet.token;
+  const signInAgain = setInterval(
+    () =>
+      void fleet.signIn().then(
+        (fresh) => {
+          token = fresh;
+        },
+        (err: Error) => say(`signing in again failed: ${err.message}`),
+      ),
+    (ACCESS_TOKEN_SECONDS * 1000) / 3,
+  );
   const pending = () => report().reduce((n, r) => n + r.pending, 0);
   say(`${connections.length} sessions paired and connected`);
   await waitFor(
@@ -281,6 +294,7 @@ try {
   const connectedAtEnd = allConnected() && health?.sessions === SESSIONS && health.connected === SESSIONS;
   const deadLetters = Object.fromEntries([...stack.queues].map(([name, q]) => [name, q.deadLetters.length]));
   clearInterval(sampler);
+  clearInterval(signInAgain);
 
   if (notHanded) problems.push(`${notHanded} customer messages never taken onto the queue by the runner`);
   if (sends.lost || sends.doubled) problems.push(`sends lost ${sends.lost}, doubled ${sends.doubled}`);

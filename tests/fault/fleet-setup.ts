@@ -65,8 +65,10 @@ export function apiClient(baseUrl: string): Call {
 
 export interface PairedFleet {
   call: Call;
-  /** the company owner's token */
+  /** the company owner's token (an access token lasts ACCESS_TOKEN_SECONDS: long runs ask `signIn` again) */
   token: string;
+  /** signs the owner in again: a fresh token */
+  signIn: () => Promise<string>;
   companyId: number;
   /** the connections (whatsapp ids), in the order they were made */
   connections: number[];
@@ -107,7 +109,9 @@ export async function pairSessions(
     planId: plan.id,
   });
   const companyId = signup.company.id;
-  const { token } = await call<{ token: string }>('POST', '/api/auth/login', { email, password: 'secret123' });
+  const signIn = async () =>
+    (await call<{ token: string }>('POST', '/api/auth/login', { email, password: 'secret123' })).token;
+  const token = await signIn();
   // Created one at a time (connections of one company share their usage counter: a transaction
   // conflict otherwise) and scanned a batch at a time, so no QR code runs out before its scan
   // (a session gives up after MAX_QR_CODES codes), however many sessions there are.
@@ -144,7 +148,7 @@ export async function pairSessions(
     return r.length === connections.length && r.every((s) => s.status === 'CONNECTED');
   };
   await waitFor('every session connected', allConnected, opts.connectedWithinMs);
-  return { call, token, companyId, connections, report, allConnected };
+  return { call, token, signIn, companyId, connections, report, allConnected };
 }
 
 /**
