@@ -58,8 +58,8 @@ describe('audit trail page', () => {
     await table.getByText('criados: 1').waitFor();
 
     // a day with nothing: the empty message
-    await page.getByLabel('De').fill('2020-01-01');
-    await page.getByLabel('Até').fill('2020-01-02');
+    await page.getByRole('textbox', { name: 'De', exact: true }).fill('2020-01-01');
+    await page.getByRole('textbox', { name: 'Até', exact: true }).fill('2020-01-02');
     await page.getByText('Nenhum registro para estes filtros.').waitFor();
     await context.close();
   });

@@ -27,8 +27,18 @@ export function usePagedList<T extends { id: Id }>(path: string | null, key: str
   useOnReconnect(() => void mutate());
   const items = useMemo(() => flattenPages(data), [data]);
   const hasMore = Boolean(data?.[data.length - 1]?.hasMore);
+  // A scroll that reaches the bottom while the list is being fetched again (a reconnect's refetch)
+  // is remembered and served once that fetch ends: otherwise it is lost until the user scrolls again.
+  const wantsMore = useRef(false);
   const loadMore = useCallback(() => {
-    if (hasMore && !isValidating) void setSize(size + 1);
+    if (!hasMore) return;
+    if (isValidating) wantsMore.current = true;
+    else void setSize(size + 1);
+  }, [hasMore, isValidating, setSize, size]);
+  useEffect(() => {
+    if (isValidating || !wantsMore.current) return;
+    wantsMore.current = false;
+    if (hasMore) void setSize(size + 1);
   }, [hasMore, isValidating, setSize, size]);
   const onScroll = useCallback(
     (e: { currentTarget: HTMLElement }) => nearBottom(e.currentTarget) && loadMore(),
