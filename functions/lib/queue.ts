@@ -2,7 +2,8 @@ import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { config } from './config';
 
 let client: SQSClient | undefined;
-function sqs() {
+/** The one SQS client of a runtime (the local gateway's endpoint when one is configured). */
+export function sqs() {
   const { region, sqsEndpoint } = config();
   client ??= new SQSClient({
     region,

@@ -7,6 +7,7 @@
  * (tests/bench/fault-injection.ts).
  */
 import { startStack, type LocalStack } from '../../infra/local/stack';
+import { apiClient } from './fleet-setup';
 
 export interface FaultRunOptions {
   inbound: number;
@@ -97,19 +98,7 @@ async function scenario(
 ): Promise<FaultRunResult> {
   const runner = stack.runner;
   if (!runner) throw new Error('the stack runs no session runner');
-  const call = async <T>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
-    const res = await fetch(`${stack.url}${path}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const call = apiClient(stack.url);
 
   const email = `fault-${Date.now()}@test.dev`;
   const signup = await call<{ company: { id: number } }>('POST', '/api/companies/cadastro', {

@@ -1,25 +1,10 @@
-import {
-  GetQueueAttributesCommand,
-  type QueueAttributeName,
-  SQSClient,
-  StartMessageMoveTaskCommand,
-} from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, type QueueAttributeName, StartMessageMoveTaskCommand } from '@aws-sdk/client-sqs';
 import type { FleetQueue } from '#shared/schemas/fleet';
 import { PLATFORM_COMPANY_ID } from '#shared/constants';
 import { type AuditActor, auditBy } from '../audit/actor';
 import { config } from '../config';
 import { notFound } from '../errors';
-
-let client: SQSClient | undefined;
-function sqs() {
-  const { region, sqsEndpoint } = config();
-  client ??= new SQSClient({
-    region,
-    endpoint: sqsEndpoint,
-    ...(sqsEndpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
-  return client;
-}
+import { sqs } from '../queue';
 
 const DEPTH: QueueAttributeName[] = [
   'ApproximateNumberOfMessages',
