@@ -158,6 +158,7 @@ export const http: HttpModule[] = [
       'GET /tickets/{id}',
       'POST /tickets',
       'PUT /tickets/{id}',
+      'POST /tickets/{id}/takeover',
       'DELETE /tickets/{id}',
       'GET /ticket/kanban',
       'DELETE /ticket-tags/{ticketId}',
@@ -170,6 +171,7 @@ export const http: HttpModule[] = [
     routes: ['GET /messages/{id}', 'POST /messages/{id}', 'DELETE /messages/{id}', 'POST /messages/{id}/resend'],
   },
   { name: 'uploads', routes: ['POST /uploads'] },
+  { name: 'presence', routes: ['GET /presence'] },
   { name: 'ticket-notes', routes: ['POST /ticket-notes', 'DELETE /ticket-notes/{id}', 'GET /ticket-notes/list'] },
   {
     name: 'contacts',

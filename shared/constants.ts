@@ -112,6 +112,10 @@ export const SETTING_DEFAULTS = {
   asaas: '',
   /** the access token Asaas sends with its webhooks (platform company only) */
   asaasWebhookToken: '',
+  /** issue 24: minutes without input in any tab before a user shows as away */
+  awayAfterMinutes: '5',
+  /** issue 24: whether attendants (not only admins) may take over a ticket someone else is handling */
+  takeoverByAnyUser: 'disabled',
 } as const;
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
@@ -125,4 +129,6 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
   sendGreetingMessageOneQueues: ['enabled', 'disabled'],
   userCreation: ['enabled', 'disabled'],
   initialMenu: ['open', 'closed'],
+  awayAfterMinutes: ['1', '2', '5', '10', '15', '30', '60'],
+  takeoverByAnyUser: ['enabled', 'disabled'],
 };

@@ -66,6 +66,11 @@ export const ERROR_STATUS = {
   ERR_PUSH_SUBSCRIPTION_NOT_FOUND: 404,
   /** no VAPID keys yet (on AWS the seed makes them after deployment) */
   ERR_PUSH_NOT_CONFIGURED: 503,
+  // Teamwork (issue 24).
+  /** the ticket is being handled by another attendant: only its assignee sends in it (take it over first) */
+  ERR_TICKET_LOCKED: 403,
+  /** a takeover of a ticket nobody else holds (pending or closed: accept or reopen it instead) */
+  ERR_TICKET_NOT_LOCKED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -28,6 +28,10 @@ export const EVENT_NAMES = [
   'queueIntegration',
   'payment',
   'ticketNote',
+  // issue 24: a user's status (online, away, offline), who views a ticket, who is typing in it
+  'presence',
+  'ticketViewers',
+  'typing',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -74,6 +78,11 @@ export const CLIENT_ACTIONS = [
   'leaveNotification',
   'userStatus',
   'ping',
+  // issue 24: typing in a chat box (value: ticket id; the browser sends at most one per TYPING_SIGNAL_MS),
+  // and this tab's idleness (no input for the company's awayAfterMinutes) and activity again
+  'typing',
+  'idle',
+  'active',
 ] as const;
 export type ClientAction = (typeof CLIENT_ACTIONS)[number];
 export interface ClientMessage {

@@ -50,6 +50,9 @@ export const SETTING_POLICY: Readonly<Record<SettingKey, SettingPolicy>> = {
   sendGreetingMessageOneQueues: option,
   userCreation: option,
   initialMenu: option,
+  // presence and the soft lock (issue 24): the browser reads them to time "away" and offer "Take over"
+  awayAfterMinutes: option,
+  takeoverByAnyUser: option,
   // the platform's payment provider key and the token its webhooks carry (billing/asaas.ts)
   asaas: paymentSecret,
   asaasWebhookToken: paymentSecret,

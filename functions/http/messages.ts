@@ -6,7 +6,7 @@ import { AppError } from '#lib/errors';
 import { acceptStoredUpload, storeUploads } from '#lib/storage';
 import { readMultipart } from '#lib/multipart';
 import { requireStoredTicket } from '#lib/tickets/repo';
-import { assertCanSee } from '#lib/tickets/access';
+import { assertCanSee, assertMaySend } from '#lib/tickets/access';
 import { quickMessageMedia } from '#lib/quick-messages/service';
 import { listMessages } from '#lib/messages/list';
 import { resendMessage, sendMessage } from '#lib/messages/send';
@@ -34,10 +34,14 @@ function jsonBody(event: HttpEvent): unknown {
   }
 }
 
-/** The ticket the caller may write to (ERR_NO_TICKET_FOUND / ERR_NO_PERMISSION). */
+/**
+ * The ticket the caller may write to (ERR_NO_TICKET_FOUND / ERR_NO_PERMISSION), checked before any
+ * upload is stored: one another attendant handles is ERR_TICKET_LOCKED (issue 24, soft lock).
+ */
 async function writableTicket(auth: AuthContext, ticketId: number) {
   const stored = await requireStoredTicket(auth.companyId, ticketId);
   await assertCanSee(auth.companyId, actorOf(auth), stored);
+  assertMaySend(actorOf(auth), stored);
   // the stored form (with its version) lets the send skip a second read of the ticket
   return stored;
 }

@@ -8,6 +8,8 @@ import { getUser } from '#lib/accounts/users';
 import { listTickets, type Viewer } from '#lib/tickets/list';
 import { createTicketByUser, deleteTicket, getTicket, getTicketByUuid, updateTicketByUser } from '#lib/tickets/service';
 import { assertCanSee } from '#lib/tickets/access';
+import { takeOverTicket } from '#lib/tickets/takeover';
+import { actorOf as auditActorOf } from '#lib/audit/actor';
 import { addTicketTag, clearTicketTags } from '#lib/tags/service';
 import type { AuthContext } from '#lib/auth';
 import type { User } from '#shared/schemas/accounts';
@@ -66,6 +68,11 @@ export const handler = httpModule({
       ...(whatsappId ? { whatsappId } : {}),
     });
   }),
+
+  /** issue 24: the caller takes over a ticket another attendant handles (admins, or all with takeoverByAnyUser) */
+  'POST /tickets/{id}/takeover': route({ params }, async ({ auth, params, clientAddress }) =>
+    takeOverTicket(auth.companyId, actorOf(auth), params.id, auditActorOf(auth, clientAddress)),
+  ),
 
   'DELETE /tickets/{id}': route({ permission: 'ticket-options:deleteTicket', params }, async ({ auth, params }) => {
     await deleteTicket(auth.companyId, params.id);

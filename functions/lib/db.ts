@@ -121,8 +121,17 @@ export async function putItem(item: Item, opts: { ifNotExists?: boolean } = {}) 
   }
 }
 
-export async function deleteItem(key: Key) {
-  await send(new DeleteCommand({ TableName: table(), Key: key, ReturnConsumedCapacity: 'TOTAL' }));
+/** Deletes an item; `returnOld`: answers the item as it was (undefined when there was none). */
+export async function deleteItem<T = Item>(key: Key, opts: { returnOld?: boolean } = {}): Promise<T | undefined> {
+  const out = await send<{ Attributes?: T }>(
+    new DeleteCommand({
+      TableName: table(),
+      Key: key,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...(opts.returnOld ? { ReturnValues: 'ALL_OLD' as const } : {}),
+    }),
+  );
+  return out.Attributes;
 }
 
 /** Writes many items (puts or deletes) in batches of 25, retrying unprocessed ones. */

@@ -13,6 +13,7 @@ import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from '.
 import { socketEntry, userKeys } from './accounts/users';
 import { ttlIn } from './keys';
 import { log } from './log';
+import { announceViewers, settlePresence } from './presence/service';
 
 /**
  * WebSocket connections: `C#<companyId>#WS` / `CONN#<connectionId>` holds who is connected and which
@@ -25,6 +26,8 @@ export interface WsConnection {
   connectionId: string;
   companyId: number;
   userId: number;
+  /** the user's name, shown to the other viewers of a ticket (absent on connections saved before issue 24) */
+  name?: string;
   /** the login session (`sid` of the ws ticket) */
   sessionId: string;
   profile: string;
@@ -65,15 +68,30 @@ export async function saveConnection(conn: WsConnection) {
 }
 
 /**
- * The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. Best
- * effort: presence only feeds the dashboard's online column, so a failed write (a transaction on the
- * user item at the same moment) is logged and never refuses or breaks the socket itself.
+ * The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. A socket
+ * that goes also leaves the idle set (presence/service.ts), and the user's status is settled after
+ * the change (announced when it changed). Best effort: a failed write (a transaction on the user item
+ * at the same moment) is logged and never refuses or breaks the socket itself.
  */
-async function updateSockets(companyId: number, userId: number, op: 'ADD' | 'DELETE', entry: string) {
+async function updateSockets(
+  companyId: number,
+  userId: number,
+  op: 'ADD' | 'DELETE',
+  entry: string,
+  connectionId?: string,
+) {
   const change =
-    op === 'ADD' ? { add: { sockets: new Set([entry]) } } : { deleteFromSet: { sockets: new Set([entry]) } };
+    op === 'ADD'
+      ? { add: { sockets: new Set([entry]) } }
+      : {
+          deleteFromSet: {
+            sockets: new Set([entry]),
+            ...(connectionId ? { idle: new Set([connectionId]) } : {}),
+          },
+        };
   try {
-    await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
+    const item = await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
+    await settlePresence(companyId, userId, item);
   } catch (err) {
     log.warn('presence not recorded', { companyId, userId, op, error: (err as Error).message });
   }
@@ -98,9 +116,17 @@ export async function removeConnection(connectionId: string, companyId?: number)
   const reverse = await getItem<ReverseRecord>(reverseKey(connectionId), { consistent: true });
   const owner = companyId ?? reverse?.companyId;
   await deleteItem(reverseKey(connectionId));
-  if (owner !== undefined) await deleteItem(companyConnKey(owner, connectionId));
+  const gone =
+    owner !== undefined
+      ? await deleteItem<WsConnection>(companyConnKey(owner, connectionId), { returnOld: true })
+      : undefined;
   if (reverse?.presence && reverse.userId !== undefined)
-    await updateSockets(reverse.companyId, reverse.userId, 'DELETE', reverse.presence);
+    await updateSockets(reverse.companyId, reverse.userId, 'DELETE', reverse.presence, connectionId);
+  // the tickets it had open lose a viewer
+  if (owner !== undefined && gone?.chatBoxes?.length)
+    await announceViewers(owner, gone.chatBoxes, { connectionId }).catch((err) =>
+      log.warn('viewers not announced', { connectionId, error: (err as Error).message }),
+    );
   return reverse;
 }
 
@@ -144,7 +170,7 @@ export async function updateRooms(
  */
 export async function refreshConnection(
   conn: Pick<WsConnection, 'connectionId' | 'companyId' | 'userId'>,
-  fields: Partial<Pick<WsConnection, 'profile' | 'queueIds' | 'allTicket' | 'showNoQueue'>>,
+  fields: Partial<Pick<WsConnection, 'name' | 'profile' | 'queueIds' | 'allTicket' | 'showNoQueue'>>,
 ): Promise<boolean> {
   const ttl = ttlIn(CONNECTION_TTL_SECONDS);
   const kept = await updateItem(companyConnKey(conn.companyId, conn.connectionId), {

@@ -27,6 +27,7 @@ export async function handler(event: ConnectEvent) {
       connectionId,
       companyId: user.companyId,
       userId: user.id,
+      name: user.name,
       sessionId: claims.sessionId,
       profile: user.profile,
       super: user.super,

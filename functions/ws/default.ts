@@ -9,6 +9,7 @@ import {
   postToConnection,
 } from '#lib/realtime';
 import { getUser } from '#lib/accounts/users';
+import { announceViewers, relayTyping, setIdle } from '#lib/presence/service';
 import { currentSession } from '#lib/accounts/sessions';
 import { AppError } from '#lib/errors';
 import { log } from '#lib/log';
@@ -37,7 +38,8 @@ async function sessionHolds(conn: { companyId: number; userId: number; sessionId
 
 /**
  * `$default`: room joins and leaves, `userStatus` (keeps the connection alive and refreshes the
- * user's queues and role on it) and `ping`.
+ * user's queues and role on it), `ping`, and presence (issue 24): `typing` in a chat box, `idle` and
+ * `active` of the tab.
  */
 export async function handler(event: APIGatewayProxyWebsocketEventV2) {
   let message: ClientMessage;
@@ -57,10 +59,24 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
   }
   switch (message.action) {
     case 'joinChatBox':
-    case 'leaveChatBox':
-      await updateRooms(conn, {
-        chatBoxes: toggle(conn.chatBoxes, Number(message.value), message.action === 'joinChatBox'),
+    case 'leaveChatBox': {
+      const ticketId = Number(message.value);
+      const chatBoxes = toggle(conn.chatBoxes, ticketId, message.action === 'joinChatBox');
+      await updateRooms(conn, { chatBoxes });
+      // the ticket's viewers (the joiner included) learn who has it open now
+      await announceViewers(conn.companyId, [ticketId], {
+        connectionId: conn.connectionId,
+        conn: { ...conn, chatBoxes },
       });
+      break;
+    }
+    case 'typing':
+      // relayed without an acknowledgement: the browser sends it while typing and waits for nothing
+      await relayTyping(conn, Number(message.value));
+      return { statusCode: 200 };
+    case 'idle':
+    case 'active':
+      await setIdle(conn, message.action === 'idle');
       break;
     case 'joinTickets':
     case 'leaveTickets':
@@ -81,6 +97,7 @@ export async function handler(event: APIGatewayProxyWebsocketEventV2) {
       const user = await getUser(conn.companyId, conn.userId, { consistent: true });
       if (!user) return { statusCode: 410 };
       const kept = await refreshConnection(conn, {
+        name: user.name,
         profile: user.profile,
         queueIds: user.queueIds,
         allTicket: user.allTicket,

@@ -36,6 +36,8 @@ const RULES: Record<SettingKey, SettingPolicy> = {
   sendGreetingMessageOneQueues: OPTION,
   userCreation: OPTION,
   initialMenu: OPTION,
+  awayAfterMinutes: OPTION,
+  takeoverByAnyUser: OPTION,
   asaas: PAYMENT,
   asaasWebhookToken: PAYMENT,
 };

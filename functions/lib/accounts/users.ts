@@ -30,13 +30,18 @@ export const socketEntry = (connectionId: string, expiresAt: number) => `${conne
 export const isOnline = (item: Item, nowSeconds = Math.floor(Date.now() / 1000)) =>
   [...((item.sockets as Set<string> | undefined) ?? [])].some((e) => Number(e.split('@').pop()) > nowSeconds);
 
+/** Fields of the user item that are not the user: search text and presence (presence/service.ts). */
+type PresenceFields = { searchText?: string; sockets?: unknown; idle?: unknown; presenceStatus?: unknown };
+
 export const toUser = (item: Item): User => {
   const {
     passwordHash: _hash,
     searchText: _search,
     sockets: _sockets,
+    idle: _idle,
+    presenceStatus: _status,
     ...rest
-  } = stripKeys(item) as StoredUser & { searchText?: string; sockets?: unknown };
+  } = stripKeys(item) as StoredUser & PresenceFields;
   return rest;
 };
 
@@ -46,8 +51,10 @@ export async function getStoredUser(companyId: number, id: number): Promise<Stor
   const {
     searchText: _search,
     sockets: _sockets,
+    idle: _idle,
+    presenceStatus: _status,
     ...stored
-  } = stripKeys(item) as StoredUser & { searchText?: string; sockets?: unknown };
+  } = stripKeys(item) as StoredUser & PresenceFields;
   return stored;
 }
 

@@ -11,7 +11,7 @@ import { enqueue } from '../queue';
 import { acceptStoredUpload, assertTenantKey } from '../storage';
 import { contactJid, requireContact } from '../contacts/repo';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
-import { assertCanSee, type Actor } from '../tickets/access';
+import { assertCanSee, assertMaySend, type Actor } from '../tickets/access';
 import { conversationMessageId, getMessageById, newWid } from './repo';
 import { announce, insertWithTicket, patchMessage, quoteOf, sameConversation, storedOrUndefined } from './store';
 import { countUndelivered } from './delivery';
@@ -121,7 +121,7 @@ export async function sendMessage(
 
 /**
  * POST /messages/{id}/resend: the same content again as a new message (new WhatsApp id) through
- * the normal send path, for one of our messages that has no delivery ack. The old one is marked
+ * the normal send path (so only the ticket's assignee resends: the soft lock), for one of our messages that has no delivery ack. The old one is marked
  * with the new one's id first, conditionally, so a double click sends once.
  */
 export async function resendMessage(companyId: number, actor: Actor, id: string): Promise<Message> {
@@ -129,6 +129,7 @@ export async function resendMessage(companyId: number, actor: Actor, id: string)
   if (!found) throw new AppError('ERR_NOT_FOUND');
   const stored = await requireStoredTicket(companyId, found.ticketId);
   await assertCanSee(companyId, actor, stored);
+  assertMaySend(actor, stored);
   if (!found.fromMe) throw new AppError('ERR_NO_PERMISSION');
   if (found.ack >= ACK.delivered || found.isDeleted || found.resentAs) throw new AppError('ERR_MESSAGE_NOT_RESENDABLE');
   const media = found.mediaKey

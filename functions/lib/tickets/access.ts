@@ -2,6 +2,7 @@ import type { Ticket } from '#shared/schemas/tickets';
 import type { User } from '#shared/schemas/accounts';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
+import { lockHolder, type LockedTicket } from '#shared/presence';
 import { AppError } from '../errors';
 import { getUser } from '../accounts/users';
 
@@ -26,4 +27,12 @@ export async function assertCanSee(
   if (isAdmin(actor)) return;
   const user = known ?? (await getUser(companyId, actor.userId));
   if (!user || !canSeeTicket({ ...user, userId: user.id }, ticket)) throw new AppError('ERR_NO_PERMISSION');
+}
+
+/**
+ * The soft lock (issue 24): only the assignee of an open ticket sends in it, admins included (they
+ * take it over first). Pending and closed tickets lock nobody out (shared/presence.ts lockHolder).
+ */
+export function assertMaySend(actor: Actor, ticket: LockedTicket) {
+  if (lockHolder(ticket, actor.userId) !== null) throw new AppError('ERR_TICKET_LOCKED');
 }

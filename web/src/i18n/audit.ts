@@ -59,6 +59,7 @@ export default {
       data: { exported: 'Dados exportados', imported: 'Dados importados' },
       payment_settings: { changed: 'Configuração de pagamento alterada' },
       integration: { url_changed: 'URL de integração alterada' },
+      ticket: { taken_over: 'Atendimento assumido' },
     },
     targets: {
       plan: 'Plano',
@@ -69,6 +70,7 @@ export default {
       user: 'Usuário',
       setting: 'Configuração',
       integration: 'Integração',
+      ticket: 'Atendimento',
     },
     fields: {
       name: 'nome',
@@ -163,6 +165,7 @@ export default {
       data: { exported: 'Data exported', imported: 'Data imported' },
       payment_settings: { changed: 'Payment settings changed' },
       integration: { url_changed: 'Integration URL changed' },
+      ticket: { taken_over: 'Ticket taken over' },
     },
     targets: {
       plan: 'Plan',
@@ -173,6 +176,7 @@ export default {
       user: 'User',
       setting: 'Setting',
       integration: 'Integration',
+      ticket: 'Ticket',
     },
     fields: {
       name: 'name',
@@ -267,6 +271,7 @@ export default {
       data: { exported: 'Datos exportados', imported: 'Datos importados' },
       payment_settings: { changed: 'Configuración de pago cambiada' },
       integration: { url_changed: 'URL de integración cambiada' },
+      ticket: { taken_over: 'Atención asumida' },
     },
     targets: {
       plan: 'Plan',
@@ -277,6 +282,7 @@ export default {
       user: 'Usuario',
       setting: 'Configuración',
       integration: 'Integración',
+      ticket: 'Atención',
     },
     fields: {
       name: 'nombre',
