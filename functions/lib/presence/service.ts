@@ -82,9 +82,7 @@ export async function settlePresence(companyId: number, userId: number, item: It
   });
   if (!recorded) return;
   log.info('user status', { companyId, userId, from: before, to: status });
-  const connections = (await companyConnections(companyId)).filter(
-    (c) => c.profile === 'admin' || c.userId === userId,
-  );
+  const connections = (await companyConnections(companyId)).filter((c) => c.profile === 'admin' || c.userId === userId);
   const data: PresenceEvent = { action: 'update', userId, status };
   const message = { event: channelEvent(companyId, 'presence'), data };
   await postAll(connections.map((conn) => ({ conn, message })));
