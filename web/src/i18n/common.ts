@@ -39,6 +39,13 @@ export default {
       unreadChat: 'Mensagens não lidas',
       version: 'Versão {{version}}',
     },
+    presence: {
+      online: 'Online',
+      away: 'Ausente',
+      offline: 'Offline',
+      own: 'Seu status: {{status}}',
+      team: 'Status da equipe',
+    },
     topbar: {
       greeting: 'Olá {{name}}, seja bem-vindo a {{company}}!',
       dueDate: 'Vencimento: {{date}}',
@@ -142,6 +149,13 @@ export default {
       unreadChat: 'Unread messages',
       version: 'Version {{version}}',
     },
+    presence: {
+      online: 'Online',
+      away: 'Away',
+      offline: 'Offline',
+      own: 'Your status: {{status}}',
+      team: 'Team status',
+    },
     topbar: {
       greeting: 'Hello {{name}}, welcome to {{company}}!',
       dueDate: 'Due date: {{date}}',
@@ -244,6 +258,13 @@ export default {
       notifications: 'Notificaciones',
       unreadChat: 'Mensajes no leídos',
       version: 'Versión {{version}}',
+    },
+    presence: {
+      online: 'En línea',
+      away: 'Ausente',
+      offline: 'Desconectado',
+      own: 'Su estado: {{status}}',
+      team: 'Estado del equipo',
     },
     topbar: {
       greeting: 'Hola {{name}}, bienvenido a {{company}}!',

@@ -35,6 +35,19 @@ export default {
       ticketNumber: 'Ticket {{id}}',
       group: 'Grupo',
     },
+    presence: {
+      viewers: 'Também vendo este atendimento',
+      viewing: '{{name}} está vendo',
+      typing_one: '{{names}} está digitando…',
+      typing_other: '{{names}} estão digitando…',
+    },
+    lock: {
+      handledBy: 'Sendo atendido por {{name}}',
+      notice: 'Sendo atendido por {{name}}. Só quem atende envia mensagens.',
+      askAdmin: 'Peça a um administrador para assumir ou transferir.',
+      takeOver: 'Assumir',
+      takenOver: 'Você assumiu o atendimento.',
+    },
     header: {
       back: 'Voltar',
       assignedTo: 'Atribuído a: {{name}}',
@@ -166,6 +179,19 @@ export default {
       ticketNumber: 'Ticket {{id}}',
       group: 'Group',
     },
+    presence: {
+      viewers: 'Also viewing this ticket',
+      viewing: '{{name}} is viewing',
+      typing_one: '{{names}} is typing…',
+      typing_other: '{{names}} are typing…',
+    },
+    lock: {
+      handledBy: 'Being handled by {{name}}',
+      notice: 'Being handled by {{name}}. Only they can send messages.',
+      askAdmin: 'Ask an admin to take it over or transfer it.',
+      takeOver: 'Take over',
+      takenOver: 'You took over the ticket.',
+    },
     header: {
       back: 'Back',
       assignedTo: 'Assigned to: {{name}}',
@@ -296,6 +322,19 @@ export default {
       pendingHint: 'Acepte el ticket para abrirlo',
       ticketNumber: 'Ticket {{id}}',
       group: 'Grupo',
+    },
+    presence: {
+      viewers: 'También viendo esta atención',
+      viewing: '{{name}} está viendo',
+      typing_one: '{{names}} está escribiendo…',
+      typing_other: '{{names}} están escribiendo…',
+    },
+    lock: {
+      handledBy: 'Atendido por {{name}}',
+      notice: 'Atendido por {{name}}. Solo quien atiende envía mensajes.',
+      askAdmin: 'Pida a un administrador que la asuma o la transfiera.',
+      takeOver: 'Asumir',
+      takenOver: 'Usted asumió la atención.',
     },
     header: {
       back: 'Volver',

@@ -38,6 +38,7 @@ import { MountWhenOpened } from '../components/MountWhenOpened';
 import { NotificationsPopover } from './NotificationsPopover';
 import { AnnouncementsPopover } from '../announcements/AnnouncementsPopover';
 import { ChatsPopover } from '../chats/ChatsPopover';
+import { StatusMenu } from '../presence/StatusMenu';
 
 const UserModal = lazy(() => import('../users/UserModal').then((m) => ({ default: m.UserModal })));
 
@@ -83,6 +84,7 @@ export function TopBar() {
         </Typography>
       </Box>
       <Stack direction="row" sx={{ alignItems: 'center' }}>
+        <StatusMenu admin={user.profile === 'admin'} />
         <NotificationsPopover />
         <ChatsPopover />
         <AnnouncementsPopover />

@@ -38,7 +38,7 @@ import { notify } from '../components/toast';
 import { usePhone } from '../components/usePhone';
 import { prefs } from '../lib/preferences';
 import { asList } from '../realtime/cache';
-import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { useRealtimeClient, useRealtimeEvent } from '../realtime/RealtimeProvider';
 import type { Message, Ticket } from '../tickets/types';
 import {
   canRecord,
@@ -82,6 +82,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   const offerCamera = usePhone() || coarse;
   const input = useRef<HTMLTextAreaElement>(null);
   const recorder = useRecorder();
+  const realtime = useRealtimeClient();
   const open = ticket.status === 'open';
   const query = quickReplyQuery(text);
   // fetched afresh each time the suggestions open (no dedupe window) and on every quickMessage event, so a
@@ -320,7 +321,11 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
               disabled={!open}
               placeholder={open ? t('composer.placeholder') : t('composer.placeholderClosed')}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                // the other viewers see "typing" (the client sends one signal per 3 s at most)
+                if (e.target.value) realtime?.typing(ticket.id);
+              }}
               onKeyDown={onKeyDown}
               slotProps={{ htmlInput: { 'aria-label': t('composer.placeholder') } }}
               sx={{ '& .MuiInputBase-root': { borderRadius: 3 } }}

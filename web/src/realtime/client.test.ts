@@ -28,6 +28,7 @@ function harness() {
   const repeats: { fn: () => void; ms: number }[] = [];
   let tickets = 0;
   let resyncs = 0;
+  const clock = { now: 0 };
   const client = new RealtimeClient({
     companyId: 7,
     connectUrl: async () => `ws://x/ws?ticket=t${++tickets}`,
@@ -42,9 +43,10 @@ function harness() {
     setRepeat: (fn, ms) => repeats.push({ fn, ms }),
     clearRepeat: () => {},
     random: () => 0,
+    now: () => clock.now,
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
-  return { client, sockets, timers, repeats, flush, resyncs: () => resyncs };
+  return { client, sockets, timers, repeats, flush, clock, resyncs: () => resyncs };
 }
 
 describe('realtime client (attendance.md 4.3)', () => {
@@ -136,5 +138,42 @@ describe('realtime client (attendance.md 4.3)', () => {
   test('backoff doubles from 1 s and caps at 30 s', () => {
     expect([0, 1, 2, 3, 10].map((n) => backoffMs(n, () => 0))).toEqual([1000, 2000, 4000, 8000, 30000]);
     expect(backoffMs(0, () => 1)).toBe(1300);
+  });
+
+  test('typing is signalled at most once per ticket every 3 s however fast one types (issue 24)', async () => {
+    const h = harness();
+    h.client.start();
+    await h.flush();
+    h.sockets[0].open();
+    h.sockets[0].sent = [];
+    for (let ms = 0; ms < 7000; ms += 100) {
+      h.clock.now = ms;
+      h.client.typing(5);
+    }
+    h.client.typing(6);
+    expect(h.sockets[0].sent).toEqual([
+      { action: 'typing', value: 5 },
+      { action: 'typing', value: 5 },
+      { action: 'typing', value: 5 },
+      { action: 'typing', value: 6 },
+    ]);
+  });
+
+  test('idleness is sent on change only, and told again to a new socket (issue 24)', async () => {
+    const h = harness();
+    h.client.start();
+    await h.flush();
+    h.sockets[0].open();
+    h.sockets[0].sent = [];
+    h.client.setIdle(true);
+    h.client.setIdle(true);
+    expect(h.sockets[0].sent).toEqual([{ action: 'idle' }]);
+    h.sockets[0].close();
+    h.timers.at(-1)!.fn();
+    await h.flush();
+    h.sockets[1].open();
+    expect(h.sockets[1].sent).toContainEqual({ action: 'idle' });
+    h.client.setIdle(false);
+    expect(h.sockets[1].sent.at(-1)).toEqual({ action: 'active' });
   });
 });

@@ -1,5 +1,6 @@
 import type { ClientAction, EventName } from '#shared/events';
 import { SOCKET_PING_MS, USER_STATUS_INTERVAL_MS } from '#shared/constants';
+import { TYPING_SIGNAL_MS } from '#shared/presence';
 
 /** The subset of the browser WebSocket the client uses (a fake one stands in for tests). */
 export interface SocketLike {
@@ -29,6 +30,7 @@ export interface RealtimeOptions {
   setRepeat?: (fn: () => void, ms: number) => unknown;
   clearRepeat?: (id: unknown) => void;
   random?: () => number;
+  now?: () => number;
 }
 
 type RoomAction = 'joinChatBox' | 'joinTickets' | 'joinNotification';
@@ -59,6 +61,9 @@ export class RealtimeClient {
   private retryTimer: unknown;
   private pingTimer: unknown;
   private statusTimer: unknown;
+  /** this tab's idleness (issue 24), told again to every new socket */
+  private idle = false;
+  private typedAt = new Map<number, number>();
   connected = false;
 
   constructor(private readonly opts: RealtimeOptions) {}
@@ -126,6 +131,20 @@ export class RealtimeClient {
     return true;
   }
 
+  /** This tab went idle or has input again: the server counts the user away when every tab is idle. */
+  setIdle(idle: boolean) {
+    if (this.idle === idle) return;
+    this.idle = idle;
+    this.send(idle ? 'idle' : 'active');
+  }
+
+  /** A keystroke in a ticket's composer: at most one `typing` signal per ticket every TYPING_SIGNAL_MS. */
+  typing(ticketId: number) {
+    const now = (this.opts.now ?? Date.now)();
+    if (now - (this.typedAt.get(ticketId) ?? Number.NEGATIVE_INFINITY) < TYPING_SIGNAL_MS) return;
+    if (this.send('typing', ticketId)) this.typedAt.set(ticketId, now);
+  }
+
   /** Dispatch one raw frame to the handlers of its event. */
   dispatch(raw: unknown) {
     let msg: { event?: string; data?: unknown };
@@ -155,6 +174,8 @@ export class RealtimeClient {
       this.attempt = 0;
       this.setConnected(true);
       for (const room of this.rooms.values()) this.send(room.action, room.value);
+      // a new socket starts active: an idle tab says so again
+      if (this.idle) this.send('idle');
       this.send('userStatus');
       this.startTimers();
       this.opts.onResync?.();

@@ -38,6 +38,11 @@ import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
 import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
 import type { Message, Ticket } from './types';
+import { can } from '#shared/permissions';
+import { lockHolder, mayTakeOver } from '#shared/presence';
+import { useSettings } from '../settings/useSettings';
+import { useTicketPresence } from '../presence/usePresence';
+import { LockNotice, TypingLine, ViewerAvatars } from '../presence/TicketPresence';
 
 const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
 const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ default: m.TransferModal })));
@@ -59,6 +64,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [modal, setModal] = useState<'transfer' | 'schedule' | null>(null);
   const [busy, setBusy] = useState(false);
+  const { value: setting } = useSettings();
+  const { viewers, typists } = useTicketPresence(ticket?.id ?? 0, user?.id);
 
   // Loaded by uuid after 500 ms, so fast clicking through the list does not fire a load per row.
   useEffect(() => {
@@ -133,6 +140,16 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
     }
   };
 
+  // the soft lock (issue 24): another attendant handles it; admins (or all, when allowed) take it over
+  const holder = lockHolder(ticket, user.id) !== null ? (ticket.user?.name ?? '') : null;
+  const canTakeOver = mayTakeOver(can(user.profile, 'tickets-manager:showall'), setting('takeoverByAnyUser'));
+  const takeOver = () =>
+    void act(async () => {
+      const taken = await ticketActions.takeOver(ticket);
+      notify.success(t('lock.takenOver'));
+      return taken;
+    }, 'stay');
+
   const choose = (item: TicketMenuItem) => {
     setMenu(null);
     if (item === 'delete') void remove();
@@ -180,12 +197,16 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 </Typography>
                 {ticket.user?.name && (
                   <Typography variant="caption" color="text.secondary" noWrap component="p">
-                    {t('header.assignedTo', { name: ticket.user.name })}
+                    {holder !== null
+                      ? t('lock.handledBy', { name: holder })
+                      : t('header.assignedTo', { name: ticket.user.name })}
                   </Typography>
                 )}
+                <TypingLine typists={typists} />
               </Box>
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+              <ViewerAvatars viewers={viewers} />
               {ticket.status === 'pending' && (
                 <Button
                   variant="contained"
@@ -281,7 +302,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           <TagPicker ticket={ticket} onChange={(tags) => setTicket((cur) => (cur ? { ...cur, tags } : cur))} />
         </Paper>
         <MessagesList ticketId={ticket.id} onReply={setReplyTo} />
-        <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+        {holder !== null ? (
+          <LockNotice holder={holder} canTakeOver={canTakeOver} busy={busy} onTakeOver={takeOver} />
+        ) : (
+          <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+        )}
       </Box>
       <MountWhenOpened open={drawer}>
         <ContactDrawer ticket={ticket} open={drawer} onClose={() => setDrawer(false)} />

@@ -20,5 +20,7 @@ export const ticketActions = {
   transfer: (t: Pick<Ticket, 'id'>, queueId: number, userId: number | null) =>
     api.put<Ticket>(`/tickets/${t.id}`, { queueId, userId, status: userId ? 'open' : 'pending' }),
   remove: (t: Pick<Ticket, 'id'>) => api.delete(`/tickets/${t.id}`),
+  /** issue 24: take over a ticket another attendant handles */
+  takeOver: (t: Pick<Ticket, 'id'>) => api.post<Ticket>(`/tickets/${t.id}/takeover`),
   syncTags: (ticketId: number, tags: { id: number }[]) => api.post('/tags/sync', { ticketId, tags }),
 };
