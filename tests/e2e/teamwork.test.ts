@@ -104,6 +104,7 @@ describe('teamwork', () => {
     await admin.page.getByRole('button', { name: 'Seu status: Online' }).click();
     const team = admin.page.getByRole('list', { name: 'Status da equipe' });
     await team.getByText(people.ana).waitFor();
+    await admin.page.waitForTimeout(400);
     await shot(admin.page, '24-teamwork-team-status');
 
     await Promise.all([ana.context.close(), bruno.context.close(), admin.context.close()]);
