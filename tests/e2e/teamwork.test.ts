@@ -109,4 +109,48 @@ describe('teamwork', () => {
 
     await Promise.all([ana.context.close(), bruno.context.close(), admin.context.close()]);
   });
+
+  test("an attendant's tab without input for the company's idle time shows away to the admin, live, and online again on input", async () => {
+    const co = await newCompany('away');
+    expect((await apiCall('PUT', '/settings/awayAfterMinutes', { token: co.token, body: { value: '1' } })).status).toBe(
+      200,
+    );
+    const email = `dora-${unique()}@e2e.dev`;
+    const created = await apiCall('POST', '/users', {
+      token: co.token,
+      body: { name: 'Dora Reis', email, password: 'secret123', profile: 'user', queueIds: [] },
+    });
+    expect(created.status).toBe(201);
+
+    const admin = await newPage(browser);
+    await loginUI(admin.page, co.email, co.password);
+    const dora = await newPage(browser);
+    // the attendant's page runs on a clock the test moves
+    await dora.page.clock.install();
+    await loginUI(dora.page, email, 'secret123');
+    await dora.page.getByRole('button', { name: 'Seu status: Online' }).waitFor();
+
+    await admin.page.getByRole('button', { name: 'Seu status: Online' }).click();
+    const row = admin.page
+      .getByRole('list', { name: 'Status da equipe' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Dora Reis' });
+    await row.getByText('Online').waitFor();
+
+    // a minute and a bit without input: the tab reports idle, her only tab, so she is away
+    await dora.page.clock.runFor(70_000);
+    await row.getByText('Ausente').waitFor();
+    await dora.page.getByRole('button', { name: 'Seu status: Ausente' }).waitFor();
+    await admin.page.waitForTimeout(300);
+    await shot(admin.page, '24-teamwork-away');
+
+    await dora.page.mouse.move(200, 200);
+    await dora.page.keyboard.press('Shift');
+    await row.getByText('Online').waitFor();
+
+    // her last tab closes: offline
+    await dora.context.close();
+    await row.getByText('Offline').waitFor();
+    await admin.context.close();
+  });
 });
