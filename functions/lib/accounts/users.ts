@@ -99,6 +99,7 @@ export interface NewUser {
   whatsappId?: number | null;
   queueIds?: number[];
   showNoQueue?: boolean;
+  maxOpenTickets?: number | null;
 }
 
 /**
@@ -124,6 +125,7 @@ export async function createUser(
     whatsappId: data.whatsappId ?? null,
     queueIds: data.queueIds ?? [],
     showNoQueue: data.showNoQueue ?? false,
+    maxOpenTickets: data.maxOpenTickets ?? null,
     createdAt: now,
     updatedAt: now,
   };
