@@ -9,7 +9,7 @@ const whatsappId = nullableBodyId;
 const queueIds = z.array(bodyId).max(200);
 /** The most open tickets automatic assignment gives the user (issue 24); null or '' is no limit. */
 export const MAX_OPEN_TICKETS_LIMIT = 1000;
-const maxOpenTickets = z.union(
+export const maxOpenTickets = z.union(
   [
     z.null(),
     z.literal('').transform(() => null),
