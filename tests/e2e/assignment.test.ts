@@ -54,6 +54,7 @@ describe('automatic assignment', () => {
       await expect.poll(() => mode.textContent()).toBe('Manual');
       await mode.click();
       await admin.page.getByRole('option', { name: 'Automática (rodízio)' }).click();
+      await admin.page.getByRole('listbox').waitFor({ state: 'hidden' });
       await qdialog.getByText('vai, em rodízio, a um atendente online').waitFor();
       await shot(admin.page, 'assignment-queue-modal');
       await qdialog.getByRole('button', { name: 'Salvar', exact: true }).click();

@@ -137,37 +137,44 @@ describe('automatic assignment (round robin)', () => {
     }
   });
 
-  it('tickets arriving at once never put anyone past their capacity', async () => {
+  it('tickets arriving at once in two queues never put anyone past their capacity, also someone in both', async () => {
     const co = await newCompany('rr-race');
-    const { whatsapp, queue } = await automaticQueue(co);
-    const a = await createUser(co, { queueIds: [queue.id], maxOpenTickets: 2 });
-    const b = await createUser(co, { queueIds: [queue.id], maxOpenTickets: 3 });
-    const sockets = [await realtimeClient(a.token), await realtimeClient(b.token)];
+    const whatsapp = await createWhatsapp(co);
+    const q1 = await createQueue(co.adminToken, { assignment: 'roundRobin' });
+    const q2 = await createQueue(co.adminToken, { assignment: 'roundRobin' });
+    // a is in both queues: only the condition on a's counter stops the two queues filling a twice
+    const a = await createUser(co, { queueIds: [q1.id, q2.id], maxOpenTickets: 2 });
+    const b = await createUser(co, { queueIds: [q1.id], maxOpenTickets: 3 });
+    const c = await createUser(co, { queueIds: [q2.id], maxOpenTickets: 1 });
+    const sockets = [await realtimeClient(a.token), await realtimeClient(b.token), await realtimeClient(c.token)];
     try {
-      const contacts = await Promise.all(Array.from({ length: 10 }, () => createContact(co.adminToken)));
+      const queueOf = (i: number) => (i % 2 ? q1.id : q2.id);
+      const contacts = await Promise.all(Array.from({ length: 12 }, () => createContact(co.adminToken)));
       const opened = await Promise.all(
-        contacts.map((c) =>
-          createTicket(co.adminToken, { contactId: c.id, whatsappId: whatsapp.id, queueId: queue.id }),
+        contacts.map((contact, i) =>
+          createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queueOf(i) }),
         ),
       );
-      // all ten return to the queue at the same moment
+      // all twelve return to their queues at the same moment
       const returned = await Promise.all(
-        opened.map((t) =>
+        opened.map((t, i) =>
           api('PUT', `/tickets/${t.id}`, {
             token: co.adminToken,
-            body: { status: 'pending', userId: null, queueId: queue.id },
+            body: { status: 'pending', userId: null, queueId: queueOf(i) },
           }),
         ),
       );
-      expect(returned.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(returned.map((r) => r.status)).toEqual(Array(12).fill(200));
       const all = await Promise.all(opened.map((t) => ticketOf(co, t.id)));
       const countOf = (userId: number) => all.filter((t) => t.status === 'open' && t.userId === userId).length;
-      expect(countOf(a.id)).toBe(2);
-      expect(countOf(b.id)).toBe(3);
-      expect(all.filter((t) => t.status === 'pending' && t.userId === null)).toHaveLength(5);
-      expect((await openTicketsOf(a)).length).toBe(2);
-      expect((await openTicketsOf(b)).length).toBe(3);
-      expect([await openCount(co, a.id), await openCount(co, b.id)]).toEqual([2, 3]);
+      expect([countOf(a.id), countOf(b.id), countOf(c.id)]).toEqual([2, 3, 1]);
+      expect(all.filter((t) => t.status === 'pending' && t.userId === null)).toHaveLength(6);
+      expect([
+        (await openTicketsOf(a)).length,
+        (await openTicketsOf(b)).length,
+        (await openTicketsOf(c)).length,
+      ]).toEqual([2, 3, 1]);
+      expect([await openCount(co, a.id), await openCount(co, b.id), await openCount(co, c.id)]).toEqual([2, 3, 1]);
     } finally {
       for (const s of sockets) s.close();
     }
