@@ -41,7 +41,7 @@ export const UserForm = z.object({
   whatsappId: z.number().nullable(),
   queueIds: z.array(z.number()),
   /** digits, or empty for no limit (automatic assignment, issue 24) */
-  maxOpenTickets: z.string().pipe(maxOpenTickets),
+  maxOpenTickets,
 });
 export type UserFormValues = z.input<typeof UserForm>;
 
@@ -242,7 +242,7 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
             {mayEditProfile && (
               <TextField
                 label={t('userModal.maxOpenTickets')}
-                value={values.maxOpenTickets}
+                value={values.maxOpenTickets ?? ''}
                 onChange={(e) => set('maxOpenTickets', e.target.value.trim())}
                 helperText={t('userModal.maxOpenTicketsHelp')}
                 {...fieldError('maxOpenTickets')}
