@@ -252,8 +252,20 @@ export function putIfTx(item: Item, attr: string, value: NativeAttributeValue): 
     },
   };
 }
-export function deleteTx(key: Key, condition?: string): TransactItem {
-  return { Delete: { TableName: table(), Key: key, ...(condition ? { ConditionExpression: condition } : {}) } };
+export function deleteTx(
+  key: Key,
+  condition?: string,
+  expression: { names?: Record<string, string>; values?: Record<string, unknown> } = {},
+): TransactItem {
+  return {
+    Delete: {
+      TableName: table(),
+      Key: key,
+      ...(condition ? { ConditionExpression: condition } : {}),
+      ...(expression.names ? { ExpressionAttributeNames: expression.names } : {}),
+      ...(expression.values ? { ExpressionAttributeValues: expression.values } : {}),
+    },
+  };
 }
 export function conditionTx(key: Key, condition: string, values?: Record<string, unknown>): TransactItem {
   return {

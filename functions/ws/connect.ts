@@ -4,6 +4,7 @@ import { getUser } from '#lib/accounts/users';
 import { attachSocket, consumeWsTicket, currentSession } from '#lib/accounts/sessions';
 import { removeConnection, saveConnection } from '#lib/realtime';
 import { log } from '#lib/log';
+import { onUserAvailable } from '#lib/tickets/assignment';
 
 type ConnectEvent = APIGatewayProxyWebsocketEventV2 & { queryStringParameters?: Record<string, string | undefined> };
 
@@ -44,6 +45,10 @@ export async function handler(event: ConnectEvent) {
       log.info('websocket connect refused', { reason: 'session ended while connecting' });
       return { statusCode: 401 };
     }
+    // an attendant coming online takes the tickets waiting in their automatic queues
+    await onUserAvailable(user.companyId, user.id, user).catch((err) =>
+      log.error('automatic assignment on connect failed', { error: (err as Error).message }),
+    );
     return { statusCode: 200 };
   } catch (err) {
     log.info('websocket connect refused', { reason: (err as Error).message });

@@ -64,6 +64,8 @@ export const User = z.object({
   queueIds: z.array(z.number()),
   /** sees tickets that have no queue */
   showNoQueue: z.boolean().optional(),
+  /** most open tickets automatic assignment gives them (issue 24); null or absent: no limit */
+  maxOpenTickets: z.number().nullable().optional(),
   language: z.enum(LANGUAGES).optional(),
   online: z.boolean().optional(),
   createdAt: z.string(),

@@ -14,6 +14,13 @@ export const Schedules = z.array(DaySchedule).max(7);
 
 const text = z.string().max(4096, MSG.long);
 
+/**
+ * How a queue's pending tickets reach attendants (issue 24): `manual` (they accept them) or
+ * `roundRobin` (handed in turn to the queue's online attendants below their maxOpenTickets).
+ */
+export const ASSIGNMENT_MODES = ['manual', 'roundRobin'] as const;
+export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
+
 /** The queue modal (management.md "Queues", sections 3 and 5). */
 export const QueueBody = z.object({
   name: name2to50,
@@ -26,6 +33,7 @@ export const QueueBody = z.object({
   schedules: Schedules.optional(),
   integrationId: nullableBodyId.optional(),
   promptId: nullableBodyId.optional(),
+  assignment: z.enum(ASSIGNMENT_MODES, { error: MSG.invalid }).optional(),
 });
 export type QueueBody = z.infer<typeof QueueBody>;
 export const QueueUpdateBody = QueueBody.partial();
@@ -42,6 +50,8 @@ export interface Queue {
   schedules: DaySchedule[];
   integrationId: number | null;
   promptId: number | null;
+  /** absent on queues made before issue 24: manual */
+  assignment?: AssignmentMode;
   createdAt: string;
   updatedAt: string;
 }

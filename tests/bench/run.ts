@@ -10,6 +10,7 @@
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
  *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
+ *   npm run bench -- accept             # only the calls whose name contains the word, with DynamoDB calls by command
  */
 import { randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
@@ -41,6 +42,8 @@ if (process.argv[2] === 'bundle-size') {
   process.exit(0);
 }
 
+// `npm run bench -- <word>`: only the attendance calls whose name contains it (e.g. `accept`)
+const only = process.argv[2];
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
@@ -283,7 +286,7 @@ interface Scenario {
   name: string;
   run: () => Promise<number>;
 }
-const scenarios: Scenario[] = [
+const allScenarios: Scenario[] = [
   {
     name: 'ticket list open (admin)',
     run: async () => (await call('GET', '/tickets?status=open&showAll=true', token)).status,
@@ -319,6 +322,9 @@ const scenarios: Scenario[] = [
     },
   },
 ];
+
+const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
+if (!scenarios.length) throw new Error(`no attendance call named like "${only}"`);
 
 const javaRss = () => {
   try {
@@ -367,6 +373,13 @@ for (const scenario of scenarios) {
       ((after.capacity - before.capacity) / n).toFixed(1),
     ]);
     console.log(rows[rows.length - 1]!.join(' | '));
+    if (only) {
+      const byCommand = Object.entries(after.byCommand)
+        .map(([command, calls]) => [command, (calls - (before.byCommand[command] ?? 0)) / n] as const)
+        .filter(([, perRequest]) => perRequest > 0)
+        .map(([command, perRequest]) => `${command} ${perRequest.toFixed(2)}`);
+      console.log(`  DynamoDB calls per request by command: ${byCommand.join(', ')}`);
+    }
   }
 }
 

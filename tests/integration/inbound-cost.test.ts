@@ -119,6 +119,28 @@ describe('cost per unit of work (DynamoDB requests and capacity)', () => {
     expect(dash.attendants.find((a) => a.id === co.admin.id)).toMatchObject({ tickets: 1 });
   });
 
+  it('accepting a pending ticket created on an earlier day, its counters and its attendant open-ticket count moved in its transaction, takes at most 5 requests (was 6)', async () => {
+    const { co, ticketId } = await conversation('cost-accept-old', '5511977770008');
+    // an older ticket: its day's status counters and today's wait and attendant counters are two items
+    const key = { pk: `C#${co.companyId}`, sk: `TICKET#${String(ticketId).padStart(10, '0')}` };
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await fns.updateItem(key, { set: { createdDay: yesterday } });
+    const { result, usage } = await fns.metrics.measure(() =>
+      fns.updateTicketByUser(co.companyId, { userId: co.admin.id, profile: 'admin' }, ticketId, {
+        status: 'open',
+        userId: co.admin.id,
+      }),
+    );
+    show('accept (older ticket)', usage);
+    expect(result).toMatchObject({ status: 'open', userId: co.admin.id });
+    expect(usage.calls).toBeLessThanOrEqual(5);
+    // one transaction: the ticket and the list counters, where the attendant's open tickets are counted
+    expect(usage.byCommand).toMatchObject({ TransactWriteCommand: 1 });
+    const counts = await fns.getItem<Record<string, number>>({ pk: `C#${co.companyId}#TCOUNT`, sk: 'LISTS' });
+    expect(counts?.[`TU#${co.admin.id}#open`]).toBe(1);
+    expect(counts?.['TS#pending']).toBe(0);
+  });
+
   it('an inbound text on an open ticket takes under 10 capacity units (was 27.5), and at most 6 requests (was 10) once the instance has seen the chat', async () => {
     const from = '5511977770002';
     const { co, whatsappId, ticketId } = await conversation('cost-inbound', from);

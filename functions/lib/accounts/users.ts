@@ -106,6 +106,7 @@ export interface NewUser {
   whatsappId?: number | null;
   queueIds?: number[];
   showNoQueue?: boolean;
+  maxOpenTickets?: number | null;
 }
 
 /**
@@ -131,6 +132,7 @@ export async function createUser(
     whatsappId: data.whatsappId ?? null,
     queueIds: data.queueIds ?? [],
     showNoQueue: data.showNoQueue ?? false,
+    maxOpenTickets: data.maxOpenTickets ?? null,
     createdAt: now,
     updatedAt: now,
   };

@@ -19,6 +19,7 @@ import { companyPlan } from '../accounts/companies';
 import { planLimitReached, usageTx } from '../accounts/plan-limits';
 import { removeQueueFromUsers } from '../users/service';
 import { assertOwnAssistants } from '../integrations/links';
+import { drainQueue } from '../tickets/assignment';
 import {
   QUEUES_USAGE,
   buildOptionTree,
@@ -59,6 +60,7 @@ export async function createQueue(companyId: number, body: QueueBody): Promise<Q
     schedules: body.schedules?.length ? body.schedules : DEFAULT_SCHEDULES.map((d) => ({ ...d })),
     integrationId: body.integrationId ?? null,
     promptId: body.promptId ?? null,
+    assignment: body.assignment ?? 'manual',
     createdAt: now,
     updatedAt: now,
   };
@@ -100,6 +102,8 @@ export async function updateQueue(companyId: number, id: number, body: QueueUpda
   errors.push(() => new AppError('ERR_NOT_FOUND'));
   await transact(items, (index) => errors[index]!());
   await publish(companyId, 'queue', { action: 'update', queue: next });
+  // switched to automatic: the tickets already waiting go out now
+  if (next.assignment === 'roundRobin' && current.assignment !== 'roundRobin') await drainQueue(companyId, id);
   return next;
 }
 

@@ -10,12 +10,14 @@ import { nowIso } from '../keys';
 import { bumpUserDay, dayOf } from '../dashboard/aggregates';
 import { requireStoredTicket, roundKeys, ticketPutTx, toTicket, type StoredTicket } from './repo';
 import { publishToTicket } from './events';
-import { moveListCounts } from './counts';
+import { listCountTx, type AssignCheck } from './counts';
 
 /**
  * Read-modify-write of one ticket with optimistic locking (`version`), retried on a concurrent
- * write. `extra` adds items to the same transaction; `mapConflict` names the error of a failed
- * extra item (index within `extra`).
+ * write. The list counters (counts.ts, also the attendants' open-ticket counts) move in the same
+ * transaction. `extra` adds items to it; `mapConflict` names the error of a failed extra item
+ * (index within `extra`). `assign`: an automatic assignment's conditions on the counters (the
+ * assignee below capacity, the queue's pointer unmoved); when one fails: ERR_CONFLICT.
  */
 export async function mutateTicket(
   companyId: number,
@@ -26,6 +28,7 @@ export async function mutateTicket(
     mapConflict?: (index: number, before: StoredTicket, after: StoredTicket) => Promise<AppError> | AppError;
     /** the ticket as the caller just read it: the first attempt skips the read (the version check still guards it) */
     initial?: StoredTicket;
+    assign?: AssignCheck;
   } = {},
 ): Promise<{ before: StoredTicket; after: StoredTicket; changed: boolean }> {
   for (let attempt = 0; attempt < 6; attempt++) {
@@ -34,21 +37,25 @@ export async function mutateTicket(
     if (!next) return { before, after: before, changed: false };
     const after: StoredTicket = { ...next, version: before.version + 1 };
     const extra = opts.extra?.(before, after) ?? [];
+    const counts = listCountTx(before, after, opts.assign);
     let conflict: number | undefined;
     try {
-      await transact([ticketPutTx(after, before.version), ...extra], (index) => {
+      await transact([ticketPutTx(after, before.version), ...extra, ...counts], (index) => {
         conflict = index;
         return new AppError('ERR_CONFLICT');
       });
-      if (before.status !== after.status || before.queueId !== after.queueId || before.userId !== after.userId)
-        await moveListCounts(before, after);
       return { before, after, changed: true };
     } catch (err) {
       if (conflict === undefined || !(err instanceof AppError)) {
-        if (err instanceof AppError && err.code === 'ERR_CONFLICT') continue; // transaction conflict: retry
+        // a transaction met another on the same items (the list counters' item is shared): retry shortly
+        if (err instanceof AppError && err.code === 'ERR_CONFLICT') {
+          await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
+          continue;
+        }
         throw err;
       }
       if (conflict === 0) continue; // someone wrote the ticket in between: read it again
+      if (conflict > extra.length) throw new AppError('ERR_CONFLICT'); // the assignee's last slot or the turn went meanwhile
       throw opts.mapConflict ? await opts.mapConflict(conflict - 1, before, after) : err;
     }
   }

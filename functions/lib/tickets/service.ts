@@ -30,9 +30,10 @@ import {
 } from './repo';
 import { applyTransition, type TicketChanges, type TransitionKind } from './transitions';
 import { publishTicketChange, publishToTicket } from './events';
-import { moveListCounts } from './counts';
+import { listCountTx, type AssignCheck } from './counts';
 import { isAdmin, assertCanSee, type Actor } from './access';
 import { mutateTicket } from './mutate';
+import { onTicketMoved } from './assignment';
 import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
 import { notifyPendingTicket } from '../push/notify';
@@ -126,18 +127,23 @@ function newTicket(
   };
 }
 
-/** Writes a new ticket with its open guard and uuid pointer; the guard makes a second one fail. */
+/**
+ * Writes a new ticket with its open guard, uuid pointer and list counters; the guard makes a second
+ * one fail. A transaction that met another on the counters' item is tried again.
+ */
 async function insertTicket(ticket: StoredTicket) {
-  await transact(
-    [
-      putTx({ ...openGuardKeys(ticket.companyId, ticket.contactId, ticket.whatsappId), ticketId: ticket.id }, true),
-      ticketPutTx(ticket, null),
-      putTx({ ...uuidKeys(ticket.companyId, ticket.uuid), ticketId: ticket.id }),
-    ],
-    () => new AppError('ERR_OTHER_OPEN_TICKET'),
+  await retryOnConflict(() =>
+    transact(
+      [
+        putTx({ ...openGuardKeys(ticket.companyId, ticket.contactId, ticket.whatsappId), ticketId: ticket.id }, true),
+        ticketPutTx(ticket, null),
+        putTx({ ...uuidKeys(ticket.companyId, ticket.uuid), ticketId: ticket.id }),
+        ...listCountTx(null, ticket),
+      ],
+      () => new AppError('ERR_OTHER_OPEN_TICKET'),
+    ),
   );
   await Promise.all([
-    moveListCounts(null, ticket),
     bumpDay(ticket.companyId, ticket.createdDay, {
       tickets: 1,
       [hourOf(ticket.createdAt)]: 1,
@@ -147,6 +153,7 @@ async function insertTicket(ticket: StoredTicket) {
   ]);
   await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
   await notifyPendingTicket(ticket.companyId, null, ticket);
+  await onTicketMoved(ticket.companyId, null, ticket);
 }
 
 /**
@@ -244,6 +251,17 @@ export async function createTicketByUser(
   return toTicket(ticket);
 }
 
+/** Runs a write again when its transaction met a concurrent one (ERR_CONFLICT without a failed condition). */
+async function retryOnConflict(write: () => Promise<void>) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'ERR_CONFLICT' || attempt >= 5) throw err;
+    }
+  }
+}
+
 /** Guard moves that keep "one open or pending ticket per contact and connection" true. */
 function guardItems(before: StoredTicket, after: StoredTicket): TransactItem[] {
   const wasActive = isActive(before.status);
@@ -286,10 +304,19 @@ async function recordAggregates(before: StoredTicket, after: StoredTicket, now: 
   await Promise.all([...days].map(([d, fields]) => bumpDay(after.companyId, d, fields)));
 }
 
+/** What automatic assignment adds to its accept (assignment.ts). */
+export interface AssignGuard {
+  /** the change applies only while the ticket still waits where it was chosen */
+  only: (current: StoredTicket) => boolean;
+  /** the assignee below capacity and the queue's turn unmoved, checked on the counters' item */
+  check: AssignCheck;
+}
+
 /**
  * Changes a ticket: status transitions (attendance.md 4.2), queue routing, transfers. Keeps the
- * open guard, the service round and the dashboard counters, publishes the change, and posts the
- * greeting on accept (setting sendGreetingAccepted) or the transfer notice (sendMsgTransfTicket).
+ * open guard, the service round, the attendants' open-ticket counters and the dashboard counters,
+ * publishes the change, posts the greeting on accept (setting sendGreetingAccepted) or the
+ * transfer notice (sendMsgTransfTicket), then lets automatic assignment act on it.
  */
 export async function updateTicket(
   companyId: number,
@@ -297,6 +324,7 @@ export async function updateTicket(
   changes: TicketChanges,
   actor?: Actor | null,
   known?: Preread,
+  assign?: AssignGuard,
 ): Promise<Ticket> {
   const now = nowIso();
   let kind = 'edit' as TransitionKind;
@@ -304,6 +332,7 @@ export async function updateTicket(
     companyId,
     ticketId,
     async (current) => {
+      if (assign && !assign.only(current)) return null;
       const out = applyTransition(current, changes, actor?.userId ?? null, now);
       kind = out.kind;
       const next = out.after;
@@ -334,6 +363,7 @@ export async function updateTicket(
       ],
       mapConflict: (_index, _b, a) => otherOpenTicket(companyId, a.contactId, a.whatsappId),
       initial: known?.ticket,
+      assign: assign?.check,
     },
   );
   const ticket = toTicket(after);
@@ -347,6 +377,7 @@ export async function updateTicket(
     await onTicketClosed(companyId, ticket).catch((err) =>
       log.error('on close failed', { ticketId, error: (err as Error).message }),
     );
+  await onTicketMoved(companyId, before, after);
   return ticket;
 }
 
@@ -429,12 +460,17 @@ async function automaticMessages(
 /** DELETE /tickets/{id}: the ticket, its guard and uuid pointer go; viewers get `ticket` delete. */
 export async function deleteTicket(companyId: number, ticketId: number) {
   const t = await requireStoredTicket(companyId, ticketId);
-  const items: TransactItem[] = [deleteTx(ticketKeys(companyId, ticketId)), deleteTx(uuidKeys(companyId, t.uuid))];
+  const items: TransactItem[] = [
+    // the counters move from the ticket as read: a change meanwhile fails the delete (ERR_CONFLICT)
+    deleteTx(ticketKeys(companyId, ticketId), '#v = :v', { names: { '#v': 'version' }, values: { ':v': t.version } }),
+    deleteTx(uuidKeys(companyId, t.uuid)),
+    ...listCountTx(t, null),
+  ];
   if (isActive(t.status)) items.push(deleteTx(openGuardKeys(companyId, t.contactId, t.whatsappId)));
   await transact(items);
-  await moveListCounts(t, null);
   await bumpDay(companyId, t.createdDay, { tickets: -1, [hourOf(t.createdAt)]: -1, [t.status]: -1 });
   await publishToTicket(companyId, t, 'ticket', { action: 'delete', ticketId });
+  await onTicketMoved(companyId, t, null);
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import { forgetCheckedSessions, revokeUserSessions } from '../accounts/sessions';
 import { getQueues } from '../queues/repo';
 import { getWhatsapp } from '../whatsapp/repo';
+import { onUserAvailable } from '../tickets/assignment';
 
 /** The admin part of the menu (users, queues, settings ...): only admins create, delete or edit others. */
 export const ADMIN_AREA: Permission = 'drawer-admin-items:view';
@@ -100,8 +101,9 @@ function assertModalPermissions(auth: AuthContext, current: Partial<User>, body:
     allTicket: current.allTicket,
     whatsappId: current.whatsappId ?? null,
     showNoQueue: Boolean(current.showNoQueue),
+    maxOpenTickets: current.maxOpenTickets ?? null,
   };
-  const changesProfileFields = (['profile', 'allTicket', 'whatsappId', 'showNoQueue'] as const).some(
+  const changesProfileFields = (['profile', 'allTicket', 'whatsappId', 'showNoQueue', 'maxOpenTickets'] as const).some(
     (field) => body[field] !== undefined && body[field] !== now[field],
   );
   if (changesProfileFields && !auth.super && !can(auth.profile, 'user-modal:editProfile'))
@@ -126,7 +128,14 @@ export async function createCompanyUser(
     throw new AppError('ERR_USER_CREATION_DISABLED');
   assertModalPermissions(
     auth,
-    { profile: 'user', allTicket: 'desabled', whatsappId: null, queueIds: [], showNoQueue: false },
+    {
+      profile: 'user',
+      allTicket: 'desabled',
+      whatsappId: null,
+      queueIds: [],
+      showNoQueue: false,
+      maxOpenTickets: null,
+    },
     body,
   );
   await assertReferences(companyId, body);
@@ -142,6 +151,7 @@ export async function createCompanyUser(
       whatsappId: body.whatsappId ?? null,
       queueIds: [...new Set(body.queueIds ?? [])],
       showNoQueue: body.showNoQueue,
+      maxOpenTickets: body.maxOpenTickets ?? null,
     },
     { maxUsers: plan?.users },
   );
@@ -204,10 +214,13 @@ export async function updateCompanyUser(
     whatsappId: body.whatsappId,
     queueIds: body.queueIds ? [...new Set(body.queueIds)] : undefined,
     showNoQueue: body.showNoQueue,
+    maxOpenTickets: body.maxOpenTickets,
     passwordHash: body.password ? await hashPassword(body.password) : undefined,
     updatedAt: nowIso(),
   };
   const userUpdate = updateTx(userKeys(companyId, id), { set, condition: 'attribute_exists(pk)' });
+  const oldCapacity = current.maxOpenTickets ?? null;
+  const capacity = body.maxOpenTickets === undefined ? oldCapacity : body.maxOpenTickets;
   if (email !== current.email) {
     // The e-mail guard moves with the e-mail: new guard (must be free), old guard gone, user updated.
     await transact(
@@ -240,6 +253,9 @@ export async function updateCompanyUser(
   if (visibilityChanged) await syncConnections(user);
   const out = await withQueues(user);
   await publish(companyId, 'user', { action: 'update', user: out });
+  // more room or new queues: tickets waiting in the user's automatic queues may go to them now
+  const moreRoom = capacity !== oldCapacity && (capacity === null || (oldCapacity !== null && capacity > oldCapacity));
+  if (moreRoom || !sameIds(user.queueIds, current.queueIds)) await onUserAvailable(companyId, id, user);
   return out;
 }
 

@@ -20,6 +20,13 @@ export default {
     deleted: 'Fila excluída com sucesso.',
     saved: 'Fila salva com sucesso.',
     modal: {
+      assignment: 'Distribuição',
+      assignmentModes: { manual: 'Manual', roundRobin: 'Automática (rodízio)' },
+      assignmentHelp: {
+        manual: 'Os atendentes aceitam os atendimentos pendentes da fila.',
+        roundRobin:
+          'Cada atendimento pendente vai, em rodízio, a um atendente online da fila abaixo do seu limite de atendimentos abertos.',
+      },
       titleAdd: 'Adicionar fila',
       titleEdit: 'Editar fila',
       tabData: 'Dados da fila',
@@ -84,6 +91,13 @@ export default {
     deleted: 'Queue deleted successfully.',
     saved: 'Queue saved successfully.',
     modal: {
+      assignment: 'Assignment',
+      assignmentModes: { manual: 'Manual', roundRobin: 'Automatic (round robin)' },
+      assignmentHelp: {
+        manual: "Attendants accept the queue's pending tickets.",
+        roundRobin:
+          'Each pending ticket goes in turn to an online attendant of the queue below their limit of open tickets.',
+      },
       titleAdd: 'Add queue',
       titleEdit: 'Edit queue',
       tabData: 'Queue data',
@@ -148,6 +162,13 @@ export default {
     deleted: 'Cola eliminada con éxito.',
     saved: 'Cola guardada con éxito.',
     modal: {
+      assignment: 'Asignación',
+      assignmentModes: { manual: 'Manual', roundRobin: 'Automática (rotativa)' },
+      assignmentHelp: {
+        manual: 'Los agentes aceptan los tickets pendientes de la cola.',
+        roundRobin:
+          'Cada ticket pendiente va, por turnos, a un agente en línea de la cola por debajo de su límite de tickets abiertos.',
+      },
       titleAdd: 'Agregar cola',
       titleEdit: 'Editar cola',
       tabData: 'Datos de la cola',

@@ -16,7 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { QueueBody, type Queue } from '#shared/schemas/queues';
+import { ASSIGNMENT_MODES, QueueBody, type AssignmentMode, type Queue } from '#shared/schemas/queues';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
 import { useAuth } from '../auth/AuthProvider';
@@ -38,6 +38,7 @@ interface Form {
   orderQueue: number | '';
   greetingMessage: string;
   outOfHoursMessage: string;
+  assignment: AssignmentMode;
 }
 
 /**
@@ -67,6 +68,7 @@ export function QueueModal({
     orderQueue: '',
     greetingMessage: '',
     outOfHoursMessage: '',
+    assignment: 'manual',
   });
   const [week, setWeek] = useState<DayHours[]>(weekOf(undefined));
   const [promptId, setPromptId] = useState<number | null>(null);
@@ -98,6 +100,7 @@ export function QueueModal({
         orderQueue: '',
         greetingMessage: '',
         outOfHoursMessage: '',
+        assignment: 'manual',
       });
       setWeek(weekOf(undefined));
       setPromptId(null);
@@ -113,6 +116,7 @@ export function QueueModal({
           orderQueue: q.orderQueue ?? '',
           greetingMessage: q.greetingMessage ?? '',
           outOfHoursMessage: q.outOfHoursMessage ?? '',
+          assignment: q.assignment ?? 'manual',
         });
         setWeek(weekOf(q.schedules));
         setPromptId(q.promptId ?? null);
@@ -206,6 +210,21 @@ export function QueueModal({
                 />
               </Stack>
               <ColorPalette value={form.color} onChange={(c) => set('color', c)} taken={takenColors} />
+              <TextField
+                select
+                label={t('modal.assignment')}
+                value={form.assignment}
+                onChange={(e) => set('assignment', e.target.value as AssignmentMode)}
+                helperText={t(`modal.assignmentHelp.${form.assignment}`)}
+                {...fieldError('assignment')}
+                fullWidth
+              >
+                {ASSIGNMENT_MODES.map((mode) => (
+                  <MenuItem key={mode} value={mode}>
+                    {t(`modal.assignmentModes.${mode}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
               <TextField
                 label={t('modal.greetingMessage')}
                 value={form.greetingMessage}

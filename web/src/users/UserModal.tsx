@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { can } from '#shared/permissions';
 import { email, name2to50 } from '#shared/schemas/common';
 import { password8to50 } from '#shared/schemas/accounts';
+import { maxOpenTickets } from '#shared/schemas/users';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
@@ -39,8 +40,10 @@ export const UserForm = z.object({
   allTicket: z.enum(['enabled', 'desabled']),
   whatsappId: z.number().nullable(),
   queueIds: z.array(z.number()),
+  /** digits, or empty for no limit (automatic assignment, issue 24) */
+  maxOpenTickets,
 });
-export type UserFormValues = z.infer<typeof UserForm>;
+export type UserFormValues = z.input<typeof UserForm>;
 
 const EMPTY: UserFormValues = {
   name: '',
@@ -50,6 +53,7 @@ const EMPTY: UserFormValues = {
   allTicket: 'desabled',
   whatsappId: null,
   queueIds: [],
+  maxOpenTickets: '',
 };
 
 interface Props {
@@ -93,6 +97,7 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
           allTicket: u.allTicket ?? 'desabled',
           whatsappId: u.whatsappId ?? null,
           queueIds: u.queueIds ?? u.queues?.map((q) => q.id) ?? [],
+          maxOpenTickets: u.maxOpenTickets == null ? '' : String(u.maxOpenTickets),
         }),
       )
       .catch(toastError);
@@ -233,6 +238,17 @@ export function UserModal({ open, userId, onClose, onSaved }: Props) {
                   ))}
                 </TextField>
               </Stack>
+            )}
+            {mayEditProfile && (
+              <TextField
+                label={t('userModal.maxOpenTickets')}
+                value={values.maxOpenTickets ?? ''}
+                onChange={(e) => set('maxOpenTickets', e.target.value.trim())}
+                helperText={t('userModal.maxOpenTicketsHelp')}
+                {...fieldError('maxOpenTickets')}
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                sx={{ maxWidth: { sm: 260 } }}
+              />
             )}
           </Stack>
         </DialogContent>
