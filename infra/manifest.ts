@@ -457,7 +457,13 @@ export interface StreamConsumerDef {
   batchingWindowSeconds: number;
 }
 export const streamConsumers: StreamConsumerDef[] = [
-  { name: 'search-index', handler: 'jobs/search-index', access: 'searchIndexer', batchSize: 100, batchingWindowSeconds: 1 },
+  {
+    name: 'search-index',
+    handler: 'jobs/search-index',
+    access: 'searchIndexer',
+    batchSize: 100,
+    batchingWindowSeconds: 1,
+  },
 ];
 
 export const manifest = { http, ws, queues, timers, streamConsumers };

@@ -9,7 +9,6 @@ import { createTicketByUser, deleteTicket, getTicket, getTicketByUuid, updateTic
 import { assertCanSee } from '#lib/tickets/access';
 import { addTicketTag, clearTicketTags } from '#lib/tags/service';
 import type { AuthContext } from '#lib/auth';
-import { can } from '#shared/permissions';
 
 const params = z.object({ id: idParam });
 const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });

@@ -430,7 +430,9 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         batchSize: def.batchSize,
         consumer,
         onError: (error) =>
-          console.error(JSON.stringify({ level: 'error', msg: 'stream consumer failed', consumer: def.name, error: String(error) })),
+          console.error(
+            JSON.stringify({ level: 'error', msg: 'stream consumer failed', consumer: def.name, error: String(error) }),
+          ),
       });
     }),
   );

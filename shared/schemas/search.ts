@@ -14,16 +14,15 @@ const dayOrTime = z
 
 export const SearchQuery = cursorQuery.and(
   z.object({
-    q: z.string().trim().min(1).max(200),
+    // not trimmed: a trailing space ends the last word (it is no longer a prefix)
+    q: z.string().min(1).max(200),
     from: dayOrTime.optional(),
     to: dayOrTime.optional(),
     queueId: idList.optional(),
     userId: idList.optional(),
     whatsappId: idList.optional(),
     tagId: idList.optional(),
-    status: z
-      .union([z.array(z.enum(TICKET_STATUSES)), z.enum(TICKET_STATUSES).transform((s) => [s])])
-      .optional(),
+    status: z.union([z.array(z.enum(TICKET_STATUSES)), z.enum(TICKET_STATUSES).transform((s) => [s])]).optional(),
     kind: z.enum(['message', 'note']).optional(),
   }),
 );
@@ -38,7 +37,14 @@ export interface SearchResult {
   kind: 'message' | 'note';
   text: string;
   createdAt: string;
-  ticket: { id: number; uuid: string; status: string; queueId: number | null; userId: number | null; whatsappId: number };
+  ticket: {
+    id: number;
+    uuid: string;
+    status: string;
+    queueId: number | null;
+    userId: number | null;
+    whatsappId: number;
+  };
   contact: { id: number; name: string; number: string };
   highlights: { text: SearchRange[]; contactName: SearchRange[]; contactNumber: SearchRange[] };
 }

@@ -25,7 +25,11 @@ export function kindOf(item: Item): Kind | undefined {
   return undefined;
 }
 
-export function factsOf(t: Pick<Ticket, 'id' | 'uuid' | 'status' | 'queueId' | 'userId' | 'whatsappId' | 'tags' | 'contactId' | 'contact'> & { tagIds?: number[] }): TicketFacts {
+export function factsOf(
+  t: Pick<Ticket, 'id' | 'uuid' | 'status' | 'queueId' | 'userId' | 'whatsappId' | 'tags' | 'contactId' | 'contact'> & {
+    tagIds?: number[];
+  },
+): TicketFacts {
   return {
     ticketId: t.id,
     uuid: t.uuid,
@@ -52,15 +56,30 @@ export const noteDocId = (id: number) => `n:${id}`;
 export function messageDoc(m: Message, facts: TicketFacts): SearchDoc | undefined {
   const text = messageText(m);
   if (m.isDeleted || !text.trim()) return undefined;
-  return { ...facts, docId: messageDocId(m.id), companyId: m.companyId, kind: 'message', sourceId: m.id, text, createdAt: m.createdAt };
+  return {
+    ...facts,
+    docId: messageDocId(m.id),
+    companyId: m.companyId,
+    kind: 'message',
+    sourceId: m.id,
+    text,
+    createdAt: m.createdAt,
+  };
 }
 
 export function noteDoc(n: TicketNote, facts: TicketFacts): SearchDoc {
-  return { ...facts, docId: noteDocId(n.id), companyId: n.companyId, kind: 'note', sourceId: String(n.id), text: n.note, createdAt: n.createdAt };
+  return {
+    ...facts,
+    docId: noteDocId(n.id),
+    companyId: n.companyId,
+    kind: 'note',
+    sourceId: String(n.id),
+    text: n.note,
+    createdAt: n.createdAt,
+  };
 }
 
-const searchable = (i: Item) =>
-  JSON.stringify([i.body, i.mediaName, i.note, i.isDeleted, i.ticketId, i.createdAt]);
+const searchable = (i: Item) => JSON.stringify([i.body, i.mediaName, i.note, i.isDeleted, i.ticketId, i.createdAt]);
 
 const image = (image: Record<string, AttributeValue> | undefined) =>
   image ? (unmarshall(image as Parameters<typeof unmarshall>[0]) as Item) : undefined;

@@ -412,7 +412,10 @@ export class MemorySearch implements SearchPort {
   /** Bytes on disk (snapshot and journal). */
   sizeOnDisk() {
     if (!this.dir) return 0;
-    return [SNAPSHOT, JOURNAL].reduce((n, f) => n + (existsSync(join(this.dir!, f)) ? statSync(join(this.dir!, f)).size : 0), 0);
+    return [SNAPSHOT, JOURNAL].reduce(
+      (n, f) => n + (existsSync(join(this.dir!, f)) ? statSync(join(this.dir!, f)).size : 0),
+      0,
+    );
   }
 
   close() {

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, SourceData } from '@smithy/types';
 import { can } from '#shared/permissions';
 import type { TicketViewer } from '#shared/visibility';
 import type { QueryTerm } from './query';
@@ -25,13 +25,20 @@ export interface OpenSearchOptions {
 }
 
 /** node:crypto behind the checksum interface the signer takes (sha256, or HMAC-sha256 with a key). */
+const bytes = (data: SourceData) =>
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : new Uint8Array(data);
+
 class Sha256 {
   private hash;
-  constructor(secret?: string | Uint8Array) {
-    this.hash = secret ? createHmac('sha256', secret) : createHash('sha256');
+  constructor(secret?: SourceData) {
+    this.hash = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
   }
-  update(data: string | Uint8Array) {
-    this.hash.update(data);
+  update(data: SourceData) {
+    this.hash.update(bytes(data));
   }
   async digest() {
     return new Uint8Array(this.hash.digest());
@@ -95,7 +102,8 @@ export function visibilityFilter(viewer: TicketViewer) {
 export function searchBody(r: SearchRequest) {
   const f = r.filters;
   const filter: unknown[] = [{ term: { companyId: r.companyId } }];
-  if (f.from || f.to) filter.push({ range: { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lte: f.to } : {}) } } });
+  if (f.from || f.to)
+    filter.push({ range: { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lte: f.to } : {}) } } });
   if (f.queueIds?.length) filter.push({ terms: { queueId: f.queueIds } });
   if (f.userIds?.length) filter.push({ terms: { userId: f.userIds } });
   if (f.whatsappIds?.length) filter.push({ terms: { whatsappId: f.whatsappIds } });
@@ -190,9 +198,10 @@ export class OpenSearch implements SearchPort {
 
   /** Creates the index with its analyzer and mappings when it does not exist. */
   async ensureIndex() {
-    const res = await this.request<Record<string, unknown>>('GET', `/_cat/indices/${this.opts.index}?format=json`).catch(
-      () => undefined,
-    );
+    const res = await this.request<Record<string, unknown>>(
+      'GET',
+      `/_cat/indices/${this.opts.index}?format=json`,
+    ).catch(() => undefined);
     if (!res || !Array.isArray(res) || !res.length) await this.request('PUT', `/${this.opts.index}`, INDEX_BODY);
   }
 

@@ -25,7 +25,14 @@ function present(hit: SearchHit): SearchResult {
     kind: d.kind,
     text: d.text,
     createdAt: d.createdAt,
-    ticket: { id: d.ticketId, uuid: d.uuid, status: d.status, queueId: d.queueId, userId: d.userId, whatsappId: d.whatsappId },
+    ticket: {
+      id: d.ticketId,
+      uuid: d.uuid,
+      status: d.status,
+      queueId: d.queueId,
+      userId: d.userId,
+      whatsappId: d.whatsappId,
+    },
     contact: { id: d.contactId, name: d.contactName, number: d.contactNumber },
     highlights: hit.highlights,
   };
@@ -71,7 +78,14 @@ export async function ticketsByWords(companyId: number, viewer: Viewer, words: s
   let after: string | undefined;
   // a few pages at most: one ticket's many matching messages must not hide the others for long
   for (let round = 0; round < 3 && ids.size < limit; round++) {
-    const page = await searchPort().search({ companyId, query, filters: {}, viewer: ticketViewer(viewer), limit: 100, after });
+    const page = await searchPort().search({
+      companyId,
+      query,
+      filters: {},
+      viewer: ticketViewer(viewer),
+      limit: 100,
+      after,
+    });
     for (const hit of page.hits) ids.add(hit.doc.ticketId);
     if (!page.next) break;
     after = page.next;

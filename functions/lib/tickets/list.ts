@@ -281,7 +281,9 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
   // the first page also holds the tickets whose messages or notes have the words (the search index)
   const withWordMatches = async (found: Ticket[]) => {
     const ids = (await ticketsByWords(companyId, viewer, term, limit)).filter((id) => !found.some((t) => t.id === id));
-    const more = ids.length ? (await batchGet(ids.map((id) => ticketKeys(companyId, id)))).map(toTicket).filter(visible) : [];
+    const more = ids.length
+      ? (await batchGet(ids.map((id) => ticketKeys(companyId, id)))).map(toTicket).filter(visible)
+      : [];
     more.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     return [...found, ...more];
   };
