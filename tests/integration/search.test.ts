@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { api, newCompany, sleep } from './helpers';
 import {
   attendanceCompany,
@@ -283,5 +283,59 @@ describe('full-text search (GET /search)', () => {
     expect(found.results[0]).toMatchObject({ contact: { number: '5511987650001' }, ticket: { status: 'pending' } });
     const { text, highlights } = found.results[0];
     expect(highlights.text.map(([a, b]: [number, number]) => text.slice(a, b))).toEqual(['segunda', 'via']);
+  });
+
+  it('the reindex rebuilds from the table what the stream fed: messages, notes, ticket facts; deleted ones stay out', async () => {
+    const co = await newCompany('srch8');
+    const { whatsapp, queueA } = await attendanceCompany(co);
+    const contact = await createContact(co.adminToken, { name: 'Renata Índio' });
+    const ticket = await createTicket(co.adminToken, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const kept = await send(co.adminToken, ticket.id, 'reconstruir o índice');
+    const gone = await send(co.adminToken, ticket.id, 'reconstruir apagada');
+    expect((await api('DELETE', `/messages/${gone.id}`, { token: co.adminToken })).status).toBe(200);
+    const note = (
+      await api('POST', '/ticket-notes', {
+        token: co.adminToken,
+        body: { note: 'reconstruir nota interna', ticketId: ticket.id, contactId: contact.id },
+      })
+    ).body;
+    await searchUntil(co.adminToken, 'reconstruir ', (r) => r.length === 2);
+
+    // the reindex reads the stack's table from this process, into an index of its own
+    Object.assign(process.env, {
+      TABLE_NAME: inject('tableName'),
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      MEDIA_BUCKET: 'inbox-media',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
+    const { MemorySearch } = await import('../../functions/lib/search/memory');
+    const { reindexCompany } = await import('../../functions/lib/search/reindex');
+    const { parseQuery } = await import('../../functions/lib/search/query');
+    const rebuilt = new MemorySearch();
+    expect(await reindexCompany(rebuilt, co.companyId)).toMatchObject({ tickets: 1 });
+    const admin = { profile: 'admin', userId: 1, queueIds: [], allTicket: 'enabled' };
+    const page = await rebuilt.search({
+      companyId: co.companyId,
+      query: parseQuery('reconstruir '),
+      filters: { queueIds: [queueA.id] },
+      viewer: admin,
+      limit: 10,
+    });
+    expect(page.hits.map((h) => h.doc.sourceId)).toEqual([String(note.id), kept.id]);
+    expect(page.hits[1]!.doc).toMatchObject({ ticketId: ticket.id, uuid: ticket.uuid, contactName: 'Renata Índio' });
+    const byName = await rebuilt.search({
+      companyId: co.companyId,
+      query: parseQuery('indio indice '),
+      filters: {},
+      viewer: admin,
+      limit: 10,
+    });
+    expect(byName.hits.map((h) => h.doc.sourceId)).toEqual([kept.id]);
   });
 });

@@ -35,6 +35,8 @@ beforeAll(async () => {
     region: 'sa-east-1',
     credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
   });
+  answers.push([{ index: 'messages' }]);
+  await adapter.ensureIndex();
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 beforeEach(() => {
@@ -159,9 +161,22 @@ describe('OpenSearch adapter', () => {
     expect(JSON.parse(seen[0]!.body).query.bool.filter).toEqual([{ term: { companyId: 7 } }]);
   });
 
-  it('the index folds case and accents as the embedded one does', async () => {
-    answers.push([]);
-    await adapter.ensureIndex();
+  it('the index is created, folding case and accents as the embedded one does, before the first call', async () => {
+    const fresh = new OpenSearch({
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      index: 'messages',
+      region: 'sa-east-1',
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+    });
+    answers.push([], { acknowledged: true }, { errors: false });
+    await fresh.index([doc]);
+    await fresh.index([doc]);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET /_cat/indices/messages?format=json',
+      'PUT /messages',
+      'POST /_bulk?refresh=false',
+      'POST /_bulk?refresh=false',
+    ]);
     const put = seen.find((s) => s.method === 'PUT')!;
     expect(put.url).toBe('/messages');
     const body = JSON.parse(put.body);

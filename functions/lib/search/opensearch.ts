@@ -196,28 +196,41 @@ export class OpenSearch implements SearchPort {
 
   private id = (companyId: number, docId: string) => `${companyId}:${docId}`;
 
-  /** Creates the index with its analyzer and mappings when it does not exist. */
-  async ensureIndex() {
-    const res = await this.request<Record<string, unknown>>(
-      'GET',
-      `/_cat/indices/${this.opts.index}?format=json`,
-    ).catch(() => undefined);
-    if (!res || !Array.isArray(res) || !res.length) await this.request('PUT', `/${this.opts.index}`, INDEX_BODY);
+  private ready: Promise<void> | undefined;
+
+  /**
+   * Creates the index with its analyzer and mappings when it does not exist (once per process,
+   * before its first call: a bulk write would otherwise create it with default mappings).
+   */
+  ensureIndex(): Promise<void> {
+    this.ready ??= (async () => {
+      const found = await this.request<unknown[]>('GET', `/_cat/indices/${this.opts.index}?format=json`).catch(
+        () => [],
+      );
+      if (!Array.isArray(found) || !found.length) await this.request('PUT', `/${this.opts.index}`, INDEX_BODY);
+    })().catch((err) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
   }
 
   async index(docs: SearchDoc[]) {
     if (!docs.length) return;
+    await this.ensureIndex();
     const lines = docs.flatMap((d) => [{ index: { _index: this.opts.index, _id: this.id(d.companyId, d.docId) } }, d]);
     await this.request('POST', '/_bulk?refresh=false', lines, true);
   }
 
   async remove(companyId: number, docIds: string[]) {
     if (!docIds.length) return;
+    await this.ensureIndex();
     const lines = docIds.map((d) => ({ delete: { _index: this.opts.index, _id: this.id(companyId, d) } }));
     await this.request('POST', '/_bulk', lines, true);
   }
 
   async updateTicket(companyId: number, facts: TicketFacts) {
+    await this.ensureIndex();
     await this.request('POST', `/${this.opts.index}/_update_by_query?conflicts=proceed`, {
       query: { bool: { filter: [{ term: { companyId } }, { term: { ticketId: facts.ticketId } }] } },
       script: {
@@ -229,12 +242,14 @@ export class OpenSearch implements SearchPort {
   }
 
   async clear(companyId: number) {
+    await this.ensureIndex();
     await this.request('POST', `/${this.opts.index}/_delete_by_query?conflicts=proceed`, {
       query: { term: { companyId } },
     });
   }
 
   async search(r: SearchRequest): Promise<SearchPage> {
+    await this.ensureIndex();
     const out = await this.request<{ hits: { hits: Hit[] } }>('POST', `/${this.opts.index}/_search`, searchBody(r));
     const found = out.hits.hits;
     const page = found.slice(0, r.limit);
