@@ -86,6 +86,23 @@ function insertSorted(arr: number[], n: number) {
   if (arr[lo] !== n) arr.splice(lo, 0, n);
 }
 
+/** Whether an ascending array holds `n`. */
+function holds(arr: number[], n: number) {
+  let lo = 0;
+  let hi = arr.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = arr[mid]!;
+    if (v === n) return true;
+    if (v < n) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Past this many lists (a short prefix, a word of many contacts), a term is checked on the text instead. */
+const MAX_PRECHECK_LISTS = 16;
+
 /** Walks several ascending arrays as one, largest first, below `below`, without repeats (a max-heap of heads). */
 function* descending(lists: number[][], below: number): Generator<number> {
   const heads: { list: number[]; i: number }[] = [];
@@ -251,6 +268,9 @@ class CompanyIndex {
     if (!q.terms.length) return { hits: [] };
     const sets = q.terms.map((t) => this.candidates(t));
     const driving = sets.reduce((a, b) => (b.size < a.size ? b : a));
+    // the other words' lists rule a candidate out by binary search, before its text is read
+    // (a prefix spread over many words is left to the text check)
+    const others = sets.filter((s) => s !== driving && s.lists.length <= MAX_PRECHECK_LISTS);
     const visible = new Map<number, boolean>();
     const ticketPasses = (ticketId: number) => {
       let ok = visible.get(ticketId);
@@ -269,6 +289,7 @@ class CompanyIndex {
       if (filters.kind && doc.kind !== filters.kind) continue;
       if (filters.from && doc.createdAt < filters.from) continue;
       if (filters.to && doc.createdAt > filters.to) continue;
+      if (!others.every((s) => s.lists.some((list) => holds(list, ord)))) continue;
       const entry = this.tickets.get(doc.ticketId)!;
       const textWords = words(doc.text);
       const inText = (t: QueryTerm) => textWords.some((w) => matchesTerm(w, t));
