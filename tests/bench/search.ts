@@ -119,7 +119,10 @@ const vocabulary = [...REAL, ...made];
 // Zipf: weight 1/rank; a cumulative table and a binary search draw a word
 const cumulative: number[] = [];
 let total = 0;
-for (let r = 1; r <= vocabulary.length; r++) cumulative.push((total += 1 / r));
+for (let r = 1; r <= vocabulary.length; r++) {
+  total += 1 / r;
+  cumulative.push(total);
+}
 let seed = 42;
 const random = () => {
   seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
@@ -253,7 +256,15 @@ for (const kind of kinds) {
     }),
   );
   all.push(...times);
-  if (process.env.BENCH_DEBUG) console.log(kind.name, 'in the index: p50', pct(inner, 50).toFixed(2), 'p99', pct(inner, 99).toFixed(2), inner.splice(0).length);
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      kind.name,
+      'in the index: p50',
+      pct(inner, 50).toFixed(2),
+      'p99',
+      pct(inner, 99).toFixed(2),
+      inner.splice(0).length,
+    );
   rows.push(
     `| ${kind.name} | ${(times.length / SECONDS).toFixed(0)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${(hits / times.length).toFixed(1)} |`,
   );
