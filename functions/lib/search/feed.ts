@@ -90,7 +90,10 @@ export async function applyChanges(port: SearchPort, records: DynamoDBRecord[]) 
     const now = image(r.dynamodb?.NewImage);
     const old = image(r.dynamodb?.OldImage);
     const kind = kindOf(now ?? old ?? {});
-    return kind ? [{ kind, now, old }] : [];
+    if (!kind) return [];
+    // acks, reads and the like change nothing searchable
+    if (kind !== 'ticket' && now && old && searchable(now) === searchable(old)) return [];
+    return [{ kind, now, old }];
   });
   // the tickets the documents of this batch belong to, read once
   const needed = new Map<string, { companyId: number; ticketId: number }>();
@@ -100,7 +103,8 @@ export async function applyChanges(port: SearchPort, records: DynamoDBRecord[]) 
       needed.set(`${ref.companyId}:${ref.ticketId}`, ref);
     }
   const tickets = new Map<string, TicketFacts>();
-  for (const item of await batchGet([...needed.values()].map((t) => ticketKeys(t.companyId, t.ticketId)))) {
+  const read = needed.size ? await batchGet([...needed.values()].map((t) => ticketKeys(t.companyId, t.ticketId))) : [];
+  for (const item of read) {
     const t = toTicket(item);
     tickets.set(`${t.companyId}:${t.id}`, factsOf(t));
   }
@@ -120,8 +124,6 @@ export async function applyChanges(port: SearchPort, records: DynamoDBRecord[]) 
       await port.updateTicket(Number(c.now.companyId), facts);
       continue;
     }
-    // acks, reads and the like change nothing searchable
-    if (c.now && c.old && searchable(c.now) === searchable(c.old)) continue;
     const item = (c.now ?? c.old)!;
     const companyId = Number(item.companyId);
     const docId = c.kind === 'message' ? messageDocId(String(item.id)) : noteDocId(Number(item.id));
