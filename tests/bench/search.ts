@@ -30,8 +30,21 @@ const dataDir = mkdtempSync(join(tmpdir(), 'search-bench-'));
 const stack = await startStack({ timers: false, logLevel: 'error', sessionRunner: false, dataDir });
 const base = `${stack.url}/api`;
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
+async function call(method: string, path: string, token?: string, body?: unknown): Promise<any> {
+  let res: Response;
+  try {
+    res = await send(method, path, token, body);
+  } catch (err) {
+    // a kept-alive connection the server closed as the request left: once more on a new one
+    if (!(err instanceof TypeError)) throw err;
+    res = await send(method, path, token, body);
+  }
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+function send(method: string, path: string, token?: string, body?: unknown) {
+  return fetch(base + path, {
     method,
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -39,9 +52,6 @@ async function call(method: string, path: string, token?: string, body?: unknown
     },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
 }
 
 // ---- the company, two queues, an attendant of one of them, a connection
