@@ -43,6 +43,8 @@ export interface Access {
   queueAdmin?: boolean;
   /** sends e-mail through SES (when a sender is configured) */
   mail?: boolean;
+  /** the search domain (with `search=on`): query it, or also write documents (the stream feed) */
+  search?: 'read' | 'write';
   /** the Web Push VAPID keys: read them (who sends, and who hands browsers the public key), or also fill them (the seed) */
   vapid?: 'read' | 'write';
 }
@@ -59,6 +61,8 @@ export const access = {
     media: 'readwrite',
     realtime: true,
     sendsTo: ['session-commands', 'campaigns', 'push'],
+    // GET /search and the tickets page's search
+    search: 'read',
   },
   /** the push subscription routes: the caller's devices, and the VAPID public key browsers subscribe with */
   pushApi: { table: 'readwrite', jwt: true, vapid: 'read' },
@@ -77,6 +81,8 @@ export const access = {
   pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
   /** the operator's fleet view: reads the table, counts the queues, redrives dead letters */
   fleet: { table: 'readwrite', jwt: true, queueAdmin: true },
+  /** the table's change stream -> the search index: reads tickets, writes documents */
+  searchIndexer: { table: 'read', search: 'write' },
   /** the platform seed after each deployment (it also makes the VAPID keys, once) */
   seed: { table: 'readwrite', vapid: 'write' },
   /** the WhatsApp process: no JWT key, it authenticates nobody */
@@ -150,6 +156,8 @@ export const http: HttpModule[] = [
     name: 'whatsappsession',
     routes: ['POST /whatsappsession/{id}', 'PUT /whatsappsession/{id}', 'DELETE /whatsappsession/{id}'],
   },
+  // full-text search over the company's messages and notes (functions/lib/search)
+  { name: 'search', routes: ['GET /search'] },
   {
     name: 'tickets',
     routes: [
@@ -438,7 +446,29 @@ export const timers: TimerDef[] = [
   { name: 'company-cleanup', handler: 'jobs/company-cleanup', everyMinutes: 5 },
 ];
 
-export const manifest = { http, ws, queues, timers };
+/**
+ * Consumers of the table's change stream. On AWS a Lambda on the DynamoDB stream, deployed only with
+ * the `search=on` context value; locally the stream poller of DynamoDB Local (infra/local/streams.ts).
+ */
+export interface StreamConsumerDef {
+  name: string;
+  handler: string;
+  access: AccessGroup;
+  batchSize: number;
+  /** the longest a batch waits to fill (AWS MaximumBatchingWindowInSeconds): the index lag budget */
+  batchingWindowSeconds: number;
+}
+export const streamConsumers: StreamConsumerDef[] = [
+  {
+    name: 'search-index',
+    handler: 'jobs/search-index',
+    access: 'searchIndexer',
+    batchSize: 100,
+    batchingWindowSeconds: 1,
+  },
+];
+
+export const manifest = { http, ws, queues, timers, streamConsumers };
 
 /** `GET /tickets/{id}` -> `{ method: 'GET', path: '/tickets/{id}' }` */
 export function splitRouteKey(key: RouteKey) {

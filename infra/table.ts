@@ -27,6 +27,9 @@ export const GSI_PROJECTIONS: Record<GsiName, readonly string[] | 'ALL'> = {
 
 export const TTL_ATTRIBUTE = 'ttl';
 
+/** The table's stream: both images, so a consumer sees what changed (the search feed skips acks). */
+export const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const };
+
 /** CreateTable input (DynamoDB API shape) used by the local runtime and the table test. */
 export function createTableInput(tableName: string) {
   const attributes = [
@@ -37,6 +40,8 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    // the change stream feeds the search index (infra/manifest.ts streamConsumers)
+    StreamSpecification: TABLE_STREAM,
     AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' as const },

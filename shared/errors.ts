@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   ERR_PLAN_FEATURE_DISABLED: 403,
   ERR_PLAN_LIMIT_REACHED: 403,
   ERR_INVALID_CURSOR: 400,
+  // full-text search is not deployed (AWS without the `search=on` context value)
+  ERR_SEARCH_DISABLED: 404,
   ERR_TOO_MANY_ATTEMPTS: 429,
   ERR_EMAIL_ALREADY_EXISTS: 409,
   ERR_DUPLICATED: 409,

@@ -4,38 +4,16 @@ import { idParam } from '#shared/schemas/common';
 import { TicketCreateBody, TicketsQuery, TicketUpdateBody } from '#shared/schemas/tickets';
 import { KanbanQuery } from '#shared/schemas/tags';
 import { AppError } from '#lib/errors';
-import { getUser } from '#lib/accounts/users';
-import { listTickets, type Viewer } from '#lib/tickets/list';
+import { listTickets, viewerOf } from '#lib/tickets/list';
 import { createTicketByUser, deleteTicket, getTicket, getTicketByUuid, updateTicketByUser } from '#lib/tickets/service';
 import { assertCanSee } from '#lib/tickets/access';
 import { takeOverTicket } from '#lib/tickets/takeover';
 import { actorOf as auditActorOf } from '#lib/audit/actor';
 import { addTicketTag, clearTicketTags } from '#lib/tags/service';
 import type { AuthContext } from '#lib/auth';
-import type { User } from '#shared/schemas/accounts';
-import { can } from '#shared/permissions';
 
 const params = z.object({ id: idParam });
 const actorOf = (auth: AuthContext) => ({ userId: auth.userId, profile: auth.profile });
-
-async function viewerOf(auth: AuthContext): Promise<Viewer> {
-  // admins see every ticket: their lists need no queue membership, so no user read
-  if (can(auth.profile, 'tickets-manager:showall')) {
-    return {
-      user: {
-        id: auth.userId,
-        companyId: auth.companyId,
-        queueIds: [],
-        allTicket: 'enabled',
-        showNoQueue: true,
-      } as unknown as User,
-      profile: auth.profile,
-    };
-  }
-  const user = await getUser(auth.companyId, auth.userId);
-  if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  return { user, profile: auth.profile };
-}
 
 async function visibleTicket(auth: AuthContext, found: Awaited<ReturnType<typeof getTicket>>) {
   if (!found) throw new AppError('ERR_NO_TICKET_FOUND');

@@ -75,6 +75,13 @@ export interface Config {
   vapidSubject?: string;
   /** local runtime only (PUSH_FAKE_ORIGIN): the fake push service's origin, accepted as a subscription endpoint */
   pushFakeOrigin?: string;
+  /** search on AWS: the OpenSearch domain's endpoint (SEARCH_ENDPOINT, https://...) and index (SEARCH_INDEX) */
+  searchEndpoint?: string;
+  searchIndex: string;
+  /** search locally: where the embedded index persists (SEARCH_DIR, `<dataDir>/search`); unset, in memory */
+  searchDir?: string;
+  /** SEARCH=off: no search index (AWS without `search=on`): /search answers ERR_SEARCH_DISABLED */
+  searchOff: boolean;
 }
 
 let cached: Config | undefined;
@@ -128,6 +135,10 @@ export function config(): Config {
     vapidSecretArn: optional('VAPID_SECRET_ARN'),
     vapidSubject: optional('VAPID_SUBJECT'),
     pushFakeOrigin: optional('PUSH_FAKE_ORIGIN'),
+    searchEndpoint: optional('SEARCH_ENDPOINT'),
+    searchIndex: optional('SEARCH_INDEX') ?? 'messages',
+    searchDir: optional('SEARCH_DIR'),
+    searchOff: optional('SEARCH') === 'off',
   };
   return cached;
 }

@@ -5,6 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -30,6 +31,8 @@ export interface AppResources {
   appOrigin: string;
   /** sender address verified in SES (context `mailFrom`); without it no mail is sent */
   mailFrom?: string;
+  /** the search domain (context `search=on`); without it search is off (SEARCH=off) */
+  search?: { domain: opensearch.IDomain; index: string };
 }
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
@@ -122,6 +125,29 @@ export function bindAppResources(
     setEnv('VAPID_SECRET_ARN', res.vapidSecret.secretArn);
     res.vapidSecret.grantRead(grantee);
     if (access.vapid === 'write') res.vapidSecret.grantWrite(grantee);
+  }
+
+  if (access.search) {
+    if (res.search) {
+      const { domain, index } = res.search;
+      setEnv('SEARCH_ENDPOINT', `https://${domain.domainEndpoint}`);
+      setEnv('SEARCH_INDEX', index);
+      // read: search (a POST) and the index check; write: also bulk, update/delete by query, create the index
+      iam.Grant.addToPrincipal({
+        grantee,
+        actions: [
+          'es:ESHttpGet',
+          'es:ESHttpPost',
+          ...(access.search === 'write' ? ['es:ESHttpPut', 'es:ESHttpDelete'] : []),
+        ],
+        resourceArns: [`${domain.domainArn}/*`],
+      });
+      acceptOnRole(
+        grantee,
+        `IAM5[Resource::${nagRef(domain, 'Arn')}/*]`,
+        'OpenSearch authorizes HTTP calls by path under the domain (/_bulk, /<index>/_search, /_cat/indices): the grant is this one domain',
+      );
+    } else setEnv('SEARCH', 'off');
   }
 
   if (access.mail && res.mailFrom) {

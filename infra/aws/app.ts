@@ -18,6 +18,7 @@ new InboxStack(app, stackName, {
   minRunners: Number(app.node.tryGetContext('runnerMin') ?? 2),
   maxRunners: Number(app.node.tryGetContext('runnerMax') ?? 10),
   sessionsPerRunner: Number(app.node.tryGetContext('runnerSessionsTarget') ?? SESSIONS_PER_RUNNER),
+  search: app.node.tryGetContext('search') === 'on',
   edge,
   description: 'Inbox: multi-tenant WhatsApp customer-service inbox',
 });

@@ -37,6 +37,8 @@ export class Data extends Construct {
       sortKey: stringKey(TABLE_KEYS.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TTL_ATTRIBUTE,
+      // as infra/table.ts TABLE_STREAM: the search feed reads it (with `search=on`)
+      stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -11,6 +11,7 @@ import { type EdgeStack, webAclArnOf } from './edge';
 import { Queues, Timers } from './queues';
 import { SessionRunner } from './session-runner';
 import { Web } from './web';
+import { SEARCH_INDEX, Search } from './search';
 
 export type AppManifest = typeof appManifest;
 
@@ -30,6 +31,8 @@ export interface InboxStackProps extends StackProps {
   maxRunners?: number;
   /** sessions per runner task that scaling aims at (context `runnerSessionsTarget`, default 50) */
   sessionsPerRunner?: number;
+  /** full-text search (context `search=on`): an OpenSearch domain fed from the table's stream (docs/search.md) */
+  search?: boolean;
 }
 
 /**
@@ -60,6 +63,7 @@ export class InboxStack extends Stack {
       accessLogs: data.accessLogs,
     });
     data.allowUploadsFrom(web.origin);
+    const search = props.search ? new Search(this, 'Search') : undefined;
 
     const resources: AppResources = {
       table: data.table,
@@ -71,12 +75,20 @@ export class InboxStack extends Stack {
       vapidSecret: data.vapidSecret,
       appOrigin: web.origin,
       mailFrom: props.mailFrom,
+      ...(search ? { search: { domain: search.domain, index: SEARCH_INDEX } } : {}),
     };
     const functions = new FunctionRegistry(this, resources);
     api.mount(manifest.http, functions, data.originVerifySecret);
     realtime.mount(manifest.ws, functions, data.originVerifySecret);
     queues.attachConsumers(functions);
     new Timers(this, 'Timers', manifest.timers, functions);
+    search?.feed(data.table, manifest.streamConsumers, functions, alarms);
+    // the roles of the access groups that reach the domain
+    search?.allow(
+      (Object.keys(access) as (keyof typeof access)[])
+        .filter((group) => 'search' in access[group])
+        .map((group) => functions.role(group)),
+    );
 
     new SessionRunner(this, 'SessionRunner', {
       resources,
@@ -112,5 +124,10 @@ export class InboxStack extends Stack {
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: data.mediaBucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topicArn, description: 'SNS topic of the alarms' });
+    if (search)
+      new CfnOutput(this, 'SearchEndpoint', {
+        value: `https://${search.domain.domainEndpoint}`,
+        description: 'OpenSearch domain of full-text search (SEARCH_ENDPOINT of npm run reindex)',
+      });
   }
 }

@@ -5,10 +5,11 @@ import {
   ListTablesCommand,
   UpdateTimeToLiveCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createTableInput, TTL_ATTRIBUTE } from '../table';
+import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../table';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -57,7 +58,10 @@ export async function startDynamo(opts: { port: number; dataDir?: string; tableN
       }),
     );
   }
-  await client.send(new DescribeTableCommand({ TableName: opts.tableName }));
+  const described = await client.send(new DescribeTableCommand({ TableName: opts.tableName }));
+  // a table made on disk before the table had a stream gets one
+  if (!described.Table?.StreamSpecification?.StreamEnabled)
+    await client.send(new UpdateTableCommand({ TableName: opts.tableName, StreamSpecification: TABLE_STREAM }));
   client.destroy();
   return {
     endpoint,

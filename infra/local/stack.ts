@@ -18,6 +18,8 @@ import { freePort } from './ports';
 import { asaasFake } from './asaas-fake';
 import { dialogflowFake, openAiFake, typebotFake, webhookFake } from './ai-fakes';
 import { startPushFake } from './push-fake';
+import { startStreamPoller } from './streams';
+import { closeSearch } from '../../functions/lib/search/index';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
@@ -156,6 +158,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     VAPID_PRIVATE_KEY: vapid.privateKey,
     VAPID_SUBJECT: process.env.VAPID_SUBJECT || `mailto:${opts.adminEmail ?? 'admin@admin.com'}`,
     PUSH_FAKE_ORIGIN: pushFake.origin,
+    // the embedded search index persists beside the table (in memory without a data folder)
+    SEARCH_DIR: dataDir ? join(dataDir, 'search') : '',
     RATE_LIMIT_EXEMPT_ADDRESSES: (opts.rateLimitExemptAddresses ?? []).join(','),
     ...(opts.sessionCacheSeconds !== undefined ? { SESSION_CACHE_SECONDS: String(opts.sessionCacheSeconds) } : {}),
     ...(opts.passwordHashCost !== undefined ? { PASSWORD_HASH_COST: String(opts.passwordHashCost) } : {}),
@@ -416,6 +420,23 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     },
   });
 
+  // the table's change stream -> its consumers (the search index), as the Lambdas on the stream on AWS
+  const streamPollers = await Promise.all(
+    manifest.streamConsumers.map(async (def) => {
+      const consumer = await importHandler(def.handler);
+      return startStreamPoller({
+        endpoint: dynamo.endpoint,
+        tableName: TABLE_NAME,
+        batchSize: def.batchSize,
+        consumer,
+        onError: (error) =>
+          console.error(
+            JSON.stringify({ level: 'error', msg: 'stream consumer failed', consumer: def.name, error: String(error) }),
+          ),
+      });
+    }),
+  );
+
   const seed = await importHandler('jobs/seed');
   await seed({ adminEmail: opts.adminEmail ?? 'admin@admin.com', adminPassword: opts.adminPassword ?? 'admin123' });
   await Promise.all(runners.map((r) => r.ready));
@@ -441,6 +462,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       rmSync(simDir, { recursive: true, force: true });
       for (const q of queues.values()) q.stop();
       for (const e of external.values()) e.stop();
+      await Promise.all(streamPollers.map((p) => p.stop()));
+      closeSearch();
       await gateway.close();
       await pushFake.close();
       await s3.stop();

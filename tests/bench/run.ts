@@ -10,6 +10,7 @@
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
  *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
+ *   npm run bench -- search             # full-text search at 500,000 messages (tests/bench/search.ts)
  *   npm run bench -- accept             # only the calls whose name contains the word, with DynamoDB calls by command
  */
 import { randomUUID } from 'node:crypto';
@@ -34,6 +35,11 @@ if (process.argv[2] === 'fleet') {
 if (process.argv[2] === 'runner-memory') {
   process.argv.splice(2, 1);
   await import('./runner-memory');
+}
+// `npm run bench -- search`: full-text search at 500,000 messages, p50/p99 and the index on disk (tests/bench/search.ts)
+if (process.argv[2] === 'search') {
+  process.argv.splice(2, 1);
+  await import('./search');
 }
 // `npm run bench -- bundle-size`: what the login and ticket pages download (tests/bench/bundle-size.ts)
 if (process.argv[2] === 'bundle-size') {

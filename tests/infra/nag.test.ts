@@ -35,7 +35,7 @@ describe('cdk-nag AwsSolutions', () => {
 
   beforeAll(() => {
     plain = check();
-    configured = check({ mailFrom: 'no-reply@example.com', alarmEmail: 'ops@example.com' });
+    configured = check({ mailFrom: 'no-reply@example.com', alarmEmail: 'ops@example.com', search: true });
   }, 120_000);
 
   it('no error is left: every AwsSolutions finding of severity error is fixed or accepted with a reason', () => {

@@ -6,6 +6,7 @@ import type { AppManifest } from '../../infra/aws/inbox-stack';
 import { functionId } from '../../infra/aws/app-function';
 import { HTTP_THROTTLE, WS_THROTTLE } from '../../infra/aws/api';
 import { ACCESS_LOG_DAYS } from '../../infra/aws/data';
+import { SEARCH_INSTANCE_TYPE, SEARCH_VOLUME_GB } from '../../infra/aws/search';
 import { SEND_API_PATHS, SIGN_IN_PATHS } from '../../infra/aws/edge';
 import {
   access,
@@ -27,7 +28,7 @@ import { buildApp } from './build-app';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Synthesizes the stacks as `cdk synth` would (same feature flags, as app.ts composes them), but with bundling skipped. */
-function synth(appManifest: AppManifest = manifest, extra: { mailFrom?: string } = {}) {
+function synth(appManifest: AppManifest = manifest, extra: { mailFrom?: string; search?: boolean } = {}) {
   const { app, edge, stack } = buildApp({ manifest: appManifest, ...extra });
   const template = Template.fromStack(stack);
   const assembly = app.synth();
@@ -87,11 +88,14 @@ const extended: AppManifest = {
 describe('AWS stack generated from the manifest', () => {
   let real: ReturnType<typeof synth>;
   let sample: ReturnType<typeof synth>;
+  /** deployed with the context value `search=on` */
+  let searchOn: ReturnType<typeof synth>;
 
   beforeAll(() => {
     real = synth();
     sample = synth(extended);
-  }, 60_000);
+    searchOn = synth(manifest, { search: true });
+  }, 90_000);
 
   it('every manifest route exists as an HTTP API route `METHOD /api/path` on its module function', () => {
     const routes = resourcesOf(real.json, 'AWS::ApiGatewayV2::Route').filter(
@@ -467,6 +471,9 @@ describe('AWS stack generated from the manifest', () => {
     expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
     expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
+    expect(table.Properties.StreamSpecification).toEqual({
+      StreamViewType: expected.StreamSpecification.StreamViewType,
+    });
     expect(table.Properties.KeySchema).toEqual(expected.KeySchema);
     expect(table.Properties.GlobalSecondaryIndexes.map((g: any) => g.IndexName)).toEqual([...GSI_NAMES]);
     expect(
@@ -479,6 +486,116 @@ describe('AWS stack generated from the manifest', () => {
     expect(
       new Set(table.Properties.AttributeDefinitions.map((a: any) => `${a.AttributeName}:${a.AttributeType}`)),
     ).toEqual(new Set(expected.AttributeDefinitions.map((a) => `${a.AttributeName}:${a.AttributeType}`)));
+  });
+
+  it('without `search=on` there is no search domain or stream consumer, and the API is told search is off', () => {
+    expect(resourcesOf(real.json, 'AWS::OpenSearchService::Domain')).toEqual([]);
+    expect(
+      resourcesOf(real.json, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+        JSON.stringify(m).includes('StreamArn'),
+      ),
+    ).toEqual([]);
+    const env = real.json.Resources[functionLogicalId(real.json, 'http/search')]!.Properties.Environment.Variables;
+    expect(env.SEARCH).toBe('off');
+    expect(env.SEARCH_ENDPOINT).toBeUndefined();
+    expect(JSON.stringify(real.json)).not.toContain('es:ESHttp');
+  });
+
+  it('with `search=on`: the smallest OpenSearch domain, encrypted, HTTPS only, reached only by the search roles (signed)', () => {
+    const domains = resourcesOf(searchOn.json, 'AWS::OpenSearchService::Domain');
+    expect(domains).toHaveLength(1);
+    const [, domain] = domains[0]!;
+    expect(domain.Properties.ClusterConfig).toMatchObject({
+      InstanceCount: 1,
+      InstanceType: SEARCH_INSTANCE_TYPE,
+      DedicatedMasterEnabled: false,
+      ZoneAwarenessEnabled: false,
+    });
+    expect(domain.Properties.EBSOptions).toMatchObject({
+      EBSEnabled: true,
+      VolumeSize: SEARCH_VOLUME_GB,
+      VolumeType: 'gp3',
+    });
+    expect(domain.Properties.EncryptionAtRestOptions).toEqual({ Enabled: true });
+    expect(domain.Properties.NodeToNodeEncryptionOptions).toEqual({ Enabled: true });
+    expect(domain.Properties.DomainEndpointOptions).toMatchObject({
+      EnforceHTTPS: true,
+      TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07',
+    });
+    const [statement, ...more] = domain.Properties.AccessPolicies.Statement;
+    expect(more).toEqual([]);
+    const principals = [statement.Principal.AWS]
+      .flat()
+      .map((p: any) => p['Fn::GetAtt'][0])
+      .sort();
+    expect(principals).toEqual(
+      [roleOf(searchOn.json, 'http/search'), roleOf(searchOn.json, 'jobs/search-index')].sort(),
+    );
+    expect(JSON.stringify(statement.Resource)).toContain(`:domain/${domain.Properties.DomainName}/*`);
+    expect(searchOn.json.Outputs.SearchEndpoint).toBeDefined();
+  });
+
+  it('with `search=on`: the table stream feeds the indexer (messages, notes and tickets only; failed batches halved, then kept)', () => {
+    const def = manifest.streamConsumers.find((c) => c.name === 'search-index')!;
+    const indexer = functionLogicalId(searchOn.json, def.handler);
+    const mappings = resourcesOf(searchOn.json, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => m.Properties.FunctionName.Ref === indexer,
+    );
+    expect(mappings).toHaveLength(1);
+    const [, mapping] = mappings[0]!;
+    const [tableId] = resourcesOf(searchOn.json, 'AWS::DynamoDB::Table')[0]!;
+    expect(mapping.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+    expect(mapping.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: def.batchSize,
+      MaximumBatchingWindowInSeconds: def.batchingWindowSeconds,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+    });
+    expect(mapping.Properties.DestinationConfig.OnFailure.Destination).toBeDefined();
+    const patterns = mapping.Properties.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual(
+      ['M#', 'N#', 'TICKET#'].map((prefix) => ({ dynamodb: { Keys: { sk: { S: [{ prefix }] } } } })),
+    );
+    // a batch failing for good raises an alarm on the alarm topic
+    const failedQueue = mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+    const alarms = resourcesOf(searchOn.json, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
+      JSON.stringify(a.Properties.Dimensions ?? []).includes(failedQueue),
+    );
+    expect(alarms).toHaveLength(1);
+  });
+
+  it('with `search=on`: least privilege on the domain: the indexer writes, the API only reads, nothing else reaches it', () => {
+    const [domainId] = resourcesOf(searchOn.json, 'AWS::OpenSearchService::Domain')[0]!;
+    const esActions = (role: string) =>
+      actionsOf(policyStatements(searchOn.json, role)).filter((a) => a.startsWith('es:'));
+    const indexerRole = roleOf(searchOn.json, 'jobs/search-index');
+    const apiRole = roleOf(searchOn.json, 'http/search');
+    expect(roleOf(searchOn.json, 'http/tickets')).toBe(apiRole);
+    expect(esActions(indexerRole).sort()).toEqual(['es:ESHttpDelete', 'es:ESHttpGet', 'es:ESHttpPost', 'es:ESHttpPut']);
+    expect(esActions(apiRole).sort()).toEqual(['es:ESHttpGet', 'es:ESHttpPost']);
+    for (const s of policyStatements(searchOn.json, indexerRole).filter((st: any) =>
+      [st.Action].flat().some((a: string) => a.startsWith('es:')),
+    ))
+      expect(s.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [domainId, 'Arn'] }, '/*']] });
+    // the indexer reads the table (the tickets of its documents) and writes nothing there
+    const tableActions = actionsOf(policyStatements(searchOn.json, indexerRole)).filter((a) =>
+      a.startsWith('dynamodb:'),
+    );
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(tableActions).not.toContain(write);
+    const others = resourcesOf(searchOn.json, 'AWS::IAM::Role')
+      .map(([id]) => id)
+      .filter((id) => id !== indexerRole && id !== apiRole);
+    for (const role of others) expect(esActions(role), role).toEqual([]);
+    const env = (fn: string) =>
+      searchOn.json.Resources[functionLogicalId(searchOn.json, fn)]!.Properties.Environment.Variables;
+    for (const fn of ['http/search', 'http/tickets', 'jobs/search-index']) {
+      expect(env(fn).SEARCH_ENDPOINT).toEqual({
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [domainId, 'DomainEndpoint'] }]],
+      });
+      expect(env(fn).SEARCH).toBeUndefined();
+    }
   });
 
   it('CloudFront: SPA from a private bucket via OAC, /api/* and /ws uncached to the gateways, API errors untouched', () => {

@@ -60,6 +60,7 @@ export const routes: AppRoute[] = [
   page('/audit', 'private', () => import('./audit/AuditPage')),
   page('/fleet', 'private', () => import('./fleet/FleetPage')),
   page('/notifications', 'private', () => import('./notifications/NotificationsPage')),
+  page('/search', 'private', () => import('./search/SearchPage')),
   page('/contact-lists', 'private', () => import('./contact-lists/ContactListsPage'), 'cshow'),
   page(
     '/contact-lists/:contactListId/contacts',

@@ -15,7 +15,7 @@ import { publishToTicket } from '../tickets/events';
  * list (a contact's notes, optionally of one ticket) is one Query, newest first; gsi1
  * `C#<cid>#NOTE#<id>` / `N` finds a note by id for DELETE.
  */
-const notesPk = (companyId: number, contactId: number) => `C#${companyId}#NOTES#${contactId}`;
+export const notesPk = (companyId: number, contactId: number) => `C#${companyId}#NOTES#${contactId}`;
 const noteKeys = (n: Pick<TicketNote, 'companyId' | 'contactId' | 'ticketId' | 'id'>) => ({
   pk: notesPk(n.companyId, n.contactId),
   sk: `N#${pad(n.ticketId)}#${pad(n.id)}`,

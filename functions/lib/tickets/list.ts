@@ -3,11 +3,14 @@ import type { User } from '#shared/schemas/accounts';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { PAGE_SIZE } from '#shared/constants';
-import { itemsOf, query, type Item } from '../db';
+import { batchGet, itemsOf, query, type Item } from '../db';
+import { ticketsByWords } from '../search/service';
+import type { AuthContext } from '../auth';
+import { getUser } from '../accounts/users';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { AppError } from '../errors';
 import { contactIndex, digitsOnly, normalizeText } from '../contacts/repo';
-import { indexKeyOf, ticketIndex, toTicket } from './repo';
+import { indexKeyOf, ticketIndex, ticketKeys, toTicket } from './repo';
 import { listCount } from './counts';
 
 /**
@@ -22,11 +25,32 @@ import { listCount } from './counts';
  * partitions for one status (many queues or users), the status partition is read once with a filter
  * on those partitions instead, so no request fans out to dozens of Queries. Search reads the contact-name
  * prefix index (gsi4) - one Query - or, for digits, the contact-number index and those contacts'
- * tickets; its cost does not depend on the number of tickets or messages.
+ * tickets; its first page adds the tickets whose messages hold the words (the search port,
+ * functions/lib/search); its cost does not depend on the number of tickets or messages.
  */
 export interface Viewer {
   user: User;
   profile: string;
+}
+
+/** The signed-in user as the ticket lists and search see them. */
+export async function viewerOf(auth: AuthContext): Promise<Viewer> {
+  // admins see every ticket: their lists need no queue membership, so no user read
+  if (can(auth.profile, 'tickets-manager:showall')) {
+    return {
+      user: {
+        id: auth.userId,
+        companyId: auth.companyId,
+        queueIds: [],
+        allTicket: 'enabled',
+        showNoQueue: true,
+      } as unknown as User,
+      profile: auth.profile,
+    };
+  }
+  const user = await getUser(auth.companyId, auth.userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return { user, profile: auth.profile };
 }
 
 interface Stream {
@@ -254,6 +278,16 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
     (!q.tags?.length || t.tags.some((tag) => q.tags!.includes(tag.id))) &&
     (!q.withUnreadMessages || t.unreadMessages > 0);
 
+  // the first page also holds the tickets whose messages or notes have the words (the search index)
+  const withWordMatches = async (found: Ticket[]) => {
+    const ids = (await ticketsByWords(companyId, viewer, term, limit)).filter((id) => !found.some((t) => t.id === id));
+    const more = ids.length
+      ? (await batchGet(ids.map((id) => ticketKeys(companyId, id)))).map(toTicket).filter(visible)
+      : [];
+    more.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    return [...found, ...more];
+  };
+
   if (digits.length >= 3 && digits.length === term.replace(/[\s()+-]/g, '').length) {
     const contacts = await query({
       index: 'gsi2',
@@ -272,7 +306,7 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
       .filter(visible)
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))
       .slice(0, limit);
-    return { tickets, hasMore: false, cursor: undefined };
+    return { tickets: await withWordMatches(tickets), hasMore: false, cursor: undefined };
   }
 
   const prefix = normalizeText(term);
@@ -280,5 +314,9 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
   const where = { index: 'gsi4', pk: ticketIndex.name(companyId), sk: { beginsWith: prefix } };
   const out = await query({ ...where, limit, startKey: await decodeCursor(companyId, q.cursor, where) });
   const tickets = (await itemsOf(out.items)).map(toTicket).filter(visible);
-  return { tickets, hasMore: Boolean(out.lastKey), cursor: await encodeCursor(companyId, out.lastKey, where) };
+  return {
+    tickets: q.cursor ? tickets : await withWordMatches(tickets),
+    hasMore: Boolean(out.lastKey),
+    cursor: await encodeCursor(companyId, out.lastKey, where),
+  };
 }

@@ -29,6 +29,8 @@ import { normalizeText } from '../contacts/repo';
  * `version` is bumped by every write (optimistic locking: index keys are derived from the whole item).
  */
 export const ticketKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `TICKET#${pad(id)}` });
+/** Every ticket of a company, in id order (the search reindex pages through it). */
+export const allTicketsQuery = (companyId: number) => ({ pk: `C#${companyId}`, sk: { beginsWith: 'TICKET#' } });
 export const openGuardKeys = (companyId: number, contactId: number, whatsappId: number) => ({
   pk: `C#${companyId}`,
   sk: `TOPEN#${contactId}#${whatsappId}`,

@@ -22,6 +22,8 @@ import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import LogoutIcon from '@mui/icons-material/Logout';
 import EditIcon from '@mui/icons-material/Edit';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
+import SearchIcon from '@mui/icons-material/Search';
+import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { useTranslation } from 'react-i18next';
 import { can } from '#shared/permissions';
@@ -48,6 +50,7 @@ export function TopBar() {
   const { user, company, logout, setUser } = useAuth();
   const { mode, toggle } = useThemeMode();
   const { mutate } = useSWRConfig();
+  const navigate = useNavigate();
   const [profileAnchor, setProfileAnchor] = useState<HTMLElement | null>(null);
   const [volumeAnchor, setVolumeAnchor] = useState<HTMLElement | null>(null);
   const [moreAnchor, setMoreAnchor] = useState<HTMLElement | null>(null);
@@ -85,6 +88,11 @@ export function TopBar() {
       </Box>
       <Stack direction="row" sx={{ alignItems: 'center' }}>
         <StatusMenu admin={user.profile === 'admin'} />
+        <Tooltip title={t('topbar.searchMessages')}>
+          <IconButton color="inherit" aria-label={t('topbar.searchMessages')} onClick={() => void navigate('/search')}>
+            <SearchIcon />
+          </IconButton>
+        </Tooltip>
         <NotificationsPopover />
         <ChatsPopover />
         <AnnouncementsPopover />

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Box, Chip, CircularProgress, Divider, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { NEXT_PAGE_TOP_PX } from '#shared/constants';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
@@ -10,6 +11,9 @@ import type { Message } from '../tickets/types';
 import { buildTimeline } from './timeline';
 import { MessageBubble } from './MessageBubble';
 import { useMessages } from './useMessages';
+
+/** How far back a focused message is looked for (pages of the conversation, newest first). */
+const MAX_FOCUS_MESSAGES = 2000;
 
 interface Props {
   ticketId: number;
@@ -25,6 +29,10 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
   const { t } = useTranslation('tickets');
   const confirm = useConfirm();
   const { messages, hasMore, loadOlder, isLoading, isValidating } = useMessages(ticketId, { live: !readOnly });
+  // `?message=<id>` (a search hit): older pages load until it is there, then it is scrolled to and marked
+  const [params] = useSearchParams();
+  const focusId = readOnly ? null : params.get('message');
+  const focused = useRef<string | null>(null);
   const rows = useMemo(() => buildTimeline(messages), [messages]);
   const box = useRef<HTMLDivElement>(null);
   const lastId = messages.at(-1)?.id;
@@ -61,6 +69,16 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
     el.scrollTop += el.scrollHeight - anchor.current.height;
     anchor.current = null;
   }, [firstId]);
+
+  useEffect(() => {
+    if (!focusId || focused.current === focusId || isLoading) return;
+    const el = box.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(focusId)}"]`);
+    if (el) {
+      focused.current = focusId;
+      stick.current = false;
+      el.scrollIntoView({ block: 'center' });
+    } else if (hasMore && !isValidating && messages.length < MAX_FOCUS_MESSAGES) loadOlder();
+  }, [focusId, messages, hasMore, isLoading, isValidating, loadOlder]);
 
   const onScroll = useCallback(() => {
     const el = box.current;
@@ -140,15 +158,22 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
                 </Divider>
               </Box>
             );
+          const isFocus = focusId !== null && String(row.message.id) === focusId;
           return (
-            <MessageBubble
+            <Box
               key={row.key}
-              message={row.message}
-              onReply={onReply}
-              onDelete={onDelete}
-              onResend={onResend}
-              readOnly={readOnly}
-            />
+              data-message-id={String(row.message.id)}
+              aria-current={isFocus ? 'true' : undefined}
+              sx={isFocus ? { bgcolor: 'rgba(255, 193, 7, 0.35)', transition: 'background-color 2s' } : undefined}
+            >
+              <MessageBubble
+                message={row.message}
+                onReply={onReply}
+                onDelete={onDelete}
+                onResend={onResend}
+                readOnly={readOnly}
+              />
+            </Box>
           );
         })}
       </div>
