@@ -1,8 +1,9 @@
 import { httpModule, route, reply } from '#lib/http';
-import { LoginBody, ForgetPasswordParams, ResetPasswordBody } from '#shared/schemas/accounts';
+import { LoginBody, LogoutBody, ForgetPasswordParams, ResetPasswordBody } from '#shared/schemas/accounts';
 import * as accounts from '#lib/accounts/service';
 import { auditPasswordReset, auditSignInFailure, logout, refreshCookie, REFRESH_COOKIE } from '#lib/accounts/sessions';
 import { authenticate, signWsTicket } from '#lib/auth';
+import { forgetEndpoint } from '#lib/push/service';
 
 export const handler = httpModule({
   'POST /auth/login': route({ public: true, body: LoginBody }, async ({ body, clientAddress }) => {
@@ -17,9 +18,12 @@ export const handler = httpModule({
     return reply({ token, user, company }, 200, { cookies: [refreshCookie(refreshToken)] });
   }),
 
-  'DELETE /auth/logout': route({ public: true }, async ({ cookies, event }) => {
+  'DELETE /auth/logout': route({ public: true, body: LogoutBody }, async ({ cookies, event, body }) => {
     // a bearer token that is not (or no longer) valid names no session to end
-    await logout(cookies[REFRESH_COOKIE], await authenticate(event).catch(() => undefined));
+    const ended = await logout(cookies[REFRESH_COOKIE], await authenticate(event).catch(() => undefined));
+    // the device signing out stops receiving pushes (issue 25)
+    const { pushEndpoint } = body;
+    if (pushEndpoint) await Promise.all(ended.map((user) => forgetEndpoint(user, pushEndpoint)));
     return reply(undefined, 204, { cookies: [refreshCookie(null)] });
   }),
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RECURRENCES, LANGUAGES } from '../constants';
 import { PROFILES } from '../permissions';
 import { bodyId, email, name2to50, strongPassword, MSG } from './common';
+import { PUSH_ENDPOINT_MAX } from './push';
 
 /** New passwords (signup, user modal): 8 to 50 characters. Login accepts older, shorter ones. */
 export const password8to50 = z.string({ error: MSG.required }).min(8, MSG.short).max(50, MSG.long);
@@ -77,6 +78,12 @@ export const LoginBody = z.object({
   email: email,
   password: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
 });
+
+/** DELETE /auth/logout: optionally this browser's push endpoint, whose subscription ends with the session. */
+export const LogoutBody = z.object({
+  pushEndpoint: z.string().max(PUSH_ENDPOINT_MAX, MSG.long).optional(),
+});
+export type LogoutBody = z.infer<typeof LogoutBody>;
 
 export const SignupBody = z.object({
   companyName: z.string({ error: MSG.required }).trim().min(2, MSG.short).max(100, MSG.long),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, baseUrl, newCompany, queuesIdle, sleep } from './helpers';
+import { api, baseUrl, login, newCompany, queuesIdle, sleep } from './helpers';
 import { createQueue, createUser } from './fixtures';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 
@@ -281,5 +281,49 @@ describe('push notifications (Web Push)', () => {
     expect((await api('POST', '/push/subscriptions', { token: other.adminToken, body })).status).toBe(201);
     expect((await api('GET', '/push/subscriptions', { token: co.adminToken })).body).toEqual([]);
     expect((await api('GET', '/push/subscriptions', { token: other.adminToken })).body).toHaveLength(1);
+  });
+
+  it("logout with this browser's endpoint removes this device's subscription, only this one, only the user's own", async () => {
+    const co = await newCompany('push-logout');
+    const session = await login(co.admin.email, co.admin.password);
+    const phoneDevice = await device(session.token, {}, 'Phone');
+    const laptop = await device(co.adminToken, {}, 'Laptop');
+    const names = async () =>
+      ((await api('GET', '/push/subscriptions', { token: co.adminToken })).body as { device: string }[])
+        .map((d) => d.device)
+        .sort();
+    expect(await names()).toEqual(['Laptop', 'Phone']);
+
+    // someone else signing out with this endpoint (another company's user) leaves it alone
+    const stranger = await newCompany('push-logout-other');
+    const strangerSession = await login(stranger.admin.email, stranger.admin.password);
+    const foreign = await api('DELETE', '/auth/logout', {
+      cookie: strangerSession.cookie,
+      body: { pushEndpoint: phoneDevice.endpoint },
+    });
+    expect(foreign.status).toBe(204);
+    expect(await names()).toEqual(['Laptop', 'Phone']);
+
+    const bad = await api('DELETE', '/auth/logout', {
+      cookie: session.cookie,
+      body: { pushEndpoint: 'x'.repeat(3000) },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ERR_VALIDATION');
+
+    const out = await api('DELETE', '/auth/logout', {
+      cookie: session.cookie,
+      body: { pushEndpoint: phoneDevice.endpoint },
+    });
+    expect(out.status).toBe(204);
+    expect((await api('GET', '/auth/me', { token: session.token })).status).toBe(401);
+    // the phone is gone, the laptop (another session's device) keeps receiving
+    expect(await names()).toEqual(['Laptop']);
+    expect(laptop.subscriptionId).not.toBe(phoneDevice.subscriptionId);
+
+    // a logout without an endpoint (an API client, a browser without push) removes no device
+    const again = await login(co.admin.email, co.admin.password);
+    expect((await api('DELETE', '/auth/logout', { cookie: again.cookie })).status).toBe(204);
+    expect(await names()).toEqual(['Laptop']);
   });
 });

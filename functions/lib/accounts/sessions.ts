@@ -111,13 +111,21 @@ export async function revokeSession(companyId: number, userId: number, sessionId
 
 /**
  * Logout: ends the session of the refresh cookie (the browser), and the one the access token names
- * (an API client has no cookie). Either proves that its holder held the session.
+ * (an API client has no cookie). Either proves that its holder held the session. Returns whose
+ * sessions ended (none when neither named a live session).
  */
-export async function logout(refreshToken: string | undefined, claims: TokenClaims | undefined) {
+export async function logout(
+  refreshToken: string | undefined,
+  claims: TokenClaims | undefined,
+): Promise<{ companyId: number; userId: number }[]> {
   const item = refreshToken ? await getItem<RefreshItem>(refreshKeys(refreshToken)) : undefined;
   const sessions = [item, claims].filter((s): s is RefreshItem | TokenClaims => s !== undefined);
   const unique = new Map(sessions.map((s) => [`${s.companyId}#${s.userId}#${s.sessionId}`, s]));
   await Promise.all([...unique.values()].map((s) => revokeSession(s.companyId, s.userId, s.sessionId)));
+  const users = new Map(
+    sessions.map((s) => [`${s.companyId}#${s.userId}`, { companyId: s.companyId, userId: s.userId }]),
+  );
+  return [...users.values()];
 }
 
 /** Ends every session of a user (password change or reset, deletion), except `keep` (the caller's own). */

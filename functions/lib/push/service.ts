@@ -74,3 +74,13 @@ export async function updateDevice(me: Me, id: string, body: PushSubscriptionUpd
 export async function removeDevice(me: Me, id: string) {
   await deleteSubscription(me.companyId, me.userId, id);
 }
+
+/**
+ * Logout on a device (issue 25): the subscription of `endpoint`, the browser signing out, stops
+ * receiving the user's pushes. Nothing happens when it is not theirs (another user's, or none).
+ */
+export async function forgetEndpoint(me: Me, endpoint: string) {
+  await deleteSubscription(me.companyId, me.userId, endpointId(endpoint)).catch((err) => {
+    if (!(err instanceof AppError && err.code === 'ERR_PUSH_SUBSCRIPTION_NOT_FOUND')) throw err;
+  });
+}

@@ -11,6 +11,8 @@ type Status = 'loading' | 'anonymous' | 'authenticated';
 // date-fns (the stored due date's format) loads with the first session, not with the login page.
 const loadFormat = () => import('../lib/format');
 type FormatDate = Awaited<ReturnType<typeof loadFormat>>['formatDate'];
+// the push helpers only at logout
+const loadPushSupport = () => import('../notifications/push-support');
 
 interface AuthState {
   status: Status;
@@ -108,9 +110,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(async () => {
+    // this device's push subscription ends with the session (issue 25): the server forgets it, the browser drops it
+    const push = await loadPushSupport()
+      .then((m) => m.thisDevicePush())
+      .catch(() => null);
     try {
-      await api.request('DELETE', '/auth/logout', { public: true });
+      await api.request('DELETE', '/auth/logout', {
+        public: true,
+        body: push ? { pushEndpoint: push.endpoint } : undefined,
+      });
     } finally {
+      await push?.unsubscribe().catch(() => false);
       sessionStore.clear();
       api.onLogout();
     }

@@ -25,6 +25,16 @@ export const browserPush = (): BrowserPush => ({
   permission: typeof Notification === 'undefined' ? undefined : Notification.permission,
 });
 
+/**
+ * This browser's push subscription for the app, if it has one. Asks the registration the page
+ * already has (no waiting for a worker that may never come); null without one.
+ */
+export async function thisDevicePush(): Promise<PushSubscription | null> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+  const registration = await navigator.serviceWorker.getRegistration();
+  return (await registration?.pushManager?.getSubscription()) ?? null;
+}
+
 /** The VAPID public key (base64url) as the bytes pushManager.subscribe() takes. */
 export function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer> {
   const base64 = base64url

@@ -9,12 +9,14 @@
  *   shell still boots offline with the host's settings.
  * - Nothing is queued while offline (no background sync, on purpose): an action that fails says so,
  *   and the agent repeats it when the connection is back, instead of a reply leaving hours later.
- * - Web Push: `push` shows the notification, `notificationclick` opens the app at its address.
+ * - Web Push: `push` shows the notification, `notificationclick` opens the app at its address (a
+ *   ticket's /tickets/<uuid>) in an open window of the app if there is one (open-app.ts).
  */
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
+import { openApp } from './open-app';
 import { parsePush, safeUrl } from './push-payload';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -56,21 +58,5 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = safeUrl((event.notification.data as { url?: unknown } | null)?.url, self.location.origin);
-  event.waitUntil(openApp(url));
+  event.waitUntil(openApp(self.clients, url));
 });
-
-/** Focuses a window of the app and sends it to `url`, or opens a new one there. */
-async function openApp(url: string) {
-  // only windows this worker controls can be navigated
-  const windows = await self.clients.matchAll({ type: 'window' });
-  const window = windows.find((w) => w.focused) ?? windows.find((w) => w.visibilityState === 'visible') ?? windows[0];
-  if (window) {
-    try {
-      await (await window.focus()).navigate(url);
-      return;
-    } catch {
-      // it went away or may not be navigated: a new window below
-    }
-  }
-  await self.clients.openWindow(url);
-}
