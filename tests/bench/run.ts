@@ -7,6 +7,7 @@
  *
  *   npm run bench                       # full size, 20 s per call and concurrency
  *   BENCH_SCALE=0.1 BENCH_SECONDS=5 npm run bench   # a quick look
+ *   BENCH_ONLY=dashboard BENCH_CONCURRENCY=10 npm run bench   # one call, one concurrency
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
  *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
@@ -44,6 +45,8 @@ if (process.argv[2] === 'bundle-size') {
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
+// `BENCH_ONLY=dashboard`: only the calls whose name contains it (the seed is the same)
+const ONLY = process.env.BENCH_ONLY;
 const N_CONTACTS = Math.round(10_000 * SCALE);
 const N_MARIA = Math.round(1_000 * SCALE);
 const N_TICKETS = Math.round(50_000 * SCALE);
@@ -283,7 +286,7 @@ interface Scenario {
   name: string;
   run: () => Promise<number>;
 }
-const scenarios: Scenario[] = [
+const allScenarios: Scenario[] = [
   {
     name: 'ticket list open (admin)',
     run: async () => (await call('GET', '/tickets?status=open&showAll=true', token)).status,
@@ -319,6 +322,8 @@ const scenarios: Scenario[] = [
     },
   },
 ];
+
+const scenarios = allScenarios.filter((s) => !ONLY || s.name.includes(ONLY));
 
 const javaRss = () => {
   try {
