@@ -1,13 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { DEFAULT_SCHEDULES } from './constants';
-import {
-  addServiceMinutes,
-  bucketOf,
-  bucketUpper,
-  dueInstants,
-  percentileFromBuckets,
-  slaLevel,
-} from './sla';
+import { addServiceMinutes, bucketOf, bucketUpper, dueInstants, percentileFromBuckets, slaLevel } from './sla';
 import type { DaySchedule } from './business-hours';
 
 // 2026-11-23 is a Monday. The default schedule: Mon-Fri 08:00-18:00, Sat 08:00-12:00, Sun closed.
@@ -65,7 +58,9 @@ describe('addServiceMinutes (business hours)', () => {
 describe('dueInstants', () => {
   it('first response in minutes, resolution in hours; business hours only when the policy says so', () => {
     const start = at('2026-11-23T17:30:00.000Z');
-    expect(dueInstants({ slaFirstResponseMinutes: 60, slaResolutionHours: 2 }, start, DEFAULT_SCHEDULES, 'UTC')).toEqual({
+    expect(
+      dueInstants({ slaFirstResponseMinutes: 60, slaResolutionHours: 2 }, start, DEFAULT_SCHEDULES, 'UTC'),
+    ).toEqual({
       firstResponseDueAt: '2026-11-23T18:30:00.000Z',
       resolutionDueAt: '2026-11-23T19:30:00.000Z',
     });

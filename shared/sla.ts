@@ -38,8 +38,7 @@ function windowsOf(schedules: readonly DaySchedule[], weekdayEn: string): [numbe
 }
 
 /** Whether a schedule has any open time in the week (otherwise business hours cannot count). */
-export const hasOpenHours = (schedules: readonly DaySchedule[] | undefined) =>
-  Boolean(schedules?.some(isOpenRow));
+export const hasOpenHours = (schedules: readonly DaySchedule[] | undefined) => Boolean(schedules?.some(isOpenRow));
 
 /**
  * The instant `minutes` of open time after `start`: around the clock without `schedules`, else

@@ -21,6 +21,8 @@ import { contactItem, numberGuardKeys } from '../../functions/lib/contacts/repo'
 import { ticketItem, uuidKeys, openGuardKeys, type StoredTicket } from '../../functions/lib/tickets/repo';
 import { conversationMessageId, messageItem } from '../../functions/lib/messages/repo';
 import { dayKeys } from '../../functions/lib/dashboard/aggregates';
+import { slaFields } from '../../functions/lib/sla/metrics';
+import { bucketOf } from '../../shared/sla';
 import { pad } from '../../functions/lib/keys';
 import type { Contact } from '../../shared/schemas/contacts';
 import type { Message } from '../../shared/schemas/messages';
@@ -158,6 +160,15 @@ const bump = (day: string, field: string, by = 1) => {
   d[field] = (d[field] ?? 0) + by;
   days.set(day, d);
 };
+// the service-level metrics (functions/lib/sla/metrics.ts) as the writes would have kept them
+const slaDaysSeed = new Map<string, Record<string, number | string>>();
+const slaBump = (day: string, t: Parameters<typeof slaFields>[0], metrics: Record<string, number>) => {
+  const d = slaDaysSeed.get(day) ?? {};
+  const { add, set } = slaFields(t, metrics);
+  for (const [field, by] of Object.entries(add)) d[field] = (Number(d[field]) || 0) + by;
+  Object.assign(d, set);
+  slaDaysSeed.set(day, d);
+};
 const listCounts: Record<string, number> = {};
 const countList = (t: Pick<StoredTicket, 'status' | 'queueId' | 'userId'>) => {
   for (const key of [`TS#${t.status}`, `TQ#${t.queueId ?? 0}#${t.status}`, `TU#${t.userId ?? 0}#${t.status}`])
@@ -227,6 +238,13 @@ for (let id = 1; id <= N_TICKETS; id++) {
     bump(day, 'supportSum', updated - created - 60_000);
     bump(day, 'supportCount');
   }
+  if (ticket.startedAt) slaBump(day, ticket, { [`f${bucketOf(60_000 + Math.random() * 30 * 60_000)}`]: 1 });
+  if (status === 'closed') slaBump(day, ticket, { [`r${bucketOf(updated - created)}`]: 1 });
+  if (Math.random() < 0.1) slaBump(day, ticket, { b: 1 });
+  if (status === 'closed' && Math.random() < 0.3) {
+    const rating = 1 + Math.floor(Math.random() * 3);
+    slaBump(day, ticket, { cn: 1, cs: rating >= 2 ? 1 : 0 });
+  }
   batch.push(ticketItem(ticket), { ...uuidKeys(companyId, ticket.uuid), ticketId: id });
   if (status !== 'closed') batch.push({ ...openGuardKeys(companyId, contact.id, whatsapp.id), ticketId: id });
   for (let m = 1; m <= MESSAGES_PER_TICKET; m++) {
@@ -264,7 +282,16 @@ for (let id = 1; id <= N_TICKETS; id++) {
 }
 await write(batch);
 for (const c of contacts) bump(c.createdAt.slice(0, 10), 'newContacts');
-await write([...days].map(([day, counters]) => ({ ...dayKeys(companyId, day), day, ...counters })));
+// the service-level histograms are attributes of the same day items; `v` as one ADD would leave it
+await write(
+  [...new Set([...days.keys(), ...slaDaysSeed.keys()])].map((day) => ({
+    ...dayKeys(companyId, day),
+    day,
+    ...days.get(day),
+    ...slaDaysSeed.get(day),
+    v: 1,
+  })),
+);
 await write([
   { pk: `C#${companyId}`, sk: 'COUNTER#ticket', value: N_TICKETS },
   { pk: `C#${companyId}`, sk: 'COUNTER#contact', value: N_CONTACTS },

@@ -59,6 +59,9 @@ export async function createQueue(companyId: number, body: QueueBody): Promise<Q
     schedules: body.schedules?.length ? body.schedules : DEFAULT_SCHEDULES.map((d) => ({ ...d })),
     integrationId: body.integrationId ?? null,
     promptId: body.promptId ?? null,
+    slaFirstResponseMinutes: body.slaFirstResponseMinutes ?? null,
+    slaResolutionHours: body.slaResolutionHours ?? null,
+    slaBusinessHours: body.slaBusinessHours ?? false,
     createdAt: now,
     updatedAt: now,
   };

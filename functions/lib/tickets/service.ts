@@ -36,6 +36,7 @@ import { mutateTicket } from './mutate';
 import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
 import { notifyPendingTicket } from '../push/notify';
+import { afterSlaChange, startSlaClock } from '../sla/clock';
 
 export type { Ticket, TicketChanges };
 
@@ -128,6 +129,7 @@ function newTicket(
 
 /** Writes a new ticket with its open guard and uuid pointer; the guard makes a second one fail. */
 async function insertTicket(ticket: StoredTicket) {
+  await startSlaClock(null, ticket, ticket.createdAt);
   await transact(
     [
       putTx({ ...openGuardKeys(ticket.companyId, ticket.contactId, ticket.whatsappId), ticketId: ticket.id }, true),
@@ -144,6 +146,7 @@ async function insertTicket(ticket: StoredTicket) {
       [ticket.status]: 1,
       ...(ticket.userId !== null ? userFields(ticket.userId, { tickets: 1 }) : {}),
     }),
+    afterSlaChange(null, ticket),
   ]);
   await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
   await notifyPendingTicket(ticket.companyId, null, ticket);
@@ -310,6 +313,7 @@ export async function updateTicket(
       if (next.userId !== current.userId) next.user = await userSnap(companyId, next.userId, known);
       if (next.queueId !== current.queueId) next.queue = await queueSnap(companyId, next.queueId);
       if (next.whatsappId !== current.whatsappId) next.whatsapp = await whatsappSnap(companyId, next.whatsappId);
+      await startSlaClock(current, next, now);
       if (JSON.stringify(next) === JSON.stringify(current)) return null;
       next.updatedAt = now;
       return next;
@@ -338,7 +342,7 @@ export async function updateTicket(
   );
   const ticket = toTicket(after);
   if (!changed) return ticket;
-  await recordAggregates(before, after, now);
+  await Promise.all([recordAggregates(before, after, now), afterSlaChange(before, after)]);
   await publishTicketChange(companyId, before, ticket);
   await notifyPendingTicket(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind, known);

@@ -59,6 +59,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   audit: () => import('./audit'),
   fleet: () => import('./fleet'),
   notifications: () => import('./notifications'),
+  sla: () => import('./sla'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */

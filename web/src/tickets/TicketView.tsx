@@ -37,6 +37,7 @@ import { mayOpenTicket, viewerOf } from './membership';
 import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
 import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
+import { SlaCountdown } from '../sla/SlaCountdown';
 import type { Message, Ticket } from './types';
 
 const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
@@ -186,6 +187,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
               </Box>
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+              <SlaCountdown ticket={ticket} />
               {ticket.status === 'pending' && (
                 <Button
                   variant="contained"
