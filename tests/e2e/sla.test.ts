@@ -77,10 +77,11 @@ describe('service levels (issue 24)', () => {
     expect(await normalTimer.getAttribute('data-level')).toBe('normal');
     expect(await normalTimer.textContent()).toMatch(/^Resolução: 7 h 5\d min$/);
 
-    // the countdown ticks in the browser: the text changes with no request to the API
+    // the countdown ticks in the browser: the text changes with no request for tickets
+    await page.waitForLoadState('networkidle');
     const requests: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/')) requests.push(r.url());
+      if (r.url().includes('/api/tickets')) requests.push(r.url());
     });
     const before = await amberTimer.textContent();
     await expect.poll(() => amberTimer.textContent(), { timeout: 5000 }).not.toBe(before);
@@ -107,7 +108,8 @@ describe('service levels (issue 24)', () => {
     await byAttendant.getByRole('cell', { name: co.name }).waitFor();
     await section.getByRole('tab', { name: 'Por fila' }).click();
     await section.getByRole('table', { name: 'Por fila' }).getByRole('cell', { name: 'Suporte SLA' }).waitFor();
-    expect(await section.getByLabel('Prazos vencidos').textContent()).toBe('0');
+    expect(await section.getByLabel('Prazos vencidos', { exact: true }).textContent()).toBe('0');
+    await section.getByRole('heading', { name: 'Nível de serviço' }).scrollIntoViewIfNeeded();
     await shot(page, 'sla-3-dashboard');
 
     const [download] = await Promise.all([
