@@ -136,7 +136,9 @@ describe('SLA policy on the queue', () => {
       body: { queueId: plain.id, userId: null, status: 'pending' },
     });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ slaFirstResponseDueAt: null, slaResolutionDueAt: null, firstResponseAt: null });
+    expect(moved.body).toMatchObject({ slaFirstResponseDueAt: null, slaResolutionDueAt: null });
+    // a new wait: no first response yet
+    expect(moved.body.firstResponseAt ?? null).toBeNull();
 
     // back into the SLA queue: a new wait, a new clock from the transfer
     const back = await api('PUT', `/tickets/${created.id}`, {
@@ -333,5 +335,22 @@ describe('SLA metrics on the dashboard', () => {
     expect(theirs.body.sla.total.firstResponse.count).toBe(0);
     // an attendant without the dashboard permission gets no metrics
     expect((await api('GET', '/dashboard?days=2', { token: agent.token })).status).toBe(403);
+  });
+
+  it('the dashboard never answers a changed day from what it kept: a new ticket and a first response show at once', async () => {
+    const co = await newCompany('sla-fresh');
+    const w = await createWhatsapp(co);
+    const q = await createQueue(co.adminToken, { slaFirstResponseMinutes: 30 });
+    const read = async () => (await api('GET', '/dashboard?days=2', { token: co.adminToken })).body;
+    const before = await read();
+    expect(await read()).toEqual(before);
+    const contact = await createContact(co.adminToken);
+    const t = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: w.id, queueId: q.id });
+    const opened = await read();
+    expect(opened.counters.supportHappening).toBe(before.counters.supportHappening + 1);
+    await reply(co.adminToken, t.id);
+    const answered = await read();
+    expect(answered.sla.total.firstResponse.count).toBe(before.sla.total.firstResponse.count + 1);
+    expect(answered.sla.queues.map((r: any) => r.id)).toEqual([q.id]);
   });
 });

@@ -27,8 +27,25 @@ function keep(key: string, day: Day) {
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
 }
 
-/** The day items of `from`..`to` (inclusive), oldest first; days without an item are absent. */
+/** The calendar days `from`..`to` (inclusive, `YYYY-MM-DD`; at most a year and a day by the caller). */
+function* calendarDays(from: string, to: string) {
+  for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += 86_400_000)
+    yield new Date(at).toISOString().slice(0, 10);
+}
+
+/**
+ * The day items of `from`..`to` (inclusive), oldest first; days without an item are absent. A range
+ * of which this instance keeps nothing is read whole at once (one Query, as without the cache).
+ */
 export async function readDays(companyId: number, from: string, to: string): Promise<Day[]> {
+  if (![...calendarDays(from, to)].some((day) => kept.has(keyOf(companyId, `D#${day}`)))) {
+    const items = await queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${from}`, `D#${to}`] } });
+    return items.map((item) => {
+      const day: Day = { item, v: Number(item.v) || 0, derived: new Map() };
+      keep(keyOf(companyId, item.sk), day);
+      return day;
+    });
+  }
   const stamps = await queryAll<Item>({
     pk: dashPk(companyId),
     sk: { between: [`D#${from}`, `D#${to}`] },

@@ -1,15 +1,15 @@
 import { dueInstants, hasPolicy } from '#shared/sla';
-import { deleteItem, putItem, updateItem } from '../db';
+import { deleteItem, putItem } from '../db';
 import { dueAcrossShards, dueShardPk } from '../due';
 import { pad } from '../keys';
 import { getQueue } from '../queues/repo';
-import { ticketKeys, toStored, type StoredTicket } from '../tickets/repo';
+import type { StoredTicket } from '../tickets/repo';
 import { countFirstResponse, countResolution } from './metrics';
 
 /**
  * The service-level clock of a ticket (issue 24, shared/sla.ts). tickets/service.ts calls
  * `startSlaClock` inside a ticket's change (creation, transition) and `afterSlaChange` after it is
- * written; messages/send.ts calls `recordFirstResponse` after an attendant's message.
+ * written; messages/send.ts calls `countIfFirstResponse` after an attendant's message.
  *
  * Wake-ups: `SLADUE#<(cid+ticketId) % 4>` / `<dueAt>#<kind>#<cid>#<pad(ticketId)>` (functions/lib/due.ts),
  * one per due instant set; the `sla` timer reads what is due and checks the ticket (sla/breach.ts),
@@ -52,7 +52,8 @@ export async function startSlaClock(before: StoredTicket | null, after: StoredTi
   const newWait = !before || after.queuedAt !== before.queuedAt;
   const entered = newWait || after.queueId !== before.queueId;
   if (!entered || after.status === 'closed') return;
-  if (newWait && after.firstResponseAt) after.firstResponseAt = null;
+  // absent, not null: the message that answers sets it where absent (tickets/repo.ts bumpTicket)
+  if (newWait) delete after.firstResponseAt;
   const queue = after.queueId !== null ? await getQueue(after.companyId, after.queueId) : undefined;
   if (!queue || !hasPolicy(queue)) {
     // only tickets that had a clock carry the fields
@@ -93,22 +94,11 @@ export async function afterSlaChange(before: StoredTicket | null, after: StoredT
 }
 
 /**
- * An attendant's message: the round's first response, once (a conditional write: two replies at
- * once record the first that lands). Returns the ticket as stored after it.
+ * An attendant's message was stored: the ticket's move set `firstResponseAt` only where the wait
+ * had none (tickets/repo.ts bumpTicket), so it is this message's time exactly when this message
+ * was the first response. Then its time from the start of the wait is counted, once.
  */
-export async function recordFirstResponse(ticket: StoredTicket, userId: number, at: string): Promise<StoredTicket> {
-  if (ticket.firstResponseAt || ticket.status === 'closed') return ticket;
-  const updated = await updateItem(ticketKeys(ticket.companyId, ticket.id), {
-    set: { firstResponseAt: at },
-    add: { version: 1 },
-    // the same wait: a ticket requeued in between starts a new one
-    condition: `attribute_exists(pk) AND (attribute_not_exists(#first) OR attribute_type(#first, :nullType)) AND ${
-      ticket.queuedAt ? '#queued = :queued' : '(attribute_not_exists(#queued) OR attribute_type(#queued, :nullType))'
-    }`,
-    conditionNames: { '#first': 'firstResponseAt', '#queued': 'queuedAt' },
-    conditionValues: { ':nullType': 'NULL', ...(ticket.queuedAt ? { ':queued': ticket.queuedAt } : {}) },
-  });
-  if (!updated) return ticket;
-  await countFirstResponse(ticket.companyId, ticket, userId, at);
-  return toStored(updated);
+export async function countIfFirstResponse(before: StoredTicket, after: StoredTicket, userId: number, at: string) {
+  if (before.firstResponseAt || after.firstResponseAt !== at) return;
+  await countFirstResponse(after.companyId, after, userId, at);
 }
