@@ -21,11 +21,30 @@ const ticketKey = (companyId: number, id: number) => ({
 describe('service levels (issue 24)', () => {
   test('tickets show a live countdown, amber near the deadline and red past it; the dashboard shows the metrics and exports them as CSV', async () => {
     const co = await newCompany('sla');
-    const queue = await apiCall('POST', '/queue', {
-      token: co.token,
-      body: { name: 'Suporte SLA', color: '#00897b', slaFirstResponseMinutes: 30, slaResolutionHours: 8 },
-    });
-    expect(queue.status).toBe(201);
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+
+    // the queue's policy in the queue modal: 0 minutes is refused on the field, 30 min / 8 h saved
+    await page.goto('/queues');
+    await page.getByRole('button', { name: 'Adicionar fila' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Nome/).fill('Suporte SLA');
+    await dialog.getByLabel('1ª resposta em (minutos)').fill('0');
+    await dialog.getByLabel('Resolução em (horas)').fill('8');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    await dialog.getByText('Inválido').waitFor();
+    await dialog.getByLabel('1ª resposta em (minutos)').fill('30');
+    await shot(page, 'sla-0-queue-policy');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    await dialog.getByRole('heading', { name: 'Editar fila' }).waitFor();
+    const queue = {
+      body: (await apiCall('GET', '/queue', { token: co.token })).body.find(
+        (q: { name: string }) => q.name === 'Suporte SLA',
+      ),
+    };
+    expect(queue.body).toMatchObject({ slaFirstResponseMinutes: 30, slaResolutionHours: 8, slaBusinessHours: false });
+    await page.keyboard.press('Escape');
+
     const wa = await apiCall('POST', '/whatsapp', { token: co.token, body: { name: 'Principal', isDefault: true } });
     const session = `sessions/${co.companyId}/${wa.body.id}`;
     await eventually(async () => (await simulator(`${session}/scan`, { number: '5511900000024' })).status === 200);
@@ -62,8 +81,7 @@ describe('service levels (issue 24)', () => {
         .status,
     ).toBe(201);
 
-    const { context, page } = await newPage(browser);
-    await loginUI(page, co.email, co.password);
+    await page.goto('/tickets');
     const row = (name: string) => page.getByRole('listitem').filter({ hasText: name });
     const amberTimer = row('Amanda Âmbar').getByRole('timer');
     await amberTimer.waitFor();
