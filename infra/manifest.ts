@@ -440,6 +440,8 @@ export const timers: TimerDef[] = [
   { name: 'whatsapp-timers', handler: 'jobs/whatsapp-timers', everyMinutes: 1 },
   // sent messages still without a delivery ack UNDELIVERED_AFTER_MINUTES later (platform-wide wake-ups)
   { name: 'undelivered', handler: 'jobs/undelivered', everyMinutes: 1 },
+  // service-level deadlines (issue 24) that passed: the ticket is marked breached once, its attendant and admins told
+  { name: 'sla', handler: 'jobs/sla', everyMinutes: 1 },
   // invoices before each company's due date (one per period), and pausing expired companies' connections
   { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
   // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)

@@ -32,10 +32,20 @@ export const EVENT_NAMES = [
   'presence',
   'ticketViewers',
   'typing',
+  /** a service-level deadline missed (issue 24): to the ticket's attendant and the admins */
+  'sla',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-export type EventAction = 'create' | 'update' | 'delete' | 'updateUnread' | 'reload' | 'new-message' | 'CONCLUIDA';
+export type EventAction =
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'updateUnread'
+  | 'reload'
+  | 'new-message'
+  | 'CONCLUIDA'
+  | 'breach';
 
 export interface RealtimeMessage<T = unknown> {
   event: string;

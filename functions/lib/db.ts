@@ -154,6 +154,8 @@ export async function batchWrite(puts: Item[], deletes: Key[] = []) {
 
 export interface UpdateSpec {
   set?: Record<string, unknown>;
+  /** set only where the attribute is absent (`if_not_exists`): a first-time mark */
+  setIfAbsent?: Record<string, unknown>;
   remove?: string[];
   /** numbers added, or elements added to a set */
   add?: Record<string, number | Set<string>>;
@@ -177,6 +179,12 @@ export function buildUpdate(spec: UpdateSpec) {
     names[`#u${i}`] = field;
     values[`:u${i}`] = value;
     sets.push(`#u${i} = :u${i}`);
+  }
+  for (const [field, value] of Object.entries(spec.setIfAbsent ?? {})) {
+    const i = n++;
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    sets.push(`#u${i} = if_not_exists(#u${i}, :u${i})`);
   }
   for (const [field, value] of Object.entries(spec.add ?? {})) {
     const i = n++;

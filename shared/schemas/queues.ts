@@ -20,6 +20,16 @@ const text = z.string().max(4096, MSG.long);
  */
 export const ASSIGNMENT_MODES = ['manual', 'roundRobin'] as const;
 export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
+/** Service-level targets (issue 24): null or '' is no target; whole minutes (1 min-7 days) and hours (1 h-1 year). */
+const slaTarget = (max: number) =>
+  z.union(
+    [z.null(), z.literal('').transform(() => null), bodyInt.pipe(z.number().min(1, MSG.invalid).max(max, MSG.long))],
+    {
+      error: MSG.invalid,
+    },
+  );
+export const SLA_MAX_FIRST_RESPONSE_MINUTES = 7 * 24 * 60;
+export const SLA_MAX_RESOLUTION_HOURS = 366 * 24;
 
 /** The queue modal (management.md "Queues", sections 3 and 5). */
 export const QueueBody = z.object({
@@ -34,6 +44,9 @@ export const QueueBody = z.object({
   integrationId: nullableBodyId.optional(),
   promptId: nullableBodyId.optional(),
   assignment: z.enum(ASSIGNMENT_MODES, { error: MSG.invalid }).optional(),
+  slaFirstResponseMinutes: slaTarget(SLA_MAX_FIRST_RESPONSE_MINUTES).optional(),
+  slaResolutionHours: slaTarget(SLA_MAX_RESOLUTION_HOURS).optional(),
+  slaBusinessHours: z.boolean({ error: MSG.invalid }).optional(),
 });
 export type QueueBody = z.infer<typeof QueueBody>;
 export const QueueUpdateBody = QueueBody.partial();
@@ -52,6 +65,10 @@ export interface Queue {
   promptId: number | null;
   /** absent on queues made before issue 24: manual */
   assignment?: AssignmentMode;
+  /** service-level policy (issue 24, shared/sla.ts); absent on queues saved before it: no targets */
+  slaFirstResponseMinutes?: number | null;
+  slaResolutionHours?: number | null;
+  slaBusinessHours?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -39,6 +39,17 @@ export const Ticket = z.object({
   finishedAt: z.string().nullable(),
   rating: z.number().nullable(),
   ratingAt: z.string().nullable(),
+  /**
+   * Service levels (issue 24, shared/sla.ts), set when the ticket enters a queue with a policy: when
+   * the clock started, the due instants, the first human reply of the round and the breach marks.
+   * Absent on tickets that never met a policy.
+   */
+  slaStartAt: z.string().nullable().optional(),
+  slaFirstResponseDueAt: z.string().nullable().optional(),
+  slaResolutionDueAt: z.string().nullable().optional(),
+  firstResponseAt: z.string().nullable().optional(),
+  slaFirstResponseBreached: z.boolean().optional(),
+  slaResolutionBreached: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -7,6 +7,7 @@
  *
  *   npm run bench                       # full size, 20 s per call and concurrency
  *   BENCH_SCALE=0.1 BENCH_SECONDS=5 npm run bench   # a quick look
+ *   BENCH_ONLY=dashboard BENCH_CONCURRENCY=10 npm run bench   # one call, one concurrency
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
  *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
@@ -22,6 +23,8 @@ import { contactItem, numberGuardKeys } from '../../functions/lib/contacts/repo'
 import { ticketItem, uuidKeys, openGuardKeys, type StoredTicket } from '../../functions/lib/tickets/repo';
 import { conversationMessageId, messageItem } from '../../functions/lib/messages/repo';
 import { dayKeys } from '../../functions/lib/dashboard/aggregates';
+import { slaFields } from '../../functions/lib/sla/metrics';
+import { bucketOf } from '../../shared/sla';
 import { pad } from '../../functions/lib/keys';
 import type { Contact } from '../../shared/schemas/contacts';
 import type { Message } from '../../shared/schemas/messages';
@@ -48,8 +51,8 @@ if (process.argv[2] === 'bundle-size') {
   process.exit(0);
 }
 
-// `npm run bench -- <word>`: only the attendance calls whose name contains it (e.g. `accept`)
-const only = process.argv[2];
+// `npm run bench -- <word>` (or `BENCH_ONLY=<word>`): only the attendance calls whose name contains it
+const only = process.argv[2] ?? process.env.BENCH_ONLY;
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
@@ -164,6 +167,15 @@ const bump = (day: string, field: string, by = 1) => {
   d[field] = (d[field] ?? 0) + by;
   days.set(day, d);
 };
+// the service-level metrics (functions/lib/sla/metrics.ts) as the writes would have kept them
+const slaDaysSeed = new Map<string, Record<string, number | string>>();
+const slaBump = (day: string, t: Parameters<typeof slaFields>[0], metrics: Record<string, number>) => {
+  const d = slaDaysSeed.get(day) ?? {};
+  const { add, set } = slaFields(t, metrics);
+  for (const [field, by] of Object.entries(add)) d[field] = (Number(d[field]) || 0) + by;
+  Object.assign(d, set);
+  slaDaysSeed.set(day, d);
+};
 const listCounts: Record<string, number> = {};
 const countList = (t: Pick<StoredTicket, 'status' | 'queueId' | 'userId'>) => {
   for (const key of [`TS#${t.status}`, `TQ#${t.queueId ?? 0}#${t.status}`, `TU#${t.userId ?? 0}#${t.status}`])
@@ -233,6 +245,13 @@ for (let id = 1; id <= N_TICKETS; id++) {
     bump(day, 'supportSum', updated - created - 60_000);
     bump(day, 'supportCount');
   }
+  if (ticket.startedAt) slaBump(day, ticket, { [`f${bucketOf(60_000 + Math.random() * 30 * 60_000)}`]: 1 });
+  if (status === 'closed') slaBump(day, ticket, { [`r${bucketOf(updated - created)}`]: 1 });
+  if (Math.random() < 0.1) slaBump(day, ticket, { b: 1 });
+  if (status === 'closed' && Math.random() < 0.3) {
+    const rating = 1 + Math.floor(Math.random() * 3);
+    slaBump(day, ticket, { cn: 1, cs: rating >= 2 ? 1 : 0 });
+  }
   batch.push(ticketItem(ticket), { ...uuidKeys(companyId, ticket.uuid), ticketId: id });
   if (status !== 'closed') batch.push({ ...openGuardKeys(companyId, contact.id, whatsapp.id), ticketId: id });
   for (let m = 1; m <= MESSAGES_PER_TICKET; m++) {
@@ -270,7 +289,16 @@ for (let id = 1; id <= N_TICKETS; id++) {
 }
 await write(batch);
 for (const c of contacts) bump(c.createdAt.slice(0, 10), 'newContacts');
-await write([...days].map(([day, counters]) => ({ ...dayKeys(companyId, day), day, ...counters })));
+// the service-level histograms are attributes of the same day items; `v` as one ADD would leave it
+await write(
+  [...new Set([...days.keys(), ...slaDaysSeed.keys()])].map((day) => ({
+    ...dayKeys(companyId, day),
+    day,
+    ...days.get(day),
+    ...slaDaysSeed.get(day),
+    v: 1,
+  })),
+);
 await write([
   { pk: `C#${companyId}`, sk: 'COUNTER#ticket', value: N_TICKETS },
   { pk: `C#${companyId}`, sk: 'COUNTER#contact', value: N_CONTACTS },

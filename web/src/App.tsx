@@ -11,7 +11,7 @@ import { activeRoutes } from './routes';
 // The signed-in shell (SWR, realtime, layout) loads with the first private page, never with the login
 // screen; the strings of the layout and of the landing page (/tickets) load beside it, not after it.
 const SignedIn = lazy(() => {
-  void preloadNamespaces(['chats', 'billing', 'announcements', 'tickets', 'contacts']);
+  void preloadNamespaces(['chats', 'billing', 'announcements', 'tickets', 'contacts', 'sla']);
   return import('./auth/SignedIn');
 });
 const NotFound = lazy(() => import('./components/NotFound'));

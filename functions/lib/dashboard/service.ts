@@ -1,14 +1,17 @@
-import { queryAll, type Item } from '../db';
+import type { Item } from '../db';
 import { listUsers, listUsersWithPresence } from '../accounts/users';
-import { dashPk, userCounters } from './aggregates';
+import { userCounters } from './aggregates';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { addDays, localDay, utcDay } from '#shared/dates';
+import { slaDayOf, slaReport } from '../sla/metrics';
+import { derive, readDays } from './day-cache';
 
 /**
- * Dashboard reads (attendance.md 2.11, 3): sums over the aggregate items of the range (one per day,
- * each user's counters inside, read by one Query), plus the users and who is online. Tickets are never
- * read. Times are averages in minutes.
+ * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items of the range (one
+ * per day, each user's counters and the service-level histograms inside, read through the day
+ * cache: one Query of versions, plus one BatchGet of the days that changed), plus the users and who
+ * is online. Tickets are never read. Times are averages in minutes; service-level durations seconds.
  */
 export interface Range {
   from: string;
@@ -48,19 +51,27 @@ function checked(r: Range): Range {
 
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
-/** The day items of a range and the users' counters inside them: one Query. */
+/**
+ * The day items of a range (kept by the day cache, checked against the table on every read), the
+ * users' counters inside them and the service-level metrics, each parsed once per day version.
+ */
 async function rangeItems(companyId: number, r: Range) {
-  const days = await queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
-  const userDays: Item[] = days.flatMap((d) =>
-    [...userCounters(d)].map(([userId, counters]) => ({ userId, ...counters })),
+  const kept = await readDays(companyId, r.from, r.to);
+  const days = kept.map((d) => d.item);
+  const userDays: Item[] = kept.flatMap((d) =>
+    derive(d, 'users', (item) => [...userCounters(item)].map(([userId, counters]) => ({ userId, ...counters }))),
   );
-  return { days, userDays };
+  const sla = kept.map((d) => derive(d, 'sla', slaDayOf));
+  return { days, userDays, sla };
 }
 
 const sum = (items: Item[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
-  const [{ days, userDays }, users] = await Promise.all([rangeItems(companyId, r), listUsersWithPresence(companyId)]);
+  const [{ days, userDays, sla }, users] = await Promise.all([
+    rangeItems(companyId, r),
+    listUsersWithPresence(companyId),
+  ]);
   const counters = {
     supportHappening: sum(days, 'open'),
     supportPending: sum(days, 'pending'),
@@ -81,7 +92,7 @@ export async function dashboard(companyId: number, r: Range) {
       online: u.online,
     };
   });
-  return { counters, attendants, range: r };
+  return { counters, attendants, sla: slaReport(sla, users), range: r };
 }
 
 /** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */

@@ -3,6 +3,7 @@ import type { Message } from '#shared/schemas/messages';
 import { mediaKindOf, mediaTypeOf } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
 import { ACK, COMMAND_QUEUE, commandGroupId, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
+import { countIfFirstResponse } from '../sla/clock';
 import { AppError } from '../errors';
 import { stripKeys, updateItem } from '../db';
 import { nowIso } from '../keys';
@@ -75,6 +76,8 @@ export async function sendMessage(
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };
+  // an attendant's message may be the wait's first response (service levels, sla/clock.ts)
+  const human = input.userId != null && !input.automatic && ticket.status !== 'closed';
   const { before, after } = await insertWithTicket(companyId, ticket.id, message, {
     wid,
     freshWid: true,
@@ -83,7 +86,9 @@ export async function sendMessage(
     // a group reports delivery per member, not as one ack: the watchdog would flag every group
     // message and offer a resend that the whole group receives twice
     watch: !ticket.isGroup,
+    firstResponse: human,
   });
+  if (human) await countIfFirstResponse(before, after, input.userId!, message.createdAt);
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
   await announce(companyId, before, current, saved, 'create');

@@ -60,7 +60,15 @@ export async function insertWithTicket(
   companyId: number,
   ticketId: number,
   message: Message,
-  opts: { wid?: string; freshWid?: boolean; unread: boolean; initial?: StoredTicket; watch?: boolean },
+  opts: {
+    wid?: string;
+    freshWid?: boolean;
+    unread: boolean;
+    initial?: StoredTicket;
+    watch?: boolean;
+    /** an attendant's message: the wait's first response unless one was recorded */
+    firstResponse?: boolean;
+  },
 ) {
   const before = opts.initial ?? (await requireStoredTicket(companyId, ticketId));
   const stored = { ...message, contactId: before.contactId, whatsappId: before.whatsappId };
@@ -93,7 +101,9 @@ export async function insertWithTicket(
   }
   // undefined when a concurrent delivery's repair moved the ticket for this message already
   const after =
-    (await bumpTicket(before, bumpOf(stored, opts.unread))) ?? (await getStoredTicket(companyId, ticketId)) ?? before;
+    (await bumpTicket(before, { ...bumpOf(stored, opts.unread), firstResponse: opts.firstResponse })) ??
+    (await getStoredTicket(companyId, ticketId)) ??
+    before;
   return { before, after };
 }
 

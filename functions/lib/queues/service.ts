@@ -61,6 +61,9 @@ export async function createQueue(companyId: number, body: QueueBody): Promise<Q
     integrationId: body.integrationId ?? null,
     promptId: body.promptId ?? null,
     assignment: body.assignment ?? 'manual',
+    slaFirstResponseMinutes: body.slaFirstResponseMinutes ?? null,
+    slaResolutionHours: body.slaResolutionHours ?? null,
+    slaBusinessHours: body.slaBusinessHours ?? false,
     createdAt: now,
     updatedAt: now,
   };

@@ -11,6 +11,7 @@ import { bumpUserDay, dayOf } from '../dashboard/aggregates';
 import { requireStoredTicket, roundKeys, ticketPutTx, toTicket, type StoredTicket } from './repo';
 import { publishToTicket } from './events';
 import { listCountTx, type AssignCheck } from './counts';
+import { countRating } from '../sla/metrics';
 
 /**
  * Read-modify-write of one ticket with optimistic locking (`version`), retried on a concurrent
@@ -82,6 +83,8 @@ export async function recordRating(companyId: number, ticketId: number, rating: 
   await updateItem(roundKeys(companyId, ticketId, after.round), {
     set: { rating, ratingAt: now, ticketId, userId: after.userId },
   });
-  if (after.userId !== null)
-    await bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 });
+  await Promise.all([
+    after.userId !== null && bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 }),
+    countRating(companyId, after, rating, now),
+  ]);
 }

@@ -135,13 +135,15 @@ export function ticketPutTx(after: StoredTicket, expectedVersion: number | null)
  */
 export async function bumpTicket(
   before: StoredTicket,
-  m: { id: string; createdAt: string; lastMessage: string; unread: boolean },
+  /** `firstResponse`: an attendant's message, the wait's first response unless one was recorded (sla/clock.ts) */
+  m: { id: string; createdAt: string; lastMessage: string; unread: boolean; firstResponse?: boolean },
   opts: { onlyIfBehind?: boolean } = {},
 ): Promise<StoredTicket | undefined> {
   const updatedAt = m.createdAt > before.updatedAt ? m.createdAt : nowIso();
   const order = `${updatedAt}#${pad(before.id)}`;
   const item = await updateItem(ticketKeys(before.companyId, before.id), {
     set: { lastMessage: m.lastMessage, updatedAt, gsi1sk: order, gsi2sk: order, gsi3sk: order, lastMessageId: m.id },
+    ...(m.firstResponse ? { setIfAbsent: { firstResponseAt: m.createdAt } } : {}),
     add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },
     // a message moves its ticket once, also when a concurrent redelivery's repair got there first
     condition: `attribute_exists(pk) AND (attribute_not_exists(#last) OR #last ${opts.onlyIfBehind ? '<' : '<>'} :id)`,

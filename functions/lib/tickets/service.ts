@@ -37,6 +37,7 @@ import { onTicketMoved } from './assignment';
 import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
 import { notifyPendingTicket } from '../push/notify';
+import { afterSlaChange, startSlaClock } from '../sla/clock';
 
 export type { Ticket, TicketChanges };
 
@@ -132,6 +133,7 @@ function newTicket(
  * one fail. A transaction that met another on the counters' item is tried again.
  */
 async function insertTicket(ticket: StoredTicket) {
+  await startSlaClock(null, ticket, ticket.createdAt);
   await retryOnConflict(() =>
     transact(
       [
@@ -150,6 +152,7 @@ async function insertTicket(ticket: StoredTicket) {
       [ticket.status]: 1,
       ...(ticket.userId !== null ? userFields(ticket.userId, { tickets: 1 }) : {}),
     }),
+    afterSlaChange(null, ticket),
   ]);
   await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
   await notifyPendingTicket(ticket.companyId, null, ticket);
@@ -339,6 +342,7 @@ export async function updateTicket(
       if (next.userId !== current.userId) next.user = await userSnap(companyId, next.userId, known);
       if (next.queueId !== current.queueId) next.queue = await queueSnap(companyId, next.queueId);
       if (next.whatsappId !== current.whatsappId) next.whatsapp = await whatsappSnap(companyId, next.whatsappId);
+      await startSlaClock(current, next, now);
       if (JSON.stringify(next) === JSON.stringify(current)) return null;
       next.updatedAt = now;
       return next;
@@ -368,7 +372,7 @@ export async function updateTicket(
   );
   const ticket = toTicket(after);
   if (!changed) return ticket;
-  await recordAggregates(before, after, now);
+  await Promise.all([recordAggregates(before, after, now), afterSlaChange(before, after)]);
   await publishTicketChange(companyId, before, ticket);
   await notifyPendingTicket(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind, known);

@@ -29,10 +29,14 @@ import { notify } from '../components/toast';
 import { usePhone } from '../components/usePhone';
 import { dashboardQuery, defaultRange, formatMinutes, type FilterType } from './query';
 import { TicketsCharts } from './TicketsCharts';
+import { SlaSection } from './SlaSection';
+import type { SlaReport } from './sla-csv';
 
 interface DashboardData {
   counters?: Record<string, number>;
   attendants?: { id?: number; name: string; rating: number; avgSupportTime: number; online: boolean }[];
+  sla?: SlaReport;
+  range?: { from: string; to: string };
 }
 
 const COUNTERS = [
@@ -198,6 +202,7 @@ export default function DashboardPage() {
           </Table>
         </TableContainer>
       </Paper>
+      {data?.sla && <SlaSection report={data.sla} range={data.range} />}
       <TicketsCharts />
     </Box>
   );

@@ -60,6 +60,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   fleet: () => import('./fleet'),
   notifications: () => import('./notifications'),
   search: () => import('./search'),
+  sla: () => import('./sla'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */

@@ -29,6 +29,7 @@ import { visibleMenu, type MenuEntry } from './menu';
 import { useConnectionWarning } from './useConnectionWarning';
 import { useOwnUserLive } from '../auth/useOwnUserLive';
 import { useUnreadChats } from './useUnreadChats';
+import { useSlaBreachToasts } from '../sla/useSlaBreachToasts';
 import { TopBar } from './TopBar';
 import { PaymentWatcher, RestrictedGate } from '../billing/PaymentWatcher';
 
@@ -45,6 +46,7 @@ export default function MainLayout() {
   const [open, setOpen] = useState(() => !narrow && (initialMenu ? initialMenu === 'open' : wide));
   const location = useLocation();
   useOwnUserLive();
+  useSlaBreachToasts();
   // A restricted session (expired company) reaches only billing: the badges would ask in vain.
   const warning = useConnectionWarning(restricted ? undefined : user?.profile);
   const unreadChats = useUnreadChats(user?.id, Boolean(plan?.useInternalChat) && !restricted);

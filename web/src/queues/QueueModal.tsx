@@ -31,6 +31,7 @@ import { HoursEditor } from './HoursEditor';
 import { OptionsEditor } from './OptionsEditor';
 import { firstFreeColor } from './palette';
 import { invalidHours, weekOf, type DayHours } from './hours';
+import { EMPTY_SLA_POLICY, SlaPolicyFields, slaPolicyOf, type SlaPolicyForm } from '../sla/SlaPolicyFields';
 
 interface Form {
   name: string;
@@ -73,6 +74,7 @@ export function QueueModal({
   const [week, setWeek] = useState<DayHours[]>(weekOf(undefined));
   const [promptId, setPromptId] = useState<number | null>(null);
   const [integrationId, setIntegrationId] = useState<number | null>(null);
+  const [sla, setSla] = useState<SlaPolicyForm>(EMPTY_SLA_POLICY);
   // a queue can hand its tickets to an AI prompt or an integration (plan flags useOpenAi, useIntegrations)
   const { plan } = useAuth();
   const { data: promptData } = useApi<unknown>(open && plan?.useOpenAi ? '/prompt' : null);
@@ -105,6 +107,7 @@ export function QueueModal({
       setWeek(weekOf(undefined));
       setPromptId(null);
       setIntegrationId(null);
+      setSla(EMPTY_SLA_POLICY);
       return;
     }
     api
@@ -121,6 +124,7 @@ export function QueueModal({
         setWeek(weekOf(q.schedules));
         setPromptId(q.promptId ?? null);
         setIntegrationId(q.integrationId ?? null);
+        setSla(slaPolicyOf(q));
       })
       .catch(toastError);
   }, [open, queueId]);
@@ -129,7 +133,7 @@ export function QueueModal({
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = QueueBody.safeParse({ ...form, schedules: week, promptId, integrationId });
+    const parsed = QueueBody.safeParse({ ...form, ...sla, schedules: week, promptId, integrationId });
     if (!parsed.success) {
       setTab(0);
       return setErrors(fieldErrors(parsed.error));
@@ -270,6 +274,7 @@ export function QueueModal({
                   )}
                 </Stack>
               )}
+              <SlaPolicyFields value={sla} onChange={setSla} fieldError={fieldError} />
               <Divider />
               {id ? (
                 <OptionsEditor queueId={id} />

@@ -17,6 +17,7 @@ import WarningIcon from '@mui/icons-material/WarningAmber';
 import { useTranslation } from 'react-i18next';
 import { formatListStamp } from '../lib/format';
 import type { Ticket } from './types';
+import { SlaCountdown } from '../sla/SlaCountdown';
 
 interface Props {
   ticket: Ticket;
@@ -146,6 +147,7 @@ export const TicketListItem = memo(function TicketListItem({
           {(ticket.tags ?? []).map((tag) => (
             <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: '#fff' }} />
           ))}
+          <SlaCountdown ticket={ticket} />
           <Box sx={{ flex: 1 }} />
           {pending && canPeek && (
             <Tooltip title={t('list.peek')}>

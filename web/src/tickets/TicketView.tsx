@@ -37,6 +37,7 @@ import { mayOpenTicket, viewerOf } from './membership';
 import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
 import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
+import { SlaCountdown } from '../sla/SlaCountdown';
 import type { Message, Ticket } from './types';
 import { can } from '#shared/permissions';
 import { lockHolder, mayTakeOver } from '#shared/presence';
@@ -206,6 +207,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
               </Box>
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+              <SlaCountdown ticket={ticket} />
               <ViewerAvatars viewers={viewers} />
               {ticket.status === 'pending' && (
                 <Button

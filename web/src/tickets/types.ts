@@ -43,6 +43,13 @@ export interface Ticket {
   tags?: Tag[];
   /** messages of the ticket the undelivered watchdog flagged */
   undeliveredMessages?: number;
+  /** service levels (issue 24): see web/src/sla/deadline.ts */
+  slaStartAt?: string | null;
+  slaFirstResponseDueAt?: string | null;
+  slaResolutionDueAt?: string | null;
+  firstResponseAt?: string | null;
+  slaFirstResponseBreached?: boolean;
+  slaResolutionBreached?: boolean;
 }
 export interface Message {
   id: number | string;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { bucketOf } from '#shared/sla';
+import { slaDayOf, slaFields, slaReport } from './metrics';
+
+const ticket = {
+  userId: 7,
+  queueId: 3,
+  queue: { id: 3, name: 'Vendas', color: '#000' },
+  whatsappId: 1,
+  whatsapp: { id: 1, name: 'Principal' },
+};
+
+/** A day item as the ADDs would leave it. */
+function dayItem(day: string, events: Record<string, number>[], t: typeof ticket = ticket) {
+  const item: Record<string, unknown> = { pk: 'C#1#DASH', sk: `D#${day}`, day, open: 3, 'U#0000000007#tickets': 2 };
+  for (const metrics of events) {
+    const { add, set } = slaFields(t, metrics);
+    for (const [k, v] of Object.entries(add)) item[k] = ((item[k] as number) ?? 0) + v;
+    Object.assign(item, set);
+  }
+  return item;
+}
+
+describe('service-level metrics from day items', () => {
+  it('each event counts for the attendant, the queue and the connection; the dashboard counters are not read as metrics', () => {
+    const { add, set } = slaFields(ticket, { [`f${bucketOf(60_000)}`]: 1 });
+    expect(add).toEqual({ 'U7#f24': 1, 'Q3#f24': 1, 'W1#f24': 1 });
+    expect(set).toEqual({ 'Q3#n': 'Vendas', 'W1#n': 'Principal' });
+    const day = slaDayOf(dayItem('2026-11-20', [{ f24: 1 }]));
+    expect([...day.byKey.keys()].sort()).toEqual(['Q3', 'U7', 'W1']);
+  });
+
+  it('a period sums the bucket counts of its days before taking median and p90', () => {
+    const days = [
+      dayItem('2026-11-20', [{ [`f${bucketOf(60_000)}`]: 1 }, { [`r${bucketOf(3_500_000)}`]: 1 }, { cn: 1, cs: 1 }]),
+      dayItem('2026-11-21', [
+        { [`f${bucketOf(560_000)}`]: 1 },
+        { [`f${bucketOf(560_000)}`]: 1 },
+        { b: 1 },
+        { cn: 1, cs: 0 },
+      ]),
+    ].map(slaDayOf);
+    const report = slaReport(days, [{ id: 7, name: 'Ana' }]);
+    const expected = {
+      firstResponse: { count: 3, median: 609, p90: 609 },
+      resolution: { count: 1, median: 4096, p90: 4096 },
+      breached: 1,
+      csat: { ratings: 2, satisfied: 1, percent: 50 },
+    };
+    expect(report.attendants).toEqual([{ id: 7, name: 'Ana', ...expected }]);
+    expect(report.queues).toEqual([{ id: 3, name: 'Vendas', ...expected }]);
+    expect(report.total).toMatchObject(expected);
+    expect(report.daily).toEqual([
+      { day: '2026-11-20', firstResponseMedian: 64, resolutionMedian: 4096, breached: 0 },
+      { day: '2026-11-21', firstResponseMedian: 609, resolutionMedian: null, breached: 1 },
+    ]);
+  });
+
+  it("a deleted attendant's history stays in the totals, not as a row without a name", () => {
+    const report = slaReport([slaDayOf(dayItem('2026-11-20', [{ b: 1 }]))], []);
+    expect(report.attendants).toEqual([]);
+    expect(report.total.breached).toBe(1);
+  });
+});

@@ -1,0 +1,191 @@
+import type { Ticket } from '#shared/schemas/tickets';
+import { bucketOf, isSatisfied, percentileFromBuckets } from '#shared/sla';
+import type { Item } from '../db';
+import { add as addToDay, dayKeys, dayOf } from '../dashboard/aggregates';
+
+/**
+ * Service-level metrics (issue 24), kept incrementally by the writes that change them (no scan):
+ * attributes of the dashboard's day item (`C#<cid>#DASH` / `D#<YYYY-MM-DD>`, São Paulo days, see
+ * dashboard/aggregates.ts), named `<dim><id>#<metric>` for each dimension: `U` attendant, `Q`
+ * queue, `W` connection.
+ * - `f<k>` / `r<k>`: how many first responses / resolutions took a duration of bucket k
+ *   (shared/sla.ts `bucketOf`, fixed log-scale), counted on the day they happened;
+ * - `b`: deadlines breached that day; `cn` / `cs`: ratings received / satisfied ones (CSAT);
+ * - `n`: the queue's or connection's name as last seen (attendants' names come from the users).
+ * Every event is counted on the day it happens (a breach on the day the timer finds it), so a day
+ * that ended no longer changes. A period's median and p90 come from the summed bucket counts of its
+ * days, read with the dashboard's day items. Every ticket has a connection, so the company's totals
+ * are the sum of the `W` dimension.
+ */
+
+type Subject = Pick<Ticket, 'queueId' | 'queue' | 'whatsappId' | 'whatsapp'> & { userId: number | null };
+export type Dim = 'U' | 'Q' | 'W';
+
+/** The attributes one event adds on a day item, for the ticket's attendant, queue and connection. */
+export function slaFields(t: Subject, metrics: Record<string, number>) {
+  const add: Record<string, number> = {};
+  const set: Record<string, string> = {};
+  const subjects: [Dim, number | null, string | undefined][] = [
+    ['U', t.userId, undefined],
+    ['Q', t.queueId, t.queue?.name],
+    ['W', t.whatsappId, t.whatsapp?.name],
+  ];
+  for (const [dim, id, name] of subjects) {
+    if (id === null || id === undefined) continue;
+    for (const [metric, by] of Object.entries(metrics)) if (by) add[`${dim}${id}#${metric}`] = by;
+    if (name !== undefined) set[`${dim}${id}#n`] = name;
+  }
+  return { add, set };
+}
+
+/** One ADD on the day item; a failure is logged and never fails the write it follows. */
+function bump(companyId: number, at: string, t: Subject, metrics: Record<string, number>) {
+  const day = dayOf(at);
+  const { add, set } = slaFields(t, metrics);
+  return addToDay(dayKeys(companyId, day), add, { ...set, day });
+}
+
+const elapsed = (from: string | null | undefined, to: string) => (from ? Date.parse(to) - Date.parse(from) : null);
+
+/** The first human reply of a round (credited to whoever sent it), timed from when the round started waiting. */
+export function countFirstResponse(
+  companyId: number,
+  t: Subject & Pick<Ticket, 'queuedAt'>,
+  userId: number,
+  at: string,
+) {
+  const ms = elapsed(t.queuedAt, at);
+  return ms === null ? undefined : bump(companyId, at, { ...t, userId }, { [`f${bucketOf(Math.max(0, ms))}`]: 1 });
+}
+
+/** A close: the resolution time of the round (queued -> closed), for the attendant who closed it. */
+export function countResolution(companyId: number, t: Subject & Pick<Ticket, 'queuedAt' | 'finishedAt'>) {
+  const ms = t.finishedAt ? elapsed(t.queuedAt, t.finishedAt) : null;
+  return ms === null ? undefined : bump(companyId, t.finishedAt!, t, { [`r${bucketOf(Math.max(0, ms))}`]: 1 });
+}
+
+export const countBreach = (companyId: number, t: Subject, at: string) => bump(companyId, at, t, { b: 1 });
+
+export const countRating = (companyId: number, t: Subject, rating: number, at: string) =>
+  bump(companyId, at, t, { cn: 1, cs: isSatisfied(rating) ? 1 : 0 });
+
+/** What a period says about one attendant, queue or connection (durations in seconds). */
+export interface SlaRow {
+  id: number;
+  name: string;
+  firstResponse: { count: number; median: number | null; p90: number | null };
+  resolution: { count: number; median: number | null; p90: number | null };
+  breached: number;
+  /** ratings received, satisfied ones, and their share in percent (null without ratings) */
+  csat: { ratings: number; satisfied: number; percent: number | null };
+}
+
+interface Acc {
+  f: Map<number, number>;
+  r: Map<number, number>;
+  b: number;
+  cn: number;
+  cs: number;
+  name?: string;
+}
+const newAcc = (): Acc => ({ f: new Map(), r: new Map(), b: 0, cn: 0, cs: 0 });
+const ATTR = /^([UQW])(\d+)#(f|r)?(\d+|b|cn|cs|n)$/;
+
+function accumulate(into: Map<string, Acc>, item: Item) {
+  for (const [name, value] of Object.entries(item)) {
+    const m = ATTR.exec(name);
+    if (!m) continue;
+    const key = `${m[1]}${m[2]}`;
+    const acc = into.get(key) ?? newAcc();
+    into.set(key, acc);
+    if (m[3]) {
+      const k = Number(m[4]);
+      acc[m[3] as 'f' | 'r'].set(k, (acc[m[3] as 'f' | 'r'].get(k) ?? 0) + Number(value));
+    } else if (m[4] === 'n') acc.name = String(value);
+    else acc[m[4] as 'b' | 'cn' | 'cs'] += Number(value);
+  }
+}
+
+const count = (m: Map<number, number>) => [...m.values()].reduce((s, n) => s + n, 0);
+const durations = (m: Map<number, number>) => ({
+  count: count(m),
+  median: percentileFromBuckets(m, 0.5),
+  p90: percentileFromBuckets(m, 0.9),
+});
+
+function rowOf(id: number, name: string, acc: Acc): SlaRow {
+  return {
+    id,
+    name,
+    firstResponse: durations(acc.f),
+    resolution: durations(acc.r),
+    breached: acc.b,
+    csat: { ratings: acc.cn, satisfied: acc.cs, percent: acc.cn ? Math.round((acc.cs / acc.cn) * 1000) / 10 : null },
+  };
+}
+
+function merge(into: Acc, from: Acc) {
+  for (const kind of ['f', 'r'] as const)
+    for (const [k, n] of from[kind]) into[kind].set(k, (into[kind].get(k) ?? 0) + n);
+  into.b += from.b;
+  into.cn += from.cn;
+  into.cs += from.cs;
+}
+
+/** What one day item says, per dimension and id (`U12`, `Q3`, `W1`) and for the company (sum of `W`). */
+export interface SlaDay {
+  day: string;
+  byKey: Map<string, Acc>;
+  total: Acc;
+}
+
+/** Reads the metrics out of a day item (computed once per item version by the dashboard's day cache). */
+export function slaDayOf(item: Item): SlaDay {
+  const byKey = new Map<string, Acc>();
+  accumulate(byKey, item);
+  const total = newAcc();
+  for (const [key, acc] of byKey) if (key.startsWith('W')) merge(total, acc);
+  return { day: String(item.day ?? String(item.sk).slice(2)), byKey, total };
+}
+
+/**
+ * Metrics of a period from its days: per attendant (named from `users`), queue and connection, the
+ * company's total, and per day the company's medians and breaches for the chart.
+ */
+export function slaReport(days: SlaDay[], users: { id: number; name: string }[]) {
+  const all = new Map<string, Acc>();
+  const total = newAcc();
+  for (const d of days) {
+    merge(total, d.total);
+    for (const [key, acc] of d.byKey) {
+      const into = all.get(key) ?? newAcc();
+      merge(into, acc);
+      if (acc.name !== undefined) into.name = acc.name;
+      all.set(key, into);
+    }
+  }
+  const rows = (dim: Dim, nameOf: (id: number, acc: Acc) => string | undefined) =>
+    [...all]
+      .filter(([key]) => key.startsWith(dim))
+      .flatMap(([key, acc]) => {
+        const id = Number(key.slice(1));
+        const name = nameOf(id, acc);
+        return name === undefined ? [] : [rowOf(id, name, acc)];
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
+  const names = new Map(users.map((u) => [u.id, u.name]));
+  return {
+    // a deleted attendant's history stays in the total, not as a row without a name
+    attendants: rows('U', (id) => names.get(id)),
+    queues: rows('Q', (id, acc) => acc.name ?? `#${id}`),
+    connections: rows('W', (id, acc) => acc.name ?? `#${id}`),
+    total: rowOf(0, '', total),
+    daily: days.map((d) => ({
+      day: d.day,
+      firstResponseMedian: percentileFromBuckets(d.total.f, 0.5),
+      resolutionMedian: percentileFromBuckets(d.total.r, 0.5),
+      breached: d.total.b,
+    })),
+  };
+}
+export type SlaReport = ReturnType<typeof slaReport>;

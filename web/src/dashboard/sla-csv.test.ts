@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { slaCsv, type SlaRow } from './sla-csv';
+
+const row = (id: number, name: string, over: Partial<SlaRow> = {}): SlaRow => ({
+  id,
+  name,
+  firstResponse: { count: 2, median: 64, p90: 304 },
+  resolution: { count: 1, median: 3620, p90: 3620 },
+  breached: 1,
+  csat: { ratings: 2, satisfied: 1, percent: 50 },
+  ...over,
+});
+const labels = {
+  columns: ['dim', 'name', 'n', 'frMed', 'frP90', 'res', 'resMed', 'resP90', 'breached', 'ratings', 'csat'],
+  dimensions: { attendant: 'Attendant', queue: 'Queue', connection: 'Connection', total: 'Total' },
+};
+
+describe('slaCsv', () => {
+  it('one row per attendant, queue and connection, then the total; empty cells for no data', () => {
+    const csv = slaCsv(
+      {
+        attendants: [row(1, 'Ana')],
+        queues: [row(2, 'Sales, North', { csat: { ratings: 0, satisfied: 0, percent: null } })],
+        connections: [row(3, '=cmd')],
+        total: row(0, ''),
+        daily: [],
+      },
+      labels,
+    );
+    expect(csv.split('\r\n')).toEqual([
+      'dim,name,n,frMed,frP90,res,resMed,resP90,breached,ratings,csat',
+      'Attendant,Ana,2,64,304,1,3620,3620,1,2,50',
+      'Queue,"Sales, North",2,64,304,1,3620,3620,1,0,',
+      "Connection,'=cmd,2,64,304,1,3620,3620,1,2,50",
+      'Total,Total,2,64,304,1,3620,3620,1,2,50',
+      '',
+    ]);
+  });
+});

@@ -1,0 +1,60 @@
+/** What GET /dashboard answers under `sla` (functions/lib/sla/metrics.ts). Durations in seconds. */
+export interface SlaRow {
+  id: number;
+  name: string;
+  firstResponse: { count: number; median: number | null; p90: number | null };
+  resolution: { count: number; median: number | null; p90: number | null };
+  breached: number;
+  csat: { ratings: number; satisfied: number; percent: number | null };
+}
+export interface SlaReport {
+  attendants: SlaRow[];
+  queues: SlaRow[];
+  connections: SlaRow[];
+  total: SlaRow;
+  daily: { day: string; firstResponseMedian: number | null; resolutionMedian: number | null; breached: number }[];
+}
+
+export type SlaDimension = 'attendant' | 'queue' | 'connection' | 'total';
+
+/** The column titles and the dimension names, translated by the caller. */
+export interface CsvLabels {
+  columns: string[];
+  dimensions: Record<SlaDimension, string>;
+}
+
+const cell = (v: string | number | null) => {
+  if (v === null) return '';
+  const s = String(v);
+  // a leading = + - @ would be a formula in a spreadsheet
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",;\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/**
+ * The period's metrics as CSV (one row per attendant, queue and connection, then the total):
+ * dimension, name, responses, first response median and p90 (s), resolved, resolution median and
+ * p90 (s), deadlines missed, ratings, CSAT %. Built from the same answer the page shows.
+ */
+export function slaCsv(report: SlaReport, labels: CsvLabels): string {
+  const rows: (string | number | null)[][] = [labels.columns];
+  const add = (dim: SlaDimension, r: SlaRow) =>
+    rows.push([
+      labels.dimensions[dim],
+      r.name,
+      r.firstResponse.count,
+      r.firstResponse.median,
+      r.firstResponse.p90,
+      r.resolution.count,
+      r.resolution.median,
+      r.resolution.p90,
+      r.breached,
+      r.csat.ratings,
+      r.csat.percent,
+    ]);
+  for (const r of report.attendants) add('attendant', r);
+  for (const r of report.queues) add('queue', r);
+  for (const r of report.connections) add('connection', r);
+  add('total', { ...report.total, name: labels.dimensions.total });
+  return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+}
