@@ -15,6 +15,8 @@ export const Contact = z.object({
   number: z.string(),
   /** the contact's `@lid` id when WhatsApp gave one (one customer, two ids) */
   lid: z.string().optional(),
+  /** a lid-only contact: the number WhatsApp said the lid belongs to (a suggested duplicate until merged) */
+  lidPn: z.string().optional(),
   email: z.string(),
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
