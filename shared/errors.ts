@@ -66,6 +66,13 @@ export const ERROR_STATUS = {
   ERR_PUSH_SUBSCRIPTION_NOT_FOUND: 404,
   /** no VAPID keys yet (on AWS the seed makes them after deployment) */
   ERR_PUSH_NOT_CONFIGURED: 503,
+  // Contact merge (issue 27).
+  /** a contact merged with itself, or marked "not a duplicate" of itself */
+  ERR_MERGE_SAME_CONTACT: 400,
+  /** groups are not merged */
+  ERR_MERGE_GROUP: 400,
+  /** one of the two contacts is being merged into a third one */
+  ERR_MERGE_IN_PROGRESS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

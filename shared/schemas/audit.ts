@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'payment_settings.changed',
   'integration.url_changed',
   'queue.redriven',
+  'contact.merged',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

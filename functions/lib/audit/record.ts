@@ -44,7 +44,8 @@ export type AuditAction =
   | 'data.imported'
   | 'payment_settings.changed'
   | 'integration.url_changed'
-  | 'queue.redriven';
+  | 'queue.redriven'
+  | 'contact.merged';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

@@ -23,7 +23,13 @@ describe('duplicate suggestion keys', () => {
   it('a number in any notation has one phone key (spaces, +, national form, the Brazilian ninth digit)', () => {
     const key = phoneKey('5511987654321');
     expect(key).toBe('551187654321');
-    for (const written of ['+55 (11) 98765-4321', '11 98765-4321', '011 98765-4321', '551187654321', '0055 11 98765 4321'])
+    for (const written of [
+      '+55 (11) 98765-4321',
+      '11 98765-4321',
+      '011 98765-4321',
+      '551187654321',
+      '0055 11 98765 4321',
+    ])
       expect(phoneKey(written), written).toBe(key);
   });
 

@@ -22,6 +22,15 @@ export const numberGuardKeys = (companyId: number, number: string) => ({
   sk: 'GUARD',
 });
 export const lidGuardKeys = (companyId: number, lid: string) => ({ pk: `C#${companyId}#CLID#${lid}`, sk: 'GUARD' });
+/**
+ * A contact merge (contacts/merge.ts), kept after it ends: pk `C#<cid>`, sk `CMERGE#<pad(mergedId)>`
+ * {keepId, status running|done, counts}. It also tells where a merged contact went (message ids that
+ * name its conversation).
+ */
+export const mergeRecordKeys = (companyId: number, mergedId: number) => ({
+  pk: `C#${companyId}`,
+  sk: `CMERGE#${pad(mergedId)}`,
+});
 export const CONTACTS_USAGE = 'usage#contacts';
 /** The company's contact count (a counter item of ids.ts), for adds outside a transaction and reads. */
 export const contactsUsageKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` });
@@ -57,7 +66,10 @@ export function phoneKey(number: string | undefined): string | undefined {
 }
 
 /** The duplicate-suggestion keys of a contact (none for groups, nor without any number). */
-export function duplicateKeys(c: Pick<Contact, 'name' | 'number' | 'isGroup'> & { lidPn?: string }) {
+export function duplicateKeys(c: Pick<Contact, 'name' | 'number' | 'isGroup'> & { lidPn?: string }): {
+  phone?: string;
+  name?: string;
+} {
   if (c.isGroup) return {};
   const phone = phoneKey(c.number) ?? phoneKey(c.lidPn);
   if (!phone) return {};
@@ -96,7 +108,9 @@ export function contactItem(contact: Contact & { lidPn?: string }): Item {
     gsi2sk: `${contact.number}#${pad(contact.id)}`,
     gsi3pk: contactIndex.byDate(contact.companyId),
     gsi3sk: `${contact.createdAt}#${pad(contact.id)}`,
-    ...(dup.phone ? { gsi4pk: contactIndex.dupPhone(contact.companyId), gsi4sk: `${dup.phone}#${pad(contact.id)}` } : {}),
+    ...(dup.phone
+      ? { gsi4pk: contactIndex.dupPhone(contact.companyId), gsi4sk: `${dup.phone}#${pad(contact.id)}` }
+      : {}),
     ...(dup.name ? { gsi5pk: contactIndex.dupName(contact.companyId), gsi5sk: `${dup.name}#${pad(contact.id)}` } : {}),
   };
 }
