@@ -17,6 +17,9 @@ export const Contact = z.object({
   lid: z.string().optional(),
   /** a lid-only contact: the number WhatsApp said the lid belongs to (a suggested duplicate until merged) */
   lidPn: z.string().optional(),
+  /** numbers and lids of contacts merged into this one: their guards lead here (issue 27) */
+  mergedNumbers: z.array(z.string()).optional(),
+  mergedLids: z.array(z.string()).optional(),
   email: z.string(),
   profilePicUrl: z.string(),
   isGroup: z.boolean(),

@@ -48,8 +48,9 @@ import {
  * 2. each kind of item moves in steps that are transactions, each with the record's count (ADD), so
  *    a step is done or not done and the counts are exact; a step run again finds only what is left:
  *    messages (per connection), tickets, notes, schedules, contact-list memberships;
- * 3. one transaction ends it: the kept contact with the merged fields, `other` and its guards
- *    deleted (or handed to `keep` when it takes the number or lid), the usage counter, and the
+ * 3. one transaction ends it: the kept contact with the merged fields, `other` deleted, its number
+ *    and lid guards handed to `keep` (listed on it as `mergedNumbers`/`mergedLids`, so a customer
+ *    writing from them reaches `keep` and deleting `keep` frees them), the usage counter, and the
  *    record marked done. Items that arrived under `other` in the meantime are swept once more after.
  * Decisions:
  * - tickets keep their ids, tags, rounds and notes; their contact snapshot becomes `keep`. When both
@@ -312,12 +313,23 @@ export function mergedContact(keep: Contact, other: Contact): Contact {
   if (keep.email && other.email && keep.email !== other.email) add('email', other.email);
   const { lidPn: _lidPn, ...rest } = keep;
   const number = keep.number || other.number;
+  const lid = keep.lid || other.lid;
+  // the other's ids keep leading here: a customer writing from them reaches the kept contact
+  const aliases = (own: string | undefined, lists: (string[] | undefined)[], extra: (string | undefined)[]) => {
+    const all = new Set([...lists.flatMap((l) => l ?? []), ...extra].filter((v): v is string => Boolean(v)));
+    if (own) all.delete(own);
+    return [...all];
+  };
+  const mergedNumbers = aliases(number, [keep.mergedNumbers, other.mergedNumbers], [other.number]);
+  const mergedLids = aliases(lid, [keep.mergedLids, other.mergedLids], [other.lid]);
   return {
     ...rest,
     name,
     number,
     email: keep.email || other.email,
-    lid: keep.lid || other.lid,
+    lid,
+    ...(mergedNumbers.length ? { mergedNumbers } : {}),
+    ...(mergedLids.length ? { mergedLids } : {}),
     profilePicUrl: keep.profilePicUrl || other.profilePicUrl,
     extraInfo,
     ...(!number && keep.lidPn ? { lidPn: keep.lidPn } : {}),
@@ -344,7 +356,7 @@ async function moveTicket(
     isGroup: keep.isGroup,
   };
   const counted = hooks('cTickets');
-  const closed = hooks('cClosed');
+  const recordKey = mergeRecordKeys(companyId, other.id);
   const move = (close: boolean) =>
     mutateTicket(
       companyId,
@@ -359,13 +371,11 @@ async function moveTicket(
       },
       {
         extra: (b) => [
-          ...counted.extra!(1),
+          updateTx(recordKey, { add: close && isActive(b.status) ? { cTickets: 1, cClosed: 1 } : { cTickets: 1 } }),
           ...(isActive(b.status)
             ? [
                 deleteTx(openGuardKeys(companyId, other.id, b.whatsappId)),
-                ...(close
-                  ? closed.extra!(1)
-                  : [putTx({ ...openGuardKeys(companyId, keep.id, b.whatsappId), ticketId: b.id }, true)]),
+                ...(close ? [] : [putTx({ ...openGuardKeys(companyId, keep.id, b.whatsappId), ticketId: b.id }, true)]),
               ]
             : []),
         ],
@@ -408,18 +418,11 @@ async function finish(companyId: number, keep: Contact, other: Contact, merged: 
       set: { status: 'done', finishedAt: nowIso(), cExtraInfo: Math.max(0, extraInfo) },
     }),
   ];
-  if (other.number)
-    items.push(
-      merged.number === other.number
-        ? putTx({ ...numberGuardKeys(companyId, other.number), contactId: keep.id })
-        : deleteTx(numberGuardKeys(companyId, other.number)),
-    );
-  if (other.lid)
-    items.push(
-      merged.lid === other.lid
-        ? putTx({ ...lidGuardKeys(companyId, other.lid), contactId: keep.id })
-        : deleteTx(lidGuardKeys(companyId, other.lid)),
-    );
+  // every id of the other contact (and of those merged into it before) now leads to the kept one
+  for (const number of [other.number, ...(other.mergedNumbers ?? [])].filter(Boolean))
+    items.push(putTx({ ...numberGuardKeys(companyId, number), contactId: keep.id }));
+  for (const lid of [other.lid, ...(other.mergedLids ?? [])].filter((v): v is string => Boolean(v)))
+    items.push(putTx({ ...lidGuardKeys(companyId, lid), contactId: keep.id }));
   try {
     await transact(items);
   } catch (err) {

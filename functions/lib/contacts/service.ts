@@ -126,8 +126,11 @@ export async function deleteContact(companyId: number, id: number) {
     deleteTx(contactKeys(companyId, id)),
     counterTx(companyScope(companyId), CONTACTS_USAGE, -1),
   ];
-  if (contact.number) items.push(deleteTx(numberGuardKeys(companyId, contact.number)));
-  if (contact.lid) items.push(deleteTx(lidGuardKeys(companyId, contact.lid)));
+  // its own ids and those of contacts merged into it
+  for (const number of [contact.number, ...(contact.mergedNumbers ?? [])].filter(Boolean))
+    items.push(deleteTx(numberGuardKeys(companyId, number)));
+  for (const lid of [contact.lid, ...(contact.mergedLids ?? [])].filter((v): v is string => Boolean(v)))
+    items.push(deleteTx(lidGuardKeys(companyId, lid)));
   await transact(items);
   await publish(companyId, 'contact', { action: 'delete', contactId: id });
 }
