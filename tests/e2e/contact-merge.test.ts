@@ -52,6 +52,7 @@ describe('contacts: suggested duplicates and merging (issue 27)', () => {
     await confirm.waitFor({ state: 'detached' });
     await dialog.getByText('Nenhum duplicado sugerido.').waitFor();
     await dialog.getByRole('button', { name: 'Fechar' }).click();
+    await dialog.waitFor({ state: 'detached' });
 
     // the list keeps one Ana (the merged one left through the realtime event), and her ticket is hers now
     const table = page.getByRole('table', { name: 'Contatos' });

@@ -225,7 +225,8 @@ function MergeConfirm({
         </Typography>
         {counts ? (
           <List dense aria-label={t('duplicates.countsLabel')}>
-            {COUNT_KEYS.map((k) => (
+            {/* tickets and messages always; the rest when there is any */}
+            {COUNT_KEYS.filter((k) => k === 'tickets' || k === 'messages' || counts[k] > 0).map((k) => (
               <ListItem key={k} disableGutters>
                 <ListItemText primary={t(`duplicates.counts.${k}`, { count: counts[k] })} />
               </ListItem>
