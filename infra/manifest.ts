@@ -186,6 +186,10 @@ export const http: HttpModule[] = [
     routes: [
       'GET /contacts',
       'GET /contacts/list',
+      'GET /contacts/duplicates',
+      'POST /contacts/duplicates/dismiss',
+      'GET /contacts/{id}/merge/{otherId}',
+      'POST /contacts/{id}/merge',
       'GET /contacts/{id}',
       'POST /contacts',
       'POST /contacts/upload',

@@ -73,6 +73,13 @@ export const ERROR_STATUS = {
   ERR_TICKET_LOCKED: 403,
   /** a takeover of a ticket nobody else holds (pending or closed: accept or reopen it instead) */
   ERR_TICKET_NOT_LOCKED: 409,
+  // Contact merge (issue 27).
+  /** a contact merged with itself, or marked "not a duplicate" of itself */
+  ERR_MERGE_SAME_CONTACT: 400,
+  /** groups are not merged */
+  ERR_MERGE_GROUP: 400,
+  /** one of the two contacts is being merged into a third one */
+  ERR_MERGE_IN_PROGRESS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

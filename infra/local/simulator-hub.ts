@@ -532,6 +532,14 @@ export class SimulatorHub {
           );
           return json(200, { callId, rejected: this.rejectedCalls });
         }
+        case 'lid-mapping': {
+          // WhatsApp learns that a lid and a number are one account (Baileys 7's LID mapping update)
+          const phone = await connected();
+          if (!phone) return json(409, { error: 'not connected' });
+          const lid = String(body.lid).includes('@') ? String(body.lid) : `${String(body.lid)}@lid`;
+          await this.push(phone, { kind: 'lidMapping', lid, pn: jidOf(String(body.pn)) }, 30_000);
+          return json(200, { ok: true });
+        }
         case 'drop':
           return (await this.drop(companyId, whatsappId, Number(body.code)))
             ? json(200, { ok: true })

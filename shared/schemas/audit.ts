@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'integration.url_changed',
   'queue.redriven',
   'ticket.taken_over',
+  'contact.merged',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

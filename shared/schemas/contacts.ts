@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, cursorQuery, idParam, isoDate, nullableBodyId, queryBool } from './common';
+import { MSG, bodyId, cursorQuery, idParam, isoDate, nullableBodyId, queryBool } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
 export const ExtraInfo = z.object({
@@ -15,6 +15,11 @@ export const Contact = z.object({
   number: z.string(),
   /** the contact's `@lid` id when WhatsApp gave one (one customer, two ids) */
   lid: z.string().optional(),
+  /** a lid-only contact: the number WhatsApp said the lid belongs to (a suggested duplicate until merged) */
+  lidPn: z.string().optional(),
+  /** numbers and lids of contacts merged into this one: their guards lead here (issue 27) */
+  mergedNumbers: z.array(z.string()).optional(),
+  mergedLids: z.array(z.string()).optional(),
   email: z.string(),
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
@@ -75,4 +80,44 @@ export interface ContactUploadResult {
   newContacts: { contactId: number; contactName: string }[];
   /** `line`: the row's line in the spreadsheet (the header is line 1) */
   errorBag: { line: number; contactName: string; error: { message: string } }[];
+}
+
+/** Why two contacts are suggested as one person (issue 27). */
+export const DUPLICATE_REASONS = ['number', 'lid', 'name'] as const;
+export type DuplicateReason = (typeof DUPLICATE_REASONS)[number];
+
+/** GET /contacts/duplicates: one suggestion per pair, with its reasons (same number in any notation,
+ * a lid WhatsApp mapped to the number, the same name and number suffix). */
+export interface ContactDuplicate {
+  contacts: [Contact, Contact];
+  reasons: DuplicateReason[];
+}
+
+export const DuplicatesQuery = z.object({
+  cursor: z.string().max(2000).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+/** POST /contacts/duplicates/dismiss: "not duplicates". */
+export const DuplicateDismissBody = z.object({ contactIds: z.tuple([bodyId, bodyId]) }).strict();
+
+/** POST /contacts/{keepId}/merge: `otherId` moves into the kept contact and is deleted. */
+export const ContactMergeBody = z.object({ otherId: bodyId }).strict();
+
+/** What a merge moves (the confirmation dialog's preview, and the outcome recorded). */
+export interface ContactMergeCounts {
+  tickets: number;
+  messages: number;
+  notes: number;
+  schedules: number;
+  listMemberships: number;
+  extraInfo: number;
+  /** the other contact's open tickets closed because the kept one has an open ticket on that connection */
+  closedTickets: number;
+}
+
+export interface ContactMergeResult {
+  contact: Contact;
+  mergedId: number;
+  counts: ContactMergeCounts;
 }

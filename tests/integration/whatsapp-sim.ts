@@ -26,6 +26,8 @@ export const phone = (companyId: number, whatsappId: number) => {
       sim<{ wid: string; chatJid: string }>('POST', `${base}/messages`, message),
     ack: (wid: string, ack?: number) => sim<{ ack: number }>('POST', `${base}/ack`, { wid, ack }),
     call: (from: string, fromAlt?: string) => sim('POST', `${base}/call`, { from, fromAlt }),
+    /** WhatsApp says a `@lid` id and a number are one account (the runner's `lidMapping` event) */
+    lidMapping: (lid: string, pn: string) => sim('POST', `${base}/lid-mapping`, { lid, pn }),
     drop: (code: number) => sim('POST', `${base}/drop`, { code }),
     outbound: async () => (await sim<{ outbound: any[] }>('GET', base)).outbound,
     /** what the phone's address book holds (POST /contacts/import reads it) */

@@ -45,7 +45,8 @@ export type AuditAction =
   | 'payment_settings.changed'
   | 'integration.url_changed'
   | 'queue.redriven'
-  | 'ticket.taken_over';
+  | 'ticket.taken_over'
+  | 'contact.merged';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

@@ -22,6 +22,7 @@ import {
   updateItem,
   updateTx,
   type Key,
+  type TransactItem,
 } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { companyScope, nextId } from '../ids';
@@ -345,4 +346,45 @@ export async function sampleDownload(companyId: number) {
   const key = `${tenantPrefix(companyId)}samples/${fileName}`;
   await putObject(key, sampleSpreadsheet(), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   return { url: await presignGet(companyId, key), fileName };
+}
+
+/**
+ * A contact merge: every list holding the merged contact's number holds the kept contact's number
+ * instead (the item keeps its id, name and e-mail; a list that already has the kept number just
+ * loses the other item). Lists are few per company: one Query for them, one BatchGet for the items.
+ * Each move is one transaction with `extra()` (the merge record's count); a retry finds what is left.
+ * Returns how many memberships moved.
+ */
+export async function moveListMemberships(
+  companyId: number,
+  fromNumber: string,
+  toNumber: string,
+  hooks: { extra?: (n: number) => TransactItem[]; onMoved?: (n: number) => void } = {},
+): Promise<number> {
+  if (!fromNumber || !toNumber || fromNumber === toNumber) return 0;
+  const lists = await queryAll({ pk: `C#${companyId}`, sk: { beginsWith: 'CONTACTLIST#' }, projection: ['id'] });
+  const keys = lists.map((l) => itemKeys(companyId, Number(l.id), fromNumber));
+  const found = keys.length ? await batchGet(keys) : [];
+  let moved = 0;
+  for (const raw of found) {
+    const before = toContactListItem(raw);
+    const after: ContactListItem = { ...before, number: toNumber, isWhatsappValid: null, updatedAt: nowIso() };
+    const remove = deleteTx(itemKeys(companyId, before.contactListId, fromNumber), 'attribute_exists(pk)');
+    try {
+      await transact([putTx(contactListItemItem(after), true), remove, ...(hooks.extra?.(1) ?? [])]);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'ERR_CONFLICT')) throw err;
+      // the list has the kept number already: the other item goes
+      try {
+        await transact([remove, countTx(companyId, before.contactListId, -1), ...(hooks.extra?.(1) ?? [])]);
+      } catch (again) {
+        if (again instanceof AppError && again.code === 'ERR_CONFLICT') continue;
+        throw again;
+      }
+    }
+    moved += 1;
+    hooks.onMoved?.(1);
+    await publish(companyId, 'contactListItem', { action: 'reload', contactListId: before.contactListId });
+  }
+  return moved;
 }

@@ -11,6 +11,10 @@ import { pad } from '../keys';
  * - gsi3 `C#<cid>#CDATE` / `<createdAt>#<pad(id)>`: the date filters.
  * Guard items make a number and a `@lid` id unique per company and find the contact by either:
  * `C#<cid>#CNUM#<number>` / `GUARD` and `C#<cid>#CLID#<lid>` / `GUARD`, both holding `contactId`.
+ * Two more index entries find likely duplicates (contacts/duplicates.ts), neighbours in key order:
+ * - gsi4 `C#<cid>#CDUPP` / `<phone key>#<pad(id)>`: the number in one notation (phoneKey), or for a
+ *   contact known only by its lid, the number WhatsApp mapped that lid to (`lidPn`);
+ * - gsi5 `C#<cid>#CDUPN` / `<normalized name>|<last 4 digits of the phone key>#<pad(id)>`.
  */
 export const contactKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `CONTACT#${pad(id)}` });
 export const numberGuardKeys = (companyId: number, number: string) => ({
@@ -18,6 +22,15 @@ export const numberGuardKeys = (companyId: number, number: string) => ({
   sk: 'GUARD',
 });
 export const lidGuardKeys = (companyId: number, lid: string) => ({ pk: `C#${companyId}#CLID#${lid}`, sk: 'GUARD' });
+/**
+ * A contact merge (contacts/merge.ts), kept after it ends: pk `C#<cid>`, sk `CMERGE#<pad(mergedId)>`
+ * {keepId, status running|done, counts}. It also tells where a merged contact went (message ids that
+ * name its conversation).
+ */
+export const mergeRecordKeys = (companyId: number, mergedId: number) => ({
+  pk: `C#${companyId}`,
+  sk: `CMERGE#${pad(mergedId)}`,
+});
 export const CONTACTS_USAGE = 'usage#contacts';
 /** The company's contact count (a counter item of ids.ts), for adds outside a transaction and reads. */
 export const contactsUsageKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: `COUNTER#${CONTACTS_USAGE}` });
@@ -25,7 +38,48 @@ export const contactIndex = {
   byName: (companyId: number) => `C#${companyId}#CNAME`,
   byNumber: (companyId: number) => `C#${companyId}#CNUM`,
   byDate: (companyId: number) => `C#${companyId}#CDATE`,
+  /** duplicate suggestions: same phone key (gsi4), same name and number suffix (gsi5) */
+  dupPhone: (companyId: number) => `C#${companyId}#CDUPP`,
+  dupName: (companyId: number) => `C#${companyId}#CDUPN`,
 };
+
+/**
+ * One notation of a phone number, so `+55 (11) 98765-4321`, `5511987654321`, `11 98765-4321` and
+ * the old 8-digit form `551187654321` meet: digits only, an international `00` or trunk `0` dropped,
+ * a Brazilian national number (area code 11-99 + 8 digits, or + 9 + 8 digits) given the country
+ * code, and a Brazilian mobile written with its ninth digit reduced to the 8-digit form (accounts
+ * older than the ninth digit answer under it, see the runner's answersByNumber). Other numbers stay
+ * as their digits. Undefined for fewer than 8 digits.
+ */
+export function phoneKey(number: string | undefined): string | undefined {
+  let d = digitsOnly(number ?? '');
+  if (d.startsWith('00')) d = d.slice(2);
+  else if (d.startsWith('0') && (d.length === 11 || d.length === 12)) d = d.slice(1);
+  if (d.length < 8) return undefined;
+  const area = (s: string) => /^[1-9]{2}$/.test(s);
+  if (area(d.slice(0, 2)) && (d.length === 10 || (d.length === 11 && d[2] === '9'))) d = `55${d}`;
+  if (d.startsWith('55') && area(d.slice(2, 4))) {
+    const local = d.slice(4);
+    if (local.length === 9 && local[0] === '9') return `55${d.slice(2, 4)}${local.slice(1)}`;
+  }
+  return d;
+}
+
+/** The duplicate-suggestion keys of a contact (none for groups, nor without any number). */
+export function duplicateKeys(c: Pick<Contact, 'name' | 'number' | 'isGroup'> & { lidPn?: string }): {
+  phone?: string;
+  name?: string;
+} {
+  if (c.isGroup) return {};
+  const phone = phoneKey(c.number) ?? phoneKey(c.lidPn);
+  if (!phone) return {};
+  const name = normalizeText(c.name);
+  const named = name.length >= 2 && digitsOnly(name) !== name.replace(/\s/g, '');
+  return { phone, ...(named ? { name: `${name}|${phone.slice(-4)}` } : {}) };
+}
+
+/** The group key of an index sort key `<key>#<pad(id)>`. */
+export const duplicateGroupOf = (indexSk: string) => indexSk.slice(0, indexSk.lastIndexOf('#'));
 
 /** Lower case, accents removed, spaces collapsed: the form names are indexed and searched in. */
 export function normalizeText(value: string): string {
@@ -43,7 +97,8 @@ export function contactJid(contact: Pick<Contact, 'number' | 'lid' | 'isGroup'>)
   return `${contact.lid}@lid`;
 }
 
-export function contactItem(contact: Contact): Item {
+export function contactItem(contact: Contact & { lidPn?: string }): Item {
+  const dup = duplicateKeys(contact);
   return {
     ...contactKeys(contact.companyId, contact.id),
     ...contact,
@@ -53,6 +108,10 @@ export function contactItem(contact: Contact): Item {
     gsi2sk: `${contact.number}#${pad(contact.id)}`,
     gsi3pk: contactIndex.byDate(contact.companyId),
     gsi3sk: `${contact.createdAt}#${pad(contact.id)}`,
+    ...(dup.phone
+      ? { gsi4pk: contactIndex.dupPhone(contact.companyId), gsi4sk: `${dup.phone}#${pad(contact.id)}` }
+      : {}),
+    ...(dup.name ? { gsi5pk: contactIndex.dupName(contact.companyId), gsi5sk: `${dup.name}#${pad(contact.id)}` } : {}),
   };
 }
 

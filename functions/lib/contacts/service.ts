@@ -22,6 +22,7 @@ import {
 } from './repo';
 import { refreshTicketContact } from '../tickets/service';
 import { auditBy, type AuditActor } from '../audit/actor';
+import { mergeContacts } from './merge';
 
 export type { Contact };
 
@@ -78,7 +79,7 @@ export async function createContact(companyId: number, body: ContactBody): Promi
   return contact;
 }
 
-type ContactChanges = ContactUpdateBody & { profilePicUrl?: string; lid?: string };
+type ContactChanges = ContactUpdateBody & { profilePicUrl?: string; lid?: string; lidPn?: string };
 
 /**
  * PUT /contacts/{id}: a number change moves the guard in the same transaction. The contact is
@@ -125,8 +126,11 @@ export async function deleteContact(companyId: number, id: number) {
     deleteTx(contactKeys(companyId, id)),
     counterTx(companyScope(companyId), CONTACTS_USAGE, -1),
   ];
-  if (contact.number) items.push(deleteTx(numberGuardKeys(companyId, contact.number)));
-  if (contact.lid) items.push(deleteTx(lidGuardKeys(companyId, contact.lid)));
+  // its own ids and those of contacts merged into it
+  for (const number of [contact.number, ...(contact.mergedNumbers ?? [])].filter(Boolean))
+    items.push(deleteTx(numberGuardKeys(companyId, number)));
+  for (const lid of [contact.lid, ...(contact.mergedLids ?? [])].filter((v): v is string => Boolean(v)))
+    items.push(deleteTx(lidGuardKeys(companyId, lid)));
   await transact(items);
   await publish(companyId, 'contact', { action: 'delete', contactId: id });
 }
@@ -205,16 +209,24 @@ async function refreshFromWhatsApp(
   try {
     return await updateContact(companyId, contact.id, changes);
   } catch (err) {
+    if (!(err instanceof AppError && err.code === 'ERR_DUPLICATED_CONTACT')) throw err;
+    // a message naming both ids whose lid another (lid-only) contact holds: the two are one person
+    if (changes.lid && seen.number && contact.number === seen.number) {
+      const merged = await linkContactLid(companyId, seen.number, changes.lid);
+      if (merged?.id === contact.id) return merged;
+    }
     // the lid or number already belongs to another contact: keep this one as it is
-    if (err instanceof AppError && err.code === 'ERR_DUPLICATED_CONTACT') return contact;
-    throw err;
+    return contact;
   }
 }
 
 /**
- * Records that `lid` and `number` are the same customer (a `lidMapping` event). The number's
- * contact keeps the lid; a lid-only contact made earlier is given the number when it is free,
- * otherwise the lid guard moves to the number's contact.
+ * Records that `lid` and `number` are the same customer (a `lidMapping` event, or a message naming
+ * both). The number's contact keeps the lid; a lid-only contact made earlier is given the number when
+ * it is free. When both exist, the lid-only contact is merged into the number's (contacts/merge.ts):
+ * it is marked with the number first (`lidPn`), so a merge that cannot finish leaves a suggestion.
+ * A contact holding the lid with another number of its own is left alone (the lid guard moves).
+ * Redelivery finds the lid on the number's contact and does nothing.
  */
 export async function linkContactLid(companyId: number, number: string, lid: string): Promise<Contact | undefined> {
   const digits = digitsOnly(jidUser(number));
@@ -224,6 +236,10 @@ export async function linkContactLid(companyId: number, number: string, lid: str
   if (byNumber && byLid && byNumber.id === byLid.id) return byNumber;
   if (byNumber && !byLid) return refreshFromWhatsApp(companyId, byNumber, { number: digits, lid: lidId });
   if (!byNumber && byLid) return refreshFromWhatsApp(companyId, byLid, { number: digits, lid: lidId });
+  if (byNumber && byLid && !byLid.number && !byNumber.isGroup && !byLid.isGroup) {
+    if (byLid.lidPn !== digits) await updateContact(companyId, byLid.id, { lidPn: digits });
+    return (await mergeContacts(companyId, byNumber.id, byLid.id, { automatic: true })).contact;
+  }
   if (byNumber && byLid) {
     await transact([
       putTx({ ...lidGuardKeys(companyId, lidId), contactId: byNumber.id }),

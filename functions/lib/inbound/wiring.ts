@@ -112,7 +112,11 @@ async function loadByHint(
   ]);
   const connection = find(items, connectionKey);
   const contact = find(items, contactKeys(companyId, hint.contactId));
-  const sameContact = contact && (seen.number ? contact.number === seen.number : contact.lid === seen.lid);
+  const sameContact =
+    contact &&
+    (seen.number
+      ? contact.number === seen.number || contact.mergedNumbers?.includes(seen.number)
+      : contact.lid === seen.lid || contact.mergedLids?.includes(seen.lid ?? ''));
   if (!connection || !sameContact) return undefined;
   const open = find(items, guardKey);
   const openId = open ? Number(open.ticketId) : null;

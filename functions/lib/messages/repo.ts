@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message } from '#shared/schemas/messages';
 import { getItem, query, stripKeys, type Item } from '../db';
 import { presignGet } from '../storage';
+import { mergeRecordKeys } from '../contacts/repo';
 
 /**
  * A message: pk `C#<cid>#MSG#<contactId>#<whatsappId>`, sk `M#<id>`. One partition holds a
@@ -71,9 +72,27 @@ export type StoredMessage = Message & { key: { pk: string; sk: string } };
 export async function getMessageById(companyId: number, id: string): Promise<StoredMessage | undefined> {
   const keys = messageKeysOfId(companyId, id);
   const item = keys
-    ? await getItem(keys)
+    ? ((await getItem(keys)) ?? (await afterMerge(companyId, id)))
     : (await query({ index: 'gsi1', pk: idIndexPk(companyId, id), limit: 1 })).items[0];
   return item ? { ...(toMessage(item) as Message), key: { pk: item.pk, sk: item.sk } } : undefined;
+}
+
+/**
+ * A message whose id names a contact merged into another since: its conversation moved to the
+ * kept contact (a merge record says which; a kept contact may have been merged again).
+ */
+async function afterMerge(companyId: number, id: string) {
+  const m = CONVERSATION_ID.exec(id)!;
+  let contactId = Number.parseInt(m[1]!, 36);
+  const whatsappId = Number.parseInt(m[2]!, 36);
+  for (let hop = 0; hop < 3; hop++) {
+    const merged = await getItem<{ keepId: number }>(mergeRecordKeys(companyId, contactId));
+    if (!merged) return undefined;
+    contactId = merged.keepId;
+    const item = await getItem(messageKeys(companyId, contactId, whatsappId, id));
+    if (item) return item;
+  }
+  return undefined;
 }
 
 export async function getMessageByWid(companyId: number, wid: string): Promise<StoredMessage | undefined> {

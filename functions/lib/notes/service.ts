@@ -1,7 +1,7 @@
 import type { TicketNote } from '#shared/schemas/messages';
 import { can } from '#shared/permissions';
 import { AppError } from '../errors';
-import { deleteItem, putItem, query, queryAll, stripKeys } from '../db';
+import { deleteItem, deleteTx, putItem, putTx, query, queryAll, stripKeys, transact, type TransactItem } from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso, pad } from '../keys';
 import { getUser } from '../accounts/users';
@@ -111,4 +111,40 @@ export async function listNotes(
     forward: false,
   });
   return items.map((i) => stripKeys(i) as TicketNote);
+}
+
+/** Notes per transaction when a contact's notes move (a put and a delete each). */
+const MOVE_PAGE = 40;
+
+/**
+ * A contact merge: the contact's notes move under the kept contact (same sort key, same id index),
+ * a page per transaction; `extra(n)` joins it (the merge record's count). Running it again after a
+ * crash moves what is left.
+ */
+export async function moveContactNotes(
+  companyId: number,
+  fromContactId: number,
+  toContactId: number,
+  hooks: { extra?: (n: number) => TransactItem[]; onMoved?: (n: number) => void } = {},
+): Promise<number> {
+  let moved = 0;
+  for (let conflicts = 0; ; ) {
+    const page = await query({ pk: notesPk(companyId, fromContactId), sk: { beginsWith: 'N#' }, limit: MOVE_PAGE });
+    if (!page.items.length) return moved;
+    const items = page.items.flatMap((item) => {
+      const note = { ...(stripKeys(item) as TicketNote), contactId: toContactId };
+      return [
+        putTx({ ...item, ...noteKeys(note), contactId: toContactId }),
+        deleteTx({ pk: item.pk, sk: item.sk }, 'attribute_exists(pk)'),
+      ];
+    });
+    try {
+      await transact([...items, ...(hooks.extra?.(page.items.length) ?? [])]);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'ERR_CONFLICT' && ++conflicts < 8) continue;
+      throw err;
+    }
+    moved += page.items.length;
+    hooks.onMoved?.(page.items.length);
+  }
 }

@@ -4,7 +4,17 @@ import type { Contact } from '#shared/schemas/contacts';
 import type { AuthContext } from '../auth';
 import { can } from '#shared/permissions';
 import { AppError } from '../errors';
-import { batchGet, deleteItem, putItem, query, updateItem, type Item } from '../db';
+import {
+  batchGet,
+  deleteItem,
+  putItem,
+  query,
+  transact,
+  updateItem,
+  updateTx,
+  type Item,
+  type TransactItem,
+} from '../db';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
@@ -235,4 +245,51 @@ export async function removeScheduleMedia(auth: Pick<AuthContext, 'companyId' | 
   const { out } = await updateUnsent(companyId, current, { mediaPath: null, mediaName: null, mediaMimetype: null });
   if (current.mediaPath) await deleteObject(current.mediaPath);
   return out;
+}
+
+/**
+ * A contact merge: the contact's schedules name the kept contact (and search by its name). Schedules
+ * have no index by contact: the company's schedules are read page by page, filtered by contact (an
+ * admin's rare action; no list screen pays for an index). Each move is conditional on the old
+ * contact, with `extra()` in its transaction (the merge record's count), so a retry moves the rest.
+ */
+export async function moveContactSchedules(
+  companyId: number,
+  fromContactId: number,
+  to: Contact,
+  hooks: { extra?: (n: number) => TransactItem[]; onMoved?: (n: number) => void } = {},
+): Promise<number> {
+  let moved = 0;
+  let startKey: Item | undefined;
+  do {
+    const page = await query({
+      pk: `C#${companyId}`,
+      sk: { beginsWith: 'SCHEDULE#' },
+      startKey,
+      filter: '#c = :c',
+      filterNames: { '#c': 'contactId' },
+      filterValues: { ':c': fromContactId },
+    });
+    for (const item of page.items) {
+      const s = toStoredSchedule(item);
+      try {
+        await transact([
+          updateTx(scheduleKeys(companyId, s.id), {
+            set: { contactId: to.id, searchText: searchText(s.body, to.name) },
+            condition: 'contactId = :from',
+            conditionValues: { ':from': fromContactId },
+          }),
+          ...(hooks.extra?.(1) ?? []),
+        ]);
+      } catch (err) {
+        // moved or deleted meanwhile
+        if (err instanceof AppError && err.code === 'ERR_CONFLICT') continue;
+        throw err;
+      }
+      moved += 1;
+      hooks.onMoved?.(1);
+    }
+    startKey = page.lastKey;
+  } while (startKey);
+  return moved;
 }

@@ -25,7 +25,9 @@ export type HubEvent =
   | { kind: 'ack'; wid: string; chatJid: string; ack: number }
   | { kind: 'edit'; wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }
   | { kind: 'revoke'; wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }
-  | { kind: 'call'; callId: string; from: string; fromAlt?: string; timestamp: number };
+  | { kind: 'call'; callId: string; from: string; fromAlt?: string; timestamp: number }
+  /** WhatsApp told the phone that a `@lid` id and a number are the same account */
+  | { kind: 'lidMapping'; lid: string; pn: string };
 
 /** Hub -> runner. */
 export type HubFrame =
@@ -115,7 +117,13 @@ class HubSession implements ProviderSession {
       case 'event': {
         const { event } = frame;
         const chat =
-          event.kind === 'call' ? event.from : event.kind === 'message' ? event.message.chatJid : event.chatJid;
+          event.kind === 'call'
+            ? event.from
+            : event.kind === 'message'
+              ? event.message.chatJid
+              : event.kind === 'lidMapping'
+                ? event.pn
+                : event.chatJid;
         return this.inOrder(chat, async () => {
           // not acknowledged when it fails: the hub delivers it again to the next socket
           await this.handle(event);
@@ -157,6 +165,8 @@ class HubSession implements ProviderSession {
         const { kind: _, ...call } = event;
         return events.call(call);
       }
+      case 'lidMapping':
+        return events.lidMapping({ lid: event.lid, pn: event.pn });
     }
   }
 

@@ -31,6 +31,7 @@ import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import DownloadIcon from '@mui/icons-material/Download';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
+import MergeIcon from '@mui/icons-material/MergeType';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { can } from '#shared/permissions';
@@ -50,6 +51,7 @@ import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { NewTicketModal } from '../tickets/NewTicketModal';
 import type { Contact } from '../tickets/types';
 import { ContactModal } from './ContactModal';
+import { DuplicatesDialog } from './DuplicatesDialog';
 import { contactsCsv, downloadCsv } from './contacts-export';
 import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
 
@@ -84,7 +86,8 @@ export default function ContactsPage() {
   const [modal, setModal] = useState<{ id?: number } | null>(null);
   /** "start a ticket": the New ticket modal with this contact chosen (queue and conflicts handled there) */
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
-  const [busy, setBusy] = useState<'import' | 'export' | 'phone' | null>(null);
+  const [busy, setBusy] = useState<'import' | 'export' | 'phone' | 'duplicates' | null>(null);
+  const [duplicates, setDuplicates] = useState(false);
   const [result, setResult] = useState<{ created: number; errors: ReturnType<typeof importErrors> } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   // on a phone the import and export actions fold into one menu beside the search, and the number and
@@ -196,6 +199,10 @@ export default function ContactsPage() {
       ? [{ key: 'phone', label: t('importPhone'), Icon: WhatsAppIcon, run: () => void importFromPhone() }]
       : []),
     { key: 'export', label: t('export'), Icon: DownloadIcon, run: () => void exportCsv() },
+    // suggested duplicates and merging: admins
+    ...(user?.profile === 'admin'
+      ? [{ key: 'duplicates', label: t('duplicates.open'), Icon: MergeIcon, run: () => setDuplicates(true) }]
+      : []),
   ] as const;
 
   return (
@@ -346,6 +353,7 @@ export default function ContactsPage() {
         onClose={() => setModal(null)}
         onSaved={(c) => contacts.upsert(c)}
       />
+      <DuplicatesDialog open={duplicates} onClose={() => setDuplicates(false)} />
       <NewTicketModal
         open={ticketFor !== null}
         initialContact={ticketFor}

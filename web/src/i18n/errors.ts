@@ -19,6 +19,9 @@ export default {
     ERR_USER_CREATION_DISABLED: 'A criação de usuário foi desabilitada pelo administrador.',
     ERR_NO_PERMISSION: 'Você não tem permissão para acessar este recurso.',
     ERR_DUPLICATED_CONTACT: 'Já existe um contato com este número.',
+    ERR_MERGE_SAME_CONTACT: 'Um contato não pode ser mesclado com ele mesmo.',
+    ERR_MERGE_GROUP: 'Grupos não podem ser mesclados.',
+    ERR_MERGE_IN_PROGRESS: 'Um destes contatos já está sendo mesclado.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -78,6 +81,9 @@ export default {
     ERR_USER_CREATION_DISABLED: 'User creation was disabled by the administrator.',
     ERR_NO_PERMISSION: 'You do not have permission to access this resource.',
     ERR_DUPLICATED_CONTACT: 'A contact with this number already exists.',
+    ERR_MERGE_SAME_CONTACT: 'A contact cannot be merged with itself.',
+    ERR_MERGE_GROUP: 'Groups cannot be merged.',
+    ERR_MERGE_IN_PROGRESS: 'One of these contacts is already being merged.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -137,6 +143,9 @@ export default {
     ERR_USER_CREATION_DISABLED: 'El administrador deshabilitó la creación de usuarios.',
     ERR_NO_PERMISSION: 'No tiene permiso para acceder a este recurso.',
     ERR_DUPLICATED_CONTACT: 'Ya existe un contacto con este número.',
+    ERR_MERGE_SAME_CONTACT: 'Un contacto no se puede fusionar consigo mismo.',
+    ERR_MERGE_GROUP: 'Los grupos no se pueden fusionar.',
+    ERR_MERGE_IN_PROGRESS: 'Uno de estos contactos ya se está fusionando.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',
