@@ -105,8 +105,12 @@ describe('automatic assignment', () => {
         }),
         'return to queue',
       );
-      const assigned = await apiCall('GET', `/tickets/${opened.id}`, { token: co.token });
-      expect(assigned.body).toMatchObject({ status: 'open', userId: anaUser.id });
+      // at once if Ana's page has its socket open already, else when it connects
+      const assigned = await eventually(async () => {
+        const t = (await apiCall('GET', `/tickets/${opened.id}`, { token: co.token })).body;
+        return t.status === 'open' && t;
+      });
+      expect(assigned).toMatchObject({ status: 'open', userId: anaUser.id });
       await eventually(async () => (await attendant.page.getByText(contact.name).count()) > 0);
       await shot(attendant.page, 'assignment-attendant-list');
     } finally {
