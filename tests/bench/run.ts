@@ -23,7 +23,7 @@ import { contactItem, numberGuardKeys } from '../../functions/lib/contacts/repo'
 import { ticketItem, uuidKeys, openGuardKeys, type StoredTicket } from '../../functions/lib/tickets/repo';
 import { conversationMessageId, messageItem } from '../../functions/lib/messages/repo';
 import { dayKeys } from '../../functions/lib/dashboard/aggregates';
-import { slaFields } from '../../functions/lib/sla/metrics';
+import { slaDayKeys, slaFields } from '../../functions/lib/sla/metrics';
 import { bucketOf } from '../../shared/sla';
 import { pad } from '../../functions/lib/keys';
 import type { Contact } from '../../shared/schemas/contacts';
@@ -289,16 +289,8 @@ for (let id = 1; id <= N_TICKETS; id++) {
 }
 await write(batch);
 for (const c of contacts) bump(c.createdAt.slice(0, 10), 'newContacts');
-// the service-level histograms are attributes of the same day items; `v` as one ADD would leave it
-await write(
-  [...new Set([...days.keys(), ...slaDaysSeed.keys()])].map((day) => ({
-    ...dayKeys(companyId, day),
-    day,
-    ...days.get(day),
-    ...slaDaysSeed.get(day),
-    v: 1,
-  })),
-);
+await write([...days].map(([day, counters]) => ({ ...dayKeys(companyId, day), day, ...counters })));
+await write([...slaDaysSeed].map(([day, fields]) => ({ ...slaDayKeys(companyId, day), day, ...fields })));
 await write([
   { pk: `C#${companyId}`, sk: 'COUNTER#ticket', value: N_TICKETS },
   { pk: `C#${companyId}`, sk: 'COUNTER#contact', value: N_CONTACTS },

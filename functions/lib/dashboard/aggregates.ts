@@ -15,9 +15,6 @@ import { log } from '../log';
  *   ADD per day touched and the dashboard to one Query.
  * Days and hours are São Paulo's (the company's calendar, which the web app's date pickers send):
  * a ticket opened at 22:00 belongs to that evening's day, not to the next UTC day.
- * The service-level metrics (sla/metrics.ts) are attributes of the same item. Every ADD also adds 1
- * to `v`, the item's version, which lets readers keep day items and know when one changed
- * (dashboard/day-cache.ts).
  */
 export const dashPk = (companyId: number) => `C#${companyId}#DASH`;
 export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(companyId), sk: `D#${day}` });
@@ -54,18 +51,14 @@ export type DayCounter =
 export type UserDayCounter = 'tickets' | 'supportSum' | 'supportCount' | 'ratingSum' | 'ratingCount';
 
 /**
- * Atomic ADDs (no read, no transaction: two writers never conflict on a hot day item), with the
- * item's version `v` raised by one. A failure is logged and never fails the business write it follows.
+ * Atomic ADDs (no read, no transaction: two writers never conflict on a hot day item). A failure
+ * is logged and never fails the business write it follows.
  */
-export async function add(
-  key: { pk: string; sk: string },
-  fields: Record<string, number>,
-  extra: Record<string, unknown>,
-) {
+async function add(key: { pk: string; sk: string }, fields: Record<string, number>, extra: Record<string, unknown>) {
   const nonZero = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== 0));
   if (!Object.keys(nonZero).length) return;
   try {
-    await updateItem(key, { add: { ...nonZero, v: 1 }, set: extra });
+    await updateItem(key, { add: nonZero, set: extra });
   } catch (err) {
     log.error('dashboard aggregate update failed', { key: key.sk, error: (err as Error).message });
   }

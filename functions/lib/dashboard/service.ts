@@ -1,17 +1,17 @@
-import type { Item } from '../db';
+import { queryAll, type Item } from '../db';
 import { listUsers, listUsersWithPresence } from '../accounts/users';
-import { userCounters } from './aggregates';
+import { dashPk, userCounters } from './aggregates';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { addDays, localDay, utcDay } from '#shared/dates';
-import { slaDayOf, slaReport } from '../sla/metrics';
-import { derive, readDays } from './day-cache';
+import { slaReport } from '../sla/metrics';
+import { slaDays } from '../sla/days';
 
 /**
  * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items of the range (one
- * per day, each user's counters and the service-level histograms inside, read through the day
- * cache: one Query of versions, plus one BatchGet of the days that changed), plus the users and who
- * is online. Tickets are never read. Times are averages in minutes; service-level durations seconds.
+ * per day, each user's counters inside, read by one Query), the service-level metrics of the range
+ * (sla/days.ts: the days still open, one Query), plus the users and who is online, all at once.
+ * Tickets are never read. Times are averages in minutes; service-level durations seconds.
  */
 export interface Range {
   from: string;
@@ -51,26 +51,22 @@ function checked(r: Range): Range {
 
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
-/**
- * The day items of a range (kept by the day cache, checked against the table on every read), the
- * users' counters inside them and the service-level metrics, each parsed once per day version.
- */
+/** The day items of a range and the users' counters inside them: one Query. */
 async function rangeItems(companyId: number, r: Range) {
-  const kept = await readDays(companyId, r.from, r.to);
-  const days = kept.map((d) => d.item);
-  const userDays: Item[] = kept.flatMap((d) =>
-    derive(d, 'users', (item) => [...userCounters(item)].map(([userId, counters]) => ({ userId, ...counters }))),
+  const days = await queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
+  const userDays: Item[] = days.flatMap((d) =>
+    [...userCounters(d)].map(([userId, counters]) => ({ userId, ...counters })),
   );
-  const sla = kept.map((d) => derive(d, 'sla', slaDayOf));
-  return { days, userDays, sla };
+  return { days, userDays };
 }
 
 const sum = (items: Item[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
-  const [{ days, userDays, sla }, users] = await Promise.all([
+  const [{ days, userDays }, users, sla] = await Promise.all([
     rangeItems(companyId, r),
     listUsersWithPresence(companyId),
+    slaDays(companyId, r.from, r.to),
   ]);
   const counters = {
     supportHappening: sum(days, 'open'),

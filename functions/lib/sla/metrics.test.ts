@@ -12,7 +12,7 @@ const ticket = {
 
 /** A day item as the ADDs would leave it. */
 function dayItem(day: string, events: Record<string, number>[], t: typeof ticket = ticket) {
-  const item: Record<string, unknown> = { pk: 'C#1#DASH', sk: `D#${day}`, day, open: 3, 'U#0000000007#tickets': 2 };
+  const item: Record<string, unknown> = { pk: 'C#1#SLA', sk: `D#${day}`, day, open: 3, 'U#0000000007#tickets': 2 };
   for (const metrics of events) {
     const { add, set } = slaFields(t, metrics);
     for (const [k, v] of Object.entries(add)) item[k] = ((item[k] as number) ?? 0) + v;

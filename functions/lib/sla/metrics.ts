@@ -1,22 +1,24 @@
 import type { Ticket } from '#shared/schemas/tickets';
 import { bucketOf, isSatisfied, percentileFromBuckets } from '#shared/sla';
-import type { Item } from '../db';
-import { add as addToDay, dayKeys, dayOf } from '../dashboard/aggregates';
+import { updateItem, type Item } from '../db';
+import { log } from '../log';
+import { dayOf } from '../dashboard/aggregates';
 
 /**
  * Service-level metrics (issue 24), kept incrementally by the writes that change them (no scan):
- * attributes of the dashboard's day item (`C#<cid>#DASH` / `D#<YYYY-MM-DD>`, São Paulo days, see
- * dashboard/aggregates.ts), named `<dim><id>#<metric>` for each dimension: `U` attendant, `Q`
- * queue, `W` connection.
+ * one item per company and São Paulo day, `C#<cid>#SLA` / `D#<YYYY-MM-DD>`, with attributes
+ * `<dim><id>#<metric>` for each dimension: `U` attendant, `Q` queue, `W` connection.
  * - `f<k>` / `r<k>`: how many first responses / resolutions took a duration of bucket k
  *   (shared/sla.ts `bucketOf`, fixed log-scale), counted on the day they happened;
  * - `b`: deadlines breached that day; `cn` / `cs`: ratings received / satisfied ones (CSAT);
  * - `n`: the queue's or connection's name as last seen (attendants' names come from the users).
  * Every event is counted on the day it happens (a breach on the day the timer finds it), so a day
- * that ended no longer changes. A period's median and p90 come from the summed bucket counts of its
- * days, read with the dashboard's day items. Every ticket has a connection, so the company's totals
- * are the sum of the `W` dimension.
+ * that ended no longer changes (sla/days.ts keeps such days once read). A period's median and p90
+ * come from the summed bucket counts of its days. Every ticket has a connection, so the company's
+ * totals are the sum of the `W` dimension.
  */
+export const slaPk = (companyId: number) => `C#${companyId}#SLA`;
+export const slaDayKeys = (companyId: number, day: string) => ({ pk: slaPk(companyId), sk: `D#${day}` });
 
 type Subject = Pick<Ticket, 'queueId' | 'queue' | 'whatsappId' | 'whatsapp'> & { userId: number | null };
 export type Dim = 'U' | 'Q' | 'W';
@@ -38,11 +40,16 @@ export function slaFields(t: Subject, metrics: Record<string, number>) {
   return { add, set };
 }
 
-/** One ADD on the day item; a failure is logged and never fails the write it follows. */
-function bump(companyId: number, at: string, t: Subject, metrics: Record<string, number>) {
+/** One ADD on the day item (no read, no transaction); a failure is logged and never fails the write it follows. */
+async function bump(companyId: number, at: string, t: Subject, metrics: Record<string, number>) {
   const day = dayOf(at);
   const { add, set } = slaFields(t, metrics);
-  return addToDay(dayKeys(companyId, day), add, { ...set, day });
+  if (!Object.keys(add).length) return;
+  try {
+    await updateItem(slaDayKeys(companyId, day), { add, set: { ...set, day } });
+  } catch (err) {
+    log.error('sla metric update failed', { companyId, day, error: (err as Error).message });
+  }
 }
 
 const elapsed = (from: string | null | undefined, to: string) => (from ? Date.parse(to) - Date.parse(from) : null);
