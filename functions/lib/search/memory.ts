@@ -40,7 +40,8 @@ interface StoredDoc {
 
 interface Candidates {
   textLists: number[][];
-  tickets: Set<number>;
+  /** sets of ticket ids (a contact word's tickets) */
+  tickets: Set<number>[];
   size: number;
 }
 
@@ -162,8 +163,8 @@ function rangesOf(text: string, terms: QueryTerm[]): Range[] {
 
 /** A phrase as an expression over folded text: its words in order, separated by non-word characters. */
 function phraseExpression(phrase: QueryTerm[]): RegExp {
-  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const body = phrase.map((t) => `${escape(t.word)}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('[^\\p{L}\\p{N}]+');
+  // query words are letters and digits only (normalize.ts WORD): nothing to escape
+  const body = phrase.map((t) => `${t.word}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('[^\\p{L}\\p{N}]+');
   return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
 }
 
@@ -248,7 +249,9 @@ class CompanyIndex {
 
   /**
    * The documents that may hold a term: the postings of its words (text), and the tickets whose
-   * contact has it (all their documents match); `size` counts both.
+   * contact has it (all their documents match; the index's own sets, not copied). `size` is exact
+   * for the text and estimated for the contacts (tickets x documents per ticket), enough to pick the
+   * rarest term.
    */
   private candidates(term: QueryTerm): Candidates {
     const textWords = term.prefix ? this.vocabulary.withPrefix(term.word) : [term.word];
@@ -262,23 +265,29 @@ class CompanyIndex {
       }
     }
     const contactWords = term.prefix ? this.contactVocabulary.withPrefix(term.word) : [term.word];
-    const tickets = new Set<number>();
-    for (const w of contactWords)
-      for (const ticketId of this.contactPostings.get(w) ?? []) {
-        if (tickets.has(ticketId)) continue;
-        tickets.add(ticketId);
-        size += this.tickets.get(ticketId)?.ords.length ?? 0;
+    const tickets: Set<number>[] = [];
+    const perTicket = this.byDocId.size / Math.max(1, this.tickets.size);
+    for (const w of contactWords) {
+      const set = this.contactPostings.get(w);
+      if (set?.size) {
+        tickets.push(set);
+        size += set.size * perTicket;
       }
+    }
     return { textLists, tickets, size };
   }
 
   /** The driving term's documents as ascending lists (its postings and its contacts' tickets'). */
   private listsOf(c: Candidates): number[][] {
     const lists = [...c.textLists];
-    for (const ticketId of c.tickets) {
-      const ords = this.tickets.get(ticketId)?.ords;
-      if (ords?.length) lists.push(ords);
-    }
+    const seen = new Set<number>();
+    for (const set of c.tickets)
+      for (const ticketId of set) {
+        if (c.tickets.length > 1 && seen.has(ticketId)) continue;
+        seen.add(ticketId);
+        const ords = this.tickets.get(ticketId)?.ords;
+        if (ords?.length) lists.push(ords);
+      }
     return lists;
   }
 
@@ -311,7 +320,12 @@ class CompanyIndex {
       if (filters.kind && doc.kind !== filters.kind) continue;
       if (filters.from && doc.createdAt < filters.from) continue;
       if (filters.to && doc.createdAt > filters.to) continue;
-      if (!others.every((s) => s.tickets.has(doc.ticketId) || s.textLists.some((list) => holds(list, ord)))) continue;
+      if (
+        !others.every(
+          (s) => s.tickets.some((set) => set.has(doc.ticketId)) || s.textLists.some((list) => holds(list, ord)),
+        )
+      )
+        continue;
       const entry = this.tickets.get(doc.ticketId)!;
       if (phrases.length) {
         const text = fold(doc.text);
