@@ -34,7 +34,20 @@ export async function startStreamPoller(opts: {
 
   // the Streams API speaks the same JSON protocol on the same endpoint, under its own target
   const call = async <T>(action: string, body: unknown): Promise<T> => {
-    const res = await fetch(opts.endpoint, {
+    let res: Response;
+    try {
+      res = await post(action, body);
+    } catch (err) {
+      // a kept-alive connection closed as the request left: once more on a new one
+      if (!(err instanceof TypeError)) throw err;
+      res = await post(action, body);
+    }
+    const text = await res.text();
+    if (!res.ok) throw new Error(`DynamoDB Streams ${action}: ${res.status} ${text.slice(0, 200)}`);
+    return JSON.parse(text) as T;
+  };
+  const post = (action: string, body: unknown) =>
+    fetch(opts.endpoint, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-amz-json-1.0',
@@ -44,10 +57,6 @@ export async function startStreamPoller(opts: {
       },
       body: JSON.stringify(body),
     });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`DynamoDB Streams ${action}: ${res.status} ${text.slice(0, 200)}`);
-    return JSON.parse(text) as T;
-  };
 
   const iterators = new Map<string, string>();
   const known = new Set<string>();

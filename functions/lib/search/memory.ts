@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canSeeTicket, type TicketViewer } from '#shared/visibility';
-import { words, wordsAt } from './normalize';
+import { fold, words, wordsAt } from './normalize';
 import { matchesTerm, type ParsedQuery, type QueryTerm } from './query';
 import type {
   Range,
@@ -36,6 +36,13 @@ interface StoredDoc {
   ticketId: number;
   text: string;
   createdAt: string;
+}
+
+interface Candidates {
+  textLists: number[][];
+  /** sets of ticket ids (a contact word's tickets) */
+  tickets: Set<number>[];
+  size: number;
 }
 
 interface TicketEntry {
@@ -100,7 +107,7 @@ function holds(arr: number[], n: number) {
   return false;
 }
 
-/** Past this many lists (a short prefix, a word of many contacts), a term is checked on the text instead. */
+/** Past this many postings (a short prefix's words), a term is checked on the text instead. */
 const MAX_PRECHECK_LISTS = 16;
 
 /** Walks several ascending arrays as one, largest first, below `below`, without repeats (a max-heap of heads). */
@@ -154,11 +161,11 @@ function rangesOf(text: string, terms: QueryTerm[]): Range[] {
     .map((w) => [w.start, w.end] as Range);
 }
 
-/** Whether the words hold the phrase: its terms next to each other, in order. */
-function holdsPhrase(ws: string[], phrase: QueryTerm[]) {
-  for (let i = 0; i + phrase.length <= ws.length; i++)
-    if (phrase.every((t, j) => matchesTerm(ws[i + j]!, t))) return true;
-  return false;
+/** A phrase as an expression over folded text: its words in order, separated by non-word characters. */
+function phraseExpression(phrase: QueryTerm[]): RegExp {
+  // query words are letters and digits only (normalize.ts WORD): nothing to escape
+  const body = phrase.map((t) => `${t.word}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('[^\\p{L}\\p{N}]+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
 }
 
 class CompanyIndex {
@@ -240,37 +247,61 @@ class CompanyIndex {
     }
   }
 
-  /** The documents that may hold a term (its word in their text, or in their contact), as ascending lists. */
-  private candidates(term: QueryTerm): { lists: number[][]; size: number } {
+  /**
+   * The documents that may hold a term: the postings of its words (text), and the tickets whose
+   * contact has it (all their documents match; the index's own sets, not copied). `size` is exact
+   * for the text and estimated for the contacts (tickets x documents per ticket), enough to pick the
+   * rarest term.
+   */
+  private candidates(term: QueryTerm): Candidates {
     const textWords = term.prefix ? this.vocabulary.withPrefix(term.word) : [term.word];
-    const lists: number[][] = [];
+    const textLists: number[][] = [];
     let size = 0;
     for (const w of textWords) {
       const list = this.postings.get(w);
       if (list?.length) {
-        lists.push(list);
+        textLists.push(list);
         size += list.length;
       }
     }
     const contactWords = term.prefix ? this.contactVocabulary.withPrefix(term.word) : [term.word];
-    for (const w of contactWords)
-      for (const ticketId of this.contactPostings.get(w) ?? []) {
-        const ords = this.tickets.get(ticketId)?.ords;
-        if (ords?.length) {
-          lists.push(ords);
-          size += ords.length;
-        }
+    const tickets: Set<number>[] = [];
+    const perTicket = this.byDocId.size / Math.max(1, this.tickets.size);
+    for (const w of contactWords) {
+      const set = this.contactPostings.get(w);
+      if (set?.size) {
+        tickets.push(set);
+        size += set.size * perTicket;
       }
-    return { lists, size };
+    }
+    return { textLists, tickets, size };
+  }
+
+  /** The driving term's documents as ascending lists (its postings and its contacts' tickets'). */
+  private listsOf(c: Candidates): number[][] {
+    const lists = [...c.textLists];
+    const seen = new Set<number>();
+    for (const set of c.tickets)
+      for (const ticketId of set) {
+        if (c.tickets.length > 1 && seen.has(ticketId)) continue;
+        seen.add(ticketId);
+        const ords = this.tickets.get(ticketId)?.ords;
+        if (ords?.length) lists.push(ords);
+      }
+    return lists;
   }
 
   search(q: ParsedQuery, filters: SearchFilters, viewer: TicketViewer, limit: number, below: number): SearchPage {
     if (!q.terms.length) return { hits: [] };
     const sets = q.terms.map((t) => this.candidates(t));
     const driving = sets.reduce((a, b) => (b.size < a.size ? b : a));
-    // the other words' lists rule a candidate out by binary search, before its text is read
-    // (a prefix spread over many words is left to the text check)
-    const others = sets.filter((s) => s !== driving && s.lists.length <= MAX_PRECHECK_LISTS);
+    // the other words rule a candidate out before its text is read: by binary search in their
+    // postings, or its ticket among their contacts' (a prefix spread over many words is left to the text)
+    const others = sets.filter((s) => s !== driving && s.textLists.length <= MAX_PRECHECK_LISTS);
+    // phrases are checked on the folded text with one expression each; words outside them one by one
+    const phrases = q.phrases.map(phraseExpression);
+    const inPhrase = new Set(q.phrases.flat());
+    const loose = q.terms.filter((t) => !inPhrase.has(t));
     const visible = new Map<number, boolean>();
     const ticketPasses = (ticketId: number) => {
       let ok = visible.get(ticketId);
@@ -283,20 +314,30 @@ class CompanyIndex {
     };
     const hits: SearchHit[] = [];
     let lastOrd = -1;
-    for (const ord of descending(driving.lists, below)) {
+    for (const ord of descending(this.listsOf(driving), below)) {
       const doc = this.docs[ord];
       if (!doc || !ticketPasses(doc.ticketId)) continue;
       if (filters.kind && doc.kind !== filters.kind) continue;
       if (filters.from && doc.createdAt < filters.from) continue;
       if (filters.to && doc.createdAt > filters.to) continue;
-      if (!others.every((s) => s.lists.some((list) => holds(list, ord)))) continue;
-      const entry = this.tickets.get(doc.ticketId)!;
-      const textWords = words(doc.text);
-      const inText = (t: QueryTerm) => textWords.some((w) => matchesTerm(w, t));
-      const inContact = (t: QueryTerm) => entry.contactWords.some((w) => matchesTerm(w, t));
-      if (!q.terms.every((t) => inText(t) || inContact(t))) continue;
-      if (!q.phrases.every((p) => holdsPhrase(textWords, p) || holdsPhrase(words(entry.facts.contactName), p)))
+      if (
+        !others.every(
+          (s) => s.tickets.some((set) => set.has(doc.ticketId)) || s.textLists.some((list) => holds(list, ord)),
+        )
+      )
         continue;
+      const entry = this.tickets.get(doc.ticketId)!;
+      if (phrases.length) {
+        const text = fold(doc.text);
+        const name = fold(entry.facts.contactName);
+        if (!phrases.every((re) => re.test(text) || re.test(name))) continue;
+      }
+      if (loose.length) {
+        const textWords = words(doc.text);
+        const inText = (t: QueryTerm) => textWords.some((w) => matchesTerm(w, t));
+        const inContact = (t: QueryTerm) => entry.contactWords.some((w) => matchesTerm(w, t));
+        if (!loose.every((t) => inText(t) || inContact(t))) continue;
+      }
       if (hits.length === limit) return { hits, next: String(lastOrd) };
       hits.push({
         doc: { ...entry.facts, ...doc, companyId: 0 },
