@@ -46,8 +46,10 @@ describe('contacts: suggested duplicates and merging (issue 27)', () => {
     await expect.poll(() => confirm.getByRole('radio', { name: /Ana Lima/ }).isChecked()).toBe(true);
     await confirm.getByText('1 ticket', { exact: true }).waitFor();
     await confirm.getByText('1 mensagem', { exact: true }).waitFor();
+    const mergeButton = confirm.getByRole('button', { name: 'Mesclar' });
+    await expect.poll(() => mergeButton.isEnabled()).toBe(true);
     await shot(page, '61-contacts-merge-confirm');
-    await confirm.getByRole('button', { name: 'Mesclar' }).click();
+    await mergeButton.click();
     await page.getByText('Contatos mesclados em Ana Lima.').waitFor();
     await confirm.waitFor({ state: 'detached' });
     await dialog.getByText('Nenhum duplicado sugerido.').waitFor();

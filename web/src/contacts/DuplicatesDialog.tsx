@@ -85,78 +85,80 @@ export function DuplicatesDialog({ open, onClose }: { open: boolean; onClose: ()
   };
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="md" aria-labelledby="duplicates-title">
-      <DialogTitle id="duplicates-title">{t('duplicates.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('duplicates.intro')}
-        </Typography>
-        {!loading && items.length === 0 && <Alert severity="success">{t('duplicates.none')}</Alert>}
-        <Stack spacing={1.5} component="ul" aria-label={t('duplicates.title')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-          {items.map((s) => (
-            <Paper key={pairKey(s)} component="li" variant="outlined" sx={{ p: 1.5 }}>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-                <Stack sx={{ flex: 1 }} spacing={0.5}>
-                  {s.contacts.map((c) => (
-                    <Box key={c.id}>
-                      <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                        {c.name}{' '}
-                        <Typography component="span" variant="caption" color="text.secondary">
-                          #{c.id}
+    <>
+      <Dialog open={open} onClose={onClose} fullWidth maxWidth="md" aria-labelledby="duplicates-title">
+        <DialogTitle id="duplicates-title">{t('duplicates.title')}</DialogTitle>
+        <DialogContent dividers>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {t('duplicates.intro')}
+          </Typography>
+          {!loading && items.length === 0 && <Alert severity="success">{t('duplicates.none')}</Alert>}
+          <Stack spacing={1.5} component="ul" aria-label={t('duplicates.title')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+            {items.map((s) => (
+              <Paper key={pairKey(s)} component="li" variant="outlined" sx={{ p: 1.5 }}>
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+                  <Stack sx={{ flex: 1 }} spacing={0.5}>
+                    {s.contacts.map((c) => (
+                      <Box key={c.id}>
+                        <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                          {c.name}{' '}
+                          <Typography component="span" variant="caption" color="text.secondary">
+                            #{c.id}
+                          </Typography>
                         </Typography>
-                      </Typography>
-                      <Typography variant="body2" color="text.secondary">
-                        {describe(c)}
-                      </Typography>
-                    </Box>
-                  ))}
-                  <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
-                    {s.reasons.map((r) => (
-                      <Chip
-                        key={r}
-                        size="small"
-                        color="primary"
-                        variant="outlined"
-                        label={t(`duplicates.reasons.${r}`)}
-                      />
+                        <Typography variant="body2" color="text.secondary">
+                          {describe(c)}
+                        </Typography>
+                      </Box>
                     ))}
+                    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
+                      {s.reasons.map((r) => (
+                        <Chip
+                          key={r}
+                          size="small"
+                          color="primary"
+                          variant="outlined"
+                          label={t(`duplicates.reasons.${r}`)}
+                        />
+                      ))}
+                    </Stack>
+                  </Stack>
+                  <Stack direction="row" spacing={1}>
+                    <Button
+                      variant="contained"
+                      onClick={() => setMerging(s)}
+                      aria-label={t('duplicates.mergeLabel', { a: s.contacts[0].name, b: s.contacts[1].name })}
+                    >
+                      {t('duplicates.merge')}
+                    </Button>
+                    <Button
+                      onClick={() => void dismiss(s)}
+                      aria-label={t('duplicates.dismissLabel', { a: s.contacts[0].name, b: s.contacts[1].name })}
+                    >
+                      {t('duplicates.dismiss')}
+                    </Button>
                   </Stack>
                 </Stack>
-                <Stack direction="row" spacing={1}>
-                  <Button
-                    variant="contained"
-                    onClick={() => setMerging(s)}
-                    aria-label={t('duplicates.mergeLabel', { a: s.contacts[0].name, b: s.contacts[1].name })}
-                  >
-                    {t('duplicates.merge')}
-                  </Button>
-                  <Button
-                    onClick={() => void dismiss(s)}
-                    aria-label={t('duplicates.dismissLabel', { a: s.contacts[0].name, b: s.contacts[1].name })}
-                  >
-                    {t('duplicates.dismiss')}
-                  </Button>
-                </Stack>
-              </Stack>
-            </Paper>
-          ))}
-        </Stack>
-        {loading && (
-          <Stack sx={{ alignItems: 'center', py: 2 }}>
-            <CircularProgress size={24} />
+              </Paper>
+            ))}
           </Stack>
-        )}
-        {cursor && !loading && (
-          <Stack sx={{ alignItems: 'center', pt: 2 }}>
-            <Button onClick={() => void load(cursor)}>{t('duplicates.more')}</Button>
-          </Stack>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common:buttons.close')}</Button>
-      </DialogActions>
+          {loading && (
+            <Stack sx={{ alignItems: 'center', py: 2 }}>
+              <CircularProgress size={24} />
+            </Stack>
+          )}
+          {cursor && !loading && (
+            <Stack sx={{ alignItems: 'center', pt: 2 }}>
+              <Button onClick={() => void load(cursor)}>{t('duplicates.more')}</Button>
+            </Stack>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common:buttons.close')}</Button>
+        </DialogActions>
+      </Dialog>
       {merging && <MergeConfirm suggestion={merging} onClose={() => setMerging(null)} onMerged={merged} />}
-    </Dialog>
+    </>
   );
 }
 
