@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const shared = fileURLToPath(new URL('../shared', import.meta.url));
+const reactRouter = fileURLToPath(new URL('../node_modules/react-router/dist/production/', import.meta.url));
 
 /**
  * The web app. Output `web/dist`, served by the local gateway (and CloudFront on AWS) with an SPA
  * fallback; runtime settings come from `/config.json`, never baked in.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root,
   plugins: [
     react(),
@@ -47,7 +48,17 @@ export default defineConfig({
   ],
   resolve: {
     // package.json "imports" maps #shared/* to ./shared/*.ts; the alias keeps that mapping explicit.
-    alias: [{ find: /^#shared\/(.*)$/, replacement: `${shared}/$1.ts` }],
+    alias: [
+      { find: /^#shared\/(.*)$/, replacement: `${shared}/$1.ts` },
+      // react-router's package exports name only its development build (dev warnings, bigger); a
+      // production build takes the production one it ships beside it (issue 25: the login page's weight)
+      ...(command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: `${reactRouter}index.mjs` },
+            { find: /^react-router\/dom$/, replacement: `${reactRouter}dom-export.mjs` },
+          ]
+        : []),
+    ],
   },
   build: {
     outDir: 'dist',
@@ -64,4 +75,4 @@ export default defineConfig({
       '/ws': { target: 'ws://127.0.0.1:8080', ws: true },
     },
   },
-});
+}));

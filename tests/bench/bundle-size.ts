@@ -3,7 +3,8 @@
  * build's manifest (`build.manifest`, `<dist>/.vite/manifest.json`) and adds up, for each page, the
  * JavaScript and CSS of its chunks and everything they import statically, transitively, each file
  * gzipped at level 9 as Vite's reportCompressedSize does. Dynamic imports are not followed: they load
- * later, when used (the emoji picker on the first click, a private page after login).
+ * later, when used (the emoji picker on the first click, a private page after login), or just after
+ * the page has shown (the ticket page's tooltips and tag picker: printed as "then, once it shows").
  *
  *   npm run bench -- bundle-size        # builds into a temporary folder, then prints the figures
  *   WEB_DIST=web/dist npm run bench -- bundle-size   # measures an existing build instead
@@ -29,24 +30,30 @@ type Manifest = Record<string, ManifestChunk>;
  * the lazy modules the router renders for that URL and, for a signed-in page, the string tables
  * App.tsx loads beside the signed-in shell (the layout's and the tickets page's namespaces).
  *
- * `targetKb` is issue 25's goal, not met yet: React, react-dom, the router, i18next and MUI's core
- * alone weigh about 128 KB. `budgetKb` is the measured figure plus a few KB, so that a change which
- * adds weight to a page fails the e2e test instead of drifting further from the target.
+ * Issue 25's goals (`targetKb`, 150 and 300 KB) are met since the login page is drawn without MUI
+ * and the ticket page fetches its tooltips, tag picker and volume slider after it shows. `budgetKb`
+ * is the goal, or the measured figure plus a few KB where that is lower (login, 123 KB), so that a
+ * change adding weight to a page's first download fails the e2e test.
  */
-export const PAGES = {
-  login: { url: '/login', chunks: ['index.html', 'src/login/LoginPage.tsx'], budgetKb: 188, targetKb: 150 },
+export const PAGES: Record<
+  'login' | 'ticket',
+  { url: string; chunks: readonly string[]; after?: readonly string[]; budgetKb: number; targetKb: number }
+> = {
+  login: { url: '/login', chunks: ['index.html', 'src/login/LoginPage.tsx'], budgetKb: 126, targetKb: 150 },
   ticket: {
     url: '/tickets/:ticketId',
     chunks: [
       'index.html',
       'src/auth/SignedIn.tsx',
       'src/tickets/TicketsPage.tsx',
-      ...['chats', 'billing', 'announcements', 'tickets', 'contacts'].map((ns) => `src/i18n/${ns}.ts`),
+      ...['chats', 'announcements', 'tickets'].map((ns) => `src/i18n/${ns}.ts`),
     ],
-    budgetKb: 338,
+    // fetched as soon as the page has shown (not before it): printed beside the figure, not budgeted
+    after: ['src/tickets/TagAutocomplete.tsx', '@mui/material/Tooltip/index.mjs'],
+    budgetKb: 300,
     targetKb: 300,
   },
-} as const;
+};
 export type PageName = keyof typeof PAGES;
 
 export interface FileSize {
@@ -63,6 +70,8 @@ export interface PageSize {
   /** js + css, gzip bytes */
   total: number;
   files: FileSize[];
+  /** what the page fetches right after it shows (PAGES[page].after and their imports), gzip bytes */
+  after: number;
 }
 
 export const defaultDist = () => resolve(process.env.WEB_DIST || resolve(import.meta.dirname, '../../web/dist'));
@@ -95,17 +104,28 @@ export function staticClosure(dist: string, manifest: Manifest, roots: readonly 
   return [...files.values()].sort((a, b) => b.gzip - a.gzip);
 }
 
+/** A manifest key by its ending (a package's path sits behind a relative node_modules prefix). */
+const keyEndingWith = (manifest: Manifest, end: string) => {
+  const key = Object.keys(manifest).find((k) => k === end || k.endsWith(`/${end}`));
+  if (!key) throw new Error(`${end} is not in the build manifest (renamed or no longer a chunk?)`);
+  return key;
+};
+
 export function measurePage(page: PageName, dist = defaultDist(), manifest = readManifest(dist)): PageSize {
-  const files = staticClosure(dist, manifest, PAGES[page].chunks);
+  const { chunks, after = [] } = PAGES[page];
+  const files = staticClosure(dist, manifest, chunks);
   const sum = (ext: string) => files.filter((f) => f.file.endsWith(ext)).reduce((n, f) => n + f.gzip, 0);
   const js = sum('.js');
   const css = sum('.css');
-  return { page, js, css, total: js + css, files };
+  const first = new Set(files.map((f) => f.file));
+  const later = staticClosure(dist, manifest, [...chunks, ...after.map((end) => keyEndingWith(manifest, end))]);
+  const afterBytes = later.filter((f) => !first.has(f.file)).reduce((n, f) => n + f.gzip, 0);
+  return { page, js, css, total: js + css, files, after: afterBytes };
 }
 
 export const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-/** "target 150 KB: not met yet" while the page is above issue 25's goal. */
+/** "issue target 150 KB: met", or "not met yet" while the page is above issue 25's goal. */
 export function targetNote(size: PageSize): string {
   const { targetKb } = PAGES[size.page];
   return `issue target ${targetKb} KB: ${size.total < targetKb * 1024 ? 'met' : 'not met yet'}`;
@@ -118,6 +138,7 @@ export function describePage(size: PageSize, top = 8): string {
   const lines = [
     `${size.page} (${url}): ${kb(size.total)} KB gzip (JS ${kb(size.js)} + CSS ${kb(size.css)}), ${size.files.length} files; budget ${budgetKb} KB, ${targetNote(size)}${over}`,
   ];
+  if (size.after) lines.push(`  then, once it shows: +${kb(size.after)} KB (${PAGES[size.page].after?.join(', ')})`);
   for (const f of size.files.slice(0, top))
     lines.push(`  ${kb(f.gzip).padStart(7)} KB  ${f.file}  (${f.key}, ${kb(f.bytes)} KB raw)`);
   return lines.join('\n');

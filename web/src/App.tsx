@@ -3,18 +3,20 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
 import { AuthProvider } from './auth/AuthProvider';
 import { FullPageSpinner, Guard } from './auth/Guard';
-import { Toaster } from './components/Toaster';
+import { ToastHost } from './components/ToastHost';
 import { preloadNamespaces } from './i18n';
 import { PwaNotices } from './pwa/PwaNotices';
-import { activeRoutes } from './routes';
+import { activeRoutes, pagesWithoutMui } from './routes';
 
 // The signed-in shell (SWR, realtime, layout) loads with the first private page, never with the login
 // screen; the strings of the layout and of the landing page (/tickets) load beside it, not after it.
 const SignedIn = lazy(() => {
-  void preloadNamespaces(['chats', 'billing', 'announcements', 'tickets', 'contacts', 'sla']);
+  void preloadNamespaces(['chats', 'announcements', 'tickets', 'sla']);
   return import('./auth/SignedIn');
 });
 const NotFound = lazy(() => import('./components/NotFound'));
+// MUI's theme for the public pages built with MUI (signup, reset); the login page is drawn without it
+const MuiTheme = lazy(() => import('./theme/MuiTheme'));
 
 export function App() {
   const list = activeRoutes();
@@ -32,7 +34,13 @@ export function App() {
                     path={path}
                     element={
                       <Guard kind="public">
-                        <Component />
+                        {pagesWithoutMui.has(path) ? (
+                          <Component />
+                        ) : (
+                          <MuiTheme baseline>
+                            <Component />
+                          </MuiTheme>
+                        )}
                       </Guard>
                     }
                   />
@@ -55,7 +63,7 @@ export function App() {
           </Suspense>
         </BrowserRouter>
       </AuthProvider>
-      <Toaster />
+      <ToastHost />
       <PwaNotices />
     </ThemeModeProvider>
   );

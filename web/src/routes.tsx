@@ -74,6 +74,12 @@ export const routes: AppRoute[] = [
 ];
 
 /**
+ * Public pages drawn without MUI (issue 25: the page a phone opens first stays light); App.tsx gives
+ * the other public pages MUI's theme.
+ */
+export const pagesWithoutMui: ReadonlySet<string> = new Set(['/login']);
+
+/**
  * Routes present for this browser. By default every route is registered: the campaign routes check
  * the `cshow` flag (or the plan) when they render, since login may set it after the app started.
  */

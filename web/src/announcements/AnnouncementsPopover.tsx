@@ -1,15 +1,6 @@
 import { lazy, useState } from 'react';
-import {
-  Badge,
-  Box,
-  IconButton,
-  List,
-  ListItemButton,
-  ListItemText,
-  Popover,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Badge, Box, IconButton, List, ListItemButton, ListItemText, Popover, Typography } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import CampaignIcon from '@mui/icons-material/CampaignOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Announcement } from '#shared/schemas/announcements';

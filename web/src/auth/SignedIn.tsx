@@ -4,22 +4,25 @@ import { ConfirmProvider } from '../components/ConfirmProvider';
 import MainLayout from '../layout/MainLayout';
 import { probeApi } from '../pwa/connectivity';
 import { RealtimeProvider, useRealtimeConnected } from '../realtime/RealtimeProvider';
+import MuiTheme from '../theme/MuiTheme';
 
 /**
- * What only a signed-in user needs: the SWR settings, the realtime socket, the confirmation dialog
- * and the main layout. App.tsx loads this chunk with the first private page, so the login screen
+ * What only a signed-in user needs: MUI's theme, the SWR settings, the realtime socket, the
+ * confirmation dialog and the main layout. App.tsx loads this chunk with the first private page, so the login screen
  * never downloads SWR, the realtime client or the layout (issue 25).
  */
 export default function SignedIn() {
   return (
-    <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>
-      <RealtimeProvider>
-        <ConfirmProvider>
-          <ProbeWhenDisconnected />
-          <MainLayout />
-        </ConfirmProvider>
-      </RealtimeProvider>
-    </SWRConfig>
+    <MuiTheme baseline>
+      <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>
+        <RealtimeProvider>
+          <ConfirmProvider>
+            <ProbeWhenDisconnected />
+            <MainLayout />
+          </ConfirmProvider>
+        </RealtimeProvider>
+      </SWRConfig>
+    </MuiTheme>
   );
 }
 

@@ -15,13 +15,15 @@ import { RENEWAL_REDIRECT_MS, restrictedRedirect } from './restricted';
  * after 4 seconds the app goes to /. Mounted once in the private layout, so it works on any page.
  */
 export function PaymentWatcher() {
-  const { t } = useTranslation('billing');
+  // the strings load when a payment arrives, not with every page (issue 25: the layout's weight)
+  const { t, i18n } = useTranslation('billing', { useSuspense: false });
   const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
-  useRealtimeEvent<PaymentEvent>('payment', (ev) => {
+  useRealtimeEvent<PaymentEvent>('payment', async (ev) => {
     if (ev.action !== 'CONCLUIDA') return;
+    await i18n.loadNamespaces('billing');
     // The toaster shows one toast at a time: the renewal must not wait behind older ones (the
     // checkout's own success toast) while the 4 seconds run.
     for (const old of toasts.current()) toasts.dismiss(old.id);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, IconButton, List, ListItemButton, ListItemText, Popover, Tooltip, Typography } from '@mui/material';
+import { Badge, IconButton, List, ListItemButton, ListItemText, Popover, Typography } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import ForumIcon from '@mui/icons-material/ForumOutlined';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/AuthProvider';

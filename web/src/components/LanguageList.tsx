@@ -2,8 +2,12 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '#shared/constants';
+import MuiTheme from '../theme/MuiTheme';
 
-/** The language menu's list, loaded by LanguageMenu when its button is first clicked. */
+/**
+ * The language menu's list, loaded when a language button is first clicked (the signed-in top bar's,
+ * or the public pages' drawn without MUI, hence its own MuiTheme).
+ */
 export default function LanguageList({
   anchor,
   current,
@@ -17,12 +21,14 @@ export default function LanguageList({
 }) {
   const { t } = useTranslation();
   return (
-    <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={onClose}>
-      {LANGUAGES.map((lang) => (
-        <MenuItem key={lang} selected={current === lang} onClick={() => onChoose(lang)} lang={lang}>
-          {t(`languages.${lang}`)}
-        </MenuItem>
-      ))}
-    </Menu>
+    <MuiTheme>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={onClose}>
+        {LANGUAGES.map((lang) => (
+          <MenuItem key={lang} selected={current === lang} onClick={() => onChoose(lang)} lang={lang}>
+            {t(`languages.${lang}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </MuiTheme>
   );
 }

@@ -1,28 +1,18 @@
 import { lazy, Suspense, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
-import TranslateIcon from '@mui/icons-material/Translate';
+import translateIcon from '@mui/icons-material/Translate?raw';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '#shared/constants';
-import { storeLanguage } from '../i18n';
+import { PlainIcon } from './PlainIcon';
+import { useLanguageChoice } from './useLanguageChoice';
+import './icon-button.css';
 
 // the menu's code (Menu, Popover, MenuItem) loads on the first click: the login page shows without it (issue 25)
 const LanguageList = lazy(() => import('./LanguageList'));
 
-/** Switches the interface language (stored, applied, announced to `onChange`); the menu below and the phone's overflow menu use it. */
-export function useLanguageChoice(onChange?: (lang: Language) => void) {
-  const { i18n } = useTranslation();
-  return {
-    current: i18n.language,
-    choose: (lang: Language) => {
-      storeLanguage(lang);
-      void i18n.changeLanguage(lang);
-      document.documentElement.lang = lang;
-      onChange?.(lang);
-    },
-  };
-}
-
-/** pt / en / es. `onChange` lets the signed-in shell tell the server (set-language). */
+/**
+ * pt / en / es. `onChange` lets the signed-in shell tell the server (set-language). The button is
+ * plain HTML styled like MUI's IconButton (icon-button.css): the public pages show it before MUI loads.
+ */
 export function LanguageMenu({
   onChange,
   color,
@@ -37,8 +27,9 @@ export function LanguageMenu({
   const [loaded, setLoaded] = useState(false);
   return (
     <>
-      <IconButton
-        color={color ?? 'inherit'}
+      <button
+        type="button"
+        className={`app-icon-button${color === 'default' ? ' app-icon-button--default' : ''}`}
         aria-label={t('topbar.language')}
         title={t('topbar.language')}
         aria-haspopup="menu"
@@ -47,8 +38,8 @@ export function LanguageMenu({
           setLoaded(true);
         }}
       >
-        <TranslateIcon />
-      </IconButton>
+        <PlainIcon source={translateIcon} />
+      </button>
       {loaded && (
         <Suspense fallback={null}>
           <LanguageList

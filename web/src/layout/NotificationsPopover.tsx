@@ -9,9 +9,9 @@ import {
   ListItemButton,
   ListItemText,
   Popover,
-  Tooltip,
   Typography,
 } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/AuthProvider';

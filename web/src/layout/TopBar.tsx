@@ -1,4 +1,4 @@
-import { lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import {
   Box,
   Divider,
@@ -8,11 +8,10 @@ import {
   Menu,
   MenuItem,
   Popover,
-  Slider,
   Stack,
-  Tooltip,
   Typography,
 } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import Brightness4Icon from '@mui/icons-material/Brightness4';
 import Brightness7Icon from '@mui/icons-material/Brightness7';
@@ -27,12 +26,13 @@ import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { useTranslation } from 'react-i18next';
 import { can } from '#shared/permissions';
-import { LANGUAGES, VOLUME_STEP, type Language } from '#shared/constants';
+import { LANGUAGES, type Language } from '#shared/constants';
 import { useAuth } from '../auth/AuthProvider';
 import { useThemeMode } from '../theme/ThemeModeProvider';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
-import { LanguageMenu, useLanguageChoice } from '../components/LanguageMenu';
+import { LanguageMenu } from '../components/LanguageMenu';
+import { useLanguageChoice } from '../components/useLanguageChoice';
 import { usePhone } from '../components/usePhone';
 import { prefs } from '../lib/preferences';
 import { formatDate } from '../lib/format';
@@ -43,6 +43,8 @@ import { ChatsPopover } from '../chats/ChatsPopover';
 import { StatusMenu } from '../presence/StatusMenu';
 
 const UserModal = lazy(() => import('../users/UserModal').then((m) => ({ default: m.UserModal })));
+// the slider's code loads when the volume popover first opens (issue 25)
+const VolumeSlider = lazy(() => import('./VolumeSlider'));
 
 /** The top bar of attendance.md 2.10. */
 export function TopBar() {
@@ -132,19 +134,16 @@ export function TopBar() {
           anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
         >
           <Box sx={{ width: 180, px: 2, py: 1 }}>
-            <Slider
-              aria-label={t('topbar.volume')}
-              min={0}
-              max={1}
-              step={VOLUME_STEP}
-              value={volume}
-              valueLabelDisplay="auto"
-              onChange={(_, v) => {
-                const value = Array.isArray(v) ? v[0] : v;
-                setVolume(value);
-                prefs.setVolume(value);
-              }}
-            />
+            <Suspense fallback={null}>
+              <VolumeSlider
+                label={t('topbar.volume')}
+                value={volume}
+                onChange={(value) => {
+                  setVolume(value);
+                  prefs.setVolume(value);
+                }}
+              />
+            </Suspense>
           </Box>
         </Popover>
         {phone ? (

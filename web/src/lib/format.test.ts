@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { formatDate, formatDateTime, formatListStamp, formatBRL } from './format';
+import { format as dateFnsFormat } from 'date-fns';
+import { format, formatDate, formatDateTime, formatListStamp, formatBRL } from './format';
 import { maskPhone } from './mask';
 
 describe('formats (attendance.md section 9)', () => {
@@ -22,5 +23,16 @@ describe('formats (attendance.md section 9)', () => {
     expect(maskPhone('119')).toBe('(11) 9');
     expect(maskPhone('(11')).toBe('(11');
     expect(maskPhone('abc')).toBe('');
+  });
+  test("the app's numeric patterns read as date-fns' format writes them, in local time", () => {
+    const dates = [
+      new Date(2026, 0, 5, 7, 3),
+      new Date(1999, 11, 31, 23, 59),
+      new Date(2030, 8, 9, 0, 0),
+      new Date(2008, 1, 29, 12, 30),
+    ];
+    for (const d of dates)
+      for (const pattern of ['dd/MM/yyyy', 'HH:mm', 'dd/MM/yyyy HH:mm', 'dd/MM/yy HH:mm', 'yyyy-MM-dd'])
+        expect(format(d, pattern), `${pattern} ${d.toString()}`).toBe(dateFnsFormat(d, pattern));
   });
 });

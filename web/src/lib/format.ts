@@ -1,4 +1,23 @@
-import { format, isValid, parseISO } from 'date-fns';
+import { isValid, parseISO } from 'date-fns';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * `d` (local time) in a numeric pattern of the tokens yyyy, yy, MM, dd, HH and mm, as date-fns'
+ * `format` writes them: its formatter table and default locale would ride along with every page that
+ * shows a time (issue 25, the ticket page's weight). Any other character is kept as is.
+ */
+export function format(d: Date, pattern: string): string {
+  const parts: Record<string, string> = {
+    yyyy: String(d.getFullYear()).padStart(4, '0'),
+    yy: pad(d.getFullYear() % 100),
+    MM: pad(d.getMonth() + 1),
+    dd: pad(d.getDate()),
+    HH: pad(d.getHours()),
+    mm: pad(d.getMinutes()),
+  };
+  return pattern.replace(/yyyy|yy|MM|dd|HH|mm/g, (token) => parts[token]!);
+}
 
 /** Dates per attendance.md section 9: DD/MM/YYYY and HH:mm, whatever the language. */
 const toDate = (value: string | number | Date | null | undefined) => {

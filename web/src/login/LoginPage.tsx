@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Box, Button, Link, Stack } from '@mui/material';
+import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/AuthProvider';
 import { AFTER_LOGIN } from '../auth/guard';
@@ -16,7 +15,8 @@ import { LoginField } from './LoginField';
 // Only needed once the form is sent (issue 25: the page shows before zod and date-fns arrive).
 const loadSchema = () => import('#shared/schemas/accounts');
 const loadDates = () => Promise.all([import('../auth/session'), import('../lib/format')]);
-const Alert = lazy(() => import('@mui/material/Alert'));
+// Drawn without MUI (issue 25); the rare expired-company notice loads MUI's Alert when shown.
+const ExpiredAlert = lazy(() => import('./ExpiredAlert'));
 
 export default function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
@@ -65,45 +65,43 @@ export default function LoginPage() {
 
   return (
     <PublicLayout title={t('login.title')}>
-      <Box component="form" onSubmit={submit} noValidate>
-        <Stack spacing={2}>
-          {expired && (
-            <Suspense fallback={null}>
-              <Alert severity="error">{expired}</Alert>
-            </Suspense>
-          )}
-          <LoginField
-            label={t('login.email')}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            {...fieldError('email')}
-            required
-            autoFocus
-          />
-          <LoginField
-            label={t('login.password')}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            {...fieldError('password')}
-            required
-          />
-          <Button type="submit" variant="contained" size="large" disabled={busy}>
-            {t('login.submit')}
-          </Button>
-          <Stack direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-            <Link component={RouterLink} to="/forgetpsw" variant="body2">
-              {t('login.forgot')}
-            </Link>
-            <Link component={RouterLink} to="/signup" variant="body2">
-              {t('login.signup')}
-            </Link>
-          </Stack>
-        </Stack>
-      </Box>
+      <form onSubmit={submit} noValidate className="pub-stack">
+        {expired && (
+          <Suspense fallback={null}>
+            <ExpiredAlert text={expired} />
+          </Suspense>
+        )}
+        <LoginField
+          label={t('login.email')}
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          {...fieldError('email')}
+          required
+          autoFocus
+        />
+        <LoginField
+          label={t('login.password')}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          {...fieldError('password')}
+          required
+        />
+        <button type="submit" className="pub-button" disabled={busy}>
+          {t('login.submit')}
+        </button>
+        <div className="pub-links">
+          <Link className="pub-link" to="/forgetpsw">
+            {t('login.forgot')}
+          </Link>
+          <Link className="pub-link" to="/signup">
+            {t('login.signup')}
+          </Link>
+        </div>
+      </form>
     </PublicLayout>
   );
 }

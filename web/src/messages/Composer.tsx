@@ -16,10 +16,10 @@ import {
   Stack,
   Switch,
   TextField,
-  Tooltip,
   Typography,
   useMediaQuery,
 } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import SendIcon from '@mui/icons-material/Send';
 import MoodIcon from '@mui/icons-material/Mood';
 import AttachFileIcon from '@mui/icons-material/AttachFile';

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
-import { Box, Button, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, IconButton, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import DoneIcon from '@mui/icons-material/Done';
 import DoneAllIcon from '@mui/icons-material/DoneAll';

@@ -1,4 +1,5 @@
-import { format, isValid, parseISO } from 'date-fns';
+import { isValid, parseISO } from 'date-fns';
+import { format } from '../lib/format';
 import type { Message } from '../tickets/types';
 
 export type TimelineRow =

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { Box } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { connectivity } from './connectivity';
 import { pendingUpdate } from './update';
@@ -14,30 +13,10 @@ export function PwaNotices() {
   const update = useSyncExternalStore(pendingUpdate.subscribe, pendingUpdate.current);
   return (
     <>
-      <Box
-        role="status"
-        sx={{
-          position: 'fixed',
-          left: 0,
-          right: 0,
-          bottom: 0,
-          zIndex: (th) => th.zIndex.tooltip + 1,
-          // never in the way of a tap: the page under it stays usable
-          pointerEvents: 'none',
-          ...(offline && {
-            px: 2,
-            pt: 1,
-            pb: 'calc(8px + env(safe-area-inset-bottom))',
-            bgcolor: 'warning.main',
-            color: 'warning.contrastText',
-            typography: 'body2',
-            textAlign: 'center',
-            boxShadow: 3,
-          }),
-        }}
-      >
+      {/* styled in theme/base.css: the notice shows before MUI loads */}
+      <div role="status" className="app-offline">
         {offline ? t('offline') : null}
-      </Box>
+      </div>
       {update && (
         <Suspense fallback={null}>
           <UpdateSnackbar onUpdate={update} />

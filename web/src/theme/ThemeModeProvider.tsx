@@ -1,13 +1,20 @@
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { CssBaseline, ThemeProvider, type PaletteMode } from '@mui/material';
-import { buildTheme, saveMode, storedMode } from './theme';
+import { createContext, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import { saveMode, storedMode, type ThemeMode } from './mode';
+import './base.css';
 
-const Ctx = createContext<{ mode: PaletteMode; toggle: () => void }>({ mode: 'light', toggle: () => {} });
+const Ctx = createContext<{ mode: ThemeMode; toggle: () => void }>({ mode: 'light', toggle: () => {} });
 export const useThemeMode = () => useContext(Ctx);
 
+/**
+ * The light/dark mode of the whole app. It loads no MUI (issue 25: the login page is drawn without
+ * it): the mode is set on <html data-mode> for base.css, and MuiTheme (theme/MuiTheme.tsx) gives
+ * MUI's theme to the parts built with MUI, which load later.
+ */
 export function ThemeModeProvider({ children }: { children: ReactNode }) {
-  const [mode, setMode] = useState<PaletteMode>(storedMode);
-  const theme = useMemo(() => buildTheme(mode), [mode]);
+  const [mode, setMode] = useState<ThemeMode>(storedMode);
+  useLayoutEffect(() => {
+    document.documentElement.dataset.mode = mode;
+  }, [mode]);
   const value = useMemo(
     () => ({
       mode,
@@ -20,12 +27,5 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
     }),
     [mode],
   );
-  return (
-    <Ctx.Provider value={value}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        {children}
-      </ThemeProvider>
-    </Ctx.Provider>
-  );
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -1,22 +1,11 @@
-import { createTheme, type PaletteMode } from '@mui/material/styles';
+import { createTheme, type Theme } from '@mui/material/styles';
+import type { ThemeMode } from './mode';
 
-const STORAGE_KEY = 'preferredTheme';
-
-/** Stored preferredTheme, else the system's dark preference (attendance.md section 1). */
-export function initialMode(stored: string | null, systemDark: boolean): PaletteMode {
-  if (stored === 'light' || stored === 'dark') return stored;
-  return systemDark ? 'dark' : 'light';
-}
-
-export const storedMode = () =>
-  initialMode(
-    localStorage.getItem(STORAGE_KEY),
-    typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches,
-  );
-
-export const saveMode = (mode: PaletteMode) => localStorage.setItem(STORAGE_KEY, mode);
-
-export function buildTheme(mode: PaletteMode) {
+/**
+ * The MUI theme. base.css repeats its colours, type and radius for the pages drawn without MUI (the
+ * login page); theme.test.ts keeps the two equal.
+ */
+export function buildTheme(mode: ThemeMode) {
   return createTheme({
     palette: {
       mode,
@@ -31,3 +20,7 @@ export function buildTheme(mode: PaletteMode) {
     },
   });
 }
+
+const built: Partial<Record<ThemeMode, Theme>> = {};
+/** One theme object per mode, shared by every MuiTheme provider on the page. */
+export const themeFor = (mode: ThemeMode) => (built[mode] ??= buildTheme(mode));

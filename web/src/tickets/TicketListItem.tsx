@@ -9,9 +9,9 @@ import {
   ListItemAvatar,
   ListItemButton,
   Stack,
-  Tooltip,
   Typography,
 } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import WarningIcon from '@mui/icons-material/WarningAmber';
 import { useTranslation } from 'react-i18next';

@@ -10,11 +10,11 @@ import {
   MenuItem,
   Paper,
   Stack,
-  Tooltip,
   Typography,
   useMediaQuery,
   useTheme,
 } from '@mui/material';
+import { Tooltip } from '../components/Tooltip';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import UndoIcon from '@mui/icons-material/Undo';
