@@ -13,6 +13,9 @@ const DEFAULTS = {
   sendGreetingMessageOneQueues: 'disabled',
   userCreation: 'enabled',
   initialMenu: 'open',
+  // issue 24: presence and the soft lock
+  awayAfterMinutes: '5',
+  takeoverByAnyUser: 'disabled',
 };
 
 describe('settings', () => {
