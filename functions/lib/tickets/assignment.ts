@@ -14,7 +14,7 @@ import type { User } from '#shared/schemas/accounts';
 import { query, type Item } from '../db';
 import { AppError } from '../errors';
 import { log } from '../log';
-import { companyConnections, type WsConnection } from '../realtime';
+import { userStatuses } from '../presence/service';
 import { getUser, listUsers } from '../accounts/users';
 import { getQueue, getQueues } from '../queues/repo';
 import { ticketIndex, type StoredTicket } from './repo';
@@ -27,21 +27,12 @@ export const isWaiting = (t: Pick<Ticket, 'status' | 'userId' | 'queueId' | 'use
   t.status === 'pending' && t.userId === null && t.queueId !== null && !t.useIntegration;
 
 /**
- * Which of `userIds` can take a ticket now: those with a live WebSocket (its record not past its
- * expiry) that is not marked away; a user whose every connection has `away: true` is away.
- * One Query (the company's connections). MERGE NOTE: the presence work (functions/lib/presence/)
- * brings `userStatuses(companyId)`; this is the one place to read it instead (online = available).
+ * Which of `userIds` can take a ticket now: those whose status is `online` (a live socket in a tab
+ * that is not idle; presence/service.ts). One Query (the company's users' presence attributes).
  */
 export async function availableUserIds(companyId: number, userIds: number[]): Promise<Set<number>> {
-  const wanted = new Set(userIds);
-  const nowSeconds = Math.floor(Date.now() / 1000);
-  const out = new Set<number>();
-  for (const conn of (await companyConnections(companyId)) as (WsConnection & { ttl?: number; away?: boolean })[]) {
-    if (!wanted.has(conn.userId) || conn.away === true) continue;
-    if (conn.ttl !== undefined && conn.ttl <= nowSeconds) continue;
-    out.add(conn.userId);
-  }
-  return out;
+  const statuses = await userStatuses(companyId);
+  return new Set(userIds.filter((id) => statuses.get(id) === 'online'));
 }
 
 type Outcome = 'assigned' | 'nobody' | 'gone';
