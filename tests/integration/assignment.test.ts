@@ -137,6 +137,30 @@ describe('automatic assignment (round robin)', () => {
     }
   });
 
+  it('skips an away attendant (every tab idle); the waiting ticket goes to them when they are active again', async () => {
+    const co = await newCompany('rr-away');
+    const { whatsapp, queue } = await automaticQueue(co);
+    const a = await createUser(co, { queueIds: [queue.id] });
+    const socket = await realtimeClient(a.token);
+    try {
+      await socket.join('idle');
+      await eventually(async () => {
+        const res = await api('GET', '/presence', { token: a.token });
+        return (res.body.users as { userId: number; status: string }[]).some(
+          (u) => u.userId === a.id && u.status === 'away',
+        );
+      });
+      const waiting = await arrive(co, whatsapp.id, queue.id);
+      expect(await ticketOf(co, waiting)).toMatchObject({ status: 'pending', userId: null });
+
+      await socket.join('active');
+      await eventually(async () => (await ticketOf(co, waiting)).userId === a.id);
+      expect(await ticketOf(co, waiting)).toMatchObject({ status: 'open', userId: a.id });
+    } finally {
+      socket.close();
+    }
+  });
+
   it('tickets arriving at once in two queues never put anyone past their capacity, also someone in both', async () => {
     const co = await newCompany('rr-race');
     const whatsapp = await createWhatsapp(co);
