@@ -136,7 +136,7 @@ describe('full-text search (GET /search)', () => {
       whatsappId: otherLine.id,
       queueId: queueB.id,
     });
-    const m1 = await send(co.adminToken, t1.id, 'orcamento da reforma');
+    const m1 = await send(agentA.token, t1.id, 'orcamento da reforma');
     const m2 = await send(co.adminToken, t2.id, 'orçamento do telhado');
     await searchUntil(co.adminToken, 'orcamento ', (r) => r.length === 2);
 
