@@ -1,7 +1,14 @@
-import { Avatar, AvatarGroup, Box, Button, Paper, Stack, Tooltip, Typography } from '@mui/material';
+import { Avatar, AvatarGroup, Box, Button, Paper, Stack, Typography } from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
 import { useTranslation } from 'react-i18next';
 import type { TicketViewer } from '#shared/presence';
+import { Tooltip } from '../components/Tooltip';
+
+/*
+ * Loaded by TicketView only when they show, or just after the ticket shows (issue 25: the ticket
+ * page's first download): the avatars when someone else has the ticket open, the notice when
+ * another attendant holds it.
+ */
 
 /** The other users who have the ticket open, as avatars in its header (issue 24). */
 export function ViewerAvatars({ viewers }: { viewers: TicketViewer[] }) {
@@ -22,17 +29,6 @@ export function ViewerAvatars({ viewers }: { viewers: TicketViewer[] }) {
         </Tooltip>
       ))}
     </AvatarGroup>
-  );
-}
-
-/** "Ana is typing…" under the ticket's name while someone else types in it. */
-export function TypingLine({ typists }: { typists: string[] }) {
-  const { t } = useTranslation('tickets');
-  if (!typists.length) return null;
-  return (
-    <Typography variant="caption" color="primary" noWrap component="p" role="status">
-      {t('presence.typing', { count: typists.length, names: typists.join(', ') })}
-    </Typography>
   );
 }
 

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   Avatar,
@@ -43,10 +43,14 @@ import { can } from '#shared/permissions';
 import { lockHolder, mayTakeOver } from '#shared/presence';
 import { useSettings } from '../settings/useSettings';
 import { useTicketPresence } from '../presence/usePresence';
-import { LockNotice, TypingLine, ViewerAvatars } from '../presence/TicketPresence';
+import { TypingLine } from '../presence/TypingLine';
 
 const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
 const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ default: m.TransferModal })));
+// someone else's avatars and the lock notice: fetched when they show or just after the ticket does (issue 25)
+const loadPresence = () => import('../presence/TicketPresence');
+const ViewerAvatars = lazy(() => loadPresence().then((m) => ({ default: m.ViewerAvatars })));
+const LockNotice = lazy(() => loadPresence().then((m) => ({ default: m.LockNotice })));
 const ScheduleModal = lazy(() => import('./ScheduleModal').then((m) => ({ default: m.ScheduleModal })));
 
 /** The open ticket (2.4): header with actions and tags, messages, composer, contact drawer. */
@@ -67,6 +71,10 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [busy, setBusy] = useState(false);
   const { value: setting } = useSettings();
   const { viewers, typists } = useTicketPresence(ticket?.id ?? 0, user?.id);
+  const shown = ticket !== null;
+  useEffect(() => {
+    if (shown) void loadPresence();
+  }, [shown]);
 
   // Loaded by uuid after 500 ms, so fast clicking through the list does not fire a load per row.
   useEffect(() => {
@@ -208,7 +216,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
               <SlaCountdown ticket={ticket} />
-              <ViewerAvatars viewers={viewers} />
+              {viewers.length > 0 && (
+                <Suspense fallback={null}>
+                  <ViewerAvatars viewers={viewers} />
+                </Suspense>
+              )}
               {ticket.status === 'pending' && (
                 <Button
                   variant="contained"
@@ -305,7 +317,9 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
         </Paper>
         <MessagesList ticketId={ticket.id} onReply={setReplyTo} />
         {holder !== null ? (
-          <LockNotice holder={holder} canTakeOver={canTakeOver} busy={busy} onTakeOver={takeOver} />
+          <Suspense fallback={null}>
+            <LockNotice holder={holder} canTakeOver={canTakeOver} busy={busy} onTakeOver={takeOver} />
+          </Suspense>
         ) : (
           <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         )}

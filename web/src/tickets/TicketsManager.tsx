@@ -1,10 +1,9 @@
-import { lazy, useCallback, useMemo, useState } from 'react';
+import { lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
   Badge,
   Box,
   Button,
-  Checkbox,
   FormControlLabel,
   InputAdornment,
   ListItemText,
@@ -29,6 +28,7 @@ import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { MountWhenOpened } from '../components/MountWhenOpened';
+import { Checkbox, loadCheckbox } from '../components/Checkbox';
 import { asList } from '../realtime/cache';
 import { useDebouncedValue } from '../lib/debounce';
 import { mayPeek, viewerOf, type ListFilter } from './membership';
@@ -51,6 +51,10 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const { user } = useAuth();
   const isAdmin = user?.profile === 'admin';
   const mayShowAll = can(user?.profile, 'tickets-manager:showall');
+  // the filter menus' checkboxes: fetched once the list has shown, before a menu is opened (issue 25)
+  useEffect(() => {
+    void loadCheckbox();
+  }, []);
   const [tab, setTab] = useState<MainTab>('open');
   const [openTab, setOpenTab] = useState<'open' | 'pending'>('open');
   const [showAll, setShowAll] = useState(false);
