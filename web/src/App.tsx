@@ -11,7 +11,7 @@ import { activeRoutes, pagesWithoutMui } from './routes';
 // The signed-in shell (SWR, realtime, layout) loads with the first private page, never with the login
 // screen; the strings of the layout and of the landing page (/tickets) load beside it, not after it.
 const SignedIn = lazy(() => {
-  void preloadNamespaces(['chats', 'announcements', 'tickets', 'sla']);
+  void preloadNamespaces(['chats', 'tickets', 'sla']);
   return import('./auth/SignedIn');
 });
 const NotFound = lazy(() => import('./components/NotFound'));

@@ -38,10 +38,13 @@ import { prefs } from '../lib/preferences';
 import { formatDate } from '../lib/format';
 import { MountWhenOpened } from '../components/MountWhenOpened';
 import { NotificationsPopover } from './NotificationsPopover';
-import { AnnouncementsPopover } from '../announcements/AnnouncementsPopover';
 import { ChatsPopover } from '../chats/ChatsPopover';
 import { StatusMenu } from '../presence/StatusMenu';
 
+// the announcements button is not needed to show a page: its code and strings come right after it shows
+const AnnouncementsPopover = lazy(() =>
+  import('../announcements/AnnouncementsPopover').then((m) => ({ default: m.AnnouncementsPopover })),
+);
 const UserModal = lazy(() => import('../users/UserModal').then((m) => ({ default: m.UserModal })));
 // the slider's code loads when the volume popover first opens (issue 25)
 const VolumeSlider = lazy(() => import('./VolumeSlider'));
@@ -97,7 +100,9 @@ export function TopBar() {
         </Tooltip>
         <NotificationsPopover />
         <ChatsPopover />
-        <AnnouncementsPopover />
+        <Suspense fallback={null}>
+          <AnnouncementsPopover />
+        </Suspense>
         {phone ? (
           <Tooltip title={t('topbar.more')}>
             <IconButton

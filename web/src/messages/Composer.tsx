@@ -14,11 +14,11 @@ import {
   Paper,
   Popover,
   Stack,
-  Switch,
   TextField,
   Typography,
   useMediaQuery,
 } from '@mui/material';
+import { Switch } from '../components/Switch';
 import { Tooltip } from '../components/Tooltip';
 import SendIcon from '@mui/icons-material/Send';
 import MoodIcon from '@mui/icons-material/Mood';

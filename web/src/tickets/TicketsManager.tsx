@@ -11,11 +11,11 @@ import {
   Paper,
   Select,
   Stack,
-  Switch,
   Tab,
   Tabs,
   TextField,
 } from '@mui/material';
+import { Switch } from '../components/Switch';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import SearchIcon from '@mui/icons-material/Search';
