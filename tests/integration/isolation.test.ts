@@ -88,6 +88,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /whatsapp/{id}': () => ({ name: 'Taken Over' }),
   'PUT /tickets/{id}': () => ({ status: 'closed' }),
   'PUT /contacts/{id}': () => ({ name: 'Taken Over' }),
+  'POST /contacts/{id}/merge': () => ({ otherId: ids.contact2 }),
   'PUT /tags/{id}': () => ({ name: 'Taken Over' }),
   'PUT /chats/{id}': () => ({ title: 'Taken Over' }),
   'PUT /contact-lists/{id}': () => ({ name: 'Taken Over' }),
@@ -120,7 +121,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   whatsapp: { id: () => ids.whatsapp! },
   whatsappsession: { id: () => ids.whatsapp! },
   tickets: { id: () => ids.ticket!, uuid: () => ids.ticketUuid! },
-  contacts: { id: () => ids.contact! },
+  contacts: { id: () => ids.contact!, otherId: () => ids.contact2! },
   tags: { id: () => ids.tag! },
   chats: { id: () => ids.chat! },
   'ticket-notes': { id: () => ids.note! },
@@ -171,6 +172,8 @@ beforeAll(async () => {
   const t = a.adminToken;
   const whatsapp = await createWhatsapp(a, { name: `Line ${marker}` });
   const contact = await createContact(t, { name: `Contact ${marker}` });
+  // a second contact of A: the merge routes name two
+  const contact2 = await createContact(t, { name: `Contact ${marker} 2` });
   const queue = await createQueue(t, { name: `Queue ${marker}` });
   const user = await createUser(a, { name: `User ${marker}`, queueIds: [queue.id] });
   const ticket = await createTicket(t, { contactId: contact.id, whatsappId: whatsapp.id, queueId: queue.id });
@@ -310,6 +313,7 @@ beforeAll(async () => {
     help: help.id,
     whatsapp: whatsapp.id,
     contact: contact.id,
+    contact2: contact2.id,
     queue: queue.id,
     user: user.id,
     ticket: ticket.id,
