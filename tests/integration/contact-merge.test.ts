@@ -1,8 +1,7 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, baseUrl, newCompany, realtimeClient, type TestCompany } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, useStackFromWorker, newCompany, realtimeClient, type TestCompany } from './helpers';
 import { createContact, createUser, createWhatsapp } from './fixtures';
 import { eventually, phone } from './whatsapp-sim';
-import { manifest } from '../../infra/manifest';
 
 /**
  * Contact merge (issue 27 item 4): suggested duplicates, the merge over HTTP and what it moves read
@@ -17,23 +16,7 @@ let fns: {
 };
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME: inject('tableName'),
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    MEDIA_BUCKET: 'inbox-media',
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    SQS_ENDPOINT: baseUrl(),
-    WS_ENDPOINT: baseUrl(),
-    LOG_LEVEL: 'error',
-    ...Object.fromEntries(
-      manifest.queues.map((q) => [
-        `QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`,
-        `${baseUrl()}/@sqs/${q.name}`,
-      ]),
-    ),
-  });
+  await useStackFromWorker();
   const [merge, service, handle] = await Promise.all([
     import('../../functions/lib/contacts/merge'),
     import('../../functions/lib/contacts/service'),

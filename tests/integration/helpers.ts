@@ -6,6 +6,32 @@ import { randomUUID } from 'node:crypto';
 
 export const baseUrl = () => inject('baseUrl');
 
+/**
+ * Points this worker's own config at the stack's table, queues and WebSocket gateway, so a test can
+ * call services in-process (to count their requests, or to interrupt one midway) on the stack's data.
+ * Call it before the first import of functions/lib.
+ */
+export async function useStackFromWorker() {
+  const { manifest } = await import('../../infra/manifest');
+  Object.assign(process.env, {
+    TABLE_NAME: inject('tableName'),
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    MEDIA_BUCKET: 'inbox-media',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    SQS_ENDPOINT: baseUrl(),
+    WS_ENDPOINT: baseUrl(),
+    LOG_LEVEL: 'error',
+    ...Object.fromEntries(
+      manifest.queues.map((q) => [
+        `QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`,
+        `${baseUrl()}/@sqs/${q.name}`,
+      ]),
+    ),
+  });
+}
+
 export interface ApiResponse<T = any> {
   status: number;
   body: T;

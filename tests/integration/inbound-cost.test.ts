@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, newCompany } from './helpers';
+import { api, useStackFromWorker, newCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
-import { inject } from 'vitest';
-import { manifest } from '../../infra/manifest';
 import type { DbUsage } from '../../functions/lib/metrics';
 
 /**
@@ -27,23 +25,7 @@ let fns: {
 };
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME: inject('tableName'),
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    MEDIA_BUCKET: 'inbox-media',
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    SQS_ENDPOINT: baseUrl(),
-    WS_ENDPOINT: baseUrl(),
-    LOG_LEVEL: 'error',
-    ...Object.fromEntries(
-      manifest.queues.map((q) => [
-        `QUEUE_URL_${q.name.toUpperCase().replace(/-/g, '_')}`,
-        `${baseUrl()}/@sqs/${q.name}`,
-      ]),
-    ),
-  });
+  await useStackFromWorker();
   const [metrics, handle, tickets, messages, dash, settings, ticketRepo, db] = await Promise.all([
     import('../../functions/lib/metrics'),
     import('../../functions/lib/inbound/handle'),

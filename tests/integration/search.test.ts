@@ -1,5 +1,5 @@
-import { describe, expect, inject, it } from 'vitest';
-import { api, newCompany, sleep } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { api, newCompany, sleep, useStackFromWorker } from './helpers';
 import {
   attendanceCompany,
   createContact,
@@ -306,14 +306,7 @@ describe('full-text search (GET /search)', () => {
     await searchUntil(co.adminToken, 'reconstruir ', (r) => r.length === 2);
 
     // the reindex reads the stack's table from this process, into an index of its own
-    Object.assign(process.env, {
-      TABLE_NAME: inject('tableName'),
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      MEDIA_BUCKET: 'inbox-media',
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
+    await useStackFromWorker();
     const { MemorySearch } = await import('../../functions/lib/search/memory');
     const { reindexCompany } = await import('../../functions/lib/search/reindex');
     const { parseQuery } = await import('../../functions/lib/search/query');
