@@ -152,3 +152,23 @@ export function percentileFromBuckets(counts: ReadonlyMap<number, number> | Reco
 
 /** A rating of 2 (satisfied) or 3 (very satisfied) on the 1-3 scale counts as satisfied for CSAT. */
 export const isSatisfied = (rating: number) => rating >= 2;
+
+/** One attendant's, queue's or connection's service levels over a period (durations in seconds). */
+export interface SlaRow {
+  id: number;
+  name: string;
+  firstResponse: { count: number; median: number | null; p90: number | null };
+  resolution: { count: number; median: number | null; p90: number | null };
+  breached: number;
+  /** ratings received, satisfied ones, and their share in percent (null without ratings) */
+  csat: { ratings: number; satisfied: number; percent: number | null };
+}
+
+/** What GET /dashboard answers under `sla`. */
+export interface SlaReport {
+  attendants: SlaRow[];
+  queues: SlaRow[];
+  connections: SlaRow[];
+  total: SlaRow;
+  daily: { day: string; firstResponseMedian: number | null; resolutionMedian: number | null; breached: number }[];
+}

@@ -26,7 +26,7 @@ import { refreshTicketContact } from '../tickets/service';
 import { conversationPk } from '../messages/repo';
 import { moveConversation } from '../messages/move';
 import { createSystemNote, moveContactNotes, notesPk } from '../notes/service';
-import { moveContactSchedules } from '../schedules/service';
+import { contactSchedulePages, moveContactSchedules } from '../schedules/service';
 import { moveListMemberships } from '../contact-lists/service';
 import { listWhatsapps } from '../whatsapp/repo';
 import { itemKeys } from '../contact-lists/repo';
@@ -186,20 +186,7 @@ async function countPartition(pk: string, prefix: string) {
 
 async function countSchedules(companyId: number, contactId: number) {
   let n = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await query({
-      pk: `C#${companyId}`,
-      sk: { beginsWith: 'SCHEDULE#' },
-      startKey,
-      filter: '#c = :c',
-      filterNames: { '#c': 'contactId' },
-      filterValues: { ':c': contactId },
-      projection: ['id'],
-    });
-    n += page.items.length;
-    startKey = page.lastKey;
-  } while (startKey);
+  for await (const items of contactSchedulePages(companyId, contactId, ['id'])) n += items.length;
   return n;
 }
 

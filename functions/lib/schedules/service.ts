@@ -248,18 +248,15 @@ export async function removeScheduleMedia(auth: Pick<AuthContext, 'companyId' | 
 }
 
 /**
- * A contact merge: the contact's schedules name the kept contact (and search by its name). Schedules
- * have no index by contact: the company's schedules are read page by page, filtered by contact (an
- * admin's rare action; no list screen pays for an index). Each move is conditional on the old
- * contact, with `extra()` in its transaction (the merge record's count), so a retry moves the rest.
+ * A contact's schedules, page by page. Schedules have no index by contact: the company's schedules
+ * are read and filtered by contact (only a contact merge asks, an admin's rare action; no list
+ * screen pays for an index).
  */
-export async function moveContactSchedules(
+export async function* contactSchedulePages(
   companyId: number,
-  fromContactId: number,
-  to: Contact,
-  hooks: { extra?: (n: number) => TransactItem[]; onMoved?: (n: number) => void } = {},
-): Promise<number> {
-  let moved = 0;
+  contactId: number,
+  projection?: string[],
+): AsyncGenerator<Item[]> {
   let startKey: Item | undefined;
   do {
     const page = await query({
@@ -268,9 +265,27 @@ export async function moveContactSchedules(
       startKey,
       filter: '#c = :c',
       filterNames: { '#c': 'contactId' },
-      filterValues: { ':c': fromContactId },
+      filterValues: { ':c': contactId },
+      ...(projection ? { projection } : {}),
     });
-    for (const item of page.items) {
+    yield page.items;
+    startKey = page.lastKey;
+  } while (startKey);
+}
+
+/**
+ * A contact merge: the contact's schedules name the kept contact (and search by its name). Each
+ * move is conditional on the old contact, with `extra()` in its transaction (the merge record's count), so a retry moves the rest.
+ */
+export async function moveContactSchedules(
+  companyId: number,
+  fromContactId: number,
+  to: Contact,
+  hooks: { extra?: (n: number) => TransactItem[]; onMoved?: (n: number) => void } = {},
+): Promise<number> {
+  let moved = 0;
+  for await (const items of contactSchedulePages(companyId, fromContactId)) {
+    for (const item of items) {
       const s = toStoredSchedule(item);
       try {
         await transact([
@@ -289,7 +304,6 @@ export async function moveContactSchedules(
       moved += 1;
       hooks.onMoved?.(1);
     }
-    startKey = page.lastKey;
-  } while (startKey);
+  }
   return moved;
 }

@@ -1,5 +1,5 @@
 import type { Ticket } from '#shared/schemas/tickets';
-import { bucketOf, isSatisfied, percentileFromBuckets } from '#shared/sla';
+import { bucketOf, isSatisfied, percentileFromBuckets, type SlaReport, type SlaRow } from '#shared/sla';
 import { updateItem, type Item } from '../db';
 import { log } from '../log';
 import { dayOf } from '../dashboard/aggregates';
@@ -76,17 +76,6 @@ export const countBreach = (companyId: number, t: Subject, at: string) => bump(c
 export const countRating = (companyId: number, t: Subject, rating: number, at: string) =>
   bump(companyId, at, t, { cn: 1, cs: isSatisfied(rating) ? 1 : 0 });
 
-/** What a period says about one attendant, queue or connection (durations in seconds). */
-export interface SlaRow {
-  id: number;
-  name: string;
-  firstResponse: { count: number; median: number | null; p90: number | null };
-  resolution: { count: number; median: number | null; p90: number | null };
-  breached: number;
-  /** ratings received, satisfied ones, and their share in percent (null without ratings) */
-  csat: { ratings: number; satisfied: number; percent: number | null };
-}
-
 interface Acc {
   f: Map<number, number>;
   r: Map<number, number>;
@@ -159,7 +148,7 @@ export function slaDayOf(item: Item): SlaDay {
  * Metrics of a period from its days: per attendant (named from `users`), queue and connection, the
  * company's total, and per day the company's medians and breaches for the chart.
  */
-export function slaReport(days: SlaDay[], users: { id: number; name: string }[]) {
+export function slaReport(days: SlaDay[], users: { id: number; name: string }[]): SlaReport {
   const all = new Map<string, Acc>();
   const total = newAcc();
   for (const d of days) {
@@ -195,4 +184,3 @@ export function slaReport(days: SlaDay[], users: { id: number; name: string }[])
     })),
   };
 }
-export type SlaReport = ReturnType<typeof slaReport>;

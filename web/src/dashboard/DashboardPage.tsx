@@ -30,7 +30,7 @@ import { usePhone } from '../components/usePhone';
 import { dashboardQuery, defaultRange, formatMinutes, type FilterType } from './query';
 import { TicketsCharts } from './TicketsCharts';
 import { SlaSection } from './SlaSection';
-import type { SlaReport } from './sla-csv';
+import type { SlaReport } from '#shared/sla';
 
 interface DashboardData {
   counters?: Record<string, number>;

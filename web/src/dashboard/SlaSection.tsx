@@ -34,7 +34,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../lib/format';
 import { formatDuration } from '../sla/deadline';
-import { slaCsv, type SlaReport, type SlaRow } from './sla-csv';
+import type { SlaReport, SlaRow } from '#shared/sla';
+import { slaCsv } from './sla-csv';
 
 const minutes = (s: number | null) => (s === null ? null : Math.round((s / 60) * 10) / 10);
 

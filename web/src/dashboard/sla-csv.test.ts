@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { slaCsv, type SlaRow } from './sla-csv';
+import { slaCsv } from './sla-csv';
+import type { SlaRow } from '#shared/sla';
 
 const row = (id: number, name: string, over: Partial<SlaRow> = {}): SlaRow => ({
   id,

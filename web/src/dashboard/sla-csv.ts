@@ -1,19 +1,4 @@
-/** What GET /dashboard answers under `sla` (functions/lib/sla/metrics.ts). Durations in seconds. */
-export interface SlaRow {
-  id: number;
-  name: string;
-  firstResponse: { count: number; median: number | null; p90: number | null };
-  resolution: { count: number; median: number | null; p90: number | null };
-  breached: number;
-  csat: { ratings: number; satisfied: number; percent: number | null };
-}
-export interface SlaReport {
-  attendants: SlaRow[];
-  queues: SlaRow[];
-  connections: SlaRow[];
-  total: SlaRow;
-  daily: { day: string; firstResponseMedian: number | null; resolutionMedian: number | null; breached: number }[];
-}
+import type { SlaReport, SlaRow } from '#shared/sla';
 
 export type SlaDimension = 'attendant' | 'queue' | 'connection' | 'total';
 
