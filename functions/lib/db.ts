@@ -299,6 +299,9 @@ export async function transact(items: TransactItem[], onConflict?: (index: numbe
   }
 }
 
+/** The greatest code point: no key of ours holds it, so `prefix + PREFIX_END` bounds every key under the prefix. */
+export const PREFIX_END = '\u{10FFFF}';
+
 export interface QueryOptions {
   index?: string;
   pk: string;
@@ -313,21 +316,25 @@ export interface QueryOptions {
   projection?: string[];
 }
 
-export async function query<T = Item>(opts: QueryOptions): Promise<{ items: T[]; lastKey?: Item }> {
-  const pkName = opts.index ? `${opts.index}pk` : 'pk';
-  const skName = opts.index ? `${opts.index}sk` : 'sk';
-  const names: Record<string, string> = { '#pk': pkName, ...(opts.filterNames ?? {}) };
-  const values: Record<string, unknown> = { ':pk': opts.pk, ...(opts.filterValues ?? {}) };
+/** The key condition of a Query (partition, then the sort key's), with its names and values. */
+export function keyCondition(opts: Pick<QueryOptions, 'index' | 'pk' | 'sk'>) {
+  const names: Record<string, string> = { '#pk': opts.index ? `${opts.index}pk` : 'pk' };
+  const values: Record<string, unknown> = { ':pk': opts.pk };
   let condition = '#pk = :pk';
   const sk = opts.sk;
   if (sk) {
-    names['#sk'] = skName;
+    names['#sk'] = opts.index ? `${opts.index}sk` : 'sk';
     if (sk.eq !== undefined) {
       condition += ' AND #sk = :sk';
       values[':sk'] = sk.eq;
     } else if (sk.beginsWith !== undefined) {
-      condition += ' AND begins_with(#sk, :sk)';
-      values[':sk'] = sk.beginsWith;
+      // A prefix is sent as the range it spans (every sort key is a string, compared by UTF-8 bytes):
+      // the same rows as begins_with, but DynamoDB Local answers begins_with by reading the whole
+      // partition (21 ms against 4 ms for 20 users in a 60,000-item company partition), BETWEEN
+      // through its index.
+      condition += ' AND #sk BETWEEN :sk1 AND :sk2';
+      values[':sk1'] = sk.beginsWith;
+      values[':sk2'] = `${sk.beginsWith}${PREFIX_END}`;
     } else if (sk.between) {
       condition += ' AND #sk BETWEEN :sk1 AND :sk2';
       values[':sk1'] = sk.between[0];
@@ -340,6 +347,14 @@ export async function query<T = Item>(opts: QueryOptions): Promise<{ items: T[];
       values[':sk'] = sk.lte;
     }
   }
+  return { condition, names, values };
+}
+
+export async function query<T = Item>(opts: QueryOptions): Promise<{ items: T[]; lastKey?: Item }> {
+  const key = keyCondition(opts);
+  const condition = key.condition;
+  const names: Record<string, string> = { ...key.names, ...(opts.filterNames ?? {}) };
+  const values: Record<string, unknown> = { ...key.values, ...(opts.filterValues ?? {}) };
   let projection: string | undefined;
   if (opts.projection) {
     projection = opts.projection

@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Contact } from '#shared/schemas/contacts';
 import { PAGE_SIZE } from '#shared/constants';
 import { config } from '../config';
-import { ddb, getItem, query, type QueryOptions, type Item } from '../db';
+import { ddb, getItem, keyCondition, query, type QueryOptions, type Item } from '../db';
 import { decodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
@@ -69,19 +69,10 @@ function plan(companyId: number, f: ContactsFilter): QueryOptions {
 async function countMatching(opts: QueryOptions): Promise<number> {
   let total = 0;
   let startKey: Item | undefined;
-  const names: Record<string, string> = { '#pk': `${opts.index}pk`, ...(opts.filterNames ?? {}) };
-  const values: Record<string, unknown> = { ':pk': opts.pk, ...(opts.filterValues ?? {}) };
-  let condition = '#pk = :pk';
-  if (opts.sk?.beginsWith !== undefined) {
-    names['#sk'] = `${opts.index}sk`;
-    values[':sk'] = opts.sk.beginsWith;
-    condition += ' AND begins_with(#sk, :sk)';
-  } else if (opts.sk?.between) {
-    names['#sk'] = `${opts.index}sk`;
-    values[':sk1'] = opts.sk.between[0];
-    values[':sk2'] = opts.sk.between[1];
-    condition += ' AND #sk BETWEEN :sk1 AND :sk2';
-  }
+  const key = keyCondition(opts);
+  const condition = key.condition;
+  const names: Record<string, string> = { ...key.names, ...(opts.filterNames ?? {}) };
+  const values: Record<string, unknown> = { ...key.values, ...(opts.filterValues ?? {}) };
   do {
     const out: QueryCommandOutput = await ddb().send(
       new QueryCommand({
