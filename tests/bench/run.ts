@@ -13,9 +13,12 @@
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
  *   npm run bench -- search             # full-text search at 500,000 messages (tests/bench/search.ts)
  *   npm run bench -- accept             # only the calls whose name contains the word, with DynamoDB calls by command
+ *   BENCH_PROFILE=/tmp/dash.cpuprofile npm run bench -- dashboard   # and a CPU profile of the timed rows
  */
 import { randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import inspector from 'node:inspector';
 import { startStack } from '../../infra/local/stack';
 import { batchWrite, type Item } from '../../functions/lib/db';
 import { metrics } from '../../functions/lib/metrics';
@@ -362,6 +365,15 @@ const javaRss = () => {
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 // one short untimed pass so JIT and connection warm-up do not land in the first row
 for (const scenario of scenarios) for (let i = 0; i < 20; i++) await scenario.run();
+// BENCH_PROFILE=<file>: a CPU profile of this process (gateway, handlers, load) over the timed rows only
+const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : undefined;
+const post = (method: string) =>
+  new Promise<unknown>((done, fail) => profiler!.post(method, (err, out) => (err ? fail(err) : done(out))));
+if (profiler) {
+  profiler.connect();
+  await post('Profiler.enable');
+  await post('Profiler.start');
+}
 const rows: string[][] = [];
 for (const scenario of scenarios) {
   for (const concurrency of CONCURRENCY) {
@@ -407,6 +419,12 @@ for (const scenario of scenarios) {
       console.log(`  DynamoDB calls per request by command: ${byCommand.join(', ')}`);
     }
   }
+}
+
+if (profiler) {
+  const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+  writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  console.log(`CPU profile of the timed rows written to ${process.env.BENCH_PROFILE}`);
 }
 
 const header = [
