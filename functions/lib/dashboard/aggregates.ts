@@ -32,10 +32,13 @@ export const userFields = (userId: number, fields: Partial<Record<UserDayCounter
 export function userCounters(item: Record<string, unknown>): Map<number, Record<string, number>> {
   const out = new Map<number, Record<string, number>>();
   for (const [name, value] of Object.entries(item)) {
-    const match = /^U#(\d+)#(\w+)$/.exec(name);
-    if (!match) continue;
-    const userId = Number(match[1]);
-    out.set(userId, { ...out.get(userId), [match[2]!]: Number(value) || 0 });
+    if (!name.startsWith('U#')) continue;
+    const cut = name.indexOf('#', 2);
+    const userId = Number(name.slice(2, cut));
+    if (cut < 0 || !Number.isInteger(userId)) continue;
+    let counters = out.get(userId);
+    if (!counters) out.set(userId, (counters = {}));
+    counters[name.slice(cut + 1)] = Number(value) || 0;
   }
   return out;
 }
