@@ -36,9 +36,9 @@ export function userCounters(item: Record<string, unknown>): Map<number, Record<
     const cut = name.indexOf('#', 2);
     const userId = Number(name.slice(2, cut));
     if (cut < 0 || !Number.isInteger(userId)) continue;
-    let counters = out.get(userId);
-    if (!counters) out.set(userId, (counters = {}));
+    const counters = out.get(userId) ?? {};
     counters[name.slice(cut + 1)] = Number(value) || 0;
+    out.set(userId, counters);
   }
   return out;
 }
