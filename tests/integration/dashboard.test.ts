@@ -88,6 +88,45 @@ describe('dashboard', () => {
     });
   });
 
+  it('a change to a ticket created on a day already over is seen by the next read (settled days are kept per instance)', async () => {
+    const co = await newCompany('db3');
+    const { whatsapp, queueA, agentA } = await attendanceCompany(co);
+    const contact = await createContact(co.adminToken);
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    // the ticket was created three days ago: its stored dates and that day's counters say so
+    const past = localDay(addDays(new Date(), -3));
+    const raw = rawTable();
+    const dashPk = `C#${co.companyId}#DASH`;
+    const [todayItem] = await raw.query(dashPk);
+    await raw.del(dashPk, todayItem!.sk);
+    await raw.put({ ...todayItem, sk: `D#${past}`, day: past });
+    const stored = (await raw.query(`C#${co.companyId}`)).find((i) => i.sk === `TICKET#${pad(ticket.id)}`)!;
+    await raw.put({ ...stored, createdDay: past, createdAt: `${past}T15:00:00.000Z` });
+
+    const read = async () => (await api('GET', '/dashboard?days=7', { token: co.adminToken })).body.counters;
+    const perDay = async () =>
+      (await api('GET', `/dashboard/ticketsDay?initialDate=${past}&finalDate=${today()}`, { token: co.adminToken }))
+        .body.data;
+    // first read: the day is over, so the serving instance keeps it from now on
+    expect(await read()).toMatchObject({ supportHappening: 1, supportFinished: 0 });
+    expect(await perDay()).toEqual([{ data: past, total: 1 }]);
+
+    // closed today: the day it was created counts it closed at once
+    await api('PUT', `/tickets/${ticket.id}`, { token: agentA.token, body: { status: 'closed', userId: agentA.id } });
+    expect(await read()).toMatchObject({ supportHappening: 0, supportFinished: 1 });
+    // deleted today: gone from its day's counters and chart
+    expect((await api('DELETE', `/tickets/${ticket.id}`, { token: co.adminToken })).status).toBeLessThan(300);
+    expect(await read()).toMatchObject({ supportHappening: 0, supportFinished: 0 });
+    expect((await perDay()).find((d: any) => d.data === past)).toEqual({ data: past, total: 0 });
+    // a range that ended before today still counts what today changed about its days
+    const closedRange = await api('GET', `/dashboard?date_from=${past}&date_to=${past}`, { token: co.adminToken });
+    expect(closedRange.body.counters).toMatchObject({ supportHappening: 0, supportFinished: 0 });
+  });
+
   it('a range outside the activity is all zeros; the dashboard needs dashboard:view', async () => {
     const co = await newCompany('db2');
     const { agentA } = await attendanceCompany(co);

@@ -1,6 +1,6 @@
 import { localClock, localDay } from '#shared/dates';
 import { updateItem } from '../db';
-import { pad } from '../keys';
+import { nowIso, pad } from '../keys';
 import { log } from '../log';
 
 /**
@@ -15,6 +15,11 @@ import { log } from '../log';
  *   ADD per day touched and the dashboard to one Query.
  * Days and hours are São Paulo's (the company's calendar, which the web app's date pickers send):
  * a ticket opened at 22:00 belongs to that evening's day, not to the next UTC day.
+ *
+ * Every write ADDs to the item of the day it happens (today): a counter of an earlier day (a status
+ * move of a ticket created last week, a deletion) is written there as `s#<day>#<field>` and counted
+ * for that day by the read. So a day item never changes once its day is over, and the read keeps
+ * settled days per instance (kept-days.ts) and reads only the open day(s) and the users.
  */
 export const dashPk = (companyId: number) => `C#${companyId}#DASH`;
 export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(companyId), sk: `D#${day}` });
@@ -27,10 +32,13 @@ export const userFields = (userId: number, fields: Partial<Record<UserDayCounter
 export function userCounters(item: Record<string, unknown>): Map<number, Record<string, number>> {
   const out = new Map<number, Record<string, number>>();
   for (const [name, value] of Object.entries(item)) {
-    const match = /^U#(\d+)#(\w+)$/.exec(name);
-    if (!match) continue;
-    const userId = Number(match[1]);
-    out.set(userId, { ...out.get(userId), [match[2]!]: Number(value) || 0 });
+    if (!name.startsWith('U#')) continue;
+    const cut = name.indexOf('#', 2);
+    const userId = Number(name.slice(2, cut));
+    if (cut < 0 || !Number.isInteger(userId)) continue;
+    const counters = out.get(userId) ?? {};
+    counters[name.slice(cut + 1)] = Number(value) || 0;
+    out.set(userId, counters);
   }
   return out;
 }
@@ -51,22 +59,33 @@ export type DayCounter =
 export type UserDayCounter = 'tickets' | 'supportSum' | 'supportCount' | 'ratingSum' | 'ratingCount';
 
 /**
- * Atomic ADDs (no read, no transaction: two writers never conflict on a hot day item). A failure
- * is logged and never fails the business write it follows.
+ * Atomic ADDs (no read, no transaction: two writers never conflict on a hot day item), all on
+ * today's item whatever days they count for. A failure is logged and never fails the business
+ * write it follows.
  */
-async function add(key: { pk: string; sk: string }, fields: Record<string, number>, extra: Record<string, unknown>) {
-  const nonZero = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== 0));
-  if (!Object.keys(nonZero).length) return;
+export async function bumpDays(
+  companyId: number,
+  perDay: Iterable<[string, Partial<Record<DayCounter | `h${string}` | `U#${string}`, number>>]>,
+) {
+  const today = dayOf(nowIso());
+  const add: Record<string, number> = {};
+  for (const [day, fields] of perDay)
+    for (const [field, value] of Object.entries(fields)) {
+      if (!value) continue;
+      const name = day === today ? field : `s#${day}#${field}`;
+      add[name] = (add[name] ?? 0) + value;
+    }
+  if (!Object.values(add).some((v) => v !== 0)) return;
   try {
-    await updateItem(key, { add: nonZero, set: extra });
+    await updateItem(dayKeys(companyId, today), { add, set: { day: today } });
   } catch (err) {
-    log.error('dashboard aggregate update failed', { key: key.sk, error: (err as Error).message });
+    log.error('dashboard aggregate update failed', { key: today, error: (err as Error).message });
   }
 }
 
-/** Day counters, and users' counters built with `userFields`, in one ADD. */
+/** Counters of one day (users' counters built with `userFields`), in one ADD on today's item. */
 export function bumpDay(companyId: number, day: string, fields: Partial<Record<DayCounter | `h${string}`, number>>) {
-  return add(dayKeys(companyId, day), fields as Record<string, number>, { day });
+  return bumpDays(companyId, [[day, fields]]);
 }
 
 export function bumpUserDay(
@@ -75,5 +94,23 @@ export function bumpUserDay(
   userId: number,
   fields: Partial<Record<UserDayCounter, number>>,
 ) {
-  return add(dayKeys(companyId, day), userFields(userId, fields), { day });
+  return bumpDays(companyId, [[day, userFields(userId, fields)]]);
+}
+
+const LATE = /^s#(\d{4}-\d{2}-\d{2})#(.+)$/;
+
+/** What one day item counts, by the day counted for: its own day's counters and `s#<day>#` ones. */
+export function dayCounts(item: Record<string, unknown>): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  const own = String(item.day ?? String(item.sk).slice(2));
+  for (const [name, value] of Object.entries(item)) {
+    if (name === 'pk' || name === 'sk' || name === 'day' || typeof value !== 'number') continue;
+    const late = LATE.exec(name);
+    const day = late ? late[1]! : own;
+    const field = late ? late[2]! : name;
+    const counts = out.get(day) ?? {};
+    counts[field] = (counts[field] ?? 0) + value;
+    out.set(day, counts);
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
-import { queryAll, type Item } from '../db';
+import type { Item } from '../db';
 import { listUsers, listUsersWithPresence } from '../accounts/users';
-import { dashPk, userCounters } from './aggregates';
+import { dashPk, dayCounts, userCounters } from './aggregates';
+import { keptDays } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { addDays, localDay, utcDay } from '#shared/dates';
@@ -8,8 +9,10 @@ import { slaReport } from '../sla/metrics';
 import { slaDays } from '../sla/days';
 
 /**
- * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items of the range (one
- * per day, each user's counters inside, read by one Query), the service-level metrics of the range
+ * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items from the range's
+ * first day to today (one per day, each user's counters inside; a day's item also carries what later
+ * changed earlier days, aggregates.ts), settled days kept per instance and only the open day(s)
+ * read (kept-days.ts, one Query), the service-level metrics of the range
  * (sla/days.ts: the days still open, one Query), plus the users and who is online, all at once.
  * Tickets are never read. Times are averages in minutes; service-level durations seconds.
  */
@@ -51,9 +54,23 @@ function checked(r: Range): Range {
 
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
-/** The day items of a range and the users' counters inside them: one Query. */
-async function rangeItems(companyId: number, r: Range) {
-  const days = await queryAll<Item>({ pk: dashPk(companyId), sk: { between: [`D#${r.from}`, `D#${r.to}`] } });
+/**
+ * The counters of each day of a range (merged from the day items written from its first day to
+ * today: each counts for its own day and, as `s#<day>#`, for earlier ones) and the users' counters
+ * inside them. Settled day items come from the instance's keeping; the open ones from one Query.
+ */
+async function rangeItems(companyId: number, r: Range, now = new Date()) {
+  const last = [r.to, localDay(now)].sort()[1]!; // to today: later items carry counters of the range's days
+  const items = await keptDays(dashPk(companyId), r.from, last, dayCounts, now);
+  const merged = new Map<string, Item>();
+  for (const counts of items)
+    for (const [day, fields] of counts) {
+      if (day < r.from || day > r.to) continue;
+      const into = merged.get(day) ?? { day };
+      for (const [field, value] of Object.entries(fields)) into[field] = (Number(into[field]) || 0) + value;
+      merged.set(day, into);
+    }
+  const days = [...merged.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   const userDays: Item[] = days.flatMap((d) =>
     [...userCounters(d)].map(([userId, counters]) => ({ userId, ...counters })),
   );

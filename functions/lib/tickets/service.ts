@@ -13,7 +13,7 @@ import { getUser, toUser, userKeys } from '../accounts/users';
 import { getQueue } from '../queues/repo';
 import { getWhatsapp, getDefaultWhatsapp } from '../whatsapp/repo';
 import { requireContact } from '../contacts/repo';
-import { bumpDay, dayOf, hourOf, userFields } from '../dashboard/aggregates';
+import { bumpDay, bumpDays, dayOf, hourOf, userFields } from '../dashboard/aggregates';
 import {
   getStoredTicket,
   isActive,
@@ -280,7 +280,7 @@ function guardItems(before: StoredTicket, after: StoredTicket): TransactItem[] {
   return items;
 }
 
-/** Dashboard counters that a transition changes (see dashboard/aggregates.ts); one ADD per day touched. */
+/** Dashboard counters that a transition changes (see dashboard/aggregates.ts); one ADD on today's item. */
 async function recordAggregates(before: StoredTicket, after: StoredTicket, now: string) {
   const day = dayOf(now);
   const days = new Map<string, Record<string, number>>();
@@ -302,9 +302,9 @@ async function recordAggregates(before: StoredTicket, after: StoredTicket, now: 
     add(days, day, { supportSum: support, supportCount: 1 });
     if (after.userId !== null) add(users, String(after.userId), { supportSum: support, supportCount: 1 });
   }
-  // the users' counters ride on today's day item: one ADD per day touched
+  // the users' counters ride on today's day item, and so do the other days' counters: one ADD
   for (const [userId, fields] of users) add(days, day, userFields(Number(userId), fields));
-  await Promise.all([...days].map(([d, fields]) => bumpDay(after.companyId, d, fields)));
+  await bumpDays(after.companyId, days);
 }
 
 /** What automatic assignment adds to its accept (assignment.ts). */
