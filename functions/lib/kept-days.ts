@@ -9,30 +9,45 @@ import { queryAll, type Item } from './db';
  * settled day is kept as it was read, so nothing kept can be stale; a range with settled days
  * never read yet is read whole in one Query. At most MAX_KEPT days per instance, the least
  * recently used dropped first. Used by the service levels (sla/days.ts) and the dashboard.
+ *
+ * What a reader computes from the settled days of a range (a sum over 30 days) never changes
+ * either: `keptFold` keeps it per instance under a key naming the partition, the range and the last
+ * settled day, so a read adds only the open days to it.
  */
 export const SETTLE_MS = 10 * 60_000;
 export const MAX_KEPT = 50_000;
+export const MAX_FOLDS = 2_000;
 const kept = new Map<string, unknown>();
+const folds = new Map<string, unknown>();
 
 function* calendarDays(from: string, to: string) {
   for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += 86_400_000)
     yield new Date(at).toISOString().slice(0, 10);
 }
 
-function keep(key: string, day: unknown) {
-  kept.delete(key);
-  kept.set(key, day);
-  if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+/** Least recently used first out. */
+function remember(map: Map<string, unknown>, key: string, value: unknown, max: number) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
 }
 
-/** The parsed day items of partition `pk`, days `from`..`to` (inclusive) that exist, oldest first. */
-export async function keptDays<T>(
+/** A range's days that exist, split into the settled ones (kept) and the open ones (just read). */
+export interface SplitDays<T> {
+  settled: T[];
+  open: T[];
+  /** names the settled part: the partition, the range's first day and its last settled day */
+  settledKey: string;
+}
+
+/** The parsed day items of partition `pk`, days `from`..`to` (inclusive) that exist, oldest first in each part. */
+export async function keptDaysSplit<T>(
   pk: string,
   from: string,
   to: string,
   parse: (item: Item) => T,
   now = new Date(),
-): Promise<T[]> {
+): Promise<SplitDays<T>> {
   const firstOpen = localDay(new Date(now.getTime() - SETTLE_MS));
   const keyOf = (day: string) => `${pk}|${day}`;
   const days = [...calendarDays(from, to)];
@@ -43,10 +58,44 @@ export async function keptDays<T>(
   if (readFrom) {
     const items = await queryAll<Item>({ pk, sk: { between: [`D#${readFrom}`, `D#${to}`] } });
     for (const item of items) fresh.set(String(item.sk).slice(2), parse(item));
-    for (const d of days) if (d >= readFrom && d < firstOpen) keep(keyOf(d), fresh.get(d) ?? null);
+    for (const d of days) if (d >= readFrom && d < firstOpen) remember(kept, keyOf(d), fresh.get(d) ?? null, MAX_KEPT);
   }
-  return days.flatMap((d) => {
-    const day = (d < firstOpen ? kept.get(keyOf(d)) : fresh.get(d)) as T | null | undefined;
-    return day ? [day] : [];
-  });
+  const settledDays = days.filter((d) => d < firstOpen);
+  const present = (list: string[], pick: (d: string) => unknown) =>
+    list.flatMap((d) => {
+      const day = pick(d) as T | null | undefined;
+      return day ? [day] : [];
+    });
+  return {
+    settled: present(settledDays, (d) => kept.get(keyOf(d))),
+    open: present(open, (d) => fresh.get(d)),
+    settledKey: `${pk}|${from}|${settledDays.at(-1) ?? ''}`,
+  };
+}
+
+/** The parsed day items of partition `pk`, days `from`..`to` (inclusive) that exist, oldest first. */
+export async function keptDays<T>(
+  pk: string,
+  from: string,
+  to: string,
+  parse: (item: Item) => T,
+  now = new Date(),
+): Promise<T[]> {
+  const { settled, open } = await keptDaysSplit(pk, from, to, parse, now);
+  return [...settled, ...open];
+}
+
+/**
+ * `compute()` once per instance for `key` (it must name everything the value depends on, and what
+ * it folds must never change: settled days), then the kept value. The value is shared: never mutate it.
+ */
+export function keptFold<F>(key: string, compute: () => F): F {
+  if (folds.has(key)) {
+    const value = folds.get(key) as F;
+    remember(folds, key, value, MAX_FOLDS);
+    return value;
+  }
+  const value = compute();
+  remember(folds, key, value, MAX_FOLDS);
+  return value;
 }

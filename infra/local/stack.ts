@@ -57,6 +57,11 @@ export interface StackOptions {
   sessionCacheSeconds?: number;
   /** log2 of the scrypt cost for new password hashes (default 17) */
   passwordHashCost?: number;
+  /**
+   * feed the table's change stream to its consumers, the search index (default true). The attendance
+   * bench turns it off: on AWS the index lives in OpenSearch, not in the process that answers the API
+   */
+  streams?: boolean;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
   faultInjection?: { failRate: number; queues: string[] };
 }
@@ -422,7 +427,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
 
   // the table's change stream -> its consumers (the search index), as the Lambdas on the stream on AWS
   const streamPollers = await Promise.all(
-    manifest.streamConsumers.map(async (def) => {
+    (opts.streams === false ? [] : manifest.streamConsumers).map(async (def) => {
       const consumer = await importHandler(def.handler);
       return startStreamPoller({
         endpoint: dynamo.endpoint,

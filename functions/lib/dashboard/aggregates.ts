@@ -28,19 +28,12 @@ export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(company
 export const userFields = (userId: number, fields: Partial<Record<UserDayCounter, number>>) =>
   Object.fromEntries(Object.entries(fields).map(([field, value]) => [`U#${pad(userId)}#${field}`, value]));
 
-/** The per-user counters of a day item, by user id. */
-export function userCounters(item: Record<string, unknown>): Map<number, Record<string, number>> {
-  const out = new Map<number, Record<string, number>>();
-  for (const [name, value] of Object.entries(item)) {
-    if (!name.startsWith('U#')) continue;
-    const cut = name.indexOf('#', 2);
-    const userId = Number(name.slice(2, cut));
-    if (cut < 0 || !Number.isInteger(userId)) continue;
-    const counters = out.get(userId) ?? {};
-    counters[name.slice(cut + 1)] = Number(value) || 0;
-    out.set(userId, counters);
-  }
-  return out;
+/** A user's counter name (`U#<pad(userId)>#<field>`) read back; undefined for a day counter. */
+function userField(name: string): { userId: number; field: string } | undefined {
+  if (!name.startsWith('U#')) return undefined;
+  const cut = name.indexOf('#', 2);
+  const userId = Number(name.slice(2, cut));
+  return cut < 0 || !Number.isInteger(userId) ? undefined : { userId, field: name.slice(cut + 1) };
 }
 
 export const dayOf = (iso: string) => localDay(iso);
@@ -112,5 +105,35 @@ export function dayCounts(item: Record<string, unknown>): Map<string, Record<str
     counts[field] = (counts[field] ?? 0) + value;
     out.set(day, counts);
   }
+  return out;
+}
+
+/** Counters of several days summed: per day, for the whole range, and per user. */
+export interface DashSum {
+  days: Map<string, Record<string, number>>;
+  total: Record<string, number>;
+  users: Map<number, Record<string, number>>;
+}
+
+/** Sums what day items count (`dayCounts` of each) for the days `from`..`to`, into a new sum. */
+export function sumDashDays(items: Map<string, Record<string, number>>[], from: string, to: string): DashSum {
+  const out: DashSum = { days: new Map(), total: {}, users: new Map() };
+  for (const counts of items)
+    for (const [day, fields] of counts) {
+      if (day < from || day > to) continue;
+      const perDay = out.days.get(day) ?? {};
+      out.days.set(day, perDay);
+      for (const [name, value] of Object.entries(fields)) {
+        perDay[name] = (perDay[name] ?? 0) + value;
+        const user = userField(name);
+        if (!user) {
+          out.total[name] = (out.total[name] ?? 0) + value;
+          continue;
+        }
+        const mine = out.users.get(user.userId) ?? {};
+        mine[user.field] = (mine[user.field] ?? 0) + value;
+        out.users.set(user.userId, mine);
+      }
+    }
   return out;
 }

@@ -1,20 +1,19 @@
-import type { Item } from '../db';
 import { listUsers, listUsersWithPresence } from '../accounts/users';
-import { dashPk, dayCounts, userCounters } from './aggregates';
-import { keptDays } from '../kept-days';
+import { dashPk, dayCounts, sumDashDays, type DashSum } from './aggregates';
+import { keptDaysSplit, keptFold } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { addDays, localDay, utcDay } from '#shared/dates';
 import { slaReport } from '../sla/metrics';
-import { slaDays } from '../sla/days';
+import { slaSum } from '../sla/days';
 
 /**
  * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items from the range's
  * first day to today (one per day, each user's counters inside; a day's item also carries what later
- * changed earlier days, aggregates.ts), settled days kept per instance and only the open day(s)
- * read (kept-days.ts, one Query), the service-level metrics of the range
- * (sla/days.ts: the days still open, one Query), plus the users and who is online, all at once.
- * Tickets are never read. Times are averages in minutes; service-level durations seconds.
+ * changed earlier days, aggregates.ts). Settled days never change, so an instance keeps them and
+ * their sum (kept-days.ts) and each read adds the open day(s) to it (one Query); the same for the
+ * service-level metrics of the range (sla/days.ts, one Query); plus the users and who is online,
+ * all at once. Tickets are never read. Times are averages in minutes; service-level durations seconds.
  */
 export interface Range {
   from: string;
@@ -55,53 +54,44 @@ function checked(r: Range): Range {
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
 /**
- * The counters of each day of a range (merged from the day items written from its first day to
- * today: each counts for its own day and, as `s#<day>#`, for earlier ones) and the users' counters
- * inside them. Settled day items come from the instance's keeping; the open ones from one Query.
+ * The counters of a range (from the day items written from its first day to today: each counts for
+ * its own day and, as `s#<day>#`, for earlier ones), in two parts: the settled items' sum, kept per
+ * instance, and the open items' sum, just read.
  */
-async function rangeItems(companyId: number, r: Range, now = new Date()) {
+async function rangeSums(companyId: number, r: Range, now = new Date()): Promise<DashSum[]> {
   const last = [r.to, localDay(now)].sort()[1]!; // to today: later items carry counters of the range's days
-  const items = await keptDays(dashPk(companyId), r.from, last, dayCounts, now);
-  const merged = new Map<string, Item>();
-  for (const counts of items)
-    for (const [day, fields] of counts) {
-      if (day < r.from || day > r.to) continue;
-      const into = merged.get(day) ?? { day };
-      for (const [field, value] of Object.entries(fields)) into[field] = (Number(into[field]) || 0) + value;
-      merged.set(day, into);
-    }
-  const days = [...merged.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  const userDays: Item[] = days.flatMap((d) =>
-    [...userCounters(d)].map(([userId, counters]) => ({ userId, ...counters })),
-  );
-  return { days, userDays };
+  const split = await keptDaysSplit(dashPk(companyId), r.from, last, dayCounts, now);
+  const settled = keptFold(`dash|${r.to}|${split.settledKey}`, () => sumDashDays(split.settled, r.from, r.to));
+  return [settled, sumDashDays(split.open, r.from, r.to)];
 }
 
-const sum = (items: Item[], field: string) => items.reduce((s, i) => s + (Number(i[field]) || 0), 0);
+const total = (parts: DashSum[], field: string) => parts.reduce((s, p) => s + (p.total[field] ?? 0), 0);
+const userTotal = (parts: DashSum[], userId: number, field: string) =>
+  parts.reduce((s, p) => s + (p.users.get(userId)?.[field] ?? 0), 0);
 
 export async function dashboard(companyId: number, r: Range) {
-  const [{ days, userDays }, users, sla] = await Promise.all([
-    rangeItems(companyId, r),
+  const [parts, users, sla] = await Promise.all([
+    rangeSums(companyId, r),
     listUsersWithPresence(companyId),
-    slaDays(companyId, r.from, r.to),
+    slaSum(companyId, r.from, r.to),
   ]);
   const counters = {
-    supportHappening: sum(days, 'open'),
-    supportPending: sum(days, 'pending'),
-    supportFinished: sum(days, 'closed'),
-    newContacts: sum(days, 'newContacts'),
-    avgSupportTime: minutes(sum(days, 'supportSum'), sum(days, 'supportCount')),
-    avgWaitTime: minutes(sum(days, 'waitSum'), sum(days, 'waitCount')),
+    supportHappening: total(parts, 'open'),
+    supportPending: total(parts, 'pending'),
+    supportFinished: total(parts, 'closed'),
+    newContacts: total(parts, 'newContacts'),
+    avgSupportTime: minutes(total(parts, 'supportSum'), total(parts, 'supportCount')),
+    avgWaitTime: minutes(total(parts, 'waitSum'), total(parts, 'waitCount')),
   };
   const attendants = users.map((u) => {
-    const mine = userDays.filter((d) => d.userId === u.id);
-    const ratingCount = sum(mine, 'ratingCount');
+    const mine = (field: string) => userTotal(parts, u.id, field);
+    const ratingCount = mine('ratingCount');
     return {
       id: u.id,
       name: u.name,
-      rating: ratingCount ? Math.round((sum(mine, 'ratingSum') / ratingCount) * 100) / 100 : 0,
-      avgSupportTime: minutes(sum(mine, 'supportSum'), sum(mine, 'supportCount')),
-      tickets: sum(mine, 'tickets'),
+      rating: ratingCount ? Math.round((mine('ratingSum') / ratingCount) * 100) / 100 : 0,
+      avgSupportTime: minutes(mine('supportSum'), mine('supportCount')),
+      tickets: mine('tickets'),
       online: u.online,
     };
   });
@@ -110,28 +100,28 @@ export async function dashboard(companyId: number, r: Range) {
 
 /** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */
 export async function ticketsUsers(companyId: number, r: Range) {
-  const [{ userDays }, users] = await Promise.all([rangeItems(companyId, r), listUsers(companyId)]);
-  const names = new Map(users.map((u) => [u.id, u.name]));
-  const totals = new Map<number, number>();
-  for (const d of userDays) totals.set(d.userId, (totals.get(d.userId) ?? 0) + (Number(d.tickets) || 0));
-  const data = [...totals.entries()]
-    .filter(([id, n]) => n > 0 && names.has(id))
-    .map(([userId, quantidade]) => ({ userId, nome: names.get(userId)!, quantidade }))
+  const [parts, users] = await Promise.all([rangeSums(companyId, r), listUsers(companyId)]);
+  const ids = new Set(parts.flatMap((p) => [...p.users.keys()]));
+  const data = users
+    .filter((u) => ids.has(u.id))
+    .map((u) => ({ userId: u.id, nome: u.name, quantidade: userTotal(parts, u.id, 'tickets') }))
+    .filter((row) => row.quantidade > 0)
     .sort((a, b) => b.quantidade - a.quantidade);
   return { data };
 }
 
 /** New tickets per day (`data`/`total`), or per hour (`horario`/`total`) when the range is one day. */
 export async function ticketsDay(companyId: number, r: Range) {
-  const { days } = await rangeItems(companyId, r);
+  const parts = await rangeSums(companyId, r);
+  const perDay = (day: string, field: string) => parts.reduce((s, p) => s + (p.days.get(day)?.[field] ?? 0), 0);
   if (r.from === r.to) {
-    const item = days[0] ?? {};
     const data = Array.from({ length: 24 }, (_, h) => {
       const horario = String(h).padStart(2, '0');
-      return { horario, total: Number(item[`h${horario}`]) || 0 };
+      return { horario, total: perDay(r.from, `h${horario}`) };
     });
     return { data, count: data.reduce((s, d) => s + d.total, 0) };
   }
-  const data = days.map((d) => ({ data: d.day as string, total: Number(d.tickets) || 0 }));
+  const days = [...new Set(parts.flatMap((p) => [...p.days.keys()]))].sort();
+  const data = days.map((day) => ({ data: day, total: perDay(day, 'tickets') }));
   return { data, count: data.reduce((s, d) => s + d.total, 0) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOf } from '#shared/sla';
-import { slaDayOf, slaFields, slaReport } from './metrics';
+import { slaDayOf, slaFields, slaReport, sumSlaDays } from './metrics';
 
 const ticket = {
   userId: 7,
@@ -40,7 +40,7 @@ describe('service-level metrics from day items', () => {
         { cn: 1, cs: 0 },
       ]),
     ].map(slaDayOf);
-    const report = slaReport(days, [{ id: 7, name: 'Ana' }]);
+    const report = slaReport(sumSlaDays(days), [{ id: 7, name: 'Ana' }]);
     const expected = {
       firstResponse: { count: 3, median: 609, p90: 609 },
       resolution: { count: 1, median: 4096, p90: 4096 },
@@ -56,8 +56,23 @@ describe('service-level metrics from day items', () => {
     ]);
   });
 
+  it('days added to a kept sum give the sum of all the days, and the kept sum is left as it was', () => {
+    const first = slaDayOf(dayItem('2026-11-20', [{ [`f${bucketOf(60_000)}`]: 1 }, { b: 1 }]));
+    const second = slaDayOf(dayItem('2026-11-21', [{ [`f${bucketOf(560_000)}`]: 2 }, { cn: 1, cs: 1 }]));
+    const kept = sumSlaDays([first]);
+    const before = slaReport(kept, [{ id: 7, name: 'Ana' }]);
+    const whole = slaReport(sumSlaDays([first, second]), [{ id: 7, name: 'Ana' }]);
+    expect(slaReport(sumSlaDays([second], kept), [{ id: 7, name: 'Ana' }])).toEqual(whole);
+    expect(whole.total).toMatchObject({ firstResponse: { count: 3, median: 609 }, breached: 1 });
+    expect(whole.daily.map((d) => d.day)).toEqual(['2026-11-20', '2026-11-21']);
+    // a second read adds the open day again to the same kept sum: nothing was counted twice
+    sumSlaDays([second], kept);
+    expect(slaReport(kept, [{ id: 7, name: 'Ana' }])).toEqual(before);
+    expect(before.total).toMatchObject({ firstResponse: { count: 1, median: 64 }, breached: 1 });
+  });
+
   it("a deleted attendant's history stays in the totals, not as a row without a name", () => {
-    const report = slaReport([slaDayOf(dayItem('2026-11-20', [{ b: 1 }]))], []);
+    const report = slaReport(sumSlaDays([slaDayOf(dayItem('2026-11-20', [{ b: 1 }]))]), []);
     expect(report.attendants).toEqual([]);
     expect(report.total.breached).toBe(1);
   });

@@ -144,24 +144,52 @@ export function slaDayOf(item: Item): SlaDay {
   return { day: String(item.day ?? String(item.sk).slice(2)), byKey, total };
 }
 
+/** Several days' metrics summed (per dimension and id, and the company's), with each day's chart point. */
+export interface SlaSum {
+  byKey: Map<string, Acc>;
+  total: Acc;
+  daily: SlaReport['daily'];
+}
+
 /**
- * Metrics of a period from its days: per attendant (named from `users`), queue and connection, the
- * company's total, and per day the company's medians and breaches for the chart.
+ * `days` added to `base` (a sum of earlier days, never changed: the dashboard keeps the sum of a
+ * range's settled days and adds the open ones to it on each read), as a new sum.
  */
-export function slaReport(days: SlaDay[], users: { id: number; name: string }[]): SlaReport {
-  const all = new Map<string, Acc>();
+export function sumSlaDays(days: SlaDay[], base?: SlaSum): SlaSum {
+  const byKey = new Map<string, Acc>();
   const total = newAcc();
-  for (const d of days) {
-    merge(total, d.total);
-    for (const [key, acc] of d.byKey) {
-      const into = all.get(key) ?? newAcc();
+  const add = (from: Map<string, Acc>) => {
+    for (const [key, acc] of from) {
+      const into = byKey.get(key) ?? newAcc();
       merge(into, acc);
       if (acc.name !== undefined) into.name = acc.name;
-      all.set(key, into);
+      byKey.set(key, into);
     }
+  };
+  if (base) {
+    add(base.byKey);
+    merge(total, base.total);
   }
+  for (const d of days) {
+    add(d.byKey);
+    merge(total, d.total);
+  }
+  const daily = days.map((d) => ({
+    day: d.day,
+    firstResponseMedian: percentileFromBuckets(d.total.f, 0.5),
+    resolutionMedian: percentileFromBuckets(d.total.r, 0.5),
+    breached: d.total.b,
+  }));
+  return { byKey, total, daily: base ? [...base.daily, ...daily] : daily };
+}
+
+/**
+ * Metrics of a period from its summed days: per attendant (named from `users`), queue and
+ * connection, the company's total, and per day the company's medians and breaches for the chart.
+ */
+export function slaReport(sum: SlaSum, users: { id: number; name: string }[]): SlaReport {
   const rows = (dim: Dim, nameOf: (id: number, acc: Acc) => string | undefined) =>
-    [...all]
+    [...sum.byKey]
       .filter(([key]) => key.startsWith(dim))
       .flatMap(([key, acc]) => {
         const id = Number(key.slice(1));
@@ -175,12 +203,7 @@ export function slaReport(days: SlaDay[], users: { id: number; name: string }[])
     attendants: rows('U', (id) => names.get(id)),
     queues: rows('Q', (id, acc) => acc.name ?? `#${id}`),
     connections: rows('W', (id, acc) => acc.name ?? `#${id}`),
-    total: rowOf(0, '', total),
-    daily: days.map((d) => ({
-      day: d.day,
-      firstResponseMedian: percentileFromBuckets(d.total.f, 0.5),
-      resolutionMedian: percentileFromBuckets(d.total.r, 0.5),
-      breached: d.total.b,
-    })),
+    total: rowOf(0, '', sum.total),
+    daily: sum.daily,
   };
 }
