@@ -136,18 +136,33 @@ export function bucketOf(ms: number): number {
  * upper bound of the bucket that holds the value of rank ceil(p x n) (nearest rank). Null without data.
  */
 export function percentileFromBuckets(counts: ReadonlyMap<number, number> | Record<number, number>, p: number) {
-  const entries = (counts instanceof Map ? [...counts] : Object.entries(counts).map(([k, v]) => [Number(k), v]))
-    .filter(([, n]) => n > 0)
-    .sort((a, b) => a[0]! - b[0]!) as [number, number][];
-  const total = entries.reduce((s, [, n]) => s + n, 0);
-  if (!total) return null;
-  const rank = Math.max(1, Math.ceil(p * total));
-  let seen = 0;
-  for (const [k, n] of entries) {
-    seen += n;
-    if (seen >= rank) return Math.round(bucketUpper(k));
-  }
-  return Math.round(bucketUpper(entries[entries.length - 1]![0]));
+  return percentilesFromBuckets(counts, [p])[0]!;
+}
+
+/** Several quantiles (each 0..1) of the same counts at once: one sort of the buckets. */
+export function percentilesFromBuckets(
+  counts: ReadonlyMap<number, number> | Record<number, number>,
+  ps: number[],
+): (number | null)[] {
+  const map = counts instanceof Map ? counts : new Map(Object.entries(counts).map(([k, v]) => [Number(k), v]));
+  const buckets: number[] = [];
+  let total = 0;
+  for (const [k, n] of map)
+    if (n > 0) {
+      buckets.push(k);
+      total += n;
+    }
+  if (!total) return ps.map(() => null);
+  buckets.sort((a, b) => a - b);
+  return ps.map((p) => {
+    const rank = Math.max(1, Math.ceil(p * total));
+    let seen = 0;
+    for (const k of buckets) {
+      seen += map.get(k)!;
+      if (seen >= rank) return Math.round(bucketUpper(k));
+    }
+    return Math.round(bucketUpper(buckets[buckets.length - 1]!));
+  });
 }
 
 /** A rating of 2 (satisfied) or 3 (very satisfied) on the 1-3 scale counts as satisfied for CSAT. */

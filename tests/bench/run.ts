@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { startStack } from '../../infra/local/stack';
 import { batchWrite, type Item } from '../../functions/lib/db';
 import { metrics } from '../../functions/lib/metrics';
@@ -377,12 +378,21 @@ if (profiler) {
   await post('Profiler.start');
 }
 const rows: string[][] = [];
+const slowest: [number, number][] = [];
+const longGcs: string[] = [];
+if (process.env.BENCH_SLOWEST)
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 10)
+        longGcs.push(`${new Date(performance.timeOrigin + e.startTime).toISOString()} ${e.duration.toFixed(0)} ms`);
+  }).observe({ entryTypes: ['gc'] });
 for (const scenario of scenarios) {
   for (const concurrency of CONCURRENCY) {
     const latencies: number[] = [];
     let errors = 0;
     let peakRss = process.memoryUsage().rss;
     const before = metrics.total();
+    longGcs.length = 0;
     const until = Date.now() + SECONDS * 1000;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
     await Promise.all(
@@ -391,6 +401,7 @@ for (const scenario of scenarios) {
           const t0 = performance.now();
           const status = await scenario.run().catch(() => 599);
           latencies.push(performance.now() - t0);
+          if (process.env.BENCH_SLOWEST) slowest.push([performance.now() - t0, Date.now()]);
           if (status >= 400) errors++;
         }
       }),
@@ -398,6 +409,14 @@ for (const scenario of scenarios) {
     clearInterval(sampler);
     const after = metrics.total();
     latencies.sort((a, b) => a - b);
+    // BENCH_SLOWEST=<n>: when the n slowest requests ended (wall clock), to set beside GC logs
+    if (process.env.BENCH_SLOWEST) {
+      slowest.sort((a, b) => b[0] - a[0]);
+      for (const [ms, at] of slowest.slice(0, Number(process.env.BENCH_SLOWEST)))
+        console.log(`  slow: ${ms.toFixed(0)} ms, ended ${new Date(at).toISOString()}`);
+      slowest.length = 0;
+      console.log(`  node GC pauses over 10 ms: ${longGcs.splice(0).join(', ') || 'none'}`);
+    }
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
     const n = latencies.length;
     rows.push([

@@ -1,5 +1,12 @@
 import type { Ticket } from '#shared/schemas/tickets';
-import { bucketOf, isSatisfied, percentileFromBuckets, type SlaReport, type SlaRow } from '#shared/sla';
+import {
+  bucketOf,
+  isSatisfied,
+  percentileFromBuckets,
+  percentilesFromBuckets,
+  type SlaReport,
+  type SlaRow,
+} from '#shared/sla';
 import { updateItem, type Item } from '../db';
 import { log } from '../log';
 import { dayOf } from '../dashboard/aggregates';
@@ -102,12 +109,12 @@ function accumulate(into: Map<string, Acc>, item: Item) {
   }
 }
 
-const count = (m: Map<number, number>) => [...m.values()].reduce((s, n) => s + n, 0);
-const durations = (m: Map<number, number>) => ({
-  count: count(m),
-  median: percentileFromBuckets(m, 0.5),
-  p90: percentileFromBuckets(m, 0.9),
-});
+function durations(m: Map<number, number>) {
+  let count = 0;
+  for (const n of m.values()) count += n;
+  const [median, p90] = percentilesFromBuckets(m, [0.5, 0.9]);
+  return { count, median: median ?? null, p90: p90 ?? null };
+}
 
 function rowOf(id: number, name: string, acc: Acc): SlaRow {
   return {
