@@ -15,8 +15,12 @@ import { queryAll, type Item } from './db';
  * settled day, so a read adds only the open days to it.
  */
 export const SETTLE_MS = 10 * 60_000;
-export const MAX_KEPT = 50_000;
-export const MAX_FOLDS = 2_000;
+/**
+ * Bounds by count, sized for a 512 MB function: a parsed day is about 10-20 KB (a dashboard day's
+ * ~135 counters, a service-level day's histograms), a range's sum about as much as a few days.
+ */
+export const MAX_KEPT = 10_000;
+export const MAX_FOLDS = 500;
 const kept = new Map<string, unknown>();
 const folds = new Map<string, unknown>();
 
