@@ -204,4 +204,23 @@ describe('data upgrades', () => {
         gsi4pk: `C#${a.companyId}#CDUPP`,
       });
   });
+
+  it('a run killed without a word (a Lambda timeout) holds its lease until it lapses; then the next run takes over', async () => {
+    const a = await newCompany('upglease');
+    const [c] = await contactsOf(a, 1);
+    await storedBeforeTheIndex(a.companyId, c!.id);
+    await notYetRun();
+    const at = Date.parse('2026-01-01T00:00:00Z');
+    await table().set('PLATFORM', `UPGRADE#${NAME}`, { runId: 'killed', leaseUntil: at + 60_000 });
+
+    const watched = watchContacts([a.companyId]);
+    const during = await upgrades.runUpgrades({ budgetMs: 60_000, now: () => at + 30_000 });
+    expect(during).toEqual([{ name: NAME, status: 'busy', read: 0, written: 0 }]);
+    expect(watched.writes.size).toBe(0);
+    expect((await record())?.runId).toBe('killed');
+
+    const after = await upgrades.runUpgrades({ budgetMs: 60_000, now: () => at + 61_000 });
+    expect(after[0]?.status).toBe('done');
+    expect([...watched.writes.values()]).toEqual([1]);
+  });
 });
