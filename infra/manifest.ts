@@ -450,8 +450,6 @@ export const timers: TimerDef[] = [
   { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
   // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)
   { name: 'company-cleanup', handler: 'jobs/company-cleanup', everyMinutes: 5 },
-  // data upgrades the seed left unfinished after a deployment (its time ran out), continued where they stopped
-  { name: 'upgrades', handler: 'jobs/upgrades', everyMinutes: 5 },
 ];
 
 /**

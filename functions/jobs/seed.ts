@@ -33,8 +33,8 @@ export async function handler(
   // Web Push keys, made once into their (empty) secret; locally the stack keeps them under its data folder
   const vapid = await ensureVapidKeys(() => webpush.generateVAPIDKeys());
   if (vapid === 'created') log.info('VAPID keys generated');
-  // An upgrade that fails must not fail (and roll back) the deployment: it is logged, and the
-  // `upgrades` timer continues it from where it stopped.
+  // An upgrade that fails must not fail (and roll back) the deployment: it is logged, and the next
+  // run (deployment or local start) continues it from where it stopped.
   const upgrades = await runUpgrades({ budgetMs: budgetFor(context) }).catch((err: unknown) => {
     log.error('data upgrade failed', { error: String(err), stack: err instanceof Error ? err.stack : undefined });
     return [];

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { api, newCompany, runTimer, table, useStackFromWorker, type TestCompany } from './helpers';
+import { ADMIN, api, newCompany, table, useStackFromWorker, type TestCompany } from './helpers';
 import { createContact } from './fixtures';
 
 /**
@@ -11,12 +11,17 @@ import { createContact } from './fixtures';
  */
 let db: typeof import('../../functions/lib/db');
 let upgrades: typeof import('../../functions/lib/upgrades/run');
+let seed: typeof import('../../functions/jobs/seed').handler;
 /** the table client's own send, before any watch */
 let send: (command: unknown) => Promise<any>;
 
 beforeAll(async () => {
   await useStackFromWorker();
-  [db, upgrades] = await Promise.all([import('../../functions/lib/db'), import('../../functions/lib/upgrades/run')]);
+  [db, upgrades, { handler: seed }] = await Promise.all([
+    import('../../functions/lib/db'),
+    import('../../functions/lib/upgrades/run'),
+    import('../../functions/jobs/seed'),
+  ]);
   const client = db.ddb();
   send = client.send.bind(client) as typeof send;
 });
@@ -34,6 +39,10 @@ async function storedBeforeTheIndex(companyId: number, id: number) {
   await db.updateItem({ pk: `C#${companyId}`, sk: contactSk(id) }, { remove: INDEX_FIELDS });
   return before!;
 }
+
+/** The seed as the deployment's trigger runs it: a Lambda with this much time left. */
+const seedAfterDeploy = (msLeft: number) =>
+  seed({ adminEmail: ADMIN.email, adminPassword: ADMIN.password }, { getRemainingTimeInMillis: () => msLeft });
 
 /** The upgrade as a new deployment brings it: not recorded done. */
 const notYetRun = () => db.deleteItem(upgrades.upgradeKeys(NAME));
@@ -85,7 +94,7 @@ describe('data upgrades', () => {
     expect((await record())?.doneAt).toEqual(expect.any(String));
   });
 
-  it("contacts stored before the duplicate index are suggested once the upgrade ran (the timer), never another company's; a second run writes nothing", async () => {
+  it("contacts stored before the duplicate index are suggested once the seed upgraded them, never another company's; a second run writes nothing", async () => {
     const a = await newCompany('upga');
     const b = await newCompany('upgb');
     const maria = await createContact(a.adminToken, { name: 'Maria Silva', number: '+55 (11) 98765-4321' });
@@ -109,8 +118,12 @@ describe('data upgrades', () => {
     expect(await duplicatePairs(a)).toEqual([]);
     expect(await duplicatePairs(b)).toEqual([]);
 
-    // the stack's timer (as after a deployment whose seed ran out of time)
-    const ran = (await runTimer('upgrades')).result;
+    // a seed whose Lambda has no time left (under the margin it keeps) starts nothing and leaves it not done
+    expect((await seedAfterDeploy(10_000)).upgrades).toEqual([{ name: NAME, status: 'paused', read: 0, written: 0 }]);
+    expect((await record())?.doneAt).toBeUndefined();
+    expect(await duplicatePairs(a)).toEqual([]);
+    // the next deployment's seed
+    const ran = (await seedAfterDeploy(120_000)).upgrades;
     expect(ran).toEqual([expect.objectContaining({ name: NAME, status: 'done' })]);
     expect(ran[0].written).toBeGreaterThanOrEqual(6);
     expect(await duplicatePairs(a)).toEqual(expectedA);

@@ -7,12 +7,12 @@ import { contactsDuplicateIndex } from './contacts-duplicate-index';
 
 /**
  * Data upgrades: changes a new version makes to data an older one wrote (an index entry it did not
- * write), run by themselves after each deployment (the seed) and, until they finish, by the
- * `upgrades` timer. Each walks every company (the companies index, by id) and pages through that
- * company's items by Query, never a Scan. Its record `PLATFORM` / `UPGRADE#<name>` keeps where it is
- * (the company and the page cursor within it) after every page, so a run that is stopped, times out
- * or crashes is continued from its last page by the next one; once it reaches the end it is marked
- * done and never runs again. A run holds a lease on the record, so two runs never walk at once.
+ * write), run by themselves by the seed after each deployment and at every local start. Each walks
+ * every company (the companies index, by id) and pages through that company's items by Query, never
+ * a Scan. Its record `PLATFORM` / `UPGRADE#<name>` keeps where it is (the company and the page cursor
+ * within it) after every page, so a run that runs out of time, times out or crashes is continued
+ * from its last page by the next one; once it reaches the end it is marked done and never runs
+ * again. A run holds a lease on the record, so two runs never walk at once.
  */
 export interface DataUpgrade {
   /** recorded as done under this name: never rename a shipped upgrade */
@@ -61,7 +61,7 @@ const PAGE_SIZE = 100;
 const LEASE_SLACK_MS = 60_000;
 /** A Lambda stops this long before its timeout: the last page and the record's writes. */
 const LAMBDA_MARGIN_MS = 15_000;
-/** Without a Lambda's clock (the local stack's start and timers). */
+/** Without a Lambda's clock (the local stack's start). */
 const LOCAL_BUDGET_MS = 60_000;
 
 /** The time a run may take: what the Lambda has left, less a margin. */
