@@ -11,6 +11,12 @@ import { getPlan } from './plans';
 export const companyKeys = (id: number) => ({ pk: `C#${id}`, sk: 'COMPANY' });
 export const COMPANIES_INDEX = { index: 'gsi1', pk: 'COMPANIES' } as const;
 export const COMPANY_DUE_INDEX = { index: 'gsi2', pk: 'COMPANYDUE' } as const;
+/** A company's place on the companies index: a page that starts there begins with the next company. */
+export const companiesIndexKey = (id: number) => ({
+  ...companyKeys(id),
+  gsi1pk: COMPANIES_INDEX.pk,
+  gsi1sk: pad(id),
+});
 
 /** The index attributes derived from the company's fields (rewritten with every change). */
 export function companyIndexFields(company: Pick<Company, 'id' | 'name' | 'email' | 'dueDate'>) {

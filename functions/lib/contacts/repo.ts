@@ -97,8 +97,18 @@ export function contactJid(contact: Pick<Contact, 'number' | 'lid' | 'isGroup'>)
   return `${contact.lid}@lid`;
 }
 
-export function contactItem(contact: Contact & { lidPn?: string }): Item {
+/** The duplicate-suggestion index attributes (gsi4, gsi5) of a contact, those it has. */
+export function duplicateIndexFields(contact: Contact & { lidPn?: string }): Item {
   const dup = duplicateKeys(contact);
+  return {
+    ...(dup.phone
+      ? { gsi4pk: contactIndex.dupPhone(contact.companyId), gsi4sk: `${dup.phone}#${pad(contact.id)}` }
+      : {}),
+    ...(dup.name ? { gsi5pk: contactIndex.dupName(contact.companyId), gsi5sk: `${dup.name}#${pad(contact.id)}` } : {}),
+  };
+}
+
+export function contactItem(contact: Contact & { lidPn?: string }): Item {
   return {
     ...contactKeys(contact.companyId, contact.id),
     ...contact,
@@ -108,12 +118,12 @@ export function contactItem(contact: Contact & { lidPn?: string }): Item {
     gsi2sk: `${contact.number}#${pad(contact.id)}`,
     gsi3pk: contactIndex.byDate(contact.companyId),
     gsi3sk: `${contact.createdAt}#${pad(contact.id)}`,
-    ...(dup.phone
-      ? { gsi4pk: contactIndex.dupPhone(contact.companyId), gsi4sk: `${dup.phone}#${pad(contact.id)}` }
-      : {}),
-    ...(dup.name ? { gsi5pk: contactIndex.dupName(contact.companyId), gsi5sk: `${dup.name}#${pad(contact.id)}` } : {}),
+    ...duplicateIndexFields(contact),
   };
 }
+
+/** Every contact of a company, in id order (the company partition's `CONTACT#` items). */
+export const allContactsQuery = (companyId: number) => ({ pk: `C#${companyId}`, sk: { beginsWith: 'CONTACT#' } });
 
 export const toContact = (item: Item) => stripKeys(item) as Contact;
 
