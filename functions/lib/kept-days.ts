@@ -1,5 +1,5 @@
 import { localDay } from '#shared/dates';
-import { queryAll, type Item } from './db';
+import { batchGet, queryAll, type Item } from './db';
 
 /**
  * Day items that are written only on the day they count (every write ADDs to the item of the day
@@ -44,49 +44,60 @@ export interface SplitDays<T> {
   settledKey: string;
 }
 
-/** The parsed day items of partition `pk`, days `from`..`to` (inclusive) that exist, oldest first in each part. */
-export async function keptDaysSplit<T>(
-  pk: string,
-  from: string,
-  to: string,
-  parse: (item: Item) => T,
-  now = new Date(),
-): Promise<SplitDays<T>> {
-  const firstOpen = localDay(new Date(now.getTime() - SETTLE_MS));
-  const keyOf = (day: string) => `${pk}|${day}`;
-  const days = [...calendarDays(from, to)];
-  const missing = days.filter((d) => d < firstOpen && !kept.has(keyOf(d)));
-  const open = days.filter((d) => d >= firstOpen);
-  const readFrom = missing[0] ?? open[0];
-  const fresh = new Map<string, T>();
-  if (readFrom) {
-    const items = await queryAll<Item>({ pk, sk: { between: [`D#${readFrom}`, `D#${to}`] } });
-    for (const item of items) fresh.set(String(item.sk).slice(2), parse(item));
-    for (const d of days) if (d >= readFrom && d < firstOpen) remember(kept, keyOf(d), fresh.get(d) ?? null, MAX_KEPT);
-  }
-  const settledDays = days.filter((d) => d < firstOpen);
-  const present = (list: string[], pick: (d: string) => unknown) =>
-    list.flatMap((d) => {
-      const day = pick(d) as T | null | undefined;
-      return day ? [day] : [];
-    });
-  return {
-    settled: present(settledDays, (d) => kept.get(keyOf(d))),
-    open: present(open, (d) => fresh.get(d)),
-    settledKey: `${pk}|${from}|${settledDays.at(-1) ?? ''}`,
-  };
+/** A range of one partition's day items to read, and how to parse one. */
+export interface DaysSpec<T> {
+  pk: string;
+  from: string;
+  to: string;
+  parse: (item: Item) => T;
 }
 
-/** The parsed day items of partition `pk`, days `from`..`to` (inclusive) that exist, oldest first. */
-export async function keptDays<T>(
-  pk: string,
-  from: string,
-  to: string,
-  parse: (item: Item) => T,
+/**
+ * Several partitions' ranges at once (the dashboard's counters and service levels), each split into
+ * settled (kept) and open days. A range whose settled days are all kept needs only its open days:
+ * those of every such range are read by key in one BatchGet. A range with settled days not kept yet
+ * is read by a Query from its first missing day.
+ */
+export async function keptDaysSplitAll<T extends unknown[]>(
+  specs: { [K in keyof T]: DaysSpec<T[K]> },
   now = new Date(),
-): Promise<T[]> {
-  const { settled, open } = await keptDaysSplit(pk, from, to, parse, now);
-  return [...settled, ...open];
+): Promise<{ [K in keyof T]: SplitDays<T[K]> }> {
+  const firstOpen = localDay(new Date(now.getTime() - SETTLE_MS));
+  const plans = (specs as DaysSpec<unknown>[]).map((spec) => {
+    const days = [...calendarDays(spec.from, spec.to)];
+    const keyOf = (day: string) => `${spec.pk}|${day}`;
+    const missing = days.filter((d) => d < firstOpen && !kept.has(keyOf(d)));
+    const open = days.filter((d) => d >= firstOpen);
+    return { spec, days, keyOf, readFrom: missing[0], open };
+  });
+  const byKey = plans.flatMap((p) => (p.readFrom ? [] : p.open.map((d) => ({ pk: p.spec.pk, sk: `D#${d}` }))));
+  const [got, ...queried] = await Promise.all([
+    byKey.length ? batchGet<Item>(byKey) : Promise.resolve([]),
+    ...plans.map((p) =>
+      p.readFrom
+        ? queryAll<Item>({ pk: p.spec.pk, sk: { between: [`D#${p.readFrom}`, `D#${p.spec.to}`] } })
+        : undefined,
+    ),
+  ]);
+  return plans.map((p, i) => {
+    const items = queried[i] ?? got.filter((item) => item.pk === p.spec.pk);
+    const fresh = new Map(items.map((item) => [String(item.sk).slice(2), p.spec.parse(item)]));
+    const readFrom = p.readFrom ?? p.open[0];
+    if (readFrom)
+      for (const d of p.days)
+        if (d >= readFrom && d < firstOpen) remember(kept, p.keyOf(d), fresh.get(d) ?? null, MAX_KEPT);
+    const settledDays = p.days.filter((d) => d < firstOpen);
+    const present = (list: string[], pick: (d: string) => unknown) =>
+      list.flatMap((d) => {
+        const day = pick(d);
+        return day ? [day] : [];
+      });
+    return {
+      settled: present(settledDays, (d) => kept.get(p.keyOf(d))),
+      open: present(p.open, (d) => fresh.get(d)),
+      settledKey: `${p.spec.pk}|${p.spec.from}|${settledDays.at(-1) ?? ''}`,
+    };
+  }) as { [K in keyof T]: SplitDays<T[K]> };
 }
 
 /**

@@ -92,8 +92,11 @@ export function bumpUserDay(
 
 const LATE = /^s#(\d{4}-\d{2}-\d{2})#(.+)$/;
 
+/** What one day item counts, by the day counted for. */
+export type DayCounts = Map<string, Record<string, number>>;
+
 /** What one day item counts, by the day counted for: its own day's counters and `s#<day>#` ones. */
-export function dayCounts(item: Record<string, unknown>): Map<string, Record<string, number>> {
+export function dayCounts(item: Record<string, unknown>): DayCounts {
   const out = new Map<string, Record<string, number>>();
   const own = String(item.day ?? String(item.sk).slice(2));
   for (const [name, value] of Object.entries(item)) {
@@ -116,7 +119,7 @@ export interface DashSum {
 }
 
 /** Sums what day items count (`dayCounts` of each) for the days `from`..`to`, into a new sum. */
-export function sumDashDays(items: Map<string, Record<string, number>>[], from: string, to: string): DashSum {
+export function sumDashDays(items: DayCounts[], from: string, to: string): DashSum {
   const out: DashSum = { days: new Map(), total: {}, users: new Map() };
   for (const counts of items)
     for (const [day, fields] of counts) {

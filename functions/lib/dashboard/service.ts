@@ -1,11 +1,11 @@
 import { listUsers, listUsersWithPresence } from '../accounts/users';
-import { dashPk, dayCounts, sumDashDays, type DashSum } from './aggregates';
-import { keptDaysSplit, keptFold } from '../kept-days';
+import { dashPk, dayCounts, sumDashDays, type DashSum, type DayCounts } from './aggregates';
+import { keptDaysSplitAll, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { addDays, localDay, utcDay } from '#shared/dates';
-import { slaReport } from '../sla/metrics';
-import { slaSum } from '../sla/days';
+import { slaReport, type SlaDay } from '../sla/metrics';
+import { slaDaysSpec, slaSum } from '../sla/days';
 
 /**
  * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items from the range's
@@ -53,28 +53,40 @@ function checked(r: Range): Range {
 
 const minutes = (sum: number, count: number) => (count ? Math.round((sum / count / 60_000) * 100) / 100 : 0);
 
+/** The day items that hold a range's counters: from its first day to today (later items carry counters of its days). */
+const dashDaysSpec = (companyId: number, r: Range, now: Date): DaysSpec<DayCounts> => ({
+  pk: dashPk(companyId),
+  from: r.from,
+  to: [r.to, localDay(now)].sort()[1]!,
+  parse: dayCounts,
+});
+
 /**
- * The counters of a range (from the day items written from its first day to today: each counts for
- * its own day and, as `s#<day>#`, for earlier ones), in two parts: the settled items' sum, kept per
- * instance, and the open items' sum, just read.
+ * The counters of a range (each day item counts for its own day and, as `s#<day>#`, for earlier
+ * ones), in two parts: the settled items' sum, kept per instance, and the open items' sum.
  */
-async function rangeSums(companyId: number, r: Range, now = new Date()): Promise<DashSum[]> {
-  const last = [r.to, localDay(now)].sort()[1]!; // to today: later items carry counters of the range's days
-  const split = await keptDaysSplit(dashPk(companyId), r.from, last, dayCounts, now);
+function rangeSums(r: Range, split: SplitDays<DayCounts>): DashSum[] {
   const settled = keptFold(`dash|${r.to}|${split.settledKey}`, () => sumDashDays(split.settled, r.from, r.to));
   return [settled, sumDashDays(split.open, r.from, r.to)];
+}
+
+async function readRange(companyId: number, r: Range, now = new Date()) {
+  const [split] = await keptDaysSplitAll<[DayCounts]>([dashDaysSpec(companyId, r, now)], now);
+  return rangeSums(r, split);
 }
 
 const total = (parts: DashSum[], field: string) => parts.reduce((s, p) => s + (p.total[field] ?? 0), 0);
 const userTotal = (parts: DashSum[], userId: number, field: string) =>
   parts.reduce((s, p) => s + (p.users.get(userId)?.[field] ?? 0), 0);
 
-export async function dashboard(companyId: number, r: Range) {
-  const [parts, users, sla] = await Promise.all([
-    rangeSums(companyId, r),
+export async function dashboard(companyId: number, r: Range, now = new Date()) {
+  // the open days of both partitions come in one BatchGet once the settled ones are kept
+  const [[dashSplit, slaSplit], users] = await Promise.all([
+    keptDaysSplitAll<[DayCounts, SlaDay]>([dashDaysSpec(companyId, r, now), slaDaysSpec(companyId, r.from, r.to)], now),
     listUsersWithPresence(companyId),
-    slaSum(companyId, r.from, r.to),
   ]);
+  const parts = rangeSums(r, dashSplit);
+  const sla = slaSum(slaSplit);
   const counters = {
     supportHappening: total(parts, 'open'),
     supportPending: total(parts, 'pending'),
@@ -100,7 +112,7 @@ export async function dashboard(companyId: number, r: Range) {
 
 /** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */
 export async function ticketsUsers(companyId: number, r: Range) {
-  const [parts, users] = await Promise.all([rangeSums(companyId, r), listUsers(companyId)]);
+  const [parts, users] = await Promise.all([readRange(companyId, r), listUsers(companyId)]);
   const ids = new Set(parts.flatMap((p) => [...p.users.keys()]));
   const data = users
     .filter((u) => ids.has(u.id))
@@ -112,7 +124,7 @@ export async function ticketsUsers(companyId: number, r: Range) {
 
 /** New tickets per day (`data`/`total`), or per hour (`horario`/`total`) when the range is one day. */
 export async function ticketsDay(companyId: number, r: Range) {
-  const parts = await rangeSums(companyId, r);
+  const parts = await readRange(companyId, r);
   const perDay = (day: string, field: string) => parts.reduce((s, p) => s + (p.days.get(day)?.[field] ?? 0), 0);
   if (r.from === r.to) {
     const data = Array.from({ length: 24 }, (_, h) => {
