@@ -18,8 +18,20 @@ export interface LocalDynamo {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts DynamoDB Local (in memory, or on disk under `dataDir`) and creates the table from the shared definition. */
-export async function startDynamo(opts: { port: number; dataDir?: string; tableName: string }): Promise<LocalDynamo> {
+/**
+ * Starts DynamoDB Local (in memory, or on disk under `dataDir`) and creates the table from the shared
+ * definition. `stream: false` (a stack without stream consumers, the attendance bench) makes an
+ * in-memory table without its stream: DynamoDB Local serves reads about half as fast on a table with
+ * a stream (measured with 150,000 items: 10,166 against 21,396 GetItems in 30 s), which DynamoDB
+ * does not.
+ */
+export async function startDynamo(opts: {
+  port: number;
+  dataDir?: string;
+  tableName: string;
+  stream?: boolean;
+}): Promise<LocalDynamo> {
+  const withStream = opts.stream !== false || !!opts.dataDir;
   const path = opts.dataDir ? resolve(opts.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
   const child = spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' });
@@ -50,7 +62,8 @@ export async function startDynamo(opts: { port: number; dataDir?: string; tableN
   }
   const tables = await client.send(new ListTablesCommand({}));
   if (!tables.TableNames?.includes(opts.tableName)) {
-    await client.send(new CreateTableCommand(createTableInput(opts.tableName)));
+    const input = createTableInput(opts.tableName);
+    await client.send(new CreateTableCommand(withStream ? input : { ...input, StreamSpecification: undefined }));
     await client.send(
       new UpdateTimeToLiveCommand({
         TableName: opts.tableName,
@@ -60,7 +73,7 @@ export async function startDynamo(opts: { port: number; dataDir?: string; tableN
   }
   const described = await client.send(new DescribeTableCommand({ TableName: opts.tableName }));
   // a table made on disk before the table had a stream gets one
-  if (!described.Table?.StreamSpecification?.StreamEnabled)
+  if (withStream && !described.Table?.StreamSpecification?.StreamEnabled)
     await client.send(new UpdateTableCommand({ TableName: opts.tableName, StreamSpecification: TABLE_STREAM }));
   client.destroy();
   return {

@@ -58,8 +58,9 @@ export interface StackOptions {
   /** log2 of the scrypt cost for new password hashes (default 17) */
   passwordHashCost?: number;
   /**
-   * feed the table's change stream to its consumers, the search index (default true). The attendance
-   * bench turns it off: on AWS the index lives in OpenSearch, not in the process that answers the API
+   * the table's change stream and its consumers, the search index (default true). The attendance
+   * bench turns them off: on AWS the index lives in OpenSearch, not in the process that answers the
+   * API, and DynamoDB Local reads slower from a table with a stream (infra/local/dynamo.ts)
    */
   streams?: boolean;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
@@ -129,6 +130,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     port: dynamoPort,
     dataDir: dataDir && join(dataDir, 'dynamodb'),
     tableName: TABLE_NAME,
+    stream: opts.streams !== false,
   });
   // In-memory stacks (tests, benchmarks) keep their files in a temporary folder removed on stop.
   const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'inbox-s3-'));
