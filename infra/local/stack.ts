@@ -63,6 +63,11 @@ export interface StackOptions {
    * API, and DynamoDB Local reads slower from a table with a stream (infra/local/dynamo.ts)
    */
   streams?: boolean;
+  /**
+   * expired items deleted (default true). The attendance bench turns it off: DynamoDB Local's sweep
+   * over the whole table blocks reads for a moment every 10 s (infra/local/dynamo.ts)
+   */
+  timeToLive?: boolean;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
   faultInjection?: { failRate: number; queues: string[] };
 }
@@ -131,6 +136,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     dataDir: dataDir && join(dataDir, 'dynamodb'),
     tableName: TABLE_NAME,
     stream: opts.streams !== false,
+    ttl: opts.timeToLive !== false,
   });
   // In-memory stacks (tests, benchmarks) keep their files in a temporary folder removed on stop.
   const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'inbox-s3-'));
