@@ -1,6 +1,6 @@
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
-import { getItem, stripKeys, transact, putTx, query, type TransactItem, type Item } from '../db';
+import { getItem, stripKeys, transact, putTx, query, queryAll, type TransactItem, type Item } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { pad, nowIso } from '../keys';
 import { limitReached } from './plan-limits';
@@ -93,6 +93,19 @@ export async function listUsersWithPresence(companyId: number): Promise<(User & 
     startKey = page.lastKey;
   } while (startKey);
   return out;
+}
+
+/** Each user's id and name and whether a WebSocket is live (the dashboard's attendants): one Query of three attributes. */
+export async function userNamesWithPresence(
+  companyId: number,
+): Promise<{ id: number; name: string; online: boolean }[]> {
+  const items = await queryAll({
+    pk: `C#${companyId}`,
+    sk: { beginsWith: 'USER#' },
+    projection: ['id', 'name', 'sockets'],
+  });
+  const now = Math.floor(Date.now() / 1000);
+  return items.map((i) => ({ id: Number(i.id), name: String(i.name), online: isOnline(i, now) }));
 }
 
 export interface NewUser {

@@ -1,4 +1,4 @@
-import { listUsers, listUsersWithPresence } from '../accounts/users';
+import { listUsers, userNamesWithPresence } from '../accounts/users';
 import { dashPk, dayCounts, sumDashDays, type DashSum, type DayCounts } from './aggregates';
 import { keptDaysSplitAll, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
 import { AppError } from '../errors';
@@ -83,7 +83,7 @@ export async function dashboard(companyId: number, r: Range, now = new Date()) {
   // the open days of both partitions come in one BatchGet once the settled ones are kept
   const [[dashSplit, slaSplit], users] = await Promise.all([
     keptDaysSplitAll<[DayCounts, SlaDay]>([dashDaysSpec(companyId, r, now), slaDaysSpec(companyId, r.from, r.to)], now),
-    listUsersWithPresence(companyId),
+    userNamesWithPresence(companyId),
   ]);
   const parts = rangeSums(r, dashSplit);
   const sla = slaSum(slaSplit);

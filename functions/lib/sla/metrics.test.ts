@@ -30,6 +30,31 @@ describe('service-level metrics from day items', () => {
     expect([...day.byKey.keys()].sort()).toEqual(['Q3', 'U7', 'W1']);
   });
 
+  it('only `<U|Q|W><id>#<metric>` attributes are metrics', () => {
+    const day = slaDayOf({
+      pk: 'C#1#SLA',
+      sk: 'D#2026-11-20',
+      day: '2026-11-20',
+      'U7#f24': 2,
+      'U7#r30': 1,
+      'Q3#b': 1,
+      'W1#cn': 2,
+      'W1#cs': 1,
+      'W1#n': 'Principal',
+      'U7#f': 5,
+      'U7#fx': 5,
+      'U7#x': 5,
+      'Ux#b': 5,
+      'U#b': 5,
+      'X1#b': 5,
+      'U#0000000007#tickets': 5,
+    });
+    expect([...day.byKey.keys()].sort()).toEqual(['Q3', 'U7', 'W1']);
+    expect(day.byKey.get('U7')).toMatchObject({ f: new Map([[24, 2]]), r: new Map([[30, 1]]), b: 0 });
+    expect(day.byKey.get('Q3')).toMatchObject({ b: 1, f: new Map() });
+    expect(day.byKey.get('W1')).toMatchObject({ cn: 2, cs: 1, name: 'Principal' });
+  });
+
   it('a period sums the bucket counts of its days before taking median and p90', () => {
     const days = [
       dayItem('2026-11-20', [{ [`f${bucketOf(60_000)}`]: 1 }, { [`r${bucketOf(3_500_000)}`]: 1 }, { cn: 1, cs: 1 }]),

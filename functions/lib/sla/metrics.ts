@@ -92,20 +92,40 @@ interface Acc {
   name?: string;
 }
 const newAcc = (): Acc => ({ f: new Map(), r: new Map(), b: 0, cn: 0, cs: 0 });
-const ATTR = /^([UQW])(\d+)#(f|r)?(\d+|b|cn|cs|n)$/;
+const DIMS = new Set(['U', 'Q', 'W']);
+function isDigits(text: string) {
+  if (!text.length || text.length > 15) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
+/**
+ * Adds one day item's metrics (`<dim><id>#<metric>`) into `into`; any other attribute is skipped.
+ * Read without a regular expression per attribute: a busy day item holds about a thousand.
+ */
 function accumulate(into: Map<string, Acc>, item: Item) {
-  for (const [name, value] of Object.entries(item)) {
-    const m = ATTR.exec(name);
-    if (!m) continue;
-    const key = `${m[1]}${m[2]}`;
+  for (const name in item) {
+    if (!DIMS.has(name[0]!)) continue;
+    const cut = name.indexOf('#', 1);
+    if (cut < 2) continue;
+    const key = name.slice(0, cut);
+    const metric = name.slice(cut + 1);
+    const kind = metric[0];
+    const bucket = (kind === 'f' || kind === 'r') && metric.length > 1 ? metric.slice(1) : undefined;
+    const known = bucket !== undefined || metric === 'b' || metric === 'cn' || metric === 'cs' || metric === 'n';
+    if (!known || !isDigits(key.slice(1)) || (bucket !== undefined && !isDigits(bucket))) continue;
     const acc = into.get(key) ?? newAcc();
     into.set(key, acc);
-    if (m[3]) {
-      const k = Number(m[4]);
-      acc[m[3] as 'f' | 'r'].set(k, (acc[m[3] as 'f' | 'r'].get(k) ?? 0) + Number(value));
-    } else if (m[4] === 'n') acc.name = String(value);
-    else acc[m[4] as 'b' | 'cn' | 'cs'] += Number(value);
+    const value = item[name];
+    if (bucket !== undefined) {
+      const histogram = acc[kind as 'f' | 'r'];
+      const k = Number(bucket);
+      histogram.set(k, (histogram.get(k) ?? 0) + Number(value));
+    } else if (metric === 'n') acc.name = String(value);
+    else acc[metric as 'b' | 'cn' | 'cs'] += Number(value);
   }
 }
 
