@@ -11,9 +11,10 @@ import { slaDaysSpec, slaSum } from '../sla/days';
  * Dashboard reads (attendance.md 2.11, 3; issue 24): sums over the aggregate items from the range's
  * first day to today (one per day, each user's counters inside; a day's item also carries what later
  * changed earlier days, aggregates.ts). Settled days never change, so an instance keeps them and
- * their sum (kept-days.ts) and each read adds the open day(s) to it (one Query); the same for the
- * service-level metrics of the range (sla/days.ts, one Query); plus the users and who is online,
- * all at once. Tickets are never read. Times are averages in minutes; service-level durations seconds.
+ * their sum (kept-days.ts) and each read adds the open day(s) to it; the same for the service-level
+ * metrics of the range (sla/days.ts). The open days of both come in one BatchGet, beside one Query
+ * of the users and who is online. Tickets are never read. Times are averages in minutes;
+ * service-level durations seconds.
  */
 export interface Range {
   from: string;
