@@ -1,6 +1,6 @@
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
-import { getItem, stripKeys, transact, putTx, query, queryAll, type TransactItem, type Item } from '../db';
+import { getItem, stripKeys, transact, putTx, queryAll, type TransactItem, type Item } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { pad, nowIso } from '../keys';
 import { limitReached } from './plan-limits';
@@ -79,20 +79,9 @@ export async function findUserByEmail(email: string): Promise<StoredUser | undef
   return guard ? getStoredUser(guard.companyId, guard.userId) : undefined;
 }
 
+/** The company's users: one Query. */
 export async function listUsers(companyId: number): Promise<User[]> {
-  return (await listUsersWithPresence(companyId)).map(({ online: _online, ...user }) => user);
-}
-
-/** The company's users and whether each has a live WebSocket: one Query. */
-export async function listUsersWithPresence(companyId: number): Promise<(User & { online: boolean })[]> {
-  const out: (User & { online: boolean })[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await query({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' }, startKey });
-    out.push(...page.items.map((i) => ({ ...toUser(i), online: isOnline(i) })));
-    startKey = page.lastKey;
-  } while (startKey);
-  return out;
+  return (await queryAll({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' } })).map(toUser);
 }
 
 /** Each user's id and name and whether a WebSocket is live (the dashboard's attendants): one Query of three attributes. */

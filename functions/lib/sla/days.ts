@@ -6,8 +6,6 @@ import { slaDayOf, slaPk, sumSlaDays, type SlaDay, type SlaSum } from './metrics
  * never changes again: settled days are kept per instance and their sum too (kept-days.ts); each
  * read fetches only the days still open and adds them to that sum.
  */
-export { MAX_KEPT, SETTLE_MS } from '../kept-days';
-
 /** The day items of the days `from`..`to` (inclusive), for keptDaysSplitAll. */
 export const slaDaysSpec = (companyId: number, from: string, to: string): DaysSpec<SlaDay> => ({
   pk: slaPk(companyId),

@@ -1,21 +1,14 @@
-import { useEffect, useState, type ComponentType } from 'react';
 import type { SwitchProps } from '@mui/material/Switch';
+import { afterPaint, useAfterPaint } from './after-paint';
 
-let Loaded: ComponentType<SwitchProps> | null = null;
-const loadSwitch = () =>
-  import('@mui/material/Switch').then((m) => {
-    Loaded = m.default;
-  });
+const mui = afterPaint<SwitchProps>(() => import('@mui/material/Switch'));
 
 /**
- * MUI's Switch, fetched just after the page shows (issue 25: the ticket page's first download; the
- * composer's signature switch and the list's "show all" use it). Nothing is drawn until it arrives,
- * a moment after the first paint; its label is drawn at once.
+ * MUI's Switch, fetched just after the page shows (the composer's signature switch and the list's
+ * "show all" use it). Nothing is drawn until it arrives, a moment after the first paint; its label
+ * is drawn at once.
  */
 export function Switch(props: SwitchProps) {
-  const [, setReady] = useState(Loaded !== null);
-  useEffect(() => {
-    if (!Loaded) void loadSwitch().then(() => setReady(true));
-  }, []);
+  const Loaded = useAfterPaint(mui);
   return Loaded ? <Loaded {...props} /> : null;
 }
