@@ -86,12 +86,23 @@ export async function getItem<T = Item>(key: Key, opts: { consistent?: boolean }
   return out.Item;
 }
 
-export async function batchGet<T = Item>(keys: Key[], opts: { consistent?: boolean } = {}): Promise<T[]> {
+export async function batchGet<T = Item>(
+  keys: Key[],
+  opts: { consistent?: boolean; projection?: string[] } = {},
+): Promise<T[]> {
   const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   const found: T[] = [];
+  const projection = opts.projection && {
+    ProjectionExpression: opts.projection.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(opts.projection.map((field, i) => [`#p${i}`, field])),
+  };
   for (let i = 0; i < unique.length; i += 100) {
     let request: BatchGetCommandInput['RequestItems'] = {
-      [table()]: { Keys: unique.slice(i, i + 100), ...(opts.consistent ? { ConsistentRead: true } : {}) },
+      [table()]: {
+        Keys: unique.slice(i, i + 100),
+        ...(opts.consistent ? { ConsistentRead: true } : {}),
+        ...projection,
+      },
     };
     while (request && Object.keys(request).length) {
       const out: BatchGetCommandOutput = await send(

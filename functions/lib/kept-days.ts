@@ -1,5 +1,5 @@
 import { localDay } from '#shared/dates';
-import { batchGet, queryAll, type Item } from './db';
+import { batchGet, queryAll, type Item, type Key } from './db';
 
 /**
  * Day items that are written only on the day they count (every write ADDs to the item of the day
@@ -13,6 +13,13 @@ import { batchGet, queryAll, type Item } from './db';
  * What a reader computes from the settled days of a range (a sum over 30 days) never changes
  * either: `keptFold` keeps it per instance under a key naming the partition, the range and the last
  * settled day, so a read adds only the open days to it.
+ *
+ * An open day changes, but every write to a day item also ADDs 1 to its version, `v` (DAY_VERSION):
+ * an instance keeps the open days it parsed with their version, and a read of an open day it keeps
+ * asks first for the version alone (a few bytes instead of a busy day's thousand counters) and
+ * reads the whole item only when the version moved. `SplitDays.openKey` names the open days'
+ * versions, so what a reader computes from them can be kept the same way. An item without a
+ * version (written before versions) is always read whole.
  */
 export const SETTLE_MS = 10 * 60_000;
 /**
@@ -21,8 +28,18 @@ export const SETTLE_MS = 10 * 60_000;
  */
 export const MAX_KEPT = 10_000;
 export const MAX_FOLDS = 500;
+/** Open days kept with their version: about two per company (its counters and service levels). */
+export const MAX_OPEN = 2_000;
+/** The attribute every write to a day item ADDs 1 to. */
+export const DAY_VERSION = 'v';
 const kept = new Map<string, unknown>();
 const folds = new Map<string, unknown>();
+const openKept = new Map<string, { version: number; day: unknown }>();
+
+const versionOf = (item: Item) => {
+  const v = item[DAY_VERSION];
+  return typeof v === 'number' ? v : undefined;
+};
 
 function* calendarDays(from: string, to: string) {
   for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += 86_400_000)
@@ -42,6 +59,8 @@ export interface SplitDays<T> {
   open: T[];
   /** names the settled part: the partition, the range's first day and its last settled day */
   settledKey: string;
+  /** names the open part (each open day and its version), when every open item has a version */
+  openKey?: string;
 }
 
 /** A range of one partition's day items to read, and how to parse one. */
@@ -55,8 +74,9 @@ export interface DaysSpec<T> {
 /**
  * Several partitions' ranges at once (the dashboard's counters and service levels), each split into
  * settled (kept) and open days. A range whose settled days are all kept needs only its open days:
- * those of every such range are read by key in one BatchGet. A range with settled days not kept yet
- * is read by a Query from its first missing day.
+ * those of every such range are read by key in one BatchGet, or, for the open days this instance
+ * already parsed, their versions alone, then whole only where a version moved. A range with settled
+ * days not kept yet is read by a Query from its first missing day.
  */
 export async function keptDaysSplitAll<T extends unknown[]>(
   specs: { [K in keyof T]: DaysSpec<T[K]> },
@@ -70,32 +90,73 @@ export async function keptDaysSplitAll<T extends unknown[]>(
     const open = days.filter((d) => d >= firstOpen);
     return { spec, days, keyOf, readFrom: missing[0], open };
   });
-  const byKey = plans.flatMap((p) => (p.readFrom ? [] : p.open.map((d) => ({ pk: p.spec.pk, sk: `D#${d}` }))));
-  const [got, ...queried] = await Promise.all([
-    byKey.length ? batchGet<Item>(byKey) : Promise.resolve([]),
+  const byKey = plans.flatMap((p) =>
+    p.readFrom ? [] : p.open.map((d) => ({ key: p.keyOf(d), pk: p.spec.pk, sk: `D#${d}`, parse: p.spec.parse })),
+  );
+  const known = byKey.filter((k) => openKept.has(k.key));
+  const unknown = byKey.filter((k) => !openKept.has(k.key));
+  const keysOf = (list: typeof byKey) => list.map(({ pk, sk }) => ({ pk, sk }));
+  const [versions, whole, ...queried] = await Promise.all([
+    known.length ? batchGet<Item>(keysOf(known), { projection: ['pk', 'sk', DAY_VERSION] }) : [],
+    unknown.length ? batchGet<Item>(keysOf(unknown)) : [],
     ...plans.map((p) =>
       p.readFrom
         ? queryAll<Item>({ pk: p.spec.pk, sk: { between: [`D#${p.readFrom}`, `D#${p.spec.to}`] } })
         : undefined,
     ),
   ]);
+  // the open days read whole or found unchanged, parsed, by `pk|day`; a day without an item is absent
+  const openDays = new Map<string, { version?: number; day: unknown }>();
+  const keepOpen = (item: Item, parse: (item: Item) => unknown) => {
+    const key = `${item.pk}|${String(item.sk).slice(2)}`;
+    const version = versionOf(item);
+    const day = parse(item);
+    openDays.set(key, { version, day });
+    if (version === undefined) openKept.delete(key);
+    else remember(openKept, key, { version, day }, MAX_OPEN);
+  };
+  const parseOf = new Map(byKey.map((k) => [k.key, k.parse]));
+  for (const item of whole) keepOpen(item, parseOf.get(`${item.pk}|${String(item.sk).slice(2)}`)!);
+  const moved: Key[] = [];
+  for (const item of versions) {
+    const key = `${item.pk}|${String(item.sk).slice(2)}`;
+    const mine = openKept.get(key)!;
+    const version = versionOf(item);
+    // a version read behind the one kept (reads are eventually consistent) keeps the newer
+    if (version !== undefined && version <= mine.version) {
+      openDays.set(key, mine);
+      remember(openKept, key, mine, MAX_OPEN);
+    } else moved.push({ pk: String(item.pk), sk: String(item.sk) });
+  }
+  if (moved.length)
+    for (const item of await batchGet<Item>(moved))
+      keepOpen(item, parseOf.get(`${item.pk}|${String(item.sk).slice(2)}`)!);
   return plans.map((p, i) => {
-    const items = queried[i] ?? got.filter((item) => item.pk === p.spec.pk);
-    const fresh = new Map(items.map((item) => [String(item.sk).slice(2), p.spec.parse(item)]));
-    const readFrom = p.readFrom ?? p.open[0];
-    if (readFrom)
+    const items = queried[i];
+    if (items) {
+      for (const item of items) if (String(item.sk).slice(2) >= firstOpen) keepOpen(item, p.spec.parse);
+      const fresh = new Map(items.map((item) => [String(item.sk).slice(2), item]));
       for (const d of p.days)
-        if (d >= readFrom && d < firstOpen) remember(kept, p.keyOf(d), fresh.get(d) ?? null, MAX_KEPT);
+        if (d >= p.readFrom! && d < firstOpen) {
+          const item = fresh.get(d);
+          remember(kept, p.keyOf(d), item ? p.spec.parse(item) : null, MAX_KEPT);
+        }
+    }
     const settledDays = p.days.filter((d) => d < firstOpen);
     const present = (list: string[], pick: (d: string) => unknown) =>
       list.flatMap((d) => {
         const day = pick(d);
         return day ? [day] : [];
       });
+    const openVersions = p.open.map((d) => {
+      const got = openDays.get(p.keyOf(d));
+      return got ? (got.version === undefined ? undefined : `${d}@${got.version}`) : `${d}@-`;
+    });
     return {
       settled: present(settledDays, (d) => kept.get(p.keyOf(d))),
-      open: present(p.open, (d) => fresh.get(d)),
+      open: present(p.open, (d) => openDays.get(p.keyOf(d))?.day),
       settledKey: `${p.spec.pk}|${p.spec.from}|${settledDays.at(-1) ?? ''}`,
+      openKey: openVersions.every((v) => v !== undefined) ? `${p.spec.pk}|${openVersions.join(',')}` : undefined,
     };
   }) as { [K in keyof T]: SplitDays<T[K]> };
 }

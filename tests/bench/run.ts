@@ -5,7 +5,7 @@
  * DURATION seconds at 10 and at 50 concurrent clients over HTTP against the local stack, and prints
  * requests/s, p50/p99 latency, errors, peak memory and DynamoDB calls and capacity per API call.
  *
- *   npm run bench                       # full size, 20 s per call and concurrency
+ *   npm run bench                       # full size, 20 s per call and concurrency (after 3 s untimed, BENCH_WARMUP)
  *   BENCH_SCALE=0.1 BENCH_SECONDS=5 npm run bench   # a quick look
  *   BENCH_ONLY=dashboard BENCH_CONCURRENCY=10 npm run bench   # one call, one concurrency
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
@@ -21,6 +21,7 @@ import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { startStack } from '../../infra/local/stack';
 import { batchWrite, type Item } from '../../functions/lib/db';
 import { metrics } from '../../functions/lib/metrics';
@@ -28,6 +29,7 @@ import { contactItem, numberGuardKeys } from '../../functions/lib/contacts/repo'
 import { ticketItem, uuidKeys, openGuardKeys, type StoredTicket } from '../../functions/lib/tickets/repo';
 import { conversationMessageId, messageItem } from '../../functions/lib/messages/repo';
 import { dayKeys } from '../../functions/lib/dashboard/aggregates';
+import { DAY_VERSION } from '../../functions/lib/kept-days';
 import { slaDayKeys, slaFields } from '../../functions/lib/sla/metrics';
 import { bucketOf } from '../../shared/sla';
 import { pad } from '../../functions/lib/keys';
@@ -60,6 +62,7 @@ if (process.argv[2] === 'bundle-size') {
 const only = process.argv[2] ?? process.env.BENCH_ONLY;
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
 const N_CONTACTS = Math.round(10_000 * SCALE);
 const N_MARIA = Math.round(1_000 * SCALE);
@@ -309,8 +312,10 @@ for (let id = 1; id <= N_TICKETS; id++) {
 }
 await write(batch);
 for (const c of contacts) bump(c.createdAt.slice(0, 10), 'newContacts');
-await write([...days].map(([day, counters]) => ({ ...dayKeys(companyId, day), day, ...counters })));
-await write([...slaDaysSeed].map(([day, fields]) => ({ ...slaDayKeys(companyId, day), day, ...fields })));
+await write([...days].map(([day, counters]) => ({ ...dayKeys(companyId, day), day, [DAY_VERSION]: 1, ...counters })));
+await write(
+  [...slaDaysSeed].map(([day, fields]) => ({ ...slaDayKeys(companyId, day), day, [DAY_VERSION]: 1, ...fields })),
+);
 await write([
   { pk: `C#${companyId}`, sk: 'COUNTER#ticket', value: N_TICKETS },
   { pk: `C#${companyId}`, sk: 'COUNTER#contact', value: N_CONTACTS },
@@ -325,47 +330,54 @@ console.log(
 // ---- load
 const agent = users[0]!;
 agent.token = (await must('POST', '/auth/login', undefined, { email: `agent0-${email}`, password: 'secret123' })).token;
-const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 let pendingCursor = 0;
 
+/** What a row's clients send (tests/bench/load-worker.mjs): one path per request, at random or in turn. */
+interface Load {
+  method: string;
+  token: string;
+  body?: unknown;
+  paths: string[];
+  order: 'random' | 'cycle';
+  cursor?: number;
+}
 interface Scenario {
   name: string;
-  run: () => Promise<number>;
+  load: () => Load;
 }
+const get = (path: string, as = token): Load => ({ method: 'GET', token: as, paths: [path], order: 'cycle' });
 const allScenarios: Scenario[] = [
-  {
-    name: 'ticket list open (admin)',
-    run: async () => (await call('GET', '/tickets?status=open&showAll=true', token)).status,
-  },
-  {
-    name: 'ticket list pending (admin)',
-    run: async () => (await call('GET', '/tickets?status=pending&showAll=true', token)).status,
-  },
-  {
-    name: 'ticket list open (agent)',
-    run: async () => (await call('GET', '/tickets?status=open', agent.token)).status,
-  },
-  {
-    name: 'ticket search "maria"',
-    run: async () => (await call('GET', '/tickets?searchParam=maria&showAll=true', token)).status,
-  },
+  { name: 'ticket list open (admin)', load: () => get('/tickets?status=open&showAll=true') },
+  { name: 'ticket list pending (admin)', load: () => get('/tickets?status=pending&showAll=true') },
+  { name: 'ticket list open (agent)', load: () => get('/tickets?status=open', agent.token!) },
+  { name: 'ticket search "maria"', load: () => get('/tickets?searchParam=maria&showAll=true') },
   {
     name: "a ticket's message page",
-    run: async () => (await call('GET', `/messages/${pick(ticketIds)}`, token)).status,
+    load: () => ({ method: 'GET', token, paths: ticketIds.map((id) => `/messages/${id}`), order: 'random' }),
   },
-  { name: 'contacts page', run: async () => (await call('GET', '/contacts', token)).status },
-  { name: 'dashboard 30 days', run: async () => (await call('GET', '/dashboard?days=30', token)).status },
+  { name: 'contacts page', load: () => get('/contacts') },
+  { name: 'dashboard 30 days', load: () => get('/dashboard?days=30') },
   {
     name: 'send message',
-    run: async () =>
-      (await call('POST', `/messages/${pick(sendableIds.slice(-2000))}`, token, { body: 'bench reply' })).status,
+    load: () => ({
+      method: 'POST',
+      token,
+      body: { body: 'bench reply' },
+      paths: sendableIds.slice(-2000).map((id) => `/messages/${id}`),
+      order: 'random',
+    }),
   },
   {
+    // each pending ticket accepted once: the rows go on where the last one stopped
     name: 'accept pending ticket',
-    run: async () => {
-      const id = pendingIds[pendingCursor++ % pendingIds.length]!;
-      return (await call('PUT', `/tickets/${id}`, token, { status: 'open', userId: signup.user.id })).status;
-    },
+    load: () => ({
+      method: 'PUT',
+      token,
+      body: { status: 'open', userId: signup.user.id },
+      paths: pendingIds.map((id) => `/tickets/${id}`),
+      order: 'cycle',
+      cursor: pendingCursor,
+    }),
   },
 ];
 
@@ -380,9 +392,7 @@ const javaRss = () => {
   }
 };
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-// one short untimed pass so JIT and connection warm-up do not land in the first row
-for (const scenario of scenarios) for (let i = 0; i < 20; i++) await scenario.run();
-// BENCH_PROFILE=<file>: a CPU profile of this process (gateway, handlers, load) over the timed rows only
+// BENCH_PROFILE=<file>: a CPU profile of the main thread (gateway and handlers) over the rows
 const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : undefined;
 const post = (method: string) =>
   new Promise<unknown>((done, fail) => profiler!.post(method, (err, out) => (err ? fail(err) : done(out))));
@@ -392,7 +402,6 @@ if (profiler) {
   await post('Profiler.start');
 }
 const rows: string[][] = [];
-const slowest: [number, number][] = [];
 const longGcs: string[] = [];
 if (process.env.BENCH_SLOWEST)
   new PerformanceObserver((list) => {
@@ -402,33 +411,38 @@ if (process.env.BENCH_SLOWEST)
   }).observe({ entryTypes: ['gc'] });
 for (const scenario of scenarios) {
   for (const concurrency of CONCURRENCY) {
-    const latencies: number[] = [];
-    let errors = 0;
     let peakRss = process.memoryUsage().rss;
-    const before = metrics.total();
-    longGcs.length = 0;
-    const until = Date.now() + SECONDS * 1000;
+    let before = metrics.total();
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (Date.now() < until) {
-          const t0 = performance.now();
-          const status = await scenario.run().catch(() => 599);
-          latencies.push(performance.now() - t0);
-          if (process.env.BENCH_SLOWEST) slowest.push([performance.now() - t0, Date.now()]);
-          if (status >= 400) errors++;
-        }
-      }),
-    );
+    // the clients run on their own thread; the first WARMUP seconds are untimed (right after seeding
+    // or another row, DynamoDB Local and the JIT are still settling): what is measured is the steady state
+    const load = scenario.load();
+    const done = await new Promise<{
+      latencies: number[];
+      errors: number;
+      slowest: [number, number][];
+      cursor: number;
+    }>((resolve, reject) => {
+      const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
+        workerData: { base, concurrency, warmup: WARMUP, seconds: SECONDS, load },
+      });
+      worker.on('message', (m) => {
+        if (m !== 'timed') return resolve(m);
+        // what the timed part costs, from here
+        before = metrics.total();
+        longGcs.length = 0;
+      });
+      worker.once('error', reject);
+    });
+    if (load.order === 'cycle' && load.cursor !== undefined) pendingCursor = done.cursor;
     clearInterval(sampler);
     const after = metrics.total();
-    latencies.sort((a, b) => a - b);
+    const latencies = done.latencies.sort((a, b) => a - b);
+    const errors = done.errors;
     // BENCH_SLOWEST=<n>: when the n slowest requests ended (wall clock), to set beside GC logs
     if (process.env.BENCH_SLOWEST) {
-      slowest.sort((a, b) => b[0] - a[0]);
-      for (const [ms, at] of slowest.slice(0, Number(process.env.BENCH_SLOWEST)))
+      for (const [ms, at] of done.slowest.slice(0, Number(process.env.BENCH_SLOWEST)))
         console.log(`  slow: ${ms.toFixed(0)} ms, ended ${new Date(at).toISOString()}`);
-      slowest.length = 0;
       console.log(`  node GC pauses over 10 ms: ${longGcs.splice(0).join(', ') || 'none'}`);
     }
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
@@ -477,7 +491,7 @@ const header = [
 console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 console.log(
-  `\nscale ${SCALE}, ${SECONDS} s per row; node MB is the one process holding the gateway, handlers and load generator.`,
+  `\nscale ${SCALE}, ${SECONDS} s per row after ${WARMUP} s untimed at its clients; node MB is the one process holding the gateway and handlers (main thread) and the clients (a worker thread).`,
 );
 await stack.stop();
 process.exit(0);

@@ -56,6 +56,9 @@ describe('full-text search (GET /search)', () => {
     const en = await send(co.adminToken, ticket.id, 'Your Résumé was RECEIVED yesterday');
     const es = await send(co.adminToken, ticket.id, 'El niño pidió una canción en español');
 
+    // the three may reach the index in different batches: each is found within the lag
+    await searchUntil(co.adminToken, 'resume ', (r) => r.includes(en.id));
+    await searchUntil(co.adminToken, 'nino ', (r) => r.includes(es.id));
     const found = await searchUntil(co.adminToken, 'emissao ', (r) => r.includes(pt.id));
     expect(found.results[0]).toMatchObject({
       id: pt.id,

@@ -352,5 +352,19 @@ describe('SLA metrics on the dashboard', () => {
     const answered = await read();
     expect(answered.sla.total.firstResponse.count).toBe(before.sla.total.firstResponse.count + 1);
     expect(answered.sla.queues.map((r: any) => r.id)).toEqual([q.id]);
+    // the day now read is kept with its version: a later change moves the version and is seen
+    expect(await read()).toEqual(answered);
+    const t2 = await createTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: w.id,
+      queueId: q.id,
+    });
+    await reply(co.adminToken, t2.id);
+    const again = await read();
+    expect(again.sla.total.firstResponse.count).toBe(before.sla.total.firstResponse.count + 2);
+    expect(again.counters.supportHappening).toBe(before.counters.supportHappening + 2);
+    // every write to a day item moved its version (kept-days.ts DAY_VERSION): two first responses
+    const [slaDay] = await rawTable().query(`C#${co.companyId}#SLA`);
+    expect(slaDay!.v).toBe(2);
   });
 });

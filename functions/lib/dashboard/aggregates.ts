@@ -2,6 +2,7 @@ import { localClock, localDay } from '#shared/dates';
 import { updateItem } from '../db';
 import { nowIso, pad } from '../keys';
 import { log } from '../log';
+import { DAY_VERSION } from '../kept-days';
 
 /**
  * Dashboard aggregates, kept up to date by the writes that change them so a dashboard read never
@@ -19,7 +20,9 @@ import { log } from '../log';
  * Every write ADDs to the item of the day it happens (today): a counter of an earlier day (a status
  * move of a ticket created last week, a deletion) is written there as `s#<day>#<field>` and counted
  * for that day by the read. So a day item never changes once its day is over, and the read keeps
- * settled days per instance (kept-days.ts) and reads only the open day(s) and the users.
+ * settled days per instance (kept-days.ts) and reads only the open day(s) and the users. Every
+ * write also ADDs 1 to the item's version (kept-days.ts DAY_VERSION), so a reader that parsed an
+ * open day re-reads it only once it changed.
  */
 export const dashPk = (companyId: number) => `C#${companyId}#DASH`;
 export const dayKeys = (companyId: number, day: string) => ({ pk: dashPk(companyId), sk: `D#${day}` });
@@ -70,7 +73,7 @@ export async function bumpDays(
     }
   if (!Object.values(add).some((v) => v !== 0)) return;
   try {
-    await updateItem(dayKeys(companyId, today), { add, set: { day: today } });
+    await updateItem(dayKeys(companyId, today), { add: { ...add, [DAY_VERSION]: 1 }, set: { day: today } });
   } catch (err) {
     log.error('dashboard aggregate update failed', { key: today, error: (err as Error).message });
   }
@@ -100,7 +103,7 @@ export function dayCounts(item: Record<string, unknown>): DayCounts {
   const out = new Map<string, Record<string, number>>();
   const own = String(item.day ?? String(item.sk).slice(2));
   for (const [name, value] of Object.entries(item)) {
-    if (name === 'pk' || name === 'sk' || name === 'day' || typeof value !== 'number') continue;
+    if (name === 'pk' || name === 'sk' || name === 'day' || name === DAY_VERSION || typeof value !== 'number') continue;
     const late = LATE.exec(name);
     const day = late ? late[1]! : own;
     const field = late ? late[2]! : name;

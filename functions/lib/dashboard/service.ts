@@ -12,8 +12,9 @@ import { slaDaysSpec, slaSum } from '../sla/days';
  * first day to today (one per day, each user's counters inside; a day's item also carries what later
  * changed earlier days, aggregates.ts). Settled days never change, so an instance keeps them and
  * their sum (kept-days.ts) and each read adds the open day(s) to it; the same for the service-level
- * metrics of the range (sla/days.ts). The open days of both come in one BatchGet, beside one Query
- * of the users and who is online. Tickets are never read. Times are averages in minutes;
+ * metrics of the range (sla/days.ts). The open days of both come in one BatchGet (their versions
+ * alone when this instance parsed them already, and what is computed from them is kept per
+ * version), beside one Query of the users and who is online. Tickets are never read. Times are averages in minutes;
  * service-level durations seconds.
  */
 export interface Range {
@@ -68,7 +69,8 @@ const dashDaysSpec = (companyId: number, r: Range, now: Date): DaysSpec<DayCount
  */
 function rangeSums(r: Range, split: SplitDays<DayCounts>): DashSum[] {
   const settled = keptFold(`dash|${r.to}|${split.settledKey}`, () => sumDashDays(split.settled, r.from, r.to));
-  return [settled, sumDashDays(split.open, r.from, r.to)];
+  const open = () => sumDashDays(split.open, r.from, r.to);
+  return [settled, split.openKey ? keptFold(`dash|${r.from}|${r.to}|${split.openKey}`, open) : open()];
 }
 
 async function readRange(companyId: number, r: Range, now = new Date()) {
@@ -108,7 +110,11 @@ export async function dashboard(companyId: number, r: Range, now = new Date()) {
       online: u.online,
     };
   });
-  return { counters, attendants, sla: slaReport(sla, users), range: r };
+  // the report too is the same for the same days' versions and attendants' names
+  const report = () => slaReport(sla, users);
+  const named = JSON.stringify(users.map((u) => [u.id, u.name]));
+  const slaKey = slaSplit.openKey && `slaReport|${slaSplit.settledKey}|${slaSplit.openKey}|${named}`;
+  return { counters, attendants, sla: slaKey ? keptFold(slaKey, report) : report(), range: r };
 }
 
 /** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */

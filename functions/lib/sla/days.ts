@@ -17,5 +17,7 @@ export const slaDaysSpec = (companyId: number, from: string, to: string): DaysSp
 /** The metrics of a range's days, summed: the settled days' sum kept, the open days added. */
 export function slaSum(split: SplitDays<SlaDay>): SlaSum {
   const settled = keptFold(`sla|${split.settledKey}`, () => sumSlaDays(split.settled));
-  return sumSlaDays(split.open, settled);
+  const sum = () => sumSlaDays(split.open, settled);
+  // the same open days at the same versions add up the same: kept too
+  return split.openKey ? keptFold(`sla|${split.settledKey}|${split.openKey}`, sum) : sum();
 }

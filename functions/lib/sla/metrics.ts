@@ -9,6 +9,7 @@ import {
 } from '#shared/sla';
 import { updateItem, type Item } from '../db';
 import { log } from '../log';
+import { DAY_VERSION } from '../kept-days';
 import { dayOf } from '../dashboard/aggregates';
 
 /**
@@ -22,7 +23,8 @@ import { dayOf } from '../dashboard/aggregates';
  * Every event is counted on the day it happens (a breach on the day the timer finds it), so a day
  * that ended no longer changes (sla/days.ts keeps such days once read). A period's median and p90
  * come from the summed bucket counts of its days. Every ticket has a connection, so the company's
- * totals are the sum of the `W` dimension.
+ * totals are the sum of the `W` dimension. Every write ADDs 1 to the item's version `v`
+ * (kept-days.ts DAY_VERSION).
  */
 export const slaPk = (companyId: number) => `C#${companyId}#SLA`;
 export const slaDayKeys = (companyId: number, day: string) => ({ pk: slaPk(companyId), sk: `D#${day}` });
@@ -53,7 +55,7 @@ async function bump(companyId: number, at: string, t: Subject, metrics: Record<s
   const { add, set } = slaFields(t, metrics);
   if (!Object.keys(add).length) return;
   try {
-    await updateItem(slaDayKeys(companyId, day), { add, set: { ...set, day } });
+    await updateItem(slaDayKeys(companyId, day), { add: { ...add, [DAY_VERSION]: 1 }, set: { ...set, day } });
   } catch (err) {
     log.error('sla metric update failed', { companyId, day, error: (err as Error).message });
   }

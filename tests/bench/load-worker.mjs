@@ -1,0 +1,58 @@
+// The bench's clients (tests/bench/run.ts), on a thread of their own: the process under test runs
+// the gateway and handlers on its main thread, as a server does, and the clients do not share its
+// event loop (their waits would count in its latencies and their work in its CPU profile).
+// Plain JavaScript: a worker thread does not inherit tsx's loader.
+import { parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * workerData: { base, concurrency, warmup, seconds, load: { method, token, body?, paths, order, cursor } }
+ * - paths: the request paths; order 'random' picks one per request, 'cycle' takes them in turn from cursor.
+ * Posts 'timed' when the untimed warm-up ends, then { latencies, errors, slowest: [ms, endedAtMs][], cursor }.
+ */
+const { base, concurrency, warmup, seconds, load } = workerData;
+let cursor = load.cursor ?? 0;
+const nextPath = () =>
+  load.order === 'cycle'
+    ? load.paths[cursor++ % load.paths.length]
+    : load.paths[Math.floor(Math.random() * load.paths.length)];
+const headers = {
+  authorization: `Bearer ${load.token}`,
+  ...(load.body ? { 'content-type': 'application/json' } : {}),
+};
+const body = load.body ? JSON.stringify(load.body) : undefined;
+
+async function once() {
+  try {
+    const res = await fetch(base + nextPath(), { method: load.method, headers, body });
+    const text = await res.text();
+    if (text) JSON.parse(text);
+    return res.status;
+  } catch {
+    return 599;
+  }
+}
+
+async function clients(until, each) {
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        const status = await once();
+        each?.(performance.now() - t0, status);
+      }
+    }),
+  );
+}
+
+await clients(Date.now() + warmup * 1000);
+parentPort.postMessage('timed');
+const latencies = [];
+const slowest = [];
+let errors = 0;
+await clients(Date.now() + seconds * 1000, (ms, status) => {
+  latencies.push(ms);
+  slowest.push([ms, Date.now()]);
+  if (status >= 400) errors++;
+});
+slowest.sort((a, b) => b[0] - a[0]);
+parentPort.postMessage({ latencies, errors, slowest: slowest.slice(0, 50), cursor });
