@@ -92,6 +92,26 @@ describe('the local clock in São Paulo (UTC-3, no daylight saving since 2019)',
     expect(localDay(at)).toBe(day);
   });
 
+  it('consecutive instants around midnight, in any order and zone, each read their own day (the last day is remembered)', () => {
+    const reads: [string, string, string][] = [
+      ['2027-01-01T02:59:59.999Z', 'America/Sao_Paulo', '2026-12-31'],
+      ['2027-01-01T03:00:00.000Z', 'America/Sao_Paulo', '2027-01-01'],
+      ['2027-01-01T02:59:59.999Z', 'America/Sao_Paulo', '2026-12-31'],
+      ['2027-01-01T02:59:59.999Z', 'UTC', '2027-01-01'],
+      ['2027-01-02T02:59:59.999Z', 'America/Sao_Paulo', '2027-01-01'],
+      ['2027-01-02T03:00:00.000Z', 'America/Sao_Paulo', '2027-01-02'],
+      // New York's 8 Mar 2026 has 23 hours (EST to EDT at 02:00): 05:00 UTC to 04:00 UTC the next day
+      ['2026-03-08T04:59:59.999Z', 'America/New_York', '2026-03-07'],
+      ['2026-03-08T05:00:00.000Z', 'America/New_York', '2026-03-08'],
+      ['2026-03-09T03:59:59.999Z', 'America/New_York', '2026-03-08'],
+      ['2026-03-09T04:00:00.000Z', 'America/New_York', '2026-03-09'],
+      ['2026-03-08T05:00:00.000Z', 'America/New_York', '2026-03-08'],
+    ];
+    expect(reads.map(([at, zone]) => localDay(at, zone))).toEqual(reads.map(([, , day]) => day));
+    expect(localDay(Date.parse('2027-01-01T03:00:00.000Z'))).toBe('2027-01-01');
+    expect(localDay(new Date('2027-01-01T02:59:59.999Z'))).toBe('2026-12-31');
+  });
+
   it('a 2018 instant uses the daylight saving São Paulo had then (UTC-2 on 1 Jan 2018)', () => {
     expect(localClock('2018-01-01T02:30:00.000Z')).toMatchObject({ day: '2018-01-01', hour: 0, minute: 30 });
   });

@@ -84,9 +84,25 @@ export function localClock(at: string | Date | number, timeZone = DEFAULT_TIME_Z
   };
 }
 
-/** The local calendar day `YYYY-MM-DD` of an instant in a time zone. */
-export const localDay = (at: string | Date | number, timeZone = DEFAULT_TIME_ZONE): string =>
-  format(at, 'yyyy-MM-dd', { in: tz(timeZone) });
+/** Per zone, the last local day computed and the instants it spans [from, to). */
+const lastLocalDay = new Map<string, { from: number; to: number; day: string }>();
+
+/**
+ * The local calendar day `YYYY-MM-DD` of an instant in a time zone. The zone's arithmetic runs once
+ * per day and zone: an instant within the day last computed gets it from the day's bounds (hot paths
+ * ask for today several times per request).
+ */
+export function localDay(at: string | Date | number, timeZone = DEFAULT_TIME_ZONE): string {
+  const ms = typeof at === 'number' ? at : new Date(at).getTime();
+  const last = lastLocalDay.get(timeZone);
+  if (last && ms >= last.from && ms < last.to) return last.day;
+  const zone = tz(timeZone);
+  const day = format(at, 'yyyy-MM-dd', { in: zone });
+  const from = startOfDay(ms, { in: zone }).getTime();
+  const to = nextLocalDayStart(ms, timeZone);
+  if (from <= ms && ms < to) lastLocalDay.set(timeZone, { from, to, day });
+  return day;
+}
 
 /** An instant written with a date-fns pattern on the local clock of a time zone (`dd/MM/yyyy`, `HH:mm`). */
 export const formatLocal = (at: string | Date | number, pattern: string, timeZone = DEFAULT_TIME_ZONE): string =>

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HttpEvent } from './http';
 import { authenticate, hashPassword, needsRehash, verifyPassword } from './auth';
 import { resetConfig } from './config';
@@ -30,6 +30,23 @@ describe('access tokens', () => {
     const token = await sign({});
     expect(await authenticate(event(`Bearer ${token}`))).toMatchObject({ companyId: 1, userId: 1, sessionId: 's1' });
     expect(await authenticate(event(`bEaReR ${token}`))).toMatchObject({ userId: 1 });
+  });
+
+  it('a token accepted before is refused once it expires (403, the client refreshes), and a tampered copy never passes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-05-04T10:00:00Z'));
+      const token = await sign({ sid: 'expiring' });
+      expect(await authenticate(event(`Bearer ${token}`))).toMatchObject({ sessionId: 'expiring' });
+      expect(await authenticate(event(`Bearer ${token}`))).toMatchObject({ sessionId: 'expiring' });
+      const [head, body, signature] = token.split('.');
+      const tampered = `${head}.${body}.${signature!.slice(0, -2)}${signature!.endsWith('AA') ? 'BB' : 'AA'}`;
+      await expect(authenticate(event(`Bearer ${tampered}`))).rejects.toMatchObject({ status: 401 });
+      vi.setSystemTime(new Date('2026-05-04T10:05:00Z'));
+      await expect(authenticate(event(`Bearer ${token}`))).rejects.toMatchObject({ status: 403 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a token without a session id is refused', async () => {

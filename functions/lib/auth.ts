@@ -3,7 +3,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash } from 'no
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ACCESS_TOKEN_SECONDS, WS_TICKET_SECONDS } from '#shared/constants';
-import { signingKey } from './secrets';
+import { jwtHmacKey } from './secrets';
 import { config } from './config';
 import { AppError } from './errors';
 
@@ -85,7 +85,7 @@ export async function signAccessToken(auth: { companyId: number; userId: number 
     .setSubject(String(auth.userId))
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
-    .sign(await signingKey());
+    .sign(await jwtHmacKey());
 }
 
 /**
@@ -99,12 +99,32 @@ export async function signWsTicket(auth: AuthContext): Promise<string> {
     .setJti(randomToken(16))
     .setIssuedAt()
     .setExpirationTime(`${WS_TICKET_SECONDS}s`)
-    .sign(await signingKey());
+    .sign(await jwtHmacKey());
 }
 
+/**
+ * Access tokens this instance verified, with their claims (least recently used out past
+ * VERIFIED_MAX): the same string carries the same signature, so a token seen again is only checked
+ * for expiry; the session behind it is still checked on every request (`guard`).
+ */
+const VERIFIED_MAX = 2_000;
+const verifiedAccess = new Map<string, TokenClaims>();
+
 async function verify(token: string, typ: 'access' | 'ws'): Promise<TokenClaims> {
+  const seen = typ === 'access' ? verifiedAccess.get(token) : undefined;
+  if (seen && seen.exp > Math.floor(Date.now() / 1000)) return seen;
+  const claims = await verifyOnce(token, typ);
+  if (typ === 'access') {
+    verifiedAccess.delete(token);
+    verifiedAccess.set(token, claims);
+    if (verifiedAccess.size > VERIFIED_MAX) verifiedAccess.delete(verifiedAccess.keys().next().value!);
+  }
+  return claims;
+}
+
+async function verifyOnce(token: string, typ: 'access' | 'ws'): Promise<TokenClaims> {
   try {
-    const { payload } = await jwtVerify(token, await signingKey(), {
+    const { payload } = await jwtVerify(token, await jwtHmacKey(), {
       algorithms: ['HS256'],
       requiredClaims: ['exp', 'sub', 'sid'],
     });

@@ -41,9 +41,19 @@ const versionOf = (item: Item) => {
   return typeof v === 'number' ? v : undefined;
 };
 
-function* calendarDays(from: string, to: string) {
-  for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += 86_400_000)
-    yield new Date(at).toISOString().slice(0, 10);
+const dayLists = new Map<string, string[]>();
+
+/** The calendar days `from`..`to`, inclusive (the same few ranges are asked for on every read: kept). */
+function calendarDays(from: string, to: string): string[] {
+  const key = `${from}|${to}`;
+  let days = dayLists.get(key);
+  if (!days) {
+    days = [];
+    for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += 86_400_000)
+      days.push(new Date(at).toISOString().slice(0, 10));
+    remember(dayLists, key, days, MAX_FOLDS);
+  }
+  return days;
 }
 
 /** Least recently used first out. */
@@ -84,7 +94,7 @@ export async function keptDaysSplitAll<T extends unknown[]>(
 ): Promise<{ [K in keyof T]: SplitDays<T[K]> }> {
   const firstOpen = localDay(new Date(now.getTime() - SETTLE_MS));
   const plans = (specs as DaysSpec<unknown>[]).map((spec) => {
-    const days = [...calendarDays(spec.from, spec.to)];
+    const days = calendarDays(spec.from, spec.to);
     const keyOf = (day: string) => `${spec.pk}|${day}`;
     const missing = days.filter((d) => d < firstOpen && !kept.has(keyOf(d)));
     const open = days.filter((d) => d >= firstOpen);

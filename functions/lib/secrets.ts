@@ -16,6 +16,19 @@ export function signingKey(): Promise<Uint8Array> {
   return jwtKey;
 }
 
+let jwtCryptoKey: Promise<CryptoKey> | undefined;
+
+/** The JWT key imported once for HS256 (jose imports a raw key again on every sign and verify). */
+export function jwtHmacKey(): Promise<CryptoKey> {
+  jwtCryptoKey ??= signingKey().then((secret) =>
+    crypto.subtle.importKey('raw', new Uint8Array(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]),
+  );
+  return jwtCryptoKey;
+}
+
 let pageCursorKey: Promise<Buffer> | undefined;
 
 /**
@@ -142,6 +155,7 @@ export async function ensureVapidKeys(generate: () => VapidKeys): Promise<'kept'
 
 export function resetSecrets() {
   jwtKey = undefined;
+  jwtCryptoKey = undefined;
   pageCursorKey = undefined;
   boxKey = undefined;
   vapid = undefined;
