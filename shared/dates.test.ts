@@ -8,6 +8,7 @@ import {
   localClock,
   localDay,
   nextLocalDayStart,
+  shiftDay,
   wholeDaysSince,
 } from './dates';
 
@@ -110,6 +111,14 @@ describe('the local clock in São Paulo (UTC-3, no daylight saving since 2019)',
     expect(reads.map(([at, zone]) => localDay(at, zone))).toEqual(reads.map(([, , day]) => day));
     expect(localDay(Date.parse('2027-01-01T03:00:00.000Z'))).toBe('2027-01-01');
     expect(localDay(new Date('2027-01-01T02:59:59.999Z'))).toBe('2026-12-31');
+  });
+
+  it('a calendar day moves by whole days across months, leap days and years', () => {
+    expect(shiftDay('2026-03-01', -1)).toBe('2026-02-28');
+    expect(shiftDay('2028-03-01', -1)).toBe('2028-02-29');
+    expect(shiftDay('2026-11-30', -29)).toBe('2026-11-01');
+    expect(shiftDay('2026-12-31', 1)).toBe('2027-01-01');
+    expect(shiftDay('2026-11-27', 0)).toBe('2026-11-27');
   });
 
   it('a 2018 instant uses the daylight saving São Paulo had then (UTC-2 on 1 Jan 2018)', () => {

@@ -84,25 +84,32 @@ export function localClock(at: string | Date | number, timeZone = DEFAULT_TIME_Z
   };
 }
 
-/** Per zone, the last local day computed and the instants it spans [from, to). */
-const lastLocalDay = new Map<string, { from: number; to: number; day: string }>();
+/** The last local days computed (any zone) and the instants each spans [from, to), newest first. */
+const recentLocalDays: { zone: string; from: number; to: number; day: string }[] = [];
+const RECENT_LOCAL_DAYS = 8;
 
 /**
  * The local calendar day `YYYY-MM-DD` of an instant in a time zone. The zone's arithmetic runs once
- * per day and zone: an instant within the day last computed gets it from the day's bounds (hot paths
- * ask for today several times per request).
+ * per day and zone: an instant within one of the days last computed gets it from that day's bounds
+ * (hot paths ask for today several times per request).
  */
 export function localDay(at: string | Date | number, timeZone = DEFAULT_TIME_ZONE): string {
   const ms = typeof at === 'number' ? at : new Date(at).getTime();
-  const last = lastLocalDay.get(timeZone);
-  if (last && ms >= last.from && ms < last.to) return last.day;
+  for (const d of recentLocalDays) if (d.zone === timeZone && ms >= d.from && ms < d.to) return d.day;
   const zone = tz(timeZone);
   const day = format(at, 'yyyy-MM-dd', { in: zone });
   const from = startOfDay(ms, { in: zone }).getTime();
   const to = nextLocalDayStart(ms, timeZone);
-  if (from <= ms && ms < to) lastLocalDay.set(timeZone, { from, to, day });
+  if (from <= ms && ms < to) {
+    recentLocalDays.unshift({ zone: timeZone, from, to, day });
+    recentLocalDays.length = Math.min(recentLocalDays.length, RECENT_LOCAL_DAYS);
+  }
   return day;
 }
+
+/** A calendar day `YYYY-MM-DD` moved by whole days (`2026-03-01`, -1 is `2026-02-28`). */
+export const shiftDay = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** An instant written with a date-fns pattern on the local clock of a time zone (`dd/MM/yyyy`, `HH:mm`). */
 export const formatLocal = (at: string | Date | number, pattern: string, timeZone = DEFAULT_TIME_ZONE): string =>

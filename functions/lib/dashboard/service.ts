@@ -3,7 +3,7 @@ import { dashPk, dayCounts, sumDashDays, type DashSum, type DayCounts } from './
 import { keptDaysSplitAll, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
-import { addDays, localDay, utcDay } from '#shared/dates';
+import { localDay, shiftDay, utcDay } from '#shared/dates';
 import { slaReport, type SlaDay } from '../sla/metrics';
 import { slaDaysSpec, slaSum } from '../sla/days';
 
@@ -29,7 +29,9 @@ export function resolveRange(
   const from = q.date_from ?? q.initialDate;
   const to = q.date_to ?? q.finalDate;
   if (q.days && q.days > 0) {
-    return { from: localDay(addDays(now, -(q.days - 1))), to: localDay(now) };
+    // today and the days - 1 calendar days before it
+    const today = localDay(now);
+    return { from: shiftDay(today, -(q.days - 1)), to: today };
   }
   if (from || to) return checked({ from: (from ?? to)!.slice(0, 10), to: (to ?? localDay(now)).slice(0, 10) });
   return { from: `${localDay(now).slice(0, 8)}01`, to: localDay(now) };
