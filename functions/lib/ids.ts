@@ -4,10 +4,8 @@ import { updateItem, updateTx, type TransactItem } from './db';
  * Numeric ids the product shows (ticket 123) come from one counter item per company and entity.
  * `nextId` takes the next value atomically; `counterTx` lets an insert bump it in its transaction.
  */
-export const counterKey = (scope: string, entity: string) => ({ pk: scope, sk: `COUNTER#${entity}` });
+const counterKey = (scope: string, entity: string) => ({ pk: scope, sk: `COUNTER#${entity}` });
 export const companyScope = (companyId: number) => `C#${companyId}`;
-/** The attribute of a usage counter that every adjustment (`counterTx`) ADDs 1 to. */
-export const COUNTER_CHANGES = 'changes';
 export const GLOBAL_SCOPE = 'GLOBAL';
 
 export async function nextId(scope: string, entity: string, count = 1): Promise<number> {
@@ -18,9 +16,7 @@ export async function nextId(scope: string, entity: string, count = 1): Promise<
 /** A counter adjustment inside a transaction (for usage counts such as users per company). */
 export function counterTx(scope: string, entity: string, delta: number, max?: number): TransactItem {
   return updateTx(counterKey(scope, entity), {
-    // `changes` moves with every adjustment: a reader that keeps what the count counts (the users
-    // of a company, accounts/users.ts) knows from it whether that changed
-    add: { value: delta, [COUNTER_CHANGES]: 1 },
+    add: { value: delta },
     ...(max !== undefined && delta > 0
       ? {
           // a missing counter is 0: allowed only under a limit above 0

@@ -81,13 +81,6 @@ export interface DaysSpec<T> {
   parse: (item: Item) => T;
 }
 
-/** Other items to read by key in the same request as the open days' versions (projected); `items` gets what was found. */
-export interface Alongside {
-  keys: Key[];
-  projection: string[];
-  items?: Item[];
-}
-
 /**
  * Several partitions' ranges at once (the dashboard's counters and service levels), each split into
  * settled (kept) and open days. A range whose settled days are all kept needs only its open days:
@@ -98,7 +91,6 @@ export interface Alongside {
 export async function keptDaysSplitAll<T extends unknown[]>(
   specs: { [K in keyof T]: DaysSpec<T[K]> },
   now = new Date(),
-  alongside?: Alongside,
 ): Promise<{ [K in keyof T]: SplitDays<T[K]> }> {
   const firstOpen = localDay(new Date(now.getTime() - SETTLE_MS));
   const plans = (specs as DaysSpec<unknown>[]).map((spec) => {
@@ -114,11 +106,8 @@ export async function keptDaysSplitAll<T extends unknown[]>(
   const known = byKey.filter((k) => openKept.has(k.key));
   const unknown = byKey.filter((k) => !openKept.has(k.key));
   const keysOf = (list: typeof byKey) => list.map(({ pk, sk }) => ({ pk, sk }));
-  const byVersion = [...keysOf(known), ...(alongside?.keys ?? [])];
-  const [versionsAndAlongside, whole, ...queried] = await Promise.all([
-    byVersion.length
-      ? batchGet<Item>(byVersion, { projection: ['pk', 'sk', DAY_VERSION, ...(alongside?.projection ?? [])] })
-      : [],
+  const [versions, whole, ...queried] = await Promise.all([
+    known.length ? batchGet<Item>(keysOf(known), { projection: ['pk', 'sk', DAY_VERSION] }) : [],
     unknown.length ? batchGet<Item>(keysOf(unknown)) : [],
     ...plans.map((p) =>
       p.readFrom
@@ -126,9 +115,6 @@ export async function keptDaysSplitAll<T extends unknown[]>(
         : undefined,
     ),
   ]);
-  const knownKeys = new Set(known.map((k) => `${k.pk}|${k.sk}`));
-  const versions = versionsAndAlongside.filter((i) => knownKeys.has(`${i.pk}|${i.sk}`));
-  if (alongside) alongside.items = versionsAndAlongside.filter((i) => !knownKeys.has(`${i.pk}|${i.sk}`));
   // the open days read whole or found unchanged, parsed, by `pk|day`; a day without an item is absent
   const openDays = new Map<string, { version?: number; day: unknown }>();
   const keepOpen = (item: Item, parse: (item: Item) => unknown) => {

@@ -1,7 +1,7 @@
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
-import { getItem, stripKeys, transact, putTx, queryAll, type TransactItem, type Item, type Key } from '../db';
-import { nextId, counterTx, companyScope, counterKey, COUNTER_CHANGES } from '../ids';
+import { getItem, stripKeys, transact, putTx, queryAll, type TransactItem, type Item } from '../db';
+import { nextId, counterTx, companyScope } from '../ids';
 import { pad, nowIso } from '../keys';
 import { limitReached } from './plan-limits';
 
@@ -84,57 +84,17 @@ export async function listUsers(companyId: number): Promise<User[]> {
   return (await queryAll({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' } })).map(toUser);
 }
 
-/**
- * Who the company's users are (their ids), as this instance last read them, and the users' usage
- * counter's `changes` then: every user created or deleted moves it (ids.ts `counterTx`, in the same
- * transaction). While it has not moved, the users can be read by key beside other items
- * (`presenceKeys`) instead of by a Query of their own; a list older than KNOWN_USERS_MS is read
- * again anyway.
- */
-const knownUsers = new Map<number, { ids: number[]; changes: number; at: number }>();
-const KNOWN_USERS_MS = 60_000;
-const MAX_KNOWN_COMPANIES = 2_000;
-/** What `userNamesWithPresence` needs of the items `presenceKeys` names. */
-export const PRESENCE_FIELDS = ['id', 'name', 'sockets', COUNTER_CHANGES];
-const usersCounterKey = (companyId: number) => counterKey(companyScope(companyId), USERS_USAGE);
-
-/** The keys to read (projecting PRESENCE_FIELDS) for `userNamesWithPresence`, when this instance knows the users. */
-export function presenceKeys(companyId: number, now = Date.now()): Key[] | undefined {
-  const known = knownUsers.get(companyId);
-  if (!known || now - known.at > KNOWN_USERS_MS) return undefined;
-  return [usersCounterKey(companyId), ...known.ids.map((id) => userKeys(companyId, id))];
-}
-
-/**
- * Each user's id and name and whether a WebSocket is live (the dashboard's attendants), by id. From
- * `read`, the items of `presenceKeys` read beside other items, when the set of users has not
- * changed since; otherwise the users' counter, then a Query of the users.
- */
+/** Each user's id and name and whether a WebSocket is live (the dashboard's attendants): one Query of three attributes. */
 export async function userNamesWithPresence(
   companyId: number,
-  read?: Item[],
 ): Promise<{ id: number; name: string; online: boolean }[]> {
+  const items = await queryAll({
+    pk: `C#${companyId}`,
+    sk: { beginsWith: 'USER#' },
+    projection: ['id', 'name', 'sockets'],
+  });
   const now = Math.floor(Date.now() / 1000);
-  const presence = (items: Item[]) =>
-    items.map((i) => ({ id: Number(i.id), name: String(i.name), online: isOnline(i, now) }));
-  const known = knownUsers.get(companyId);
-  const counterSk = usersCounterKey(companyId).sk;
-  const pk = `C#${companyId}`;
-  // a counter without `changes` (made before it was kept) or none at all counts as 0: its next change makes it 1
-  const changesOf = (counter: Item | undefined) => Number(counter?.[COUNTER_CHANGES] ?? 0);
-  if (known && read && changesOf(read.find((i) => i.pk === pk && i.sk === counterSk)) === known.changes)
-    return presence(
-      read!
-        .filter((i) => i.pk === pk && String(i.sk).startsWith('USER#'))
-        .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1)),
-    );
-  // the counter first: a user created after it was read moves it again, and the next read sees that
-  const changes = changesOf(await getItem(usersCounterKey(companyId)));
-  const items = await queryAll({ pk, sk: { beginsWith: 'USER#' }, projection: ['id', 'name', 'sockets'] });
-  knownUsers.delete(companyId);
-  knownUsers.set(companyId, { ids: items.map((i) => Number(i.id)), changes, at: Date.now() });
-  if (knownUsers.size > MAX_KNOWN_COMPANIES) knownUsers.delete(knownUsers.keys().next().value!);
-  return presence(items);
+  return items.map((i) => ({ id: Number(i.id), name: String(i.name), online: isOnline(i, now) }));
 }
 
 export interface NewUser {

@@ -1,6 +1,6 @@
-import { listUsers, presenceKeys, PRESENCE_FIELDS, userNamesWithPresence } from '../accounts/users';
+import { listUsers, userNamesWithPresence } from '../accounts/users';
 import { dashPk, dayCounts, sumDashDays, type DashSum, type DayCounts } from './aggregates';
-import { keptDaysSplitAll, keptFold, type Alongside, type DaysSpec, type SplitDays } from '../kept-days';
+import { keptDaysSplitAll, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { localDay, shiftDay, utcDay } from '#shared/dates';
@@ -14,9 +14,7 @@ import { slaDaysSpec, slaSum } from '../sla/days';
  * their sum (kept-days.ts) and each read adds the open day(s) to it; the same for the service-level
  * metrics of the range (sla/days.ts). The open days of both come in one BatchGet (their versions
  * alone when this instance parsed them already, and what is computed from them is kept per
- * version), and in the same BatchGet the users and who is online, once this instance knows who the
- * users are (accounts/users.ts `presenceKeys`; a Query of the users otherwise). So a read is one
- * request to DynamoDB. Tickets are never read. Times are averages in minutes;
+ * version), beside one Query of the users and who is online. Tickets are never read. Times are averages in minutes;
  * service-level durations seconds.
  */
 export interface Range {
@@ -87,19 +85,11 @@ const userTotal = (parts: DashSum[], userId: number, field: string) =>
   parts.reduce((s, p) => s + (p.users.get(userId)?.[field] ?? 0), 0);
 
 export async function dashboard(companyId: number, r: Range, now = new Date()) {
-  // the open days of both partitions come in one BatchGet once the settled ones are kept, and with
-  // them the users, once this instance knows who they are
-  const keys = presenceKeys(companyId, now.getTime());
-  const alongside: Alongside | undefined = keys && { keys, projection: PRESENCE_FIELDS };
-  const [[dashSplit, slaSplit], firstUsers] = await Promise.all([
-    keptDaysSplitAll<[DayCounts, SlaDay]>(
-      [dashDaysSpec(companyId, r, now), slaDaysSpec(companyId, r.from, r.to)],
-      now,
-      alongside,
-    ),
-    alongside ? undefined : userNamesWithPresence(companyId),
+  // the open days of both partitions come in one BatchGet once the settled ones are kept
+  const [[dashSplit, slaSplit], users] = await Promise.all([
+    keptDaysSplitAll<[DayCounts, SlaDay]>([dashDaysSpec(companyId, r, now), slaDaysSpec(companyId, r.from, r.to)], now),
+    userNamesWithPresence(companyId),
   ]);
-  const users = firstUsers ?? (await userNamesWithPresence(companyId, alongside?.items));
   const parts = rangeSums(r, dashSplit);
   const sla = slaSum(slaSplit);
   const counters = {
