@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { addDays, localClock, localDay } from '../../shared/dates';
 import { api, newCompany, realtimeClient, sleep } from './helpers';
 import { eventually, phone, rawTable } from './whatsapp-sim';
-import { attendanceCompany, createContact, createTicket } from './fixtures';
+import { attendanceCompany, createContact, createTicket, createUser } from './fixtures';
 
 const pad = (n: number) => String(n).padStart(10, '0');
 // the dashboard counts São Paulo days and hours (the date module's calendar, tested on its own)
@@ -125,6 +125,26 @@ describe('dashboard', () => {
     // a range that ended before today still counts what today changed about its days
     const closedRange = await api('GET', `/dashboard?date_from=${past}&date_to=${past}`, { token: co.adminToken });
     expect(closedRange.body.counters).toMatchObject({ supportHappening: 0, supportFinished: 0 });
+  });
+
+  it('the attendants are who the company has now: one created, renamed or deleted after a read shows in the next', async () => {
+    const co = await newCompany('db-users');
+    const attendants = async () =>
+      ((await api('GET', '/dashboard?days=7', { token: co.adminToken })).body.attendants as any[]).map(
+        (a) => `${a.id}:${a.name}`,
+      );
+    const first = await attendants();
+    expect(await attendants()).toEqual(first);
+    const agent = await createUser(co, { name: 'Nova Atendente' });
+    expect(await attendants()).toEqual([...first, `${agent.id}:Nova Atendente`]);
+    const renamed = await api('PUT', `/users/${agent.id}`, {
+      token: co.adminToken,
+      body: { name: 'Atendente Renomeada' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await attendants()).toEqual([...first, `${agent.id}:Atendente Renomeada`]);
+    expect((await api('DELETE', `/users/${agent.id}`, { token: co.adminToken })).status).toBe(200);
+    expect(await attendants()).toEqual(first);
   });
 
   it('a range outside the activity is all zeros; the dashboard needs dashboard:view', async () => {
