@@ -65,8 +65,8 @@ const table = () => config().tableName;
 type DocumentCommand = any;
 
 async function send<T>(command: DocumentCommand): Promise<T> {
-  const out = (await ddb().send(command)) as { ConsumedCapacity?: unknown };
-  metrics.record(command.constructor.name, out?.ConsumedCapacity);
+  const out = (await ddb().send(command)) as { ConsumedCapacity?: unknown; $metadata?: { attempts?: number } };
+  metrics.record(command.constructor.name, out?.ConsumedCapacity, Math.max(0, (out?.$metadata?.attempts ?? 1) - 1));
   return out as T;
 }
 

@@ -36,6 +36,7 @@ const kept = new Map<string, unknown>();
 const folds = new Map<string, unknown>();
 const openKept = new Map<string, { version: number; day: unknown }>();
 
+const ABSENT = { version: 0, day: null };
 const versionOf = (item: Item) => {
   const v = item[DAY_VERSION];
   return typeof v === 'number' ? v : undefined;
@@ -141,10 +142,14 @@ export async function keptDaysSplitAll<T extends unknown[]>(
   if (moved.length)
     for (const item of await batchGet<Item>(moved))
       keepOpen(item, parseOf.get(`${item.pk}|${String(item.sk).slice(2)}`)!);
+  // an open day without an item (nothing happened yet) is kept as absent, at version 0: the first
+  // write makes it 1, so the version read sees it appear
+  for (const { key } of byKey) if (!openDays.has(key)) remember(openKept, key, ABSENT, MAX_OPEN);
   return plans.map((p, i) => {
     const items = queried[i];
     if (items) {
       for (const item of items) if (String(item.sk).slice(2) >= firstOpen) keepOpen(item, p.spec.parse);
+      for (const d of p.open) if (!openDays.has(p.keyOf(d))) remember(openKept, p.keyOf(d), ABSENT, MAX_OPEN);
       const fresh = new Map(items.map((item) => [String(item.sk).slice(2), item]));
       for (const d of p.days)
         if (d >= p.readFrom! && d < firstOpen) {

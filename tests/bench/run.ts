@@ -466,6 +466,7 @@ for (const scenario of scenarios) {
         .filter(([, perRequest]) => perRequest > 0)
         .map(([command, perRequest]) => `${command} ${perRequest.toFixed(2)}`);
       console.log(`  DynamoDB calls per request by command: ${byCommand.join(', ')}`);
+      console.log(`  DynamoDB attempts the SDK repeated: ${after.retries - before.retries}`);
     }
   }
 }

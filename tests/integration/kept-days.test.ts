@@ -72,9 +72,16 @@ describe('kept days', () => {
     expect(third.open).toEqual([{ n: 8 }]);
     expect(third.openKey).toBeUndefined();
 
-    const empty = spec(`TEST#${randomUUID()}`);
+    const emptyPk = `TEST#${randomUUID()}`;
+    const empty = spec(emptyPk);
     const none = await empty.read();
     expect(none.open).toEqual([]);
-    expect(none.openKey).toMatch(/\|2026-03-10@-$/);
+    expect(none.openKey).toBe(`${emptyPk}|2026-03-10@-`);
+    expect((await empty.read()).openKey).toBe(`${emptyPk}|2026-03-10@-`);
+    // kept as absent, it is seen as soon as a write makes it
+    await db.updateItem({ pk: emptyPk, sk: 'D#2026-03-10' }, { add: { n: 5, [kd.DAY_VERSION]: 1 } });
+    const appeared = await empty.read();
+    expect(appeared.open).toEqual([{ n: 5 }]);
+    expect(appeared.openKey).toBe(`${emptyPk}|2026-03-10@1`);
   });
 });
