@@ -6,6 +6,7 @@ import { ACCESS_TOKEN_SECONDS, WS_TICKET_SECONDS } from '#shared/constants';
 import { jwtHmacKey } from './secrets';
 import { config } from './config';
 import { AppError } from './errors';
+import { remember } from './lru';
 
 const scrypt = promisify(scryptCb) as (
   password: string,
@@ -114,11 +115,7 @@ async function verify(token: string, typ: 'access' | 'ws'): Promise<TokenClaims>
   const seen = typ === 'access' ? verifiedAccess.get(token) : undefined;
   if (seen && seen.exp > Math.floor(Date.now() / 1000)) return seen;
   const claims = await verifyOnce(token, typ);
-  if (typ === 'access') {
-    verifiedAccess.delete(token);
-    verifiedAccess.set(token, claims);
-    if (verifiedAccess.size > VERIFIED_MAX) verifiedAccess.delete(verifiedAccess.keys().next().value!);
-  }
+  if (typ === 'access') remember(verifiedAccess, token, claims, VERIFIED_MAX);
   return claims;
 }
 

@@ -1,5 +1,6 @@
 import { localDay } from '#shared/dates';
 import { batchGet, queryAll, type Item, type Key } from './db';
+import { remember } from './lru';
 
 /**
  * Day items that are written only on the day they count (every write ADDs to the item of the day
@@ -43,6 +44,8 @@ const versionOf = (item: Item) => {
 };
 
 const dayLists = new Map<string, string[]>();
+/** An item's `pk|day`, the key of the maps below. */
+const dayKeyOf = (item: Item) => `${item.pk}|${String(item.sk).slice(2)}`;
 
 /** The calendar days `from`..`to`, inclusive (the same few ranges are asked for on every read: kept). */
 function calendarDays(from: string, to: string): string[] {
@@ -55,13 +58,6 @@ function calendarDays(from: string, to: string): string[] {
     remember(dayLists, key, days, MAX_FOLDS);
   }
   return days;
-}
-
-/** Least recently used first out. */
-function remember(map: Map<string, unknown>, key: string, value: unknown, max: number) {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value!);
 }
 
 /** A range's days that exist, split into the settled ones (kept) and the open ones (just read). */
@@ -119,7 +115,7 @@ export async function keptDaysSplitAll<T extends unknown[]>(
   // the open days read whole or found unchanged, parsed, by `pk|day`; a day without an item is absent
   const openDays = new Map<string, { version?: number; day: unknown }>();
   const keepOpen = (item: Item, parse: (item: Item) => unknown) => {
-    const key = `${item.pk}|${String(item.sk).slice(2)}`;
+    const key = dayKeyOf(item);
     const version = versionOf(item);
     const day = parse(item);
     openDays.set(key, { version, day });
@@ -127,10 +123,10 @@ export async function keptDaysSplitAll<T extends unknown[]>(
     else remember(openKept, key, { version, day }, MAX_OPEN);
   };
   const parseOf = new Map(byKey.map((k) => [k.key, k.parse]));
-  for (const item of whole) keepOpen(item, parseOf.get(`${item.pk}|${String(item.sk).slice(2)}`)!);
+  for (const item of whole) keepOpen(item, parseOf.get(dayKeyOf(item))!);
   const moved: Key[] = [];
   for (const item of versions) {
-    const key = `${item.pk}|${String(item.sk).slice(2)}`;
+    const key = dayKeyOf(item);
     const mine = openKept.get(key)!;
     const version = versionOf(item);
     // a version read behind the one kept (reads are eventually consistent) keeps the newer
@@ -139,17 +135,17 @@ export async function keptDaysSplitAll<T extends unknown[]>(
       remember(openKept, key, mine, MAX_OPEN);
     } else moved.push({ pk: String(item.pk), sk: String(item.sk) });
   }
-  if (moved.length)
-    for (const item of await batchGet<Item>(moved))
-      keepOpen(item, parseOf.get(`${item.pk}|${String(item.sk).slice(2)}`)!);
+  if (moved.length) for (const item of await batchGet<Item>(moved)) keepOpen(item, parseOf.get(dayKeyOf(item))!);
+  plans.forEach((p, i) => {
+    for (const item of queried[i] ?? []) if (String(item.sk).slice(2) >= firstOpen) keepOpen(item, p.spec.parse);
+  });
   // an open day without an item (nothing happened yet) is kept as absent, at version 0: the first
   // write makes it 1, so the version read sees it appear
-  for (const { key } of byKey) if (!openDays.has(key)) remember(openKept, key, ABSENT, MAX_OPEN);
+  for (const p of plans)
+    for (const d of p.open) if (!openDays.has(p.keyOf(d))) remember(openKept, p.keyOf(d), ABSENT, MAX_OPEN);
   return plans.map((p, i) => {
     const items = queried[i];
     if (items) {
-      for (const item of items) if (String(item.sk).slice(2) >= firstOpen) keepOpen(item, p.spec.parse);
-      for (const d of p.open) if (!openDays.has(p.keyOf(d))) remember(openKept, p.keyOf(d), ABSENT, MAX_OPEN);
       const fresh = new Map(items.map((item) => [String(item.sk).slice(2), item]));
       for (const d of p.days)
         if (d >= p.readFrom! && d < firstOpen) {

@@ -14,8 +14,8 @@ import { slaDaysSpec, slaSum } from '../sla/days';
  * their sum (kept-days.ts) and each read adds the open day(s) to it; the same for the service-level
  * metrics of the range (sla/days.ts). The open days of both come in one BatchGet (their versions
  * alone when this instance parsed them already, and what is computed from them is kept per
- * version), beside one Query of the users and who is online. Tickets are never read. Times are averages in minutes;
- * service-level durations seconds.
+ * version), beside one Query of the users and who is online. Tickets are never read. Times are
+ * averages in minutes; service-level durations seconds.
  */
 export interface Range {
   from: string;
