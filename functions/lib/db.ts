@@ -36,9 +36,18 @@ let client: DynamoDBDocumentClient | undefined;
  * SDK's warnings and errors still reach our log.
  */
 const sdkLogger = {
-  warn: (...args: unknown[]) => log.warn('dynamodb client', { detail: args.map(String).join(' ') }),
-  error: (...args: unknown[]) => log.error('dynamodb client', { detail: args.map(String).join(' ') }),
+  warn: (...args: unknown[]) => log.warn('dynamodb client', { detail: args.map(sdkDetail).join(' ') }),
+  error: (...args: unknown[]) => log.error('dynamodb client', { detail: args.map(sdkDetail).join(' ') }),
 } as unknown as Logger;
+
+/** What the SDK logs, readable: its error entries are objects (`commandName`, `error`), not strings. */
+export function sdkDetail(arg: unknown): string {
+  if (arg instanceof Error) return `${arg.name}: ${arg.message}`;
+  if (!arg || typeof arg !== 'object') return String(arg);
+  const { commandName, error } = arg as { commandName?: unknown; error?: unknown };
+  if (commandName || error) return [commandName, error && sdkDetail(error)].filter(Boolean).join(' ');
+  return JSON.stringify(arg).slice(0, 500);
+}
 
 export function ddb(): DynamoDBDocumentClient {
   if (client) return client;

@@ -7,7 +7,15 @@ import { resetConfig } from '#lib/config';
 import { resetDb, updateItem } from '#lib/db';
 
 const emitted: InboundEvent[] = [];
-vi.mock('./emit', () => ({ emit: async (e: InboundEvent) => void emitted.push(e) }));
+/** how long the queue takes to accept an event, in ms (a slow or retried send) */
+let queueTakes: (e: InboundEvent) => number = () => 0;
+vi.mock('./emit', () => ({
+  emit: async (e: InboundEvent) => {
+    const ms = queueTakes(e);
+    if (ms) await new Promise((r) => setTimeout(r, ms));
+    emitted.push(e);
+  },
+}));
 
 const { SessionManager, MAX_QR_CODES } = await import('./session-manager');
 type ManagerOptions = import('./session-manager').ManagerOptions;
@@ -40,7 +48,10 @@ afterAll(async () => {
   await sim?.close();
   await dynamo?.stop();
 });
-beforeEach(() => void emitted.splice(0));
+beforeEach(() => {
+  emitted.splice(0);
+  queueTakes = () => 0;
+});
 
 const statuses = (whatsappId: number) =>
   emitted
@@ -67,6 +78,24 @@ describe('session manager', () => {
     await until(() => statuses(1).includes('CONNECTED'));
     expect(statuses(1)).not.toContain('qrcode');
     await second.closeAll();
+  });
+
+  it('status reports reach the queue in the order they happened, even when the queue is slow to take an earlier one', async () => {
+    // PAIRING's report waits 300 ms to be taken (the queue slow, a send retried): the OPENING of the
+    // restart right after the scan, and the CONNECTED after it, must not overtake it
+    queueTakes = (e) => (e.type === 'session' && e.status === 'PAIRING' ? 300 : 0);
+    const m = new SessionManager(provider('runner-order'), 'runner-order');
+    await m.handle({ type: 'start', commandId: 'c-order', companyId: 1, whatsappId: 60 });
+    await until(() => statuses(60).includes('qrcode'));
+    expect(await hub.scan(1, 60, '5511900000060')).toBe(true);
+    await until(() => statuses(60).includes('CONNECTED'));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(statuses(60)).toEqual(['qrcode', 'PAIRING', 'OPENING', 'CONNECTED']);
+    // the health that goes with each change follows its status
+    const kinds = emitted.filter((e) => e.whatsappId === 60).map((e) => (e.type === 'session' ? e.status : e.type));
+    expect(kinds.at(-1)).toBe('health');
+    expect(kinds.filter((k) => k !== 'health')).toEqual(['qrcode', 'PAIRING', 'OPENING', 'CONNECTED']);
+    await m.closeAll();
   });
 
   it('a send on a session that is not connected fails visibly (ERR_SENDING_WAPP_MSG), never silently', async () => {

@@ -1,7 +1,7 @@
 import { getObject } from '#lib/storage';
 import { log } from '#lib/log';
 import type { ConnectionStatus } from '#shared/constants';
-import { ACK, ADDRESS_BOOK_PART, type SessionCommand } from '#shared/whatsapp-protocol';
+import { ACK, ADDRESS_BOOK_PART, type InboundEvent, type SessionCommand } from '#shared/whatsapp-protocol';
 import { AuthStore } from './auth-store';
 import { CheckPacer } from './check-pacer';
 import { decideClose } from './close-policy';
@@ -109,11 +109,23 @@ class ManagedSession {
 
   private last: { qrcode?: string; retries?: number; number?: string } = {};
 
+  /**
+   * The session's status and health reports, one after the other. The queue keeps a group's
+   * messages in the order it receives them, and two sends in flight at once may arrive either way
+   * round (or one be retried after the other is taken): an OPENING that overtook by its CONNECTED
+   * would show the session opening for good.
+   */
+  private reports = perGroupSequencer();
+
+  private inOrder(event: InboundEvent): Promise<void> {
+    return this.reports('reports', () => emit(event));
+  }
+
   private async report(status: ConnectionStatus, extra: { qrcode?: string; retries?: number; number?: string } = {}) {
     this.status = status;
     this.last = extra;
     this.wake();
-    await emit({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
+    await this.inOrder({ type: 'session', companyId: this.companyId, whatsappId: this.whatsappId, status, ...extra });
     await this.reportHealth();
   }
 
@@ -122,7 +134,7 @@ class ManagedSession {
     clearTimeout(this.healthTimer);
     this.healthTimer = undefined;
     this.lastHealthReport = this.hc.now();
-    await emit({
+    await this.inOrder({
       type: 'health',
       companyId: this.companyId,
       whatsappId: this.whatsappId,

@@ -63,6 +63,8 @@ export interface FleetRunResult {
   };
   /** every session CONNECTED (simulated WhatsApp and API agree) */
   allConnected: boolean;
+  /** the sessions that were not, each as `<whatsappId> phone <status> api <status>` */
+  notConnected: string[];
   /** QR codes shown after a session had paired: sessions that had to be scanned again */
   newQrCodes: number;
   /** sockets WhatsApp closed because a newer one opened the same session (two holders at once) */
@@ -275,6 +277,11 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
     },
     allConnected:
       allConnected() && apiStatuses.filter((w) => connections.includes(w.id)).every((w) => w.status === 'CONNECTED'),
+    notConnected: connections.flatMap((id) => {
+      const phone = sessionsAtEnd.find((r) => r.whatsappId === id)?.status ?? 'none';
+      const api = apiStatuses.find((w) => w.id === id)?.status ?? 'none';
+      return phone === 'CONNECTED' && api === 'CONNECTED' ? [] : [`${id} phone ${phone} api ${api}`];
+    }),
     newQrCodes: sessionsAtEnd.reduce((n, r) => n + r.qrAfterPaired, 0),
     replacedSockets: sessionsAtEnd.reduce((n, r) => n + r.timeline.filter((t) => t.kind === 'replaced').length, 0),
     longestOutageSeconds: Math.max(0, ...sessionsAtEnd.map(outageOf)),
@@ -303,7 +310,7 @@ export function printFleet(result: FleetRunResult) {
     `sessions ${r.sessions} | runners ${r.runners.length} (one killed, one stopped by SIGTERM, one added)`,
     `inbound: injected ${r.inbound.injected}, stored ${r.inbound.stored}, lost ${r.inbound.lost}, doubled ${r.inbound.doubled}`,
     `sends: posted ${r.sends.posted}, on the phone ${r.sends.onPhone}, lost ${r.sends.lost}, doubled ${r.sends.doubled}, failed visibly ${r.sends.failedVisibly}, resent with the same id ${r.sends.resentSameId}`,
-    `sessions: all CONNECTED ${r.allConnected}, new QR codes ${r.newQrCodes}, sockets replaced by a second holder ${r.replacedSockets}, longest outage ${r.longestOutageSeconds.toFixed(1)} s`,
+    `sessions: all CONNECTED ${r.allConnected}${r.notConnected.length ? ` (not: ${r.notConnected.join(', ')})` : ''}, new QR codes ${r.newQrCodes}, sockets replaced by a second holder ${r.replacedSockets}, longest outage ${r.longestOutageSeconds.toFixed(1)} s`,
     `kill -9: every session back after ${r.recoveredAfterKillSeconds.toFixed(1)} s`,
     `SIGTERM: drained and exited (code ${r.drain.exitCode}) in ${r.drain.seconds.toFixed(1)} s, every session back after ${r.recoveredAfterDrainSeconds.toFixed(1)} s`,
     `scale out: spread evenly ${r.balancedAfterScaleOutSeconds.toFixed(1)} s after the new runner started; sessions per live runner ${r.spread.join(' / ')}`,

@@ -24,6 +24,7 @@ describe('session fleet under faults', () => {
     expect(result.inbound.stored).toBe(result.inbound.injected);
     expect(result.sends.posted).toBeGreaterThan(100);
     expect(result.sends).toMatchObject({ lost: 0, doubled: 0 });
+    expect(result.notConnected).toEqual([]);
     expect(result.allConnected).toBe(true);
     expect(result.newQrCodes).toBe(0);
     expect(result.longestOutageSeconds).toBeLessThan(60);

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { sdkDetail } from './db';
+
+describe("the SDK's log entries", () => {
+  it('name the command and the error instead of [object Object]', () => {
+    const error = Object.assign(new Error('Throughput exceeds the current capacity'), {
+      name: 'ProvisionedThroughputExceededException',
+    });
+    expect(sdkDetail({ clientName: 'DynamoDBClient', commandName: 'QueryCommand', input: {}, error })).toBe(
+      'QueryCommand ProvisionedThroughputExceededException: Throughput exceeds the current capacity',
+    );
+    expect(sdkDetail(new TypeError('socket hang up'))).toBe('TypeError: socket hang up');
+    expect(sdkDetail('plain text')).toBe('plain text');
+    expect(sdkDetail({ other: 1 })).toBe('{"other":1}');
+  });
+});
