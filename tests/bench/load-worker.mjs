@@ -44,7 +44,17 @@ async function clients(until, each) {
   );
 }
 
-await clients(Date.now() + warmup * 1000);
+// untimed warm-up: requests per second of each second, for the bench to print (BENCH_TRACE)
+const warmStart = Date.now();
+let warmDone = 0;
+const perSecond = [];
+const tick = setInterval(() => {
+  perSecond.push(warmDone);
+  warmDone = 0;
+}, 1000);
+await clients(warmStart + warmup * 1000, () => warmDone++);
+clearInterval(tick);
+parentPort.postMessage({ warm: perSecond });
 parentPort.postMessage('timed');
 const latencies = [];
 const slowest = [];
