@@ -37,8 +37,14 @@ let client: DynamoDBDocumentClient | undefined;
  */
 const sdkLogger = {
   warn: (...args: unknown[]) => log.warn('dynamodb client', { detail: args.map(sdkDetail).join(' ') }),
-  error: (...args: unknown[]) => log.error('dynamodb client', { detail: args.map(sdkDetail).join(' ') }),
+  error: (...args: unknown[]) => {
+    if (!args.every(expectedRefusal)) log.error('dynamodb client', { detail: args.map(sdkDetail).join(' ') });
+  },
 } as unknown as Logger;
+
+/** A condition that did not hold is an answer the caller acts on (a guard, a version), not a fault to log. */
+export const expectedRefusal = (arg: unknown) =>
+  (arg as { error?: { name?: string } } | undefined)?.error?.name === 'ConditionalCheckFailedException';
 
 /** What the SDK logs, readable: its error entries are objects (`commandName`, `error`), not strings. */
 export function sdkDetail(arg: unknown): string {
