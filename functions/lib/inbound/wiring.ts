@@ -21,6 +21,7 @@ import { companyPlan } from '../accounts/companies';
 import { getAssistState, runAssistant } from '../integrations/assistant';
 import { notifyTicketMessage } from '../push/notify';
 import { runInboundMessage, type Ports } from './pipeline';
+import { remember } from '../lru';
 
 type PortTicket = Ticket;
 
@@ -55,7 +56,7 @@ async function loadInbound(companyId: number, whatsappId: number, message: Inbou
   if (hint) {
     const fromHint = await loadByHint(companyId, whatsappId, connectionKey, hint, { number, lid });
     if (fromHint) {
-      remember(hintKey, fromHint.known);
+      rememberHint(hintKey, fromHint.known);
       return fromHint;
     }
   }
@@ -78,7 +79,7 @@ async function loadInbound(companyId: number, whatsappId: number, message: Inbou
   const open = find(second, openGuardKeys(companyId, contactId, whatsappId));
   const ticket = open ? ((await getStoredTicket(companyId, Number(open.ticketId))) ?? null) : null;
   const known = { contact: toContact(contact), ticket };
-  remember(hintKey, known);
+  rememberHint(hintKey, known);
   return { whatsapp, known };
 }
 
@@ -90,10 +91,8 @@ async function loadInbound(companyId: number, whatsappId: number, message: Inbou
 const chatHints = new Map<string, { contactId: number; ticketId: number | null }>();
 const MAX_CHAT_HINTS = 10_000;
 
-function remember(key: string, known: Known) {
-  chatHints.delete(key);
-  chatHints.set(key, { contactId: known.contact.id, ticketId: known.ticket?.id ?? null });
-  if (chatHints.size > MAX_CHAT_HINTS) chatHints.delete(chatHints.keys().next().value!);
+function rememberHint(key: string, known: Known) {
+  remember(chatHints, key, { contactId: known.contact.id, ticketId: known.ticket?.id ?? null }, MAX_CHAT_HINTS);
 }
 
 async function loadByHint(
