@@ -354,6 +354,8 @@ export interface QueryOptions {
   filterValues?: Record<string, unknown>;
   filterNames?: Record<string, string>;
   projection?: string[];
+  /** a strongly consistent read (twice the capacity; not on a global index) */
+  consistent?: boolean;
 }
 
 /** The key condition of a Query (partition, then the sort key's), with its names and values. */
@@ -415,6 +417,7 @@ export async function query<T = Item>(opts: QueryOptions): Promise<{ items: T[];
     ExclusiveStartKey: opts.startKey,
     FilterExpression: opts.filter,
     ProjectionExpression: projection,
+    ...(opts.consistent ? { ConsistentRead: true } : {}),
     ReturnConsumedCapacity: 'TOTAL',
   };
   const out = await send<{ Items?: T[]; LastEvaluatedKey?: Item }>(new QueryCommand(input));

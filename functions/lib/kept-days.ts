@@ -89,6 +89,20 @@ export async function keptDaysSplitAll<T extends unknown[]>(
   specs: { [K in keyof T]: DaysSpec<T[K]> },
   now = new Date(),
 ): Promise<{ [K in keyof T]: SplitDays<T[K]> }> {
+  return (await keptDaysWithItems<T>(specs, [], now)).splits;
+}
+
+/**
+ * `keptDaysSplitAll`, and version items read by key in the same BatchGet as the open days' versions
+ * (`also`, projected to their keys and `v`: what tells a reader whether something else it keeps
+ * moved, such as the roster of accounts/users.ts). `items` answers them in `also`'s order,
+ * undefined where absent.
+ */
+export async function keptDaysWithItems<T extends unknown[]>(
+  specs: { [K in keyof T]: DaysSpec<T[K]> },
+  also: Key[],
+  now = new Date(),
+): Promise<{ splits: { [K in keyof T]: SplitDays<T[K]> }; items: (Item | undefined)[] }> {
   const firstOpen = localDay(new Date(now.getTime() - SETTLE_MS));
   const plans = (specs as DaysSpec<unknown>[]).map((spec) => {
     const days = calendarDays(spec.from, spec.to);
@@ -103,8 +117,10 @@ export async function keptDaysSplitAll<T extends unknown[]>(
   const known = byKey.filter((k) => openKept.has(k.key));
   const unknown = byKey.filter((k) => !openKept.has(k.key));
   const keysOf = (list: typeof byKey) => list.map(({ pk, sk }) => ({ pk, sk }));
-  const [versions, whole, ...queried] = await Promise.all([
-    known.length ? batchGet<Item>(keysOf(known), { projection: ['pk', 'sk', DAY_VERSION] }) : [],
+  const [versionsAndAlso, whole, ...queried] = await Promise.all([
+    known.length || also.length
+      ? batchGet<Item>([...keysOf(known), ...also], { projection: ['pk', 'sk', DAY_VERSION] })
+      : [],
     unknown.length ? batchGet<Item>(keysOf(unknown)) : [],
     ...plans.map((p) =>
       p.readFrom
@@ -112,6 +128,10 @@ export async function keptDaysSplitAll<T extends unknown[]>(
         : undefined,
     ),
   ]);
+  const alsoKeys = new Set(also.map((k) => `${k.pk}|${k.sk}`));
+  const itemKey = (item: Item) => `${item.pk}|${item.sk}`;
+  const versions = versionsAndAlso.filter((item) => !alsoKeys.has(itemKey(item)));
+  const alsoFound = new Map(versionsAndAlso.filter((item) => alsoKeys.has(itemKey(item))).map((i) => [itemKey(i), i]));
   // the open days read whole or found unchanged, parsed, by `pk|day`; a day without an item is absent
   const openDays = new Map<string, { version?: number; day: unknown }>();
   const keepOpen = (item: Item, parse: (item: Item) => unknown) => {
@@ -143,7 +163,7 @@ export async function keptDaysSplitAll<T extends unknown[]>(
   // write makes it 1, so the version read sees it appear
   for (const p of plans)
     for (const d of p.open) if (!openDays.has(p.keyOf(d))) remember(openKept, p.keyOf(d), ABSENT, MAX_OPEN);
-  return plans.map((p, i) => {
+  const splits = plans.map((p, i) => {
     const items = queried[i];
     if (items) {
       const fresh = new Map(items.map((item) => [String(item.sk).slice(2), item]));
@@ -170,6 +190,7 @@ export async function keptDaysSplitAll<T extends unknown[]>(
       openKey: openVersions.every((v) => v !== undefined) ? `${p.spec.pk}|${openVersions.join(',')}` : undefined,
     };
   }) as { [K in keyof T]: SplitDays<T[K]> };
+  return { splits, items: also.map((k) => alsoFound.get(`${k.pk}|${k.sk}`)) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
 import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
-import { socketEntry, userKeys } from './accounts/users';
+import { bumpRoster, socketEntry, userKeys } from './accounts/users';
 import { ttlIn } from './keys';
 import { log } from './log';
 import { announceViewers, settlePresence } from './presence/service';
@@ -70,7 +70,8 @@ export async function saveConnection(conn: WsConnection) {
 /**
  * The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. A socket
  * that goes also leaves the idle set (presence/service.ts), and the user's status is settled after
- * the change (announced when it changed). Best effort: a failed write (a transaction on the user item
+ * the change (announced when it changed), after the roster's version moved (accounts/users.ts: the
+ * dashboard keeps who is online by it). Best effort: a failed write (a transaction on the user item
  * at the same moment) is logged and never refuses or breaks the socket itself.
  */
 async function updateSockets(
@@ -91,6 +92,7 @@ async function updateSockets(
         };
   try {
     const item = await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
+    if (item) await bumpRoster(companyId);
     await settlePresence(companyId, userId, item);
   } catch (err) {
     log.warn('presence not recorded', { companyId, userId, op, error: (err as Error).message });

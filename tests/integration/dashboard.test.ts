@@ -127,7 +127,7 @@ describe('dashboard', () => {
     expect(closedRange.body.counters).toMatchObject({ supportHappening: 0, supportFinished: 0 });
   });
 
-  it('the attendants are who the company has now: one created, renamed or deleted after a read shows in the next', async () => {
+  it('the attendants are who the company has now: one created, renamed, connected, disconnected or deleted after a read shows in the next', async () => {
     const co = await newCompany('db-users');
     const attendants = async () =>
       ((await api('GET', '/dashboard?days=7', { token: co.adminToken })).body.attendants as any[]).map(
@@ -143,6 +143,16 @@ describe('dashboard', () => {
     });
     expect(renamed.status).toBe(200);
     expect(await attendants()).toEqual([...first, `${agent.id}:Atendente Renomeada`]);
+    // a socket opened or closed after a read shows in the next (the serving instance keeps the users)
+    const online = async () =>
+      ((await api('GET', '/dashboard?days=7', { token: co.adminToken })).body.attendants as any[]).find(
+        (a) => a.id === agent.id,
+      ).online;
+    expect(await online()).toBe(false);
+    const socket = await realtimeClient(agent.token);
+    expect(await online()).toBe(true);
+    socket.close();
+    await eventually(async () => (await online()) === false || undefined);
     expect((await api('DELETE', `/users/${agent.id}`, { token: co.adminToken })).status).toBe(200);
     expect(await attendants()).toEqual(first);
   });

@@ -1,6 +1,8 @@
 import type { User } from '#shared/schemas/accounts';
 import { AppError } from '../errors';
-import { getItem, stripKeys, transact, putTx, queryAll, type TransactItem, type Item } from '../db';
+import { getItem, stripKeys, transact, putTx, queryAll, updateItem, type TransactItem, type Item } from '../db';
+import { log } from '../log';
+import { remember } from '../lru';
 import { nextId, counterTx, companyScope } from '../ids';
 import { pad, nowIso } from '../keys';
 import { limitReached } from './plan-limits';
@@ -84,17 +86,74 @@ export async function listUsers(companyId: number): Promise<User[]> {
   return (await queryAll({ pk: `C#${companyId}`, sk: { beginsWith: 'USER#' } })).map(toUser);
 }
 
-/** Each user's id and name and whether a WebSocket is live (the dashboard's attendants): one Query of three attributes. */
-export async function userNamesWithPresence(
-  companyId: number,
-): Promise<{ id: number; name: string; online: boolean }[]> {
+/**
+ * The roster's version: `C#<companyId>` / `ROSTER`, whose `v` is ADDed 1 right after every write that
+ * changes who the users are, their names or their sockets (a user created, renamed or deleted; a
+ * socket opened or closed). A reader that keeps the users per instance (the dashboard's attendants)
+ * reads the version, a few bytes, beside the keys it reads anyway, and the users again only when it
+ * moved (`userNamesWithPresence`). Not in the write's transaction: the item is hot (every socket
+ * moves it) and a transaction would be refused beside a concurrent bump; a bump lost to a crash or
+ * an error is covered by ROSTER_MAX_AGE_MS.
+ */
+export const rosterKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'ROSTER' });
+export const ROSTER_VERSION = 'v';
+/** Moves the roster's version; best effort (logged, never thrown: the write it follows is done). */
+export async function bumpRoster(companyId: number) {
+  try {
+    await updateItem(rosterKeys(companyId), { add: { [ROSTER_VERSION]: 1 } });
+  } catch (err) {
+    log.warn('roster version not moved', { companyId, error: (err as Error).message });
+  }
+}
+/** A roster item's version; 0 before the first write that bumps it. */
+export const rosterVersionOf = (item: Item | undefined) => {
+  const v = item?.[ROSTER_VERSION];
+  return typeof v === 'number' ? v : 0;
+};
+
+type RosterUser = { id: number; name: string; sockets?: Set<string> };
+/** Rosters kept per instance with the version they were read at, the least recently used dropped past MAX_ROSTERS. */
+const rosters = new Map<number, { version: number; readAt: number; users: RosterUser[] }>();
+export const MAX_ROSTERS = 2_000;
+/**
+ * A kept roster is read again after this long even when its version did not move: the bump after a
+ * socket's change is a second write, and a crash between the two must not leave presence stale for long.
+ */
+export const ROSTER_MAX_AGE_MS = 60_000;
+
+async function readRoster(companyId: number, consistent: boolean): Promise<RosterUser[]> {
   const items = await queryAll({
     pk: `C#${companyId}`,
     sk: { beginsWith: 'USER#' },
     projection: ['id', 'name', 'sockets'],
+    consistent,
   });
-  const now = Math.floor(Date.now() / 1000);
-  return items.map((i) => ({ id: Number(i.id), name: String(i.name), online: isOnline(i, now) }));
+  return items.map((i) => ({ id: Number(i.id), name: String(i.name), sockets: i.sockets as Set<string> | undefined }));
+}
+
+/**
+ * Each user's id and name and whether a WebSocket is live (the dashboard's attendants): one Query of
+ * three attributes. Given the roster's version just read (`rosterVersionOf`), the users this instance
+ * read at that version or a later one serve instead, and the Query (then strongly consistent, so it
+ * sees the write the version counts) runs only when the version moved or ROSTER_MAX_AGE_MS passed.
+ * Who is online is worked out at each call from the sockets' expiry.
+ */
+export async function userNamesWithPresence(
+  companyId: number,
+  version?: number,
+): Promise<{ id: number; name: string; online: boolean }[]> {
+  const nowMs = Date.now();
+  let users: RosterUser[];
+  const kept = version === undefined ? undefined : rosters.get(companyId);
+  if (kept && version! <= kept.version && nowMs - kept.readAt < ROSTER_MAX_AGE_MS) {
+    users = kept.users;
+    remember(rosters, companyId, kept, MAX_ROSTERS);
+  } else {
+    users = await readRoster(companyId, version !== undefined);
+    if (version !== undefined) remember(rosters, companyId, { version, readAt: nowMs, users }, MAX_ROSTERS);
+  }
+  const now = Math.floor(nowMs / 1000);
+  return users.map((u) => ({ id: u.id, name: u.name, online: isOnline(u, now) }));
 }
 
 export interface NewUser {
@@ -150,5 +209,6 @@ export async function createUser(
     if (index === extraCount + 2) return limitReached('users', opts.maxUsers);
     return new AppError('ERR_CONFLICT');
   });
+  await bumpRoster(data.companyId);
   return toUser(stored);
 }

@@ -1,6 +1,6 @@
-import { listUsers, userNamesWithPresence } from '../accounts/users';
+import { listUsers, rosterKeys, rosterVersionOf, userNamesWithPresence } from '../accounts/users';
 import { dashPk, dayCounts, sumDashDays, type DashSum, type DayCounts } from './aggregates';
-import { keptDaysSplitAll, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
+import { keptDaysSplitAll, keptDaysWithItems, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
 import { localDay, shiftDay, utcDay } from '#shared/dates';
@@ -14,8 +14,9 @@ import { slaDaysSpec, slaSum } from '../sla/days';
  * their sum (kept-days.ts) and each read adds the open day(s) to it; the same for the service-level
  * metrics of the range (sla/days.ts). The open days of both come in one BatchGet (their versions
  * alone when this instance parsed them already, and what is computed from them is kept per
- * version), beside one Query of the users and who is online. Tickets are never read. Times are
- * averages in minutes; service-level durations seconds.
+ * version), with the version of the company's roster: the users, their names and who is online are
+ * kept per instance too and read again (one Query) only when that version moved. Tickets are never
+ * read. Times are averages in minutes; service-level durations seconds.
  */
 export interface Range {
   from: string;
@@ -85,11 +86,17 @@ const userTotal = (parts: DashSum[], userId: number, field: string) =>
   parts.reduce((s, p) => s + (p.users.get(userId)?.[field] ?? 0), 0);
 
 export async function dashboard(companyId: number, r: Range, now = new Date()) {
-  // the open days of both partitions come in one BatchGet once the settled ones are kept
-  const [[dashSplit, slaSplit], users] = await Promise.all([
-    keptDaysSplitAll<[DayCounts, SlaDay]>([dashDaysSpec(companyId, r, now), slaDaysSpec(companyId, r.from, r.to)], now),
-    userNamesWithPresence(companyId),
-  ]);
+  // the open days of both partitions and the roster's version come in one BatchGet once the settled
+  // days are kept; the users are read again only when their version moved
+  const {
+    splits: [dashSplit, slaSplit],
+    items: [roster],
+  } = await keptDaysWithItems<[DayCounts, SlaDay]>(
+    [dashDaysSpec(companyId, r, now), slaDaysSpec(companyId, r.from, r.to)],
+    [rosterKeys(companyId)],
+    now,
+  );
+  const users = await userNamesWithPresence(companyId, rosterVersionOf(roster));
   const parts = rangeSums(r, dashSplit);
   const sla = slaSum(slaSplit);
   const counters = {

@@ -22,6 +22,7 @@ import {
   listUsers,
   toUser,
   userKeys,
+  bumpRoster,
   userSearchText,
 } from '../accounts/users';
 import { forgetCheckedSessions, revokeUserSessions } from '../accounts/sessions';
@@ -230,6 +231,8 @@ export async function updateCompanyUser(
   } else {
     await transact([userUpdate], () => new AppError('ERR_NO_USER_FOUND'));
   }
+  // a new name moves the roster's version: instances keeping the users read them again
+  if (name !== current.name) await bumpRoster(companyId);
   // New credentials end the user's other sessions and close their sockets; the caller's own session carries on.
   if (body.password || email !== current.email)
     await revokeUserSessions(companyId, id, id === auth.userId ? auth.sessionId : undefined);
@@ -273,6 +276,7 @@ export async function deleteCompanyUser(auth: AuthContext, id: number, by?: Audi
     counterTx(companyScope(companyId), USERS_USAGE, -1),
   ];
   await transact(items, () => new AppError('ERR_NO_USER_FOUND'));
+  await bumpRoster(companyId);
   await revokeUserSessions(companyId, id);
   // and any socket of the user its sessions did not list
   await closeConnectionsWhere(companyId, (c) => c.userId === id);
