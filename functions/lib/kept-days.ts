@@ -35,6 +35,8 @@ export const MAX_OPEN = 2_000;
 export const DAY_VERSION = 'v';
 const kept = new Map<string, unknown>();
 const folds = new Map<string, unknown>();
+/** A range's settled days, parsed, by its `settledKey` (they never change, so neither does the list). */
+const settledLists = new Map<string, unknown[]>();
 const openKept = new Map<string, { version: number; day: unknown }>();
 
 const ABSENT = { version: 0, day: null };
@@ -107,9 +109,13 @@ export async function keptDaysWithItems<T extends unknown[]>(
   const plans = (specs as DaysSpec<unknown>[]).map((spec) => {
     const days = calendarDays(spec.from, spec.to);
     const keyOf = (day: string) => `${spec.pk}|${day}`;
-    const missing = days.filter((d) => d < firstOpen && !kept.has(keyOf(d)));
+    const settledDays = days.filter((d) => d < firstOpen);
+    const settledKey = `${spec.pk}|${spec.from}|${settledDays.at(-1) ?? ''}`;
+    // a range whose settled days were all kept at once has their list kept too: no day to look up
+    const settledList = settledLists.get(settledKey);
+    const missing = settledList ? [] : settledDays.filter((d) => !kept.has(keyOf(d)));
     const open = days.filter((d) => d >= firstOpen);
-    return { spec, days, keyOf, readFrom: missing[0], open };
+    return { spec, days, keyOf, readFrom: missing[0], open, settledDays, settledKey, settledList };
   });
   const byKey = plans.flatMap((p) =>
     p.readFrom ? [] : p.open.map((d) => ({ key: p.keyOf(d), pk: p.spec.pk, sk: `D#${d}`, parse: p.spec.parse })),
@@ -173,20 +179,26 @@ export async function keptDaysWithItems<T extends unknown[]>(
           remember(kept, p.keyOf(d), item ? p.spec.parse(item) : null, MAX_KEPT);
         }
     }
-    const settledDays = p.days.filter((d) => d < firstOpen);
     const present = (list: string[], pick: (d: string) => unknown) =>
       list.flatMap((d) => {
         const day = pick(d);
         return day ? [day] : [];
       });
+    let settled = p.settledList;
+    if (settled) remember(settledLists, p.settledKey, settled, MAX_FOLDS);
+    else {
+      settled = present(p.settledDays, (d) => kept.get(p.keyOf(d)));
+      // when every settled day is kept now (read above if it was not), the list stands for them
+      if (p.settledDays.every((d) => kept.has(p.keyOf(d)))) remember(settledLists, p.settledKey, settled, MAX_FOLDS);
+    }
     const openVersions = p.open.map((d) => {
       const got = openDays.get(p.keyOf(d));
       return got ? (got.version === undefined ? undefined : `${d}@${got.version}`) : `${d}@-`;
     });
     return {
-      settled: present(settledDays, (d) => kept.get(p.keyOf(d))),
+      settled,
       open: present(p.open, (d) => openDays.get(p.keyOf(d))?.day),
-      settledKey: `${p.spec.pk}|${p.spec.from}|${settledDays.at(-1) ?? ''}`,
+      settledKey: p.settledKey,
       openKey: openVersions.every((v) => v !== undefined) ? `${p.spec.pk}|${openVersions.join(',')}` : undefined,
     };
   }) as { [K in keyof T]: SplitDays<T[K]> };

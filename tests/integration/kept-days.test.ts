@@ -30,7 +30,7 @@ function spec(pk: string) {
     },
   };
   const read = async () => (await kd.keptDaysSplitAll<[{ n: number }]>([s], now))[0];
-  return { read, parsed };
+  return { read, parsed, spec: s };
 }
 
 describe('kept days', () => {
@@ -83,5 +83,51 @@ describe('kept days', () => {
     const appeared = await empty.read();
     expect(appeared.open).toEqual([{ n: 5 }]);
     expect(appeared.openKey).toBe(`${emptyPk}|2026-03-10@1`);
+  });
+
+  it('a day that settles joins the settled part as its last write left it; the settled part is then kept whole', async () => {
+    const pk = `TEST#${randomUUID()}`;
+    await db.batchWrite(
+      ['2026-03-08', '2026-03-09', '2026-03-10'].map((day, i) => ({ pk, sk: `D#${day}`, day, n: i + 1, v: 1 })),
+    );
+    const { read, parsed, spec: s } = spec(pk);
+    await read();
+    await db.updateItem({ pk, sk: 'D#2026-03-10' }, { add: { n: 10, [kd.DAY_VERSION]: 1 } });
+    // the next day at noon: the 10th has settled, the 11th is open (and has no item yet)
+    const nextDay = { ...s, to: '2026-03-11' };
+    const later = new Date('2026-03-11T15:00:00Z');
+    parsed.length = 0;
+    const [first] = await kd.keptDaysSplitAll<[{ n: number }]>([nextDay], later);
+    expect(first.settled).toEqual([{ n: 1 }, { n: 2 }, { n: 13 }]);
+    expect(first.settledKey).toBe(`${pk}|2026-03-08|2026-03-10`);
+    expect(first.open).toEqual([]);
+    expect(parsed).toEqual(['D#2026-03-10']);
+    const [again] = await kd.keptDaysSplitAll<[{ n: number }]>([nextDay], later);
+    expect(again.settled).toBe(first.settled);
+    expect(parsed).toEqual(['D#2026-03-10']);
+  });
+
+  it('version items asked for beside the days come back in order, absent ones as undefined, in the same BatchGet', async () => {
+    const pk = `TEST#${randomUUID()}`;
+    await db.batchWrite([
+      { pk, sk: 'D#2026-03-10', day: '2026-03-10', n: 1, v: 1 },
+      { pk, sk: 'VERSION', v: 3, other: 'not read' },
+    ]);
+    const { spec: s } = spec(pk);
+    await kd.keptDaysSplitAll<[{ n: number }]>([s], now);
+    const { metrics } = await import('../../functions/lib/metrics');
+    const { result, usage } = await metrics.measure(() =>
+      kd.keptDaysWithItems<[{ n: number }]>(
+        [s],
+        [
+          { pk, sk: 'ABSENT' },
+          { pk, sk: 'VERSION' },
+        ],
+        now,
+      ),
+    );
+    expect(result.items).toEqual([undefined, { pk, sk: 'VERSION', v: 3 }]);
+    expect(result.splits[0].open).toEqual([{ n: 1 }]);
+    expect(usage.byCommand).toEqual({ BatchGetCommand: 1 });
   });
 });
