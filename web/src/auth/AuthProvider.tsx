@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { api } from '../api/client';
 import { sessionStore } from './storage';
 import { AFTER_LOGIN } from './guard';
+import { endSession } from './logout';
 import type { Plan, SessionCompany, SessionPayload, SessionUser } from './types';
 import { isRestricted } from '../billing/restricted';
 
@@ -109,22 +110,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [accept],
   );
 
-  const logout = useCallback(async () => {
-    // this device's push subscription ends with the session (issue 25): the server forgets it, the browser drops it
-    const push = await loadPushSupport()
-      .then((m) => m.thisDevicePush())
-      .catch(() => null);
-    try {
-      await api.request('DELETE', '/auth/logout', {
-        public: true,
-        body: push ? { pushEndpoint: push.endpoint } : undefined,
-      });
-    } finally {
-      await push?.unsubscribe().catch(() => false);
-      sessionStore.clear();
-      api.onLogout();
-    }
-  }, []);
+  const logout = useCallback(
+    () =>
+      endSession({
+        devicePush: () => loadPushSupport().then((m) => m.thisDevicePush()),
+        endOnServer: (body) => api.request('DELETE', '/auth/logout', { public: true, body }),
+        clearLocal: () => {
+          sessionStore.clear();
+          api.onLogout();
+        },
+      }),
+    [],
+  );
 
   const value = useMemo(
     () => ({ status, user, company, plan, restricted, landing, login, logout, setUser }),
