@@ -3,6 +3,7 @@ import { putItem } from '../db';
 import { AppError } from '../errors';
 import { ttlIn } from '../keys';
 import { log } from '../log';
+import { remember } from '../lru';
 import { recordAudit, type AuditEntry } from './record';
 
 /**
@@ -62,7 +63,10 @@ export function changesOf<T extends object>(before: Partial<T> | undefined, afte
 }
 
 const HOUR_MS = 3600_000;
-/** This instance's last recorded hour per key: most calls stop here, without touching the table. */
+/**
+ * This instance's last recorded hour per key: most calls stop here, without touching the table (the
+ * least recently used key dropped past MEMO_LIMIT).
+ */
 const recordedHour = new Map<string, number>();
 const MEMO_LIMIT = 10_000;
 
@@ -83,17 +87,12 @@ export async function auditOncePerHour(key: string, entry: AuditEntry): Promise<
     );
   } catch (err) {
     if (err instanceof AppError && err.code === 'ERR_DUPLICATED') {
-      remember(memo, hour);
+      remember(recordedHour, memo, hour, MEMO_LIMIT);
       return;
     }
     log.error('audit marker not written', { companyId: entry.companyId, error: (err as Error).message });
     return;
   }
-  remember(memo, hour);
+  remember(recordedHour, memo, hour, MEMO_LIMIT);
   await recordAudit(entry);
-}
-
-function remember(memo: string, hour: number) {
-  if (recordedHour.size >= MEMO_LIMIT) recordedHour.clear();
-  recordedHour.set(memo, hour);
 }
