@@ -153,4 +153,28 @@ describe('teamwork', () => {
     await row.getByText('Offline').waitFor();
     await admin.context.close();
   });
+
+  test("the dashboard's attendants show who comes online and who leaves, live, without a reload", async () => {
+    const co = await newCompany('dash-live');
+    const email = `eva-${unique()}@e2e.dev`;
+    const created = await apiCall('POST', '/users', {
+      token: co.token,
+      body: { name: 'Eva Prado', email, password: 'secret123', profile: 'user', queueIds: [] },
+    });
+    expect(created.status).toBe(201);
+
+    const admin = await newPage(browser);
+    await loginUI(admin.page, co.email, co.password);
+    await admin.page.goto('/');
+    const row = admin.page.getByRole('table', { name: 'Atendentes' }).getByRole('row').filter({ hasText: 'Eva Prado' });
+    await row.getByText('Offline').waitFor();
+
+    const eva = await newPage(browser);
+    await loginUI(eva.page, email, 'secret123');
+    await row.getByText('Online').waitFor();
+    await shot(admin.page, '24-dashboard-live-status');
+    await eva.context.close();
+    await row.getByText('Offline').waitFor();
+    await admin.context.close();
+  });
 });

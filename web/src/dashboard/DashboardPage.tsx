@@ -27,7 +27,8 @@ import { homeFor } from '../auth/guard';
 import { useApi } from '../api/swr';
 import { notify } from '../components/toast';
 import { usePhone } from '../components/usePhone';
-import { dashboardQuery, defaultRange, formatMinutes, type FilterType } from './query';
+import { dashboardQuery, defaultRange, formatMinutes, withLiveStatus, type FilterType } from './query';
+import { usePresenceList } from '../presence/usePresence';
 import { TicketsCharts } from './TicketsCharts';
 import { SlaSection } from './SlaSection';
 import type { SlaReport } from '#shared/sla';
@@ -63,6 +64,8 @@ export default function DashboardPage() {
   });
   const allowed = homeFor(user?.profile) === '/';
   const { data } = useApi<DashboardData>(allowed ? '/dashboard' : null, query);
+  // who is online now: the top bar's presence list (one GET /presence, then its events)
+  const statuses = usePresenceList();
   if (!allowed) return <Navigate to="/tickets" replace />;
 
   const apply = () => {
@@ -71,7 +74,7 @@ export default function DashboardPage() {
     setQuery(result.query);
   };
   const counters = data?.counters ?? {};
-  const attendants = data?.attendants ?? [];
+  const attendants = withLiveStatus(data?.attendants ?? [], statuses);
 
   return (
     <Box sx={{ p: 2, overflowY: 'auto' }}>

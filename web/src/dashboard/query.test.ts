@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dashboardQuery, defaultRange, formatMinutes } from './query';
+import { dashboardQuery, defaultRange, formatMinutes, withLiveStatus } from './query';
 
 describe('dashboard filters (attendance.md 2.11)', () => {
   test('type 1 filters by date range, type 2 by period in days', () => {
@@ -20,5 +20,25 @@ describe('dashboard filters (attendance.md 2.11)', () => {
     expect(formatMinutes(12.4)).toBe('12m');
     expect(formatMinutes(65)).toBe('1h 05m');
     expect(formatMinutes(null)).toBe('0m');
+  });
+});
+
+describe("the attendants' status follows presence after the dashboard was read", () => {
+  const read = [
+    { id: 1, name: 'Ana', online: false },
+    { id: 2, name: 'Bia', online: true },
+    { id: 3, name: 'Caio', online: true },
+  ];
+  test('online and away count as online, offline does not; a user presence does not know keeps the read value', () => {
+    const live = withLiveStatus(read, [
+      { userId: 1, status: 'away' },
+      { userId: 2, status: 'offline' },
+    ]);
+    expect(live.map((a) => [a.name, a.online])).toEqual([
+      ['Ana', true],
+      ['Bia', false],
+      ['Caio', true],
+    ]);
+    expect(withLiveStatus(read, [{ userId: 3, status: 'online' }])[2]).toBe(read[2]);
   });
 });

@@ -29,3 +29,19 @@ export function formatMinutes(value: number | null | undefined) {
   const m = total % 60;
   return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m`;
 }
+
+/**
+ * The attendants' "online" kept live: the dashboard's answer says who had a socket when it was read,
+ * and the `presence` events since (usePresenceList) say who has one now. Away is still online (a tab
+ * is open); a user the presence list does not know keeps what the dashboard said.
+ */
+export function withLiveStatus<A extends { id?: number; online: boolean }>(
+  attendants: A[],
+  statuses: { userId: number; status: string }[],
+): A[] {
+  const now = new Map(statuses.map((s) => [s.userId, s.status !== 'offline']));
+  return attendants.map((a) => {
+    const online = a.id === undefined ? undefined : now.get(a.id);
+    return online === undefined || online === a.online ? a : { ...a, online };
+  });
+}
