@@ -7,16 +7,21 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 /**
  * workerData: { base, concurrency, warmup, seconds, load: { method, token, body?, paths, order, cursor } }
- * - paths: the request paths; order 'random' picks one per request, 'cycle' takes them in turn from cursor.
+ * - paths: the request paths; order 'random' picks one per request, 'cycle' takes them in turn from cursor
+ *   and starts over past the last one.
  * Posts { warm: requests of each untimed second } and 'timed' when the untimed warm-up ends, then
- * { latencies, errors, slowest: [ms, endedAtMs][], cursor }.
+ * { latencies, errors, slowest: [ms, endedAtMs][], cursor, repeated }: repeated counts the timed
+ * requests of a 'cycle' that went to a path a second time (a pending ticket accepted again).
  */
 const { base, concurrency, warmup, seconds, load } = workerData;
 let cursor = load.cursor ?? 0;
-const nextPath = () =>
-  load.order === 'cycle'
-    ? load.paths[cursor++ % load.paths.length]
-    : load.paths[Math.floor(Math.random() * load.paths.length)];
+let timed = false;
+let repeated = 0;
+const nextPath = () => {
+  if (load.order !== 'cycle') return load.paths[Math.floor(Math.random() * load.paths.length)];
+  if (timed && cursor >= load.paths.length) repeated++;
+  return load.paths[cursor++ % load.paths.length];
+};
 const headers = {
   authorization: `Bearer ${load.token}`,
   ...(load.body ? { 'content-type': 'application/json' } : {}),
@@ -74,6 +79,7 @@ await clients(warmStart + warmup * 1000, () => warmDone++);
 clearInterval(tick);
 parentPort.postMessage({ warm: perSecond });
 parentPort.postMessage('timed');
+timed = true;
 const latencies = [];
 const slowest = [];
 let errors = 0;
@@ -83,4 +89,4 @@ await clients(Date.now() + seconds * 1000, (ms, status) => {
   if (status >= 400) errors++;
 });
 slowest.sort((a, b) => b[0] - a[0]);
-parentPort.postMessage({ latencies, errors, slowest: slowest.slice(0, 50), cursor });
+parentPort.postMessage({ latencies, errors, slowest: slowest.slice(0, 50), cursor, repeated });
