@@ -343,7 +343,10 @@ interface Load {
   paths: string[];
   order: 'random' | 'cycle';
   cursor?: number;
-  /** each path once: the request changes what it is sent to (accepting a pending ticket opens it) */
+  /**
+   * each path once (a 'cycle' from `cursor`): the request changes what it is sent to (accepting a
+   * pending ticket opens it), so its rows have no untimed part and go on where the last one stopped
+   */
   usesUp?: boolean;
 }
 interface Scenario {
@@ -373,7 +376,7 @@ const allScenarios: Scenario[] = [
     }),
   },
   {
-    // each pending ticket accepted once: the rows go on where the last one stopped
+    // each pending ticket accepted once
     name: 'accept pending ticket',
     load: () => ({
       method: 'PUT',
@@ -415,15 +418,17 @@ if (process.env.BENCH_SLOWEST)
       if (e.duration > 10)
         longGcs.push(`${new Date(performance.timeOrigin + e.startTime).toISOString()} ${e.duration.toFixed(0)} ms`);
   }).observe({ entryTypes: ['gc'] });
+/** What the clients' thread reports at the end of a row (tests/bench/load-worker.mjs). */
+interface LoadDone {
+  latencies: number[];
+  errors: number;
+  slowest: [number, number][];
+  cursor: number;
+  repeated: number;
+}
 /** Runs a load on the clients' thread: `warmup` seconds untimed (`onTimed` when they end), then `seconds` timed. */
 function runLoad(load: Load, concurrency: number, warmup: number, seconds: number, onTimed = () => {}) {
-  return new Promise<{
-    latencies: number[];
-    errors: number;
-    slowest: [number, number][];
-    cursor: number;
-    repeated: number;
-  }>((resolve, reject) => {
+  return new Promise<LoadDone>((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
       workerData: { base, concurrency, warmup, seconds, load },
     });
@@ -462,7 +467,7 @@ for (const scenario of scenarios) {
       before = metrics.total();
       longGcs.length = 0;
     });
-    if (load.order === 'cycle' && load.cursor !== undefined) pendingCursor = done.cursor;
+    if (load.usesUp) pendingCursor = done.cursor;
     if (load.usesUp && done.repeated > 0)
       console.log(
         `  ${scenario.name}: ${done.repeated} of ${done.latencies.length} timed requests went to a path already used (${load.paths.length} seeded): the figures are not all first calls; lower BENCH_SECONDS or raise BENCH_SCALE`,
@@ -524,7 +529,7 @@ const header = [
 console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 console.log(
-  `\nscale ${SCALE}, ${SECONDS} s per row after ${WARMUP} s untimed at its clients (none for accept; and ${STACK_WARMUP} s of the read calls after seeding); node MB is the one process holding the gateway and handlers (main thread) and the clients (a worker thread).`,
+  `\nscale ${SCALE}, ${SECONDS} s per row after ${WARMUP} s untimed at its clients (none for a call that uses up its tickets; and ${STACK_WARMUP} s of the read calls after seeding); node MB is the one process holding the gateway and handlers (main thread) and the clients (a worker thread).`,
 );
 await stack.stop();
 process.exit(0);
