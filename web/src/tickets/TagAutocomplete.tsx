@@ -1,6 +1,6 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { TagChip } from './TagPicker';
+import { TagChip } from './TagChip';
 import type { Tag } from './types';
 
 /** TagPicker's field: pick the ticket's tags from the company's (loaded after the ticket shows). */

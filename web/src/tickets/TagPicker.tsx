@@ -1,10 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { Chip, TextField, type ChipProps } from '@mui/material';
+import { TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
 import { asList } from '../realtime/cache';
 import { ticketActions } from './api';
+import { TagChip } from './TagChip';
 import type { Tag, Ticket } from './types';
 
 // Autocomplete (and Popper) load just after the ticket shows (issue 25); meanwhile the same field
@@ -45,9 +46,4 @@ export function TagPicker({ ticket, onChange }: { ticket: Ticket; onChange(tags:
       <TagAutocomplete options={options} value={value} label={label} onPick={pick} />
     </Suspense>
   );
-}
-
-/** A tag in its colour. */
-export function TagChip({ tag, ...props }: { tag: Tag } & Omit<ChipProps, 'label'>) {
-  return <Chip {...props} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: '#fff' }} />;
 }
