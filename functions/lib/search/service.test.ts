@@ -3,7 +3,7 @@ import { resetConfig } from '../config';
 import { AppError } from '../errors';
 import { closeSearch } from './index';
 import { searchMessages, ticketsByWords } from './service';
-import type { Viewer } from '../tickets/list';
+import type { Viewer } from '../tickets/viewer';
 
 const viewer = { user: { id: 1, queueIds: [], allTicket: 'enabled' }, profile: 'admin' } as unknown as Viewer;
 

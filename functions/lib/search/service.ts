@@ -2,7 +2,7 @@ import type { SearchQuery, SearchResponse, SearchResult } from '#shared/schemas/
 import { AppError } from '../errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { PAGE_SIZE } from '#shared/constants';
-import type { Viewer } from '../tickets/list';
+import type { Viewer } from '../tickets/viewer';
 import { searchEnabled, searchPort } from './index';
 import { parseQuery } from './query';
 import type { SearchFilters, SearchHit } from './port';

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { streamsFor, type Viewer } from './list';
+import { streamsFor } from './list';
+import type { Viewer } from './viewer';
 
 const viewer = (profile: string, fields: Record<string, unknown> = {}): Viewer =>
   ({

@@ -1,17 +1,15 @@
 import type { Ticket, TicketsQuery } from '#shared/schemas/tickets';
-import type { User } from '#shared/schemas/accounts';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { PAGE_SIZE } from '#shared/constants';
 import { batchGet, itemsOf, query, type Item } from '../db';
 import { ticketsByWords } from '../search/service';
-import type { AuthContext } from '../auth';
-import { getUser } from '../accounts/users';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { AppError } from '../errors';
 import { contactIndex, digitsOnly, normalizeText } from '../contacts/repo';
 import { indexKeyOf, ticketIndex, ticketKeys, toTicket } from './repo';
 import { listCount } from './counts';
+import type { Viewer } from './viewer';
 
 /**
  * GET /tickets. Each list reads the narrowest partition that holds exactly the visible tickets:
@@ -28,31 +26,6 @@ import { listCount } from './counts';
  * tickets; its first page adds the tickets whose messages hold the words (the search port,
  * functions/lib/search); its cost does not depend on the number of tickets or messages.
  */
-export interface Viewer {
-  user: User;
-  profile: string;
-}
-
-/** The signed-in user as the ticket lists and search see them. */
-export async function viewerOf(auth: AuthContext): Promise<Viewer> {
-  // admins see every ticket: their lists need no queue membership, so no user read
-  if (can(auth.profile, 'tickets-manager:showall')) {
-    return {
-      user: {
-        id: auth.userId,
-        companyId: auth.companyId,
-        queueIds: [],
-        allTicket: 'enabled',
-        showNoQueue: true,
-      } as unknown as User,
-      profile: auth.profile,
-    };
-  }
-  const user = await getUser(auth.companyId, auth.userId);
-  if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  return { user, profile: auth.profile };
-}
-
 interface Stream {
   /** key in the cursor */
   id: string;
