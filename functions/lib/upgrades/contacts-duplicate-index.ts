@@ -1,6 +1,6 @@
 import { query, updateItem, type Item } from '../db';
 import { allContactsQuery, contactKeys, duplicateIndexFields, toContact } from '../contacts/repo';
-import type { DataUpgrade } from './run';
+import type { DataUpgrade } from './upgrade';
 
 /** Contacts updated at once within a page. */
 const WRITES_AT_ONCE = 8;

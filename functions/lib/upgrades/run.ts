@@ -4,6 +4,7 @@ import { getItem, updateItem, type Item, type UpdateSpec } from '../db';
 import { log } from '../log';
 import { companiesIndexKey, queryCompanies } from '../accounts/companies';
 import { contactsDuplicateIndex } from './contacts-duplicate-index';
+import type { DataUpgrade } from './upgrade';
 
 /**
  * Data upgrades: changes a new version makes to data an older one wrote (an index entry it did not
@@ -14,16 +15,6 @@ import { contactsDuplicateIndex } from './contacts-duplicate-index';
  * from its last page by the next one; once it reaches the end it is marked done and never runs
  * again. A run holds a lease on the record, so two runs never walk at once.
  */
-export interface DataUpgrade {
-  /** recorded as done under this name: never rename a shipped upgrade */
-  name: string;
-  /** Upgrades one page of a company's items from `startKey`; answers where the next page starts (none: the company is done). */
-  page(
-    companyId: number,
-    startKey: Item | undefined,
-    limit: number,
-  ): Promise<{ lastKey?: Item; read: number; written: number }>;
-}
 
 /** In order: a later upgrade may count on an earlier one. Append only. */
 export const UPGRADES: DataUpgrade[] = [contactsDuplicateIndex];
