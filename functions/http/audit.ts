@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, route } from '#lib/http';
 import { AuditQuery } from '#shared/schemas/audit';
 import { listCompanyAudit, listPlatformAudit } from '#lib/audit/list';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, route, reply } from '#lib/http';
 import { LoginBody, LogoutBody, ForgetPasswordParams, ResetPasswordBody } from '#shared/schemas/accounts';
 import * as accounts from '#lib/accounts/service';

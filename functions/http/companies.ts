@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { z } from 'zod';
 import { httpModule, route, reply } from '#lib/http';
 import { SignupBody } from '#shared/schemas/accounts';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { z } from 'zod';
 import { actorOf } from '#lib/audit/actor';
 import { redriveDeadLetters } from '#lib/fleet/queues';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, route } from '#lib/http';
 import { readMultipart } from '#lib/multipart';
 import { authenticateApiToken, parseSendFields, sendExternal } from '#lib/whatsapp/external-api';

@@ -1,5 +1,6 @@
+import '#lib/startup';
 import { httpModule, route } from '#lib/http';
-import { listPresence } from '#lib/presence/service';
+import { listPresence } from '#lib/presence/status';
 
 /**
  * Presence (issue 24): `GET /presence` answers the statuses the top bar shows, kept live by `presence`

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { z } from 'zod';
 import { httpModule, reply, route } from '#lib/http';
 import { PushSubscriptionBody, PushSubscriptionUpdateBody, pushSubscriptionId } from '#shared/schemas/push';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, route } from '#lib/http';
 import { SearchQuery } from '#shared/schemas/search';
 import { viewerOf } from '#lib/tickets/viewer';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, route, reply } from '#lib/http';
 import { CheckoutBody } from '#shared/schemas/billing';
 import { PLATFORM_COMPANY_ID } from '#shared/constants';

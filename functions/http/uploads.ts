@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, reply, route } from '#lib/http';
 import { UploadBody, type UploadTicket } from '#shared/schemas/messages';
 import { newObjectKey, presignUpload } from '#lib/storage';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { httpModule, route } from '#lib/http';
 import { VERSION } from '#shared/constants';
 

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { dispatchDueCampaigns } from '#lib/campaigns/service';
 import { log } from '#lib/log';
 

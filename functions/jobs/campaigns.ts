@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import type { CampaignJob } from '#lib/campaigns/jobs';
 import { planPage } from '#lib/campaigns/planner';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { handleInbound } from '#lib/inbound/handle';

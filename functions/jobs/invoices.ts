@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { runInvoicesTimer } from '#lib/billing/timer';
 import { log } from '#lib/log';
 

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import { runPushJob } from '#lib/push/dispatch';
 import type { PushJob } from '#lib/push/jobs';

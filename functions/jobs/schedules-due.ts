@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { dispatchDueSchedules } from '#lib/schedules/dispatch';
 import { log } from '#lib/log';
 

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import { sendSchedule, type ScheduleJob } from '#lib/schedules/dispatch';
 import { log, withLogContext } from '#lib/log';

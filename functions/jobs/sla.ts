@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { runSlaTimer } from '#lib/sla/breach';
 import { log } from '#lib/log';
 

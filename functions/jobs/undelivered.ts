@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { runUndeliveredWatchdog } from '#lib/watchdog/service';
 import { log } from '#lib/log';
 

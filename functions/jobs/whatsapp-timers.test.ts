@@ -17,7 +17,11 @@ vi.mock('#lib/chatbot/rating', () => ({
   },
   onTicketClosed: async () => undefined,
 }));
-vi.mock('#lib/tickets/service', () => ({ getTicket: async () => undefined, updateTicket: async () => undefined }));
+vi.mock('#lib/tickets/service', () => ({
+  getTicket: async () => undefined,
+  updateTicket: async () => undefined,
+  onTicketMoved: () => undefined,
+}));
 vi.mock('#lib/messages/send', () => ({ sendMessage: async () => undefined }));
 vi.mock('#lib/whatsapp/repo', () => ({ getWhatsapp: async () => undefined }));
 vi.mock('#lib/log', () => ({ log: { error: () => undefined, info: () => undefined, warn: () => undefined } }));

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { log } from '#lib/log';
 import { dueItems, removeDue, retryDue, type DueItem } from '#lib/chatbot/timers';
 import { expireRatingWait, onTicketClosed } from '#lib/chatbot/rating';

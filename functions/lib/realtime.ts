@@ -10,10 +10,8 @@ import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
 import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
-import { bumpRoster, socketEntry, userKeys } from './accounts/users';
 import { ttlIn } from './keys';
 import { log } from './log';
-import { announceViewers, settlePresence } from './presence/service';
 
 /**
  * WebSocket connections: `C#<companyId>#WS` / `CONN#<connectionId>` holds who is connected and which
@@ -50,6 +48,54 @@ const companyConnKey = (companyId: number, connectionId: string) => ({
 });
 const reverseKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'WS' });
 
+/**
+ * A connection with its expiry, `<connectionId>@<expires epoch s>`: the entry its user's socket set
+ * holds (accounts/users.ts), moved to the new expiry whenever the connection's is. The reverse
+ * record keeps it as `presence`, so a closing socket names the entry it added.
+ */
+const socketEntry = (connectionId: string, expiresAt: number) => `${connectionId}@${expiresAt}`;
+
+/**
+ * What happened to a connection, for whoever keeps state beside the connection records (presence:
+ * the user's socket set, their status, a ticket's viewers). `opened`: saved by `$connect`; `moved`:
+ * its expiry refreshed, `entry` replacing `previous`; `closed`: its records deleted (`user` when the
+ * reverse record named them, `chatBoxes`: the tickets it had open, in `companyId`).
+ */
+export type ConnectionChange =
+  | { kind: 'opened'; companyId: number; userId: number; connectionId: string; entry: string }
+  | { kind: 'moved'; companyId: number; userId: number; connectionId: string; entry: string; previous?: string }
+  | {
+      kind: 'closed';
+      connectionId: string;
+      user?: { companyId: number; userId: number; entry: string };
+      companyId?: number;
+      chatBoxes: number[];
+    };
+export type ConnectionHandler = (change: ConnectionChange) => Promise<void>;
+
+const handlers: ConnectionHandler[] = [];
+
+/**
+ * Registers a handler for every connection change (presence/service.ts registers itself when it
+ * loads; every entry point that opens, refreshes or closes connections, or publishes, loads it).
+ * Realtime is the transport: it knows connections, never what the domain makes of them.
+ */
+export function onConnectionChange(handler: ConnectionHandler) {
+  handlers.push(handler);
+}
+
+/** Handlers run one after the other; one that fails is logged and never breaks the socket itself. */
+async function emit(change: ConnectionChange) {
+  for (const handler of handlers)
+    await handler(change).catch((err) =>
+      log.warn('connection change not handled', {
+        kind: change.kind,
+        connectionId: change.connectionId,
+        error: (err as Error).message,
+      }),
+    );
+}
+
 export async function saveConnection(conn: WsConnection) {
   const ttl = ttlIn(CONNECTION_TTL_SECONDS);
   const presence = socketEntry(conn.connectionId, ttl);
@@ -64,39 +110,13 @@ export async function saveConnection(conn: WsConnection) {
       ttl,
     },
   ]);
-  await updateSockets(conn.companyId, conn.userId, 'ADD', presence);
-}
-
-/**
- * The user's presence set (see accounts/users.ts); a user deleted meanwhile is left alone. A socket
- * that goes also leaves the idle set (presence/service.ts), and the user's status is settled after
- * the change (announced when it changed), after the roster's version moved (accounts/users.ts: the
- * dashboard keeps who is online by it). Best effort: a failed write (a transaction on the user item
- * at the same moment) is logged and never refuses or breaks the socket itself.
- */
-async function updateSockets(
-  companyId: number,
-  userId: number,
-  op: 'ADD' | 'DELETE',
-  entry: string,
-  connectionId?: string,
-) {
-  const change =
-    op === 'ADD'
-      ? { add: { sockets: new Set([entry]) } }
-      : {
-          deleteFromSet: {
-            sockets: new Set([entry]),
-            ...(connectionId ? { idle: new Set([connectionId]) } : {}),
-          },
-        };
-  try {
-    const item = await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
-    if (item) await bumpRoster(companyId);
-    await settlePresence(companyId, userId, item);
-  } catch (err) {
-    log.warn('presence not recorded', { companyId, userId, op, error: (err as Error).message });
-  }
+  await emit({
+    kind: 'opened',
+    companyId: conn.companyId,
+    userId: conn.userId,
+    connectionId: conn.connectionId,
+    entry: presence,
+  });
 }
 
 export async function findConnection(connectionId: string): Promise<WsConnection | undefined> {
@@ -122,13 +142,16 @@ export async function removeConnection(connectionId: string, companyId?: number)
     owner !== undefined
       ? await deleteItem<WsConnection>(companyConnKey(owner, connectionId), { returnOld: true })
       : undefined;
-  if (reverse?.presence && reverse.userId !== undefined)
-    await updateSockets(reverse.companyId, reverse.userId, 'DELETE', reverse.presence, connectionId);
-  // the tickets it had open lose a viewer
-  if (owner !== undefined && gone?.chatBoxes?.length)
-    await announceViewers(owner, gone.chatBoxes, { connectionId }).catch((err) =>
-      log.warn('viewers not announced', { connectionId, error: (err as Error).message }),
-    );
+  await emit({
+    kind: 'closed',
+    connectionId,
+    user:
+      reverse?.presence && reverse.userId !== undefined
+        ? { companyId: reverse.companyId, userId: reverse.userId, entry: reverse.presence }
+        : undefined,
+    companyId: owner,
+    chatBoxes: gone?.chatBoxes ?? [],
+  });
   return reverse;
 }
 
@@ -187,9 +210,14 @@ export async function refreshConnection(
     condition: 'attribute_exists(pk)',
   });
   if (!moved) return false;
-  await updateSockets(conn.companyId, conn.userId, 'ADD', presence);
-  if (before?.presence && before.presence !== presence)
-    await updateSockets(conn.companyId, conn.userId, 'DELETE', before.presence);
+  await emit({
+    kind: 'moved',
+    companyId: conn.companyId,
+    userId: conn.userId,
+    connectionId: conn.connectionId,
+    entry: presence,
+    previous: before?.presence,
+  });
   return true;
 }
 

@@ -35,6 +35,7 @@ vi.mock('#lib/realtime', () => ({
   removeConnection: async (connectionId: string) => {
     calls.order.push(`remove ${connectionId}`);
   },
+  onConnectionChange: () => undefined,
 }));
 vi.mock('#lib/log', () => ({ log: { info: () => undefined, warn: () => undefined, error: () => undefined } }));
 

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { verifyWsTicket } from '#lib/auth';
 import { getUser } from '#lib/accounts/users';

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { CLIENT_ACTIONS, type ClientMessage } from '#shared/events';
 import {

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { detachSocket } from '#lib/accounts/sessions';
 import { removeConnection } from '#lib/realtime';

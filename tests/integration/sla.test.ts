@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+// runs timers in this process, as their Lambda does: the same handlers on realtime and the ticket service
+import '../../functions/lib/startup';
 import { api, baseUrl, newCompany, queuesIdle, realtimeClient, table, type TestCompany } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
 import { rawTable } from './whatsapp-sim';

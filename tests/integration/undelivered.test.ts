@@ -1,4 +1,6 @@
 import { describe, it, expect } from 'vitest';
+// runs timers in this process, as their Lambda does: the same handlers on realtime and the ticket service
+import '../../functions/lib/startup';
 import { api, newCompany, realtimeClient, runTimer, type TestCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone, rawTable } from './whatsapp-sim';
 import { WATCH_SHARDS, watchShardPk } from '../../functions/lib/watchdog/repo';

@@ -24,11 +24,10 @@ export const userSearchText = (name: string, email: string) => `${name} ${email}
 
 /**
  * Presence: the user item's string set `sockets` holds one `<connectionId>@<expires epoch s>` per open
- * WebSocket (added on $connect, deleted on $disconnect or when a post finds the socket gone), so
- * the dashboard learns who is online from the users it reads anyway. An entry whose time passed is a
- * socket that ended without a $disconnect: not online.
+ * WebSocket (added on $connect, deleted on $disconnect or when a post finds the socket gone: realtime.ts
+ * names the changes, presence/service.ts writes them), so the dashboard learns who is online from the
+ * users it reads anyway. An entry whose time passed is a socket that ended without a $disconnect: not online.
  */
-export const socketEntry = (connectionId: string, expiresAt: number) => `${connectionId}@${expiresAt}`;
 export const isOnline = (item: Item, nowSeconds = Math.floor(Date.now() / 1000)) =>
   [...((item.sockets as Set<string> | undefined) ?? [])].some((e) => Number(e.split('@').pop()) > nowSeconds);
 

@@ -2,17 +2,16 @@ import type { UserStatus } from '#shared/schemas/presence';
 import { channelEvent } from '#shared/events';
 import {
   becameAvailable,
-  statusOf,
-  type PresenceEntry,
   type PresenceEvent,
   type TicketViewer,
   type TicketViewersEvent,
   type TypingEvent,
 } from '#shared/presence';
-import { getItem, query, updateItem, type Item } from '../db';
-import { userKeys } from '../accounts/users';
-import { companyConnections, postAll, type WsConnection } from '../realtime';
+import { updateItem, type Item } from '../db';
+import { bumpRoster, userKeys } from '../accounts/users';
+import { companyConnections, onConnectionChange, postAll, type ConnectionChange, type WsConnection } from '../realtime';
 import { onUserAvailable } from '../tickets/assignment';
+import { itemStatus } from './status';
 import { log } from '../log';
 
 /**
@@ -22,45 +21,9 @@ import { log } from '../log';
  * statuses are one Query of its users, and a status event goes out only when the status changes
  * (conditionally: of two changes at once, one announces). Viewers and typing need no writes: who
  * views a ticket is the `chatBoxes` of the company's connections, read with the one Query every
- * publish makes anyway.
+ * publish makes anyway. The statuses are read in status.ts. Realtime tells this module of every socket that opens, moves or closes
+ * (`onConnectionChange`, registered below when the module loads).
  */
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** A user item's status now (see statusOf in shared/presence.ts). */
-export const itemStatus = (item: Item, now = nowSeconds()): UserStatus =>
-  statusOf(item.sockets as Set<string> | undefined, item.idle as Set<string> | undefined, now);
-
-/** Everyone's status in the company: one Query of its users (a user absent from the map does not exist). */
-export async function userStatuses(companyId: number): Promise<Map<number, UserStatus>> {
-  const out = new Map<number, UserStatus>();
-  for (const item of await presenceItems(companyId)) out.set(item.id as number, itemStatus(item));
-  return out;
-}
-
-async function presenceItems(companyId: number): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await query({
-      pk: `C#${companyId}`,
-      sk: { beginsWith: 'USER#' },
-      projection: ['id', 'name', 'sockets', 'idle'],
-      startKey,
-    });
-    items.push(...page.items);
-    startKey = page.lastKey;
-  } while (startKey);
-  return items;
-}
-
-/** GET /presence: admins see every user of the company, others their own status. */
-export async function listPresence(companyId: number, userId: number, admin: boolean): Promise<PresenceEntry[]> {
-  const items = admin
-    ? await presenceItems(companyId)
-    : [await getItem(userKeys(companyId, userId))].filter((i): i is Item => Boolean(i));
-  return items.map((i) => ({ userId: i.id as number, name: String(i.name ?? ''), status: itemStatus(i) }));
-}
 
 /**
  * After a change of a user's sockets or idleness (`item`: the user item as that change left it):
@@ -146,3 +109,61 @@ export async function relayTyping(conn: WsConnection, ticketId: number) {
   const message = { event: channelEvent(conn.companyId, 'typing'), data };
   await postAll(others.map((c) => ({ conn: c, message })));
 }
+
+/**
+ * The user's socket set (see accounts/users.ts); a user deleted meanwhile is left alone. A socket
+ * that goes also leaves the idle set, and the user's status is settled after the change (announced
+ * when it changed), after the roster's version moved (accounts/users.ts: the dashboard keeps who is
+ * online by it). Best effort: a failed write (a transaction on the user item at the same moment) is
+ * logged and never refuses or breaks the socket itself.
+ */
+async function updateSockets(
+  companyId: number,
+  userId: number,
+  op: 'ADD' | 'DELETE',
+  entry: string,
+  connectionId?: string,
+) {
+  const change =
+    op === 'ADD'
+      ? { add: { sockets: new Set([entry]) } }
+      : {
+          deleteFromSet: {
+            sockets: new Set([entry]),
+            ...(connectionId ? { idle: new Set([connectionId]) } : {}),
+          },
+        };
+  try {
+    const item = await updateItem(userKeys(companyId, userId), { ...change, condition: 'attribute_exists(pk)' });
+    if (item) await bumpRoster(companyId);
+    await settlePresence(companyId, userId, item);
+  } catch (err) {
+    log.warn('presence not recorded', { companyId, userId, op, error: (err as Error).message });
+  }
+}
+
+/** A socket's change, as presence sees it: the user's socket set, their status, and the viewers of the tickets it had open. */
+async function connectionChanged(change: ConnectionChange) {
+  switch (change.kind) {
+    case 'opened':
+      await updateSockets(change.companyId, change.userId, 'ADD', change.entry);
+      break;
+    case 'moved':
+      await updateSockets(change.companyId, change.userId, 'ADD', change.entry);
+      if (change.previous && change.previous !== change.entry)
+        await updateSockets(change.companyId, change.userId, 'DELETE', change.previous);
+      break;
+    case 'closed': {
+      const { user, companyId, connectionId } = change;
+      if (user) await updateSockets(user.companyId, user.userId, 'DELETE', user.entry, connectionId);
+      // the tickets it had open lose a viewer
+      if (companyId !== undefined && change.chatBoxes.length)
+        await announceViewers(companyId, change.chatBoxes, { connectionId }).catch((err) =>
+          log.warn('viewers not announced', { connectionId, error: (err as Error).message }),
+        );
+      break;
+    }
+  }
+}
+
+onConnectionChange(connectionChanged);

@@ -14,13 +14,13 @@ import type { User } from '#shared/schemas/accounts';
 import { query, type Item } from '../db';
 import { AppError } from '../errors';
 import { log } from '../log';
-import { userStatuses } from '../presence/service';
+import { userStatuses } from '../presence/status';
 import { getUser, listUsers } from '../accounts/users';
 import { getQueue, getQueues } from '../queues/repo';
 import { ticketIndex, type StoredTicket } from './repo';
 import { chooseAssignee } from './round-robin';
 import { readAssignState } from './counts';
-import { updateTicket } from './service';
+import { onTicketMoved, updateTicket } from './service';
 
 /** A ticket automatic assignment may hand out: pending in a queue, nobody on it, no bot holding it. */
 export const isWaiting = (t: Pick<Ticket, 'status' | 'userId' | 'queueId' | 'useIntegration'>) =>
@@ -28,7 +28,7 @@ export const isWaiting = (t: Pick<Ticket, 'status' | 'userId' | 'queueId' | 'use
 
 /**
  * Which of `userIds` can take a ticket now: those whose status is `online` (a live socket in a tab
- * that is not idle; presence/service.ts). One Query (the company's users' presence attributes).
+ * that is not idle; presence/status.ts). One Query (the company's users' presence attributes).
  */
 export async function availableUserIds(companyId: number, userIds: number[]): Promise<Set<number>> {
   const statuses = await userStatuses(companyId);
@@ -142,7 +142,7 @@ const holderOf = (t: Pick<Ticket, 'status' | 'userId'> | null) =>
  * that starts waiting in a queue is handed out; a slot its attendant gave up is filled. Runs after
  * the change is stored and published; a failure is logged and leaves the ticket waiting.
  */
-export async function onTicketMoved(companyId: number, before: StoredTicket | null, after: StoredTicket | null) {
+async function ticketMoved(companyId: number, before: StoredTicket | null, after: StoredTicket | null) {
   try {
     const freed = holderOf(before);
     if (freed !== null && freed !== holderOf(after)) await onUserAvailable(companyId, freed);
@@ -156,3 +156,5 @@ export async function onTicketMoved(companyId: number, before: StoredTicket | nu
     });
   }
 }
+
+onTicketMoved(ticketMoved);

@@ -33,13 +33,34 @@ import { publishTicketChange, publishToTicket } from './events';
 import { listCountTx, type AssignCheck } from './counts';
 import { isAdmin, assertCanSee, type Actor } from './access';
 import { mutateTicket } from './mutate';
-import { onTicketMoved } from './assignment';
 import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
 import { notifyPendingTicket } from '../push/notify';
 import { afterSlaChange, startSlaClock } from '../sla/clock';
 
 export type { Ticket, TicketChanges };
+
+/** A stored ticket before and after a change (before null: created; after null: deleted). */
+export type TicketMoveHandler = (
+  companyId: number,
+  before: StoredTicket | null,
+  after: StoredTicket | null,
+) => Promise<void>;
+
+const moveHandlers: TicketMoveHandler[] = [];
+
+/**
+ * Registers a handler run after every ticket change is stored and published (automatic assignment,
+ * tickets/assignment.ts, registers itself when it loads: it hands tickets out through `updateTicket`,
+ * so this module does not import it). Every entry point loads it (functions/lib/startup.ts).
+ */
+export function onTicketMoved(handler: TicketMoveHandler) {
+  moveHandlers.push(handler);
+}
+
+async function ticketMoved(companyId: number, before: StoredTicket | null, after: StoredTicket | null) {
+  for (const handler of moveHandlers) await handler(companyId, before, after);
+}
 
 export async function getTicket(companyId: number, id: number): Promise<Ticket | undefined> {
   const stored = await getStoredTicket(companyId, id);
@@ -156,7 +177,7 @@ async function insertTicket(ticket: StoredTicket) {
   ]);
   await publishTicketChange(ticket.companyId, null, toTicket(ticket), 'update');
   await notifyPendingTicket(ticket.companyId, null, ticket);
-  await onTicketMoved(ticket.companyId, null, ticket);
+  await ticketMoved(ticket.companyId, null, ticket);
 }
 
 /**
@@ -381,7 +402,7 @@ export async function updateTicket(
     await onTicketClosed(companyId, ticket).catch((err) =>
       log.error('on close failed', { ticketId, error: (err as Error).message }),
     );
-  await onTicketMoved(companyId, before, after);
+  await ticketMoved(companyId, before, after);
   return ticket;
 }
 
@@ -474,7 +495,7 @@ export async function deleteTicket(companyId: number, ticketId: number) {
   await transact(items);
   await bumpDay(companyId, t.createdDay, { tickets: -1, [hourOf(t.createdAt)]: -1, [t.status]: -1 });
   await publishToTicket(companyId, t, 'ticket', { action: 'delete', ticketId });
-  await onTicketMoved(companyId, t, null);
+  await ticketMoved(companyId, t, null);
 }
 
 /**
