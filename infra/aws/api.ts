@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { NestedStack, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -71,17 +71,27 @@ class LambdaViaRoleIntegration extends apigwv2.HttpRouteIntegration {
   }
 }
 
-/** The HTTP API; every manifest route is mounted under /api, where CloudFront sends `/api/*`. */
+/**
+ * The HTTP API; every manifest route is mounted under /api, where CloudFront sends `/api/*`.
+ * The API, its stage (throttle, access log) and the invoke role are in the app stack; the routes
+ * and their integrations, one resource per route key, are in a nested stack of their own, so they
+ * do not fill the app stack's 500-resource template limit. The nested stack only refers to the app
+ * stack (API id, function ARNs, invoke role ARN, passed in as parameters), never the other way.
+ */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
   private readonly invokeRole: iam.Role;
+  /** where the routes and integrations go: a construct in the nested stack */
+  private readonly routes: Construct;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
     // Same origin through CloudFront, so no CORS here. The default stage is declared below to
     // carry the throttle, which HttpApi's own default stage cannot.
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', { description: 'Inbox REST API', createDefaultStage: false });
-    acceptFinding(this.httpApi, 'APIG4', AUTHORIZED_IN_FUNCTIONS);
+    const routesStack = new NestedStack(this, 'Routes', { description: 'Inbox: HTTP API routes and integrations' });
+    this.routes = new Construct(routesStack, 'HttpApi');
+    acceptFinding(this.routes, 'APIG4', AUTHORIZED_IN_FUNCTIONS);
     new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       stageName: '$default',
@@ -116,10 +126,15 @@ export class Api extends Construct {
         actions: ['lambda:InvokeFunction'],
         resourceArns: [fn.functionArn],
       });
+      // created beside the module's first route, so in the nested stack too
       const integration = new LambdaViaRoleIntegration(`${functionId(mod.name)}Integration`, fn, this.invokeRole);
       for (const key of mod.routes) {
         const { method, path } = splitRouteKey(key);
-        this.httpApi.addRoutes({ path: `${API_PREFIX}${path}`, methods: [apigwv2.HttpMethod[method]], integration });
+        new apigwv2.HttpRoute(this.routes, `${method}${API_PREFIX}${path}`, {
+          httpApi: this.httpApi,
+          routeKey: apigwv2.HttpRouteKey.with(`${API_PREFIX}${path}`, apigwv2.HttpMethod[method]),
+          integration,
+        });
       }
     }
   }

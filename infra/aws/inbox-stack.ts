@@ -37,7 +37,8 @@ export interface InboxStackProps extends StackProps {
 
 /**
  * The whole product on AWS, generated from infra/manifest.ts. One stack, split by concern into
- * constructs. Order matters only because every function receives the URLs of the queues, the
+ * constructs; only the HTTP routes sit in a nested stack (api.ts), for the 500-resource limit
+ * of a template. Order matters only because every function receives the URLs of the queues, the
  * WebSocket stage and the distribution, so those shells exist before the functions that the
  * routes, event sources and rules then attach.
  */
