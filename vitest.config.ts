@@ -10,12 +10,15 @@ if (process.env.TEST_NOW) {
 const setupFiles = ['infra/local/clock-shift.mjs'];
 
 /**
- * Test projects: `unit` (beside the code, plus infra assertions), `integration` (over HTTP against
- * the local stack, started once per run with DynamoDB Local in memory), `fault` (delivery while the
- * session runner is killed, on a stack of its own) and `e2e` (real Chromium, run by `npm run test:e2e`).
+ * Test projects (docs/testing.md): `unit` (beside the code, plus infra assertions), `integration`
+ * (over HTTP against the local stack, started once per run with DynamoDB Local in memory), `fault`
+ * (delivery while the session runner is killed, on a stack of its own), `fault-full` (the fleet and
+ * the larger fault run, `npm run test:fault-full`, which CI runs) and `e2e` (real Chromium, run by
+ * `npm run test:e2e`). Every run ends with its slowest files (tests/slowest-files-reporter.ts).
  */
 export default defineConfig({
   test: {
+    reporters: ['default', './tests/slowest-files-reporter.ts'],
     projects: [
       {
         test: {
@@ -27,10 +30,13 @@ export default defineConfig({
             'session-runner/**/*.test.ts',
             'web/src/**/*.test.{ts,tsx}',
             'tests/infra/**/*.test.ts',
+            'tests/*.test.ts',
           ],
           environment: 'node',
           setupFiles,
           testTimeout: 60_000,
+          // CPU-bound files: one worker a core
+          maxWorkers: 2,
         },
       },
       {
@@ -42,8 +48,11 @@ export default defineConfig({
           setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Files share one stack; each test makes its own company, so files may run in parallel.
+          // Files share one stack; each test makes its own company, so files may run in parallel. A
+          // file mostly waits on the stack (in the main process) and DynamoDB Local, so more files
+          // than cores keep both busy (vitest's default on 2 cores is one file at a time).
           fileParallelism: true,
+          maxWorkers: 4,
         },
       },
       {
@@ -51,9 +60,21 @@ export default defineConfig({
           name: 'fault',
           // its own stack (the runner is killed on purpose), after the other projects: it loads the machine
           include: ['tests/fault/**/*.test.ts'],
+          exclude: ['tests/fault/**/*.full.test.ts'],
           setupFiles,
           testTimeout: 300_000,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'fault-full',
+          // the fleet (3 runners, kill -9, SIGTERM, scale out) and the larger fault run: minutes of
+          // real traffic and real process deaths; CI runs them beside `npm test` (npm run test:fault-full)
+          include: ['tests/fault/**/*.full.test.ts'],
+          setupFiles,
+          testTimeout: 900_000,
+          fileParallelism: false,
         },
       },
       {

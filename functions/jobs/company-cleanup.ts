@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { runCompanyCleanup } from '#lib/billing/cleanup';
 import { log } from '#lib/log';
 

@@ -1,3 +1,4 @@
+import '#lib/startup';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { applyChanges } from '#lib/search/feed';
 import { searchPort } from '#lib/search/index';

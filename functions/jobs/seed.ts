@@ -1,3 +1,4 @@
+import '#lib/startup';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import webpush from 'web-push';

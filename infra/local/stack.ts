@@ -68,6 +68,8 @@ export interface StackOptions {
    * over the whole table blocks reads for a moment every 10 s (infra/local/dynamo.ts)
    */
   timeToLive?: boolean;
+  /** a stack for minutes, not hours (test runs): DynamoDB Local's JVM tuned for it (infra/local/dynamo.ts) */
+  shortRun?: boolean;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
   faultInjection?: { failRate: number; queues: string[] };
 }
@@ -137,6 +139,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     tableName: TABLE_NAME,
     stream: opts.streams !== false,
     ttl: opts.timeToLive !== false,
+    shortRun: opts.shortRun,
   });
   // In-memory stacks (tests, benchmarks) keep their files in a temporary folder removed on stop.
   const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'inbox-s3-'));

@@ -5,7 +5,7 @@
  * every session came back without a new QR code, the longest outage and the RSS of each runner;
  * exits 1 when anything was lost, doubled or not back in time.
  *   npx tsx tests/bench/fleet.ts [sessions] [inbound/s] [sends/s]      (or npm run bench -- fleet)
- * The scaled-down run is part of the fault suite (tests/fault/fleet.test.ts).
+ * The scaled-down run is part of the CI fault suite (tests/fault/fleet.full.test.ts, `npm run test:fault-full`).
  */
 import { printFleet, runFleet } from '../fault/fleet-scenario';
 

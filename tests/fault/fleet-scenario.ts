@@ -4,7 +4,7 @@
  * another is stopped as a deploy stops it (SIGTERM) and a new one starts (scale out). Then every
  * message is checked: each customer message stored once, each send on the phone once (or visibly
  * failed), every session connected again without a new QR code, and the longest outage a session
- * saw. Shared by the scaled-down test (tests/fault/fleet.test.ts) and the benchmark
+ * saw. Shared by the scaled-down test (tests/fault/fleet.full.test.ts) and the benchmark
  * (tests/bench/fleet.ts).
  */
 import { startStack, type LocalStack } from '../../infra/local/stack';

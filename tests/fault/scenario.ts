@@ -19,6 +19,8 @@ export interface FaultRunOptions {
   kills: number;
   concurrency?: number;
   progress?: (line: string) => void;
+  /** stack options for a test run rather than a benchmark (cheap hashes, a JVM for minutes) */
+  testRun?: boolean;
 }
 
 export interface FaultRunResult {
@@ -80,7 +82,8 @@ export async function runFaultInjection(opts: FaultRunOptions): Promise<FaultRun
     timers: false,
     logLevel: 'error',
     retryBaseMs: 50,
-    passwordHashCost: 14,
+    passwordHashCost: opts.testRun ? 10 : 14,
+    shortRun: opts.testRun,
     faultInjection: { failRate: opts.failRate, queues: ['inbound'] },
   });
   try {

@@ -2,6 +2,7 @@
 import '../../infra/local/clock-shift.mjs';
 import type { TestProject } from 'vitest/node';
 import { startStack, type LocalStack } from '../../infra/local/stack';
+import { TEST_PASSWORD_HASH_COST } from './stack-options';
 
 let stack: LocalStack | undefined;
 
@@ -30,8 +31,8 @@ export async function startTestStack(project: TestProject, webDir?: string) {
     trustForwardedFor: true,
     rateLimitExemptAddresses: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
     sessionCacheSeconds: 0,
-    // Hashing at the production cost (2^17) would dominate the suite's run time on a small machine.
-    passwordHashCost: 14,
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
+    shortRun: true,
   });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
