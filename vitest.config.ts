@@ -19,10 +19,6 @@ const setupFiles = ['infra/local/clock-shift.mjs'];
 export default defineConfig({
   test: {
     reporters: ['default', './tests/slowest-files-reporter.ts'],
-    // An integration file mostly waits on the stack (in vitest's main process) and DynamoDB Local,
-    // so four files at once keep both cores busy; vitest's default on 2 cores is one at a time.
-    // Unit and integration files share the four (one group); e2e runs two at a time.
-    maxWorkers: 4,
     projects: [
       {
         test: {
@@ -39,6 +35,9 @@ export default defineConfig({
           environment: 'node',
           setupFiles,
           testTimeout: 60_000,
+          // first, one file a core; the integration files start when these are done (groupOrder)
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -50,8 +49,13 @@ export default defineConfig({
           setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Files share one stack; each test makes its own company, so files may run in parallel.
+          // Files share one stack; each test makes its own company, so files may run in parallel. A
+          // file mostly waits on the stack (in vitest's main process) and DynamoDB Local, so four
+          // at once keep both cores busy (vitest's default on 2 cores is one at a time). Unit files
+          // run before them: together they overload two cores and the stack's answers time out.
           fileParallelism: true,
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -62,7 +66,7 @@ export default defineConfig({
           exclude: ['tests/fault/**/*.full.test.ts'],
           setupFiles,
           testTimeout: 300_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {

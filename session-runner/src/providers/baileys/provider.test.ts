@@ -653,7 +653,7 @@ describe('Baileys provider: the window between the receipt and the queue', () =>
     expect(handler.slice(hookAt, receiptAt)).not.toContain('sendReceipt(');
   });
 
-  it('the runner image is built with the patch: patches/ is in the build context and copied before npm ci', async () => {
+  it('the runner image is built with the patch: patches/ is in the build context and copied before npm ci, an install that cannot apply it fails, and so does a bundle without it', async () => {
     const { readFile } = await import('node:fs/promises');
     const root = new URL('../../../../', import.meta.url);
     const dockerfile = await readFile(new URL('session-runner/Dockerfile', root), 'utf8');
@@ -662,6 +662,8 @@ describe('Baileys provider: the window between the receipt and the queue', () =>
     expect(dockerfile.indexOf('COPY patches ./patches')).toBeGreaterThan(0);
     expect(dockerfile.indexOf('COPY patches ./patches')).toBeLessThan(dockerfile.indexOf('RUN npm ci'));
     const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
-    expect(pkg.scripts.postinstall).toBe('patch-package');
+    expect(pkg.scripts.postinstall).toBe('patch-package --error-on-fail');
+    expect(pkg.scripts['build:runner']).toMatch(/&& node session-runner\/check-bundle\.mjs /);
+    expect(dockerfile).toMatch(/RUN npm run build:runner/);
   });
 });
