@@ -140,6 +140,15 @@ describe('admin setup screens', () => {
         await dialog.getByLabel('Título da opção 3').fill('Técnico');
         await dialog.getByLabel('Mensagem da opção 3').fill('Descreva o problema.');
         await dialog.getByRole('button', { name: 'Salvar opção 3' }).click();
+        // a move while an option's first save is on its way is not sent for it (it has no id yet):
+        // wait until the three options are stored
+        const readTree = async () => {
+          const r = await apiCall('GET', `/queue-options?queueId=${queues.Suporte}&parentId=-1`, { token: co.token });
+          return (r.body as { title: string; option: string; children?: { title: string }[] }[])
+            .map((o) => `${o.option}:${o.title}:${(o.children ?? []).map((c) => c.title).join(',')}`)
+            .sort();
+        };
+        await eventually(async () => (await readTree()).length === 3);
         // reorder: Técnico goes up to 2, then the temporary option (now 3) is deleted
         await dialog.getByRole('button', { name: 'Mover opção 3 para cima' }).click();
         await dialog.getByLabel('Título da opção 2').and(dialog.locator('input[value="Técnico"]')).waitFor();
@@ -149,12 +158,6 @@ describe('admin setup screens', () => {
         await page.getByLabel('Título da opção 3').waitFor({ state: 'detached' });
         expect(await page.getByLabel('Título da opção 2').inputValue()).toBe('Técnico');
         await shot(page, 'admin-queue-modal');
-        const readTree = async () => {
-          const r = await apiCall('GET', `/queue-options?queueId=${queues.Suporte}&parentId=-1`, { token: co.token });
-          return (r.body as { title: string; option: string; children?: { title: string }[] }[])
-            .map((o) => `${o.option}:${o.title}:${(o.children ?? []).map((c) => c.title).join(',')}`)
-            .sort();
-        };
         // the move's saves may still be on their way when the page already shows the new order
         const expected = ['1:Financeiro:Boletos', '2:Técnico:'];
         await eventually(async () => JSON.stringify(await readTree()) === JSON.stringify(expected)).catch(
