@@ -1,6 +1,5 @@
-import { manifest } from '../../infra/manifest';
-import { describe, expect, it } from 'vitest';
-import { runFaultInjection } from './scenario';
+import { describe, it } from 'vitest';
+import { expectDeliveredOnce } from './delivered-once';
 
 /**
  * Delivery under faults (issue 15), as CI runs it (`npm run test:fault-full`, beside `npm test`,
@@ -11,21 +10,6 @@ import { runFaultInjection } from './scenario';
  */
 describe('fault injection, larger', () => {
   it('with runner kills and 5% failing inbound records, every message is stored once and in order, each contact has one open ticket, every send reaches the phone once, and no queue dead-letters', async () => {
-    const result = await runFaultInjection({ inbound: 2_000, chats: 100, outbound: 200, failRate: 0.05, kills: 2 });
-    // the faults happened
-    expect(result.kills).toBe(4);
-    expect(result.injectedFailures).toBeGreaterThan(0);
-    expect(result.inbound).toMatchObject({
-      injected: 2_000,
-      stored: 2_000,
-      lost: 0,
-      doubled: 0,
-      chatsOutOfOrder: 0,
-      contactsWithoutOneOpenTicket: 0,
-    });
-    expect(result.outbound).toMatchObject({ sent: 200, onPhone: 200, lost: 0, doubled: 0, storedWrong: 0 });
-    // every queue of the manifest, each with an empty dead-letter queue
-    expect(Object.keys(result.deadLetters).sort()).toEqual(manifest.queues.map((q) => q.name).sort());
-    expect(Object.values(result.deadLetters).every((n) => n === 0)).toBe(true);
+    await expectDeliveredOnce({ inbound: 2_000, chats: 100, outbound: 200, kills: 2 });
   });
 });
