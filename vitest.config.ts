@@ -35,7 +35,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles,
           testTimeout: 60_000,
-          // first, one file a core; the integration files start when these are done (groupOrder)
+          // first, one file a core; the integration files start when these are done (groupOrder):
+          // together they overload two cores and the stack's answers time out
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -49,12 +50,11 @@ export default defineConfig({
           setupFiles,
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Files share one stack; each test makes its own company, so files may run in parallel. A
-          // file mostly waits on the stack (in vitest's main process) and DynamoDB Local, so four
-          // at once keep both cores busy (vitest's default on 2 cores is one at a time). Unit files
-          // run before them: together they overload two cores and the stack's answers time out.
-          fileParallelism: true,
-          maxWorkers: 4,
+          // One file at a time. Four at once took the project from about 16 to 7.4 minutes, but some
+          // files act on the whole platform (timers over every company, platform settings and
+          // announcements, data upgrades) and failed, in one run of two, with other files beside
+          // them (docs/testing.md): those need a group or a stack of their own first.
+          maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },
       },
@@ -87,9 +87,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Two browsers at a time: a page mostly waits on the stack, and each test makes its own company.
-          fileParallelism: true,
-          maxWorkers: 2,
+          // One browser at a time: two at once pass (8.5 minutes instead of about 14), but the
+          // files share platform-wide state as the integration files do (docs/testing.md).
+          fileParallelism: false,
         },
       },
     ],
