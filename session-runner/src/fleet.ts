@@ -88,7 +88,8 @@ export class Fleet {
       () => void this.tick().catch((err) => log.error('rebalance failed', { error: (err as Error).message })),
       this.settings.rebalanceMs,
     );
-    this.fenceTimer = setInterval(() => this.checkFence(), 500);
+    // checked often enough that the fence closes well inside the margin, however short the TTL
+    this.fenceTimer = setInterval(() => this.checkFence(), Math.min(500, this.fenceMarginMs / 4));
   }
 
   health() {
@@ -122,14 +123,17 @@ export class Fleet {
     }
   }
 
+  private get fenceMarginMs() {
+    return Math.min(FENCE_MARGIN_MS, this.settings.heartbeatTtlMs / 5);
+  }
+
   /**
    * Peers count this runner dead once its last heartbeat's TTL runs out; its sockets must be
    * closed before that, or the session's next holder and this one would both be connected.
    */
   checkFence() {
     if (this.fenced || !this.lastBeat) return;
-    const { heartbeatTtlMs } = this.settings;
-    if (Date.now() - this.lastBeat < heartbeatTtlMs - Math.min(FENCE_MARGIN_MS, heartbeatTtlMs / 5)) return;
+    if (Date.now() - this.lastBeat < this.settings.heartbeatTtlMs - this.fenceMarginMs) return;
     this.fenced = true;
     log.error('no heartbeat: closing every session before the peers take them', {
       runnerId: this.me.runnerId,
