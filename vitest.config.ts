@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import RunsAloneFirst from './tests/integration/sequencer';
 
 // `TEST_NOW=2027-02-28T12:00:00Z npm test` runs every suite as if that instant were now: the stack,
 // the session runner and the test workers all read the same moved clock (infra/local/clock-shift.mjs).
@@ -8,6 +9,8 @@ if (process.env.TEST_NOW) {
   process.env.TEST_CLOCK_OFFSET_MS = String(at - Date.now());
 }
 const setupFiles = ['infra/local/clock-shift.mjs'];
+/** Test files at once in `npm test` (unit and integration share the pool). */
+const WORKERS = Number(process.env.TEST_WORKERS ?? 4);
 
 /**
  * Test projects (docs/testing.md): `unit` (beside the code, plus infra assertions), `integration`
@@ -19,6 +22,8 @@ const setupFiles = ['infra/local/clock-shift.mjs'];
 export default defineConfig({
   test: {
     reporters: ['default', './tests/slowest-files-reporter.ts'],
+    // the integration files that run alone go first (tests/integration/sequencer.ts)
+    sequence: { sequencer: RunsAloneFirst },
     projects: [
       {
         test: {
@@ -35,10 +40,9 @@ export default defineConfig({
           environment: 'node',
           setupFiles,
           testTimeout: 60_000,
-          // first, one file a core; the integration files start when these are done (groupOrder):
-          // together they overload two cores and the stack's answers time out
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
+          // beside the integration files, in the same pool of workers
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -47,14 +51,13 @@ export default defineConfig({
           // the fuzz suite shares the integration stack
           include: ['tests/integration/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           globalSetup: ['tests/integration/global-setup.ts'],
-          setupFiles,
+          // every file holds the stack's file lock: shared, or alone when it calls `runsAlone()`
+          setupFiles: [...setupFiles, 'tests/integration/file-lock-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // One file at a time. Four at once took the project from about 16 to 7.4 minutes, but some
-          // files act on the whole platform (timers over every company, platform settings and
-          // announcements, data upgrades) and failed, in one run of two, with other files beside
-          // them (docs/testing.md): those need a group or a stack of their own first.
-          maxWorkers: 1,
+          // Four files at once on one stack; a file that acts on the whole platform (timers over
+          // every company, platform settings, announcements, data upgrades) runs alone.
+          maxWorkers: WORKERS,
           sequence: { groupOrder: 1 },
         },
       },

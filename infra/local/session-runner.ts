@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +31,8 @@ export interface SessionRunnerChild {
   start(): Promise<void>;
   /** its own report (GET /health on the runner API), undefined when it does not answer */
   health(): Promise<RunnerHealth | undefined>;
+  /** one health tick now: every connected session probed, silent ones restarted (POST /health-check) */
+  checkHealth(): Promise<void>;
   /** stack shutdown: SIGTERM, SIGKILL if it outlives its stop timeout */
   stop(): Promise<void>;
 }
@@ -69,6 +72,8 @@ export function startSessionRunner(opts: SessionRunnerOptions): SessionRunnerChi
         join(opts.root, 'session-runner/src/main.ts'),
       ];
   const apiUrl = `http://127.0.0.1:${opts.apiPort}`;
+  // the runner's API token, known here so that the stack can ask it for a health tick
+  const token = randomBytes(16).toString('hex');
   let child: ChildProcess;
   let exited = true;
   let exitCode: number | null = null;
@@ -84,6 +89,7 @@ export function startSessionRunner(opts: SessionRunnerOptions): SessionRunnerChi
         WHATSAPP_PROVIDER: opts.provider,
         RUNNER_ID: opts.id,
         RUNNER_API_PORT: String(opts.apiPort),
+        RUNNER_API_TOKEN: token,
         STOP_TIMEOUT_SECONDS: String(opts.stopTimeoutSeconds),
       },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -153,6 +159,14 @@ export function startSessionRunner(opts: SessionRunnerOptions): SessionRunnerChi
         async (r) => (r.ok ? ((await r.json()) as RunnerHealth) : undefined),
         () => undefined,
       ),
+    async checkHealth() {
+      if (exited) return;
+      const res = await fetch(`${apiUrl}/health-check`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (!res.ok) throw new Error(`session runner ${opts.id} health check: ${res.status}`);
+    },
     async stop() {
       process.removeListener('exit', killOnExit);
       await terminate();

@@ -70,6 +70,11 @@ export interface StackOptions {
   timeToLive?: boolean;
   /** a stack for minutes, not hours (test runs): DynamoDB Local's JVM tuned for it (infra/local/dynamo.ts) */
   shortRun?: boolean;
+  /**
+   * tests: the runners probe their sessions only when asked (`POST /@runners/health-check`), not
+   * every 2 s: hundreds of idle test connections otherwise write their health all run long
+   */
+  healthOnDemand?: boolean;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
   faultInjection?: { failRate: number; queues: string[] };
 }
@@ -217,6 +222,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         // the runner's receives name it, so a kill hands back only its own messages
         [queueEnvName(SESSION_COMMANDS)]: `${base}/@sqs/${id}/${SESSION_COMMANDS}`,
         ...(hub ? { SIMULATOR_HUB_URL: hub.url } : {}),
+        ...(opts.healthOnDemand ? { HEALTH_PROBE_MS: '0' } : {}),
       },
       onKilled: () => {
         for (const e of external.values()) e.abandonLeases(id);
@@ -345,6 +351,12 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     '/@webhook/': webhookFake(),
     '/@dialogflow/': dialogflowFake(`${base}/@dialogflow/token`),
     '/@push/': pushFake.control,
+    // one health tick on every runner now (a stack with healthOnDemand probes only then)
+    '/@runners/health-check': async (_req, res) => {
+      await Promise.all(runners.map((r) => r.checkHealth()));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true }));
+    },
     '/@queues/idle': async (_req, res) => {
       await idle();
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -69,6 +69,7 @@ async function startRunner(id: string, writeHeartbeat?: (info: RunnerInfo) => Pr
       command: (command) => fleet!.forwarded(command),
       adopt: (c, w) => fleet!.adopt(c, w),
       health: () => fleet!.health(),
+      checkHealth: () => manager.checkHealth(),
     },
   });
   fleet = new Fleet(manager, { runnerId: id, url: `http://127.0.0.1:${api.port}`, token }, SETTINGS, writeHeartbeat);

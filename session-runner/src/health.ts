@@ -6,7 +6,7 @@ import type { ConnectionHealth, DisconnectReason } from '#shared/schemas/whatsap
  * Pure bookkeeping with an injected clock; the session manager runs the probes and the restarts.
  */
 export interface HealthSettings {
-  /** how often each connected session is probed (and the runner's metrics line is written) */
+  /** how often each connected session is probed (and the runner's metrics line is written); 0: only on demand */
   probeEveryMs: number;
   /** a probe not answered within this counts as failed */
   probeTimeoutMs: number;

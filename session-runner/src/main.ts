@@ -55,7 +55,8 @@ const manager = new SessionManager(provider, cfg.runnerId, undefined, {
   checkIntervalMs: cfg.checkIntervalMs,
   owns: (companyId, whatsappId) => fleet!.owns(companyId, whatsappId),
 });
-const token = randomBytes(24).toString('hex');
+// the local stack names the token so that tests can ask for a health tick; otherwise a random one
+const token = process.env.RUNNER_API_TOKEN || randomBytes(24).toString('hex');
 const api = await startRunnerApi({
   port: cfg.apiPort,
   host: cfg.apiHost,
@@ -64,6 +65,7 @@ const api = await startRunnerApi({
     command: (command) => fleet!.forwarded(command),
     adopt: (companyId, whatsappId) => fleet!.adopt(companyId, whatsappId),
     health: () => fleet?.health() ?? { runnerId: cfg.runnerId, state: 'starting', rss: process.memoryUsage().rss },
+    checkHealth: () => manager.checkHealth(),
   },
 });
 fleet = new Fleet(manager, { runnerId: cfg.runnerId, url: await advertisedUrl(api.port), token }, cfg.fleet);

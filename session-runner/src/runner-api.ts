@@ -13,6 +13,8 @@ export interface RunnerApiHandlers {
   /** a peer handed this runner a session: open it now instead of at the next rebalance */
   adopt(companyId: number, whatsappId: number): Promise<void>;
   health(): Record<string, unknown>;
+  /** one health tick now: every connected session probed (the local test stack probes on demand) */
+  checkHealth(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -20,8 +22,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * The runner's small API for its peers (never public): `POST /commands` runs a command forwarded by
  * the runner that received it from the queue, `POST /adopt` opens a session just handed over,
- * `GET /health` is the liveness check. Calls other than health carry this runner's token (a random
- * secret it publishes in the fleet registry).
+ * `GET /health` is the liveness check, `POST /health-check` probes every session now. Calls other
+ * than health carry this runner's token (a random secret it publishes in the fleet registry).
  */
 export async function startRunnerApi(opts: { port: number; host: string; token: string; handlers: RunnerApiHandlers }) {
   const expected = Buffer.from(`Bearer ${opts.token}`);
@@ -60,6 +62,10 @@ export async function startRunnerApi(opts: { port: number; host: string; token: 
       const body = await readJson(req);
       if (req.url === '/commands')
         return json(res, 200, await opts.handlers.command(body as unknown as SessionCommand));
+      if (req.url === '/health-check') {
+        await opts.handlers.checkHealth();
+        return json(res, 200, { ok: true });
+      }
       if (req.url === '/adopt') {
         await opts.handlers.adopt(Number(body.companyId), Number(body.whatsappId));
         return json(res, 202, { ok: true });

@@ -844,7 +844,9 @@ export class SessionManager {
     this.writeMetrics(line);
   }
 
+  /** Probes every `probeEveryMs`; with 0, only when asked (`checkHealth()`, the runner API). */
   startHealthLoop() {
+    if (!this.hc.settings.probeEveryMs) return;
     this.healthTimer = setInterval(
       () => void this.checkHealth().catch((err) => log.error('health check failed', { error: (err as Error).message })),
       this.hc.settings.probeEveryMs,

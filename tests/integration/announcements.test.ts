@@ -1,7 +1,10 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { ADMIN, api, login, newCompany, realtimeClient, sleep, type TestCompany } from './helpers';
+import { ADMIN, api, login, newCompany, realtimeClient, sleep, type TestCompany, runsAlone } from './helpers';
 import { createUser } from './fixtures';
+
+// announcements go to every company
+runsAlone();
 
 const file = (bytes: number[], type: string, name: string) => {
   const form = new FormData();

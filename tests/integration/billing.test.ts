@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { isValidPixPayload, parseTlv } from '../../functions/lib/billing/pix';
 import { advanceDueDate } from '../../shared/schemas/billing';
-import { ADMIN, api, baseUrl, login, newCompany, queuesIdle, realtimeClient, runTimer, table } from './helpers';
+import {
+  ADMIN,
+  api,
+  baseUrl,
+  login,
+  newCompany,
+  queuesIdle,
+  realtimeClient,
+  runTimer,
+  table,
+  runsAlone,
+} from './helpers';
 import { createUser } from './fixtures';
+
+// the invoices timer bills and blocks every company
+runsAlone();
 
 const DAY = 24 * 3600 * 1000;
 const superToken = async () => (await login(ADMIN.email, ADMIN.password)).token;

@@ -1,8 +1,20 @@
 import { describe, it, expect } from 'vitest';
 import * as XLSX from '@e965/xlsx';
-import { api, newCompany, queuesIdle, realtimeClient, runTimer, sleep, table, type TestCompany } from './helpers';
+import {
+  api,
+  newCompany,
+  queuesIdle,
+  realtimeClient,
+  runTimer,
+  sleep,
+  table,
+  type TestCompany,
+  usesTimers,
+} from './helpers';
 import { connectedWhatsapp, eventually, phone, sim } from './whatsapp-sim';
 import { createContact, createTicket } from './fixtures';
+
+usesTimers('campaigns');
 
 /** Campaign media, file lists in campaigns, tag audiences, number checks of list items, lost chains, today's count. */
 

@@ -1,8 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { api, baseUrl, newCompany, queuesIdle, runTimer, table, type TestCompany } from './helpers';
+import { api, baseUrl, newCompany, queuesIdle, runTimer, table, type TestCompany, usesTimers } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { limiterDay } from '../../functions/lib/campaigns/limiter';
+
+usesTimers('campaigns');
 
 /** The stack's pacing scale: milliseconds one configured campaign second lasts (set by global-setup). */
 const CAMPAIGN_SECOND_MS = Number(process.env.CAMPAIGN_SECOND_MS);

@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { api, newCompany, realtimeClient, table, runTimer, queuesIdle } from './helpers';
+import { api, newCompany, realtimeClient, table, runTimer, queuesIdle, usesTimers } from './helpers';
 import { connectedWhatsapp, eventually, makeDueNow, phone } from './whatsapp-sim';
+
+usesTimers('whatsapp-timers');
 
 const pad = (n: number) => String(n).padStart(10, '0');
 let colour = 0;

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { RECURRENCE_MONTHS } from '../../shared/constants';
 import { advanceDueDate } from '../../shared/schemas/billing';
 import { RECURRENCE_OPTIONS } from '../../web/src/settings/company-form';
-import { ADMIN, api, login, runTimer } from './helpers';
+import { ADMIN, api, login, runTimer, runsAlone } from './helpers';
+
+// the invoices timer bills every company
+runsAlone();
 
 const DAY = 24 * 3600 * 1000;
 const uid = () => Math.random().toString(36).slice(2, 8);

@@ -1,6 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, api, newCompany, table, useStackFromWorker, type TestCompany } from './helpers';
+import { ADMIN, api, newCompany, table, useStackFromWorker, type TestCompany, runsAlone } from './helpers';
 import { createContact } from './fixtures';
+
+// a data upgrade rewrites every company's items
+runsAlone();
 
 /**
  * Data upgrades after a deployment (functions/lib/upgrades/): contacts stored before the duplicate

@@ -3,8 +3,10 @@ import '../../infra/local/clock-shift.mjs';
 import type { TestProject } from 'vitest/node';
 import { startStack, type LocalStack } from '../../infra/local/stack';
 import { TEST_PASSWORD_HASH_COST } from './stack-options';
+import { type FileLockServer, startFileLock } from './file-lock';
 
 let stack: LocalStack | undefined;
+let fileLock: FileLockServer | undefined;
 
 /**
  * One local stack per test run: DynamoDB Local in memory, gateways on free ports. The browser
@@ -33,15 +35,22 @@ export async function startTestStack(project: TestProject, webDir?: string) {
     sessionCacheSeconds: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,
     shortRun: true,
+    // the browser suite keeps the simulator's 2-second probes: a page test races live health events
+    healthOnDemand: !webDir,
   });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);
 }
 
-export const setup = (project: TestProject) => startTestStack(project);
+export async function setup(project: TestProject) {
+  await startTestStack(project);
+  fileLock = await startFileLock();
+  project.provide('fileLockUrl', fileLock.url);
+}
 
 export async function teardown() {
+  await fileLock?.close();
   await stack?.stop();
 }
 
@@ -51,5 +60,7 @@ declare module 'vitest' {
     /** for test set-up that no API offers (expiring a company); assertions go through the API */
     dynamoEndpoint: string;
     tableName: string;
+    /** the integration files' readers-writer lock (file-lock.ts) */
+    fileLockUrl: string;
   }
 }

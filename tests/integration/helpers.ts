@@ -6,6 +6,30 @@ import { randomUUID } from 'node:crypto';
 
 export const baseUrl = () => inject('baseUrl');
 
+let alone = false;
+/**
+ * Declares, at the top of a test file, that the file acts on the whole platform (a timer over every
+ * company, platform settings, announcements, data upgrades): it then runs with no other integration
+ * file beside it (file-lock.ts). Every other file shares the stack with up to three more.
+ */
+export function runsAlone() {
+  alone = true;
+}
+/** Whether this file called `runsAlone()` (file-lock-setup.ts). */
+export const ranAlone = () => alone;
+
+const timers = new Set<string>();
+/**
+ * Declares, at the top of a test file, the timers over every company that the file runs
+ * (`runTimer`): no two files that run the same timer run at once (file-lock.ts), so one file's tick
+ * never handles another file's due items while that file still means them to wait.
+ */
+export function usesTimers(...names: string[]) {
+  for (const name of names) timers.add(name);
+}
+/** The timers this file declared (file-lock-setup.ts). */
+export const declaredTimers = () => [...timers].sort();
+
 /**
  * Points this worker's own config at the stack's table, queues and WebSocket gateway, so a test can
  * call services in-process (to count their requests, or to interrupt one midway) on the stack's data.
@@ -128,9 +152,17 @@ export async function queuesIdle() {
   await fetch(`${baseUrl()}/@queues/idle`);
 }
 
+/** Runs a timer of the stack now, over every company; the file must have declared it (`usesTimers`) or run alone. */
 export async function runTimer(name: string) {
+  if (!alone && !timers.has(name)) throw new Error(`runTimer('${name}'): declare it first with usesTimers('${name}')`);
   const res = await fetch(`${baseUrl()}/@timers/${name}`, { method: 'POST' });
   return res.json();
+}
+
+/** One health tick on the stack's runners: every connected session probed now (the test stack has no probe loop). */
+export async function checkSessionHealth() {
+  const res = await fetch(`${baseUrl()}/@runners/health-check`, { method: 'POST' });
+  if (!res.ok) throw new Error(`health check: ${res.status}`);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,10 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { http, splitRouteKey, type RouteKey } from '../../infra/manifest';
-import { ADMIN, api, baseUrl, login, newCompany, runTimer, type TestCompany } from './helpers';
+import { ADMIN, api, baseUrl, login, newCompany, runTimer, type TestCompany, usesTimers } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
+
+usesTimers('invoices');
 
 /**
  * Tenant isolation over the WHOLE route list of the manifest: company B's admin calls every route

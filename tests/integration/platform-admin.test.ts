@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, api, login, newCompany, queuesIdle, runTimer, table } from './helpers';
+import { ADMIN, api, login, newCompany, queuesIdle, runTimer, table, runsAlone } from './helpers';
 import { createQueue, createUser } from './fixtures';
 import { rawTable } from './whatsapp-sim';
+
+// plans, helps and the cleanup timer are the whole platform's
+runsAlone();
 
 const superToken = async () => (await login(ADMIN.email, ADMIN.password)).token;
 const uid = () => Math.random().toString(36).slice(2, 8);

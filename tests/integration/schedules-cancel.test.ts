@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { api, newCompany, queuesIdle, runTimer, sleep, type TestCompany } from './helpers';
+import { api, newCompany, queuesIdle, runTimer, sleep, type TestCompany, usesTimers } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+
+usesTimers('schedules');
 
 /** "Cancel if the customer writes first": a schedule that asks for it is not sent once the contact wrote. */
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, newCompany, queuesIdle, runTimer, table, type TestCompany } from './helpers';
+import { api, newCompany, queuesIdle, runTimer, table, type TestCompany, usesTimers } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+
+usesTimers('schedules');
 
 /**
  * A claimed schedule (AGENDADA) whose queue job was lost — a consumer timeout or throttling sent it

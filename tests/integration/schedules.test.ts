@@ -1,6 +1,18 @@
 import { describe, it, expect } from 'vitest';
-import { api, newCompany, queuesIdle, realtimeClient, runTimer, sleep, table, type TestCompany } from './helpers';
+import {
+  api,
+  newCompany,
+  queuesIdle,
+  realtimeClient,
+  runTimer,
+  sleep,
+  table,
+  type TestCompany,
+  usesTimers,
+} from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+
+usesTimers('schedules');
 
 let contactSeq = 0;
 /** A contact of the company (POST /contacts), with a number unique to the test. */

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createContact, createPendingTicket, createUser, createWhatsapp, createQueue } from './fixtures';
-import { ADMIN, api, baseUrl, login, newCompany, realtimeClient, runTimer, table } from './helpers';
+import { ADMIN, api, baseUrl, login, newCompany, realtimeClient, runTimer, table, usesTimers } from './helpers';
 import { rawTable } from './whatsapp-sim';
+
+usesTimers('invoices');
 
 /**
  * Ending a session ends its sockets (functions/lib/accounts/sessions.ts, functions/lib/realtime.ts):

@@ -5,7 +5,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PLATFORM_COMPANY_ID, SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
 import { SETTING_KEYS, SETTING_POLICY, type SettingPolicy, type SettingRole } from '#shared/settings-policy';
-import { ADMIN, api, login, newCompany, realtimeClient, table } from './helpers';
+import { ADMIN, api, login, newCompany, realtimeClient, table, runsAlone } from './helpers';
+
+// it changes platform settings every company reads
+runsAlone();
 
 /**
  * The rules per setting key, written out here on their own: SETTING_POLICY must state exactly these,

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const ALONE = /^runsAlone\(\);/m;
+
+/**
+ * Vitest's order (failed first, then slowest first), except that the integration files that run
+ * alone (`runsAlone()`, file-lock.ts) go first, one after the other, while the rest wait. Met in
+ * the middle of the run, each of them would make the files already running drain before it starts,
+ * leaving workers idle for as long as the slowest of those takes.
+ */
+export default class RunsAloneFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const alone = (f: TestSpecification) => ALONE.test(readFileSync(f.moduleId, 'utf8'));
+    const first = sorted.filter(alone);
+    return [...first, ...sorted.filter((f) => !first.includes(f))];
+  }
+}
