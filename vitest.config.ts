@@ -88,11 +88,12 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
+          // the same locks as the integration files: runsAlone(), usesTimers()
+          setupFiles: ['tests/integration/file-lock-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One browser at a time: two at once pass (8.5 minutes instead of about 14), but the
-          // files share platform-wide state as the integration files do (docs/testing.md).
-          fileParallelism: false,
+          // three browsers at once: the browser files mostly wait (pages, live updates, campaign pacing)
+          maxWorkers: 3,
         },
       },
     ],

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { addMonths } from '../../shared/dates';
 import { apiCall, baseUrl, eventually, launch, newCompany, newPage, shot, unique } from './browser';
+import { runsAlone } from '../integration/helpers';
+
+// the invoices timer, plans and platform settings are the whole platform's
+runsAlone();
 
 /**
  * Running the platform from the browser (issue 10; management.md "Settings page", "Invoices and

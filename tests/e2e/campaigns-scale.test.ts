@@ -14,6 +14,9 @@ import {
   shot,
   simulator,
 } from './browser';
+import { usesTimers } from '../integration/helpers';
+
+usesTimers('campaigns');
 
 /**
  * Issue 11 "Done when": a 200-contact campaign on the simulator, started from the UI, with its

@@ -14,6 +14,9 @@ import {
   shot,
   simulator,
 } from './browser';
+import { usesTimers } from '../integration/helpers';
+
+usesTimers('campaigns');
 
 let browser: Browser;
 beforeAll(async () => {

@@ -3,6 +3,10 @@ import type { Browser, Page } from 'playwright-core';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { FleetView } from '#shared/schemas/fleet';
 import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
+import { runsAlone } from '../integration/helpers';
+
+// the fleet page shows every runner and queue, and redrives a dead letter
+runsAlone();
 
 /**
  * The operator's fleet page (/fleet) in Chromium: the super user sees the session runners alive, the

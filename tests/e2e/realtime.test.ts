@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiCall, eventually, launch, loginUI, newCompany, newPage, simulator } from './browser';
+import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, simulator } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -27,9 +27,17 @@ describe('live events applied to the cache (web/src/realtime/cache.ts liveMutati
     await eventually(
       async () => (await apiCall('GET', `/whatsapp/${id}`, { token: co.token })).body?.status === 'CONNECTED',
     );
-    // The simulated line reports its health every second (`whatsappSession` events to admins). An event
-    // applied while GET /whatsapp is in flight makes SWR drop that answer: without a new fetch the list
-    // stayed empty for good (4 of 20 loads on a 2-core machine).
+    // The line reports its health after every probe (`whatsappSession` events to admins); the test
+    // stack probes when asked, so the test asks twice a second while the pages load. An event applied
+    // while GET /whatsapp is in flight makes SWR drop that answer: without a new fetch the list stayed
+    // empty for good (4 of 20 loads on a 2-core machine).
+    let probing = true;
+    const probes = (async () => {
+      while (probing) {
+        await fetch(`${baseUrl()}/@runners/health-check`, { method: 'POST' });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
     const missing: number[] = [];
@@ -49,6 +57,8 @@ describe('live events applied to the cache (web/src/realtime/cache.ts liveMutati
       await page.keyboard.press('Escape');
       if (!shown) missing.push(load);
     }
+    probing = false;
+    await probes;
     expect(missing, 'page loads whose connection list stayed empty').toEqual([]);
     await context.close();
   });

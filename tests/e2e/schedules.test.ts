@@ -13,6 +13,9 @@ import {
   shot,
   simulator,
 } from './browser';
+import { usesTimers } from '../integration/helpers';
+
+usesTimers('schedules');
 
 let browser: Browser;
 beforeAll(async () => {

@@ -9,8 +9,8 @@ let stack: LocalStack | undefined;
 let fileLock: FileLockServer | undefined;
 
 /**
- * One local stack per test run: DynamoDB Local in memory, gateways on free ports. The browser
- * suite starts it the same way, with the built web app.
+ * One local stack per test run: DynamoDB Local in memory, gateways on free ports, and the files'
+ * locks (file-lock.ts). The browser suite starts it the same way, with the built web app.
  */
 export async function startTestStack(project: TestProject, webDir?: string) {
   // campaign pacing: one configured second lasts 5 ms, so interval rules are tested without waiting minutes
@@ -35,19 +35,16 @@ export async function startTestStack(project: TestProject, webDir?: string) {
     sessionCacheSeconds: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,
     shortRun: true,
-    // the browser suite keeps the simulator's 2-second probes: a page test races live health events
-    healthOnDemand: !webDir,
+    healthOnDemand: true,
   });
+  fileLock = await startFileLock();
+  project.provide('fileLockUrl', fileLock.url);
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);
 }
 
-export async function setup(project: TestProject) {
-  await startTestStack(project);
-  fileLock = await startFileLock();
-  project.provide('fileLockUrl', fileLock.url);
-}
+export const setup = (project: TestProject) => startTestStack(project);
 
 export async function teardown() {
   await fileLock?.close();
