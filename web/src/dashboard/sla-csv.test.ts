@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectNoFormulaCell, readCsv } from '../../../tests/csv';
 import { slaCsv } from './sla-csv';
 import type { SlaRow } from '#shared/sla';
 
@@ -17,24 +18,45 @@ const labels = {
 };
 
 describe('slaCsv', () => {
-  it('one row per attendant, queue and connection, then the total; empty cells for no data', () => {
+  it('one row per attendant, queue and connection, then the total; every field quoted; empty cells for no data', () => {
     const csv = slaCsv(
       {
         attendants: [row(1, 'Ana')],
         queues: [row(2, 'Sales, North', { csat: { ratings: 0, satisfied: 0, percent: null } })],
-        connections: [row(3, '=cmd')],
+        connections: [row(3, 'Main')],
         total: row(0, ''),
         daily: [],
       },
       labels,
     );
     expect(csv.split('\r\n')).toEqual([
-      'dim,name,n,frMed,frP90,res,resMed,resP90,breached,ratings,csat',
-      'Attendant,Ana,2,64,304,1,3620,3620,1,2,50',
-      'Queue,"Sales, North",2,64,304,1,3620,3620,1,0,',
-      "Connection,'=cmd,2,64,304,1,3620,3620,1,2,50",
-      'Total,Total,2,64,304,1,3620,3620,1,2,50',
+      '"dim","name","n","frMed","frP90","res","resMed","resP90","breached","ratings","csat"',
+      '"Attendant","Ana","2","64","304","1","3620","3620","1","2","50"',
+      '"Queue","Sales, North","2","64","304","1","3620","3620","1","0",""',
+      '"Connection","Main","2","64","304","1","3620","3620","1","2","50"',
+      '"Total","Total","2","64","304","1","3620","3620","1","2","50"',
       '',
+    ]);
+  });
+
+  it('names written as formulas are text with an apostrophe, read with , or with ;', () => {
+    const csv = slaCsv(
+      {
+        attendants: [row(1, "=cmd|' /C calc'!A0")],
+        queues: [row(2, '@SUM(1+1); -1')],
+        connections: [row(3, '=HYPERLINK("http://x")')],
+        total: row(0, ''),
+        daily: [],
+      },
+      labels,
+    );
+    expectNoFormulaCell(csv);
+    expect(readCsv(csv, ',').map((r) => r[1])).toEqual([
+      'name',
+      "'=cmd|' /C calc'!A0",
+      "'@SUM(1+1); -1",
+      '\'=HYPERLINK("http://x")',
+      'Total',
     ]);
   });
 });

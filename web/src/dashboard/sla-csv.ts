@@ -1,3 +1,4 @@
+import { type CsvCell, toCsv } from '#shared/csv';
 import type { SlaReport, SlaRow } from '#shared/sla';
 
 export type SlaDimension = 'attendant' | 'queue' | 'connection' | 'total';
@@ -8,21 +9,14 @@ export interface CsvLabels {
   dimensions: Record<SlaDimension, string>;
 }
 
-const cell = (v: string | number | null) => {
-  if (v === null) return '';
-  const s = String(v);
-  // a leading = + - @ would be a formula in a spreadsheet
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",;\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /**
  * The period's metrics as CSV (one row per attendant, queue and connection, then the total):
  * dimension, name, responses, first response median and p90 (s), resolved, resolution median and
- * p90 (s), deadlines missed, ratings, CSAT %. Built from the same answer the page shows.
+ * p90 (s), deadlines missed, ratings, CSAT %. Built from the same answer the page shows; every cell
+ * quoted and a name written like a formula neutralised (shared/csv.ts).
  */
 export function slaCsv(report: SlaReport, labels: CsvLabels): string {
-  const rows: (string | number | null)[][] = [labels.columns];
+  const rows: CsvCell[][] = [labels.columns];
   const add = (dim: SlaDimension, r: SlaRow) =>
     rows.push([
       labels.dimensions[dim],
@@ -41,5 +35,5 @@ export function slaCsv(report: SlaReport, labels: CsvLabels): string {
   for (const r of report.queues) add('queue', r);
   for (const r of report.connections) add('connection', r);
   add('total', { ...report.total, name: labels.dimensions.total });
-  return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+  return toCsv(rows, ',');
 }
