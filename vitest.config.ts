@@ -64,12 +64,14 @@ export default defineConfig({
       {
         test: {
           name: 'fault',
-          // its own stack (the runner is killed on purpose), after the other projects: it loads the machine
+          // its own stack (the runner is killed on purpose)
           include: ['tests/fault/**/*.test.ts'],
           exclude: ['tests/fault/**/*.full.test.ts'],
           setupFiles,
           testTimeout: 300_000,
-          sequence: { groupOrder: 2 },
+          // beside the unit and integration files: a proof of delivery under kills holds under load too
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 1 },
         },
       },
       {
