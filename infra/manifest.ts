@@ -141,6 +141,7 @@ export const http: HttpModule[] = [
       'POST /auth/login',
       'POST /auth/refresh_token',
       'DELETE /auth/logout',
+      'DELETE /auth/sessions',
       'GET /auth/me',
       'POST /auth/ws-ticket',
       'POST /forgetpassword/{email}',

@@ -2,7 +2,15 @@ import '#lib/startup';
 import { httpModule, route, reply } from '#lib/http';
 import { LoginBody, LogoutBody, ForgetPasswordParams, ResetPasswordBody } from '#shared/schemas/accounts';
 import * as accounts from '#lib/accounts/service';
-import { auditPasswordReset, auditSignInFailure, logout, refreshCookie, REFRESH_COOKIE } from '#lib/accounts/sessions';
+import {
+  auditPasswordReset,
+  auditSignInFailure,
+  logout,
+  logoutEverywhere,
+  refreshCookie,
+  REFRESH_COOKIE,
+} from '#lib/accounts/sessions';
+import { actorOf } from '#lib/audit/actor';
 import { authenticate, signWsTicket } from '#lib/auth';
 import { forgetEndpoint } from '#lib/push/service';
 
@@ -25,6 +33,12 @@ export const handler = httpModule({
     // the device signing out stops receiving pushes (issue 25)
     const { pushEndpoint } = body;
     if (pushEndpoint) await Promise.all(ended.map((user) => forgetEndpoint(user, pushEndpoint)));
+    return reply(undefined, 204, { cookies: [refreshCookie(null)] });
+  }),
+
+  // every session of the caller ends (a lost phone, a shared computer); recorded on the company's trail
+  'DELETE /auth/sessions': route({ whileExpired: true }, async ({ auth, clientAddress }) => {
+    await logoutEverywhere(auth, actorOf(auth, clientAddress));
     return reply(undefined, 204, { cookies: [refreshCookie(null)] });
   }),
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, api, login, newCompany, outbox } from './helpers';
+import { createQueue, createUser } from './fixtures';
 
 /**
  * The account actions on the audit trail (functions/lib/accounts/sessions.ts, functions/lib/users/service.ts):
@@ -27,7 +28,7 @@ async function trail(token: string, action: string, companyId?: number) {
 }
 
 describe('audit of account actions', () => {
-  it('failed sign-ins go on the trail of the e-mail’s company with the address (an unknown e-mail on the platform’s); refusals by the limiter add none', async () => {
+  it('failed sign-ins go on the trail of the e-mail’s company with the address (an unknown e-mail on the platform’s); refusals by the limiter add no failure', async () => {
     const co = await newCompany('audit-signin');
     const address = newAddress();
     const answers: number[] = [];
@@ -129,5 +130,99 @@ describe('audit of account actions', () => {
     expect(await trail(admin.token, 'auth.password_changed')).toEqual([
       expect.objectContaining({ actorId: null, address, target: expect.objectContaining({ id: co.admin.id }) }),
     ]);
+  });
+
+  it('refusals by the limiter make one entry per address and window on the platform trail, naming neither the e-mail nor its company', async () => {
+    const co = await newCompany('audit-blocked');
+    const root = await login(ADMIN.email, ADMIN.password);
+    const attempt = (email: string, address: string) =>
+      api('POST', '/auth/login', { body: { email, password: 'wrong-password' }, headers: from(address) });
+    const address = newAddress();
+    const answers: number[] = [];
+    for (let i = 0; i < 12; i++) answers.push((await attempt(co.admin.email, address)).status);
+    expect(answers.filter((s) => s === 429).length).toBeGreaterThan(3);
+    // an unknown e-mail from the same address within the window adds nothing either
+    const ghost = uniqueEmail('ghost');
+    for (let i = 0; i < 25; i++) await attempt(ghost, address);
+
+    const blocked = (await trail(root.token, 'auth.signin_blocked', 1)).filter((e) => e.address === address);
+    expect(blocked).toEqual([expect.objectContaining({ actorId: null, target: { type: 'address', id: address } })]);
+    expect(JSON.stringify(blocked)).not.toContain(co.admin.email);
+    expect(JSON.stringify(blocked)).not.toContain(ghost);
+    expect(await trail(co.adminToken, 'auth.signin_blocked')).toEqual([]);
+
+    // another address refused (the e-mail's own budget is spent; the limiter lets one through per delay) has its own entry
+    const other = newAddress();
+    const more: number[] = [];
+    for (let i = 0; i < 4; i++) more.push((await attempt(co.admin.email, other)).status);
+    expect(more.filter((s) => s === 429).length).toBeGreaterThan(1);
+    const both = (await trail(root.token, 'auth.signin_blocked', 1)).filter((e) =>
+      [address, other].includes(e.address!),
+    );
+    expect(both.map((e) => e.address).sort()).toEqual([address, other].sort());
+  });
+
+  it('a change of queues, name or visibility flags is recorded as user.updated with before and after, never the password', async () => {
+    const co = await newCompany('audit-user-upd');
+    const address = newAddress();
+    const queue = await createQueue(co.adminToken);
+    const agent = await createUser(co, { name: 'Before Name' });
+    const put = (body: Record<string, unknown>) =>
+      api('PUT', `/users/${agent.id}`, { token: co.adminToken, body, headers: from(address) });
+    const changed = await put({
+      name: 'After Name',
+      queueIds: [queue.id],
+      allTicket: 'enabled',
+      showNoQueue: true,
+      maxOpenTickets: 3,
+      password: 'brand-new-secret',
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const updates = await trail(co.adminToken, 'user.updated');
+    expect(updates).toEqual([
+      expect.objectContaining({
+        actorId: co.admin.id,
+        address,
+        target: { type: 'user', id: agent.id, name: 'After Name' },
+        changes: {
+          name: { from: 'Before Name', to: 'After Name' },
+          queueIds: { from: [], to: [queue.id] },
+          allTicket: { from: 'desabled', to: 'enabled' },
+          showNoQueue: { from: false, to: true },
+          maxOpenTickets: { from: null, to: 3 },
+        },
+      }),
+    ]);
+    expect(JSON.stringify(await trail(co.adminToken, 'user.updated'))).not.toMatch(/brand-new-secret|password/i);
+    // the same values sent back (as the form does) change nothing and record nothing
+    expect((await put({ name: 'After Name', queueIds: [queue.id], allTicket: 'enabled' })).status).toBe(200);
+    expect(await trail(co.adminToken, 'user.updated')).toHaveLength(1);
+    expect((await put({ queueIds: [] })).status).toBe(200);
+    expect((await trail(co.adminToken, 'user.updated'))[0]!.changes).toEqual({
+      queueIds: { from: [queue.id], to: [] },
+    });
+  });
+
+  it('signing out of every session ends them all and is recorded with the user and the address', async () => {
+    const co = await newCompany('audit-logout-all');
+    const agent = await createUser(co);
+    const second = await login(agent.email, 'secret123');
+    const address = newAddress();
+    const res = await api('DELETE', '/auth/sessions', { token: agent.token, headers: from(address) });
+    expect(res.status).toBe(204);
+    expect((await api('GET', '/auth/me', { token: agent.token })).status).toBe(401);
+    expect((await api('GET', '/auth/me', { token: second.token })).status).toBe(401);
+    expect(await trail(co.adminToken, 'auth.logout_all')).toEqual([
+      expect.objectContaining({
+        actorId: agent.id,
+        address,
+        target: { type: 'user', id: agent.id },
+        changes: { sessions: 2 },
+      }),
+    ]);
+    // a plain logout is not "every session"
+    const third = await login(agent.email, 'secret123');
+    expect((await api('DELETE', '/auth/logout', { token: third.token, body: {} })).status).toBe(204);
+    expect(await trail(co.adminToken, 'auth.logout_all')).toHaveLength(1);
   });
 });

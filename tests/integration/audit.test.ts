@@ -211,6 +211,60 @@ describe('audit trail: who reads which trail', () => {
   });
 });
 
+describe('audit trail: entries about other companies are for the super user only', () => {
+  it("a platform admin who is not the super user reads the platform company's own entries, never another company's document, address or e-mail", async () => {
+    const co = await newCompany('audit-leak');
+    const document = String(Date.now()).padStart(14, '7').slice(-14);
+    const street = `Rua Sigilo ${randomUUID().slice(0, 6)}`;
+    const email = `billing-${randomUUID().slice(0, 8)}@tenant.dev`;
+    const updated = await api('PUT', `/companies/${co.companyId}`, {
+      token: sup.token,
+      body: { document, address: street, email },
+    });
+    expect(updated.status).toBe(200);
+    // an entry of the platform company about itself stays readable by its admins
+    const plan = await api('POST', '/plans', {
+      token: sup.token,
+      body: { name: `Plan ${randomUUID().slice(0, 6)}`, users: 3, connections: 1, queues: 2, value: 10 },
+    });
+    expect(plan.status).toBe(201);
+
+    const adminEmail = `platform-admin-${randomUUID().slice(0, 8)}@test.dev`;
+    const created = await api('POST', '/users', {
+      token: sup.token,
+      body: { name: 'Platform Admin', email: adminEmail, password: 'secret123', profile: 'admin' },
+    });
+    expect(created.status).toBe(201);
+    try {
+      const admin = await login(adminEmail, 'secret123');
+      expect(admin.user.companyId).toBe(1);
+      const own = await audit(admin.token, { limit: 100 });
+      expect(own.status).toBe(200);
+      expect(own.body.entries.some((e: any) => e.action === 'plan.changed' && e.target.id === plan.body.id)).toBe(true);
+      expect(own.body.entries.some((e: any) => e.target?.type === 'company' && e.target.id !== 1)).toBe(false);
+      const text = JSON.stringify(own.body);
+      for (const secret of [document, street, email]) expect(text).not.toContain(secret);
+      // nor by naming its company, nor by filtering on the action, nor through the every-company view
+      expect((await audit(admin.token, { companyId: 1, action: 'company.updated' })).status).toBe(200);
+      expect((await audit(admin.token, { companyId: 1, action: 'company.updated' })).body.entries).toEqual([]);
+      const foreign = await audit(admin.token, { companyId: co.companyId });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body.error).toBe('ERR_NO_PERMISSION');
+
+      // the super user reads the same trail whole
+      const all = await audit(sup.token, { companyId: 1, action: 'company.updated', limit: 100 });
+      const entry = all.body.entries.find((e: any) => e.target?.id === co.companyId);
+      expect(entry.changes).toMatchObject({
+        document: { to: document },
+        address: { to: street },
+        email: { to: email },
+      });
+    } finally {
+      await api('DELETE', `/users/${created.body.id}`, { token: sup.token });
+    }
+  });
+});
+
 describe('audit trail: filters, paging and bad input', () => {
   it('filters by action, actor and São Paulo day range', async () => {
     const co = await newCompany('audit-filter');

@@ -7,6 +7,8 @@ import { randomToken, sha256, signAccessToken, type AuthContext, type TokenClaim
 import { config } from '../config';
 import { closeConnections, closeConnectionsWhere } from '../realtime';
 import { recordAudit } from '../audit/record';
+import { auditBy, auditOncePerWindow, type AuditActor } from '../audit/actor';
+import { LIMITS } from './limits';
 import { findEmailOwner, toUser, userKeys } from './users';
 import { companyKeys, isCompanyExpired, type StoredCompany } from './companies';
 
@@ -128,15 +130,24 @@ export async function logout(
   return [...users.values()];
 }
 
-/** Ends every session of a user (password change or reset, deletion), except `keep` (the caller's own). */
+/** Ends every session of a user (password change or reset, deletion), except `keep` (the caller's own); how many ended. */
 export async function revokeUserSessions(companyId: number, userId: number, keep?: string) {
   let startKey: Item | undefined;
+  let ended = 0;
   do {
     const page = await query<SessionItem & Key>({ pk: sessionPk(companyId, userId), startKey });
     const doomed = page.items.filter((s) => s.sk !== `S#${keep}`);
     await Promise.all(doomed.map((s) => revokeSession(companyId, userId, s.sk.slice('S#'.length))));
+    ended += doomed.length;
     startKey = page.lastKey;
   } while (startKey);
+  return ended;
+}
+
+/** `DELETE /auth/sessions` ("sign out everywhere"): every session of the caller ends, this one included. */
+export async function logoutEverywhere(auth: Pick<AuthContext, 'companyId' | 'userId'>, by: AuditActor) {
+  const sessions = await revokeUserSessions(auth.companyId, auth.userId);
+  await auditBy(by, { action: 'auth.logout_all', target: { type: 'user', id: auth.userId }, changes: { sessions } });
 }
 
 /**
@@ -244,9 +255,10 @@ export async function closeBarredSockets(company: StoredCompany) {
 
 /**
  * A sign-in refused for its credentials goes on the trail of the company whose user the e-mail names
- * (else the platform's), with the client's address. Only evaluated failures are recorded: the rate
- * limiter bounds them, while refusals by the limiter itself (ERR_TOO_MANY_ATTEMPTS) are as many as
- * an attacker sends. Rethrows the error.
+ * (else the platform's), with the client's address; the rate limiter bounds how many there are.
+ * Refusals by the limiter itself (ERR_TOO_MANY_ATTEMPTS) are as many as an attacker sends: they make
+ * one `auth.signin_blocked` entry per address and limiter window, on the platform's trail, naming
+ * the address only (not the e-mail, nor whose it is). Rethrows the error.
  */
 export async function auditSignInFailure(err: unknown, email: string, address: string): Promise<never> {
   if (err instanceof AppError && err.code === 'ERR_INVALID_CREDENTIALS') {
@@ -258,6 +270,14 @@ export async function auditSignInFailure(err: unknown, email: string, address: s
       target: owner
         ? { type: 'user', id: owner.userId, name: email.toLowerCase() }
         : { type: 'email', id: email.toLowerCase() },
+    });
+  }
+  if (err instanceof AppError && err.code === 'ERR_TOO_MANY_ATTEMPTS') {
+    await auditOncePerWindow(`signin_blocked#${address}`, LIMITS.loginPerAddress.windowSeconds, {
+      companyId: PLATFORM_COMPANY_ID,
+      action: 'auth.signin_blocked',
+      address,
+      target: { type: 'address', id: address },
     });
   }
   throw err;

@@ -62,37 +62,40 @@ export function changesOf<T extends object>(before: Partial<T> | undefined, afte
   return out;
 }
 
-const HOUR_MS = 3600_000;
 /**
- * This instance's last recorded hour per key: most calls stop here, without touching the table (the
+ * This instance's last recorded window per key: most calls stop here, without touching the table (the
  * least recently used key dropped past MEMO_LIMIT).
  */
-const recordedHour = new Map<string, number>();
+const recordedWindow = new Map<string, number>();
 const MEMO_LIMIT = 10_000;
 
 /**
- * Records `entry` at most once per `key` per clock hour (UTC), for actions that happen on every call
- * (an API token's use). Each instance remembers the hours it recorded, so a busy token costs no write
- * per call; across instances a conditional put of a marker item (`C#<cid>#AUDITONCE` /
- * `<key>#<hour>`, TTL 2 h) lets exactly one of them record the hour.
+ * Records `entry` at most once per `key` per fixed window of `windowSeconds` (the windows the rate
+ * limiter counts in), for actions that happen on every call (an API token's use, a sign-in refused by
+ * the limiter). Each instance remembers the windows it recorded, so a busy key costs no write per
+ * call; across instances a conditional put of a marker item (`C#<cid>#AUDITONCE` / `<key>#<window>`,
+ * TTL two windows) lets exactly one of them record the window.
  */
-export async function auditOncePerHour(key: string, entry: AuditEntry): Promise<void> {
-  const hour = Math.floor(Date.now() / HOUR_MS);
-  const memo = `${entry.companyId}#${key}`;
-  if (recordedHour.get(memo) === hour) return;
+export async function auditOncePerWindow(key: string, windowSeconds: number, entry: AuditEntry): Promise<void> {
+  const window = Math.floor(Date.now() / 1000 / windowSeconds);
+  const memo = `${entry.companyId}#${key}#${windowSeconds}`;
+  if (recordedWindow.get(memo) === window) return;
   try {
     await putItem(
-      { pk: `C#${entry.companyId}#AUDITONCE`, sk: `${key}#${hour}`, ttl: ttlIn(2 * 3600) },
+      { pk: `C#${entry.companyId}#AUDITONCE`, sk: `${key}#${window}`, ttl: ttlIn(2 * windowSeconds) },
       { ifNotExists: true },
     );
   } catch (err) {
     if (err instanceof AppError && err.code === 'ERR_DUPLICATED') {
-      remember(recordedHour, memo, hour, MEMO_LIMIT);
+      remember(recordedWindow, memo, window, MEMO_LIMIT);
       return;
     }
     log.error('audit marker not written', { companyId: entry.companyId, error: (err as Error).message });
     return;
   }
-  remember(recordedHour, memo, hour, MEMO_LIMIT);
+  remember(recordedWindow, memo, window, MEMO_LIMIT);
   await recordAudit(entry);
 }
+
+/** Once per `key` per clock hour (UTC). */
+export const auditOncePerHour = (key: string, entry: AuditEntry) => auditOncePerWindow(key, 3600, entry);

@@ -61,10 +61,19 @@ function platformRange(q: Pick<AuditQuery, 'from' | 'to'>, now = Date.now()): Re
   return { start: range.start!, end: range.end! };
 }
 
-function filterOf(q: Pick<AuditQuery, 'action' | 'actorId'>): Partial<QueryOptions> {
+/**
+ * `onlyAbout`: the viewer's own company; entries about another one (a company created, edited or
+ * deleted from the platform's trail, with its document, address and e-mail) are left out.
+ */
+function filterOf(q: Pick<AuditQuery, 'action' | 'actorId'>, onlyAbout?: number): Partial<QueryOptions> {
   const parts: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
+  if (onlyAbout !== undefined) {
+    parts.push('NOT (#target.#type = :company AND #target.#id <> :own)');
+    Object.assign(names, { '#target': 'target', '#type': 'type', '#id': 'id' });
+    Object.assign(values, { ':company': 'company', ':own': onlyAbout });
+  }
   if (q.action) {
     parts.push('#action = :action');
     names['#action'] = 'action';
@@ -110,18 +119,27 @@ async function collect(opts: QueryOptions, startKey: Item | undefined, want: num
 
 const filterScope = (q: AuditQuery) => [q.action ?? '', q.actorId ?? 0];
 
-/** One company's trail (`companyId`), read by `viewerCompanyId` (whose cursor it is). */
-export async function listCompanyAudit(viewerCompanyId: number, companyId: number, q: AuditQuery): Promise<AuditPage> {
+/**
+ * One company's trail (`companyId`), read by `viewerCompanyId` (whose cursor it is). Only the super
+ * user (`everything`) sees the entries about other companies that the platform's trail holds.
+ */
+export async function listCompanyAudit(
+  viewerCompanyId: number,
+  companyId: number,
+  q: AuditQuery,
+  opts: { everything: boolean },
+): Promise<AuditPage> {
   const { start, end } = rangeOf(q);
-  const opts: QueryOptions = {
+  const onlyAbout = opts.everything ? undefined : companyId;
+  const read: QueryOptions = {
     pk: auditPartition(companyId),
     sk: start || end ? { between: [`A#${start ?? ''}`, `A#${end ?? '~'}`] } : { beginsWith: 'A#' },
     forward: false,
-    ...filterOf(q),
+    ...filterOf(q, onlyAbout),
   };
-  const scope = JSON.stringify(['audit', opts.pk, opts.sk, ...filterScope(q)]);
+  const scope = JSON.stringify(['audit', read.pk, read.sk, onlyAbout ?? 'all', ...filterScope(q)]);
   const startKey = await decodeCursor(viewerCompanyId, q.cursor, scope);
-  const { items, next } = await collect(opts, startKey, q.limit ?? DEFAULT_LIMIT, COMPANY_READS);
+  const { items, next } = await collect(read, startKey, q.limit ?? DEFAULT_LIMIT, COMPANY_READS);
   return {
     entries: items.map(toRow),
     hasMore: Boolean(next),

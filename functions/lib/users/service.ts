@@ -10,7 +10,7 @@ import { counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
 import { closeConnectionsWhere, companyConnections, publish, refreshConnection } from '../realtime';
-import { auditBy, type AuditActor } from '../audit/actor';
+import { auditBy, changesOf, type AuditActor } from '../audit/actor';
 import { settingValue } from '../settings';
 import { companyPlan } from '../accounts/companies';
 import {
@@ -84,6 +84,20 @@ async function assertReferences(companyId: number, body: { queueIds?: number[]; 
     if (!(await getWhatsapp(companyId, body.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
   }
 }
+
+/**
+ * What `user.updated` shows: queues, name and the visibility and permission flags, before and after
+ * (profile, e-mail and password have entries of their own; the password never appears).
+ */
+const UPDATE_FIELDS: (keyof User)[] = ['name', 'queueIds', 'allTicket', 'showNoQueue', 'whatsappId', 'maxOpenTickets'];
+const auditedFields = (user: User): Partial<User> => ({
+  name: user.name,
+  allTicket: user.allTicket,
+  queueIds: [...new Set(user.queueIds ?? [])].sort((x, y) => x - y),
+  showNoQueue: Boolean(user.showNoQueue),
+  whatsappId: user.whatsappId ?? null,
+  maxOpenTickets: user.maxOpenTickets ?? null,
+});
 
 const sameIds = (a: number[] = [], b: number[] = []) => {
   const x = [...new Set(a)].sort();
@@ -248,6 +262,8 @@ export async function updateCompanyUser(
       target,
       changes: { profile: { from: current.profile, to: user.profile } },
     });
+  const changed = changesOf(auditedFields(current), auditedFields(user), UPDATE_FIELDS);
+  if (Object.keys(changed).length) await auditBy(by, { action: 'user.updated', target, changes: changed });
   const visibilityChanged =
     user.profile !== current.profile ||
     user.allTicket !== current.allTicket ||
