@@ -52,6 +52,8 @@ export const MAX_QUERY_IDS = 50;
 export const MAX_PUSH_DEVICES_PER_USER = 10;
 /** Quick messages a user creates (shared or private): the composer's `/` list loads them all at once. */
 export const MAX_QUICK_MESSAGES_PER_USER = 200;
+/** Tags of a company (any user makes them): the tag picker, `/tags/list` and the kanban load them all at once. */
+export const MAX_TAGS_PER_COMPANY = 300;
 
 /** Access token lifetime and refresh token lifetime. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
