@@ -44,6 +44,17 @@ export const PAGE_SIZE = 20;
 /** Most ids one list filter of a query string may carry (`queueIds`, `tags`, `users`). */
 export const MAX_QUERY_IDS = 50;
 
+/**
+ * Per-user caps on lists a user grows by repeated calls (security review: one attendant had 120 push
+ * devices). Plan limits cap users, connections and queues; these cap what any signed-in user adds.
+ */
+/** Push devices per user: phones, laptops and browsers of one person; past it the stalest device is replaced. */
+export const MAX_PUSH_DEVICES_PER_USER = 10;
+/** Quick messages a user creates (shared or private): the composer's `/` list loads them all at once. */
+export const MAX_QUICK_MESSAGES_PER_USER = 200;
+/** Tags of a company (any user makes them): the tag picker, `/tags/list` and the kanban load them all at once. */
+export const MAX_TAGS_PER_COMPANY = 300;
+
 /** Access token lifetime and refresh token lifetime. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_DAYS = 7;

@@ -80,6 +80,8 @@ export const ERROR_STATUS = {
   ERR_MERGE_GROUP: 400,
   /** one of the two contacts is being merged into a third one */
   ERR_MERGE_IN_PROGRESS: 409,
+  /** a per-user list is full (`details`: which list and its cap): deleting one frees a slot */
+  ERR_LIST_LIMIT_REACHED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, baseUrl, login, newCompany, queuesIdle, sleep } from './helpers';
 import { createQueue, createUser } from './fixtures';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { MAX_PUSH_DEVICES_PER_USER } from '#shared/constants';
 
 /**
  * Web Push (issue 25) against the local push service fake (infra/local/push-fake.ts): every message
@@ -66,6 +67,38 @@ describe('push notifications (Web Push)', () => {
     const mine = (await api('GET', '/push/subscriptions', { token: co.adminToken })).body;
     expect(mine).toHaveLength(1);
     expect(mine[0]).not.toHaveProperty('keys');
+  });
+
+  it('past MAX_PUSH_DEVICES_PER_USER a new device replaces the stalest one, never locking the user out', async () => {
+    const co = await newCompany('push-cap');
+    const { token } = await createUser(co, { name: 'Agente Cap' });
+    const devices = [];
+    for (let i = 0; i < MAX_PUSH_DEVICES_PER_USER; i++) devices.push(await device(token, {}, `Phone ${i}`));
+    const ids = async () =>
+      ((await api('GET', '/push/subscriptions', { token })).body as { id: string }[]).map((d) => d.id).sort();
+    expect(await ids()).toEqual(devices.map((d) => d.subscriptionId).sort());
+
+    // the first device is renamed (used again), so the second is now the stalest
+    const [first, second] = devices as [(typeof devices)[0], (typeof devices)[0]];
+    expect(
+      (await api('PUT', `/push/subscriptions/${first.subscriptionId}`, { token, body: { device: 'Phone 0 (again)' } }))
+        .status,
+    ).toBe(200);
+    // the same endpoint again at the cap is an update: nothing is replaced
+    const again = await api('POST', '/push/subscriptions', {
+      token,
+      body: { endpoint: first.endpoint, keys: first.keys, device: 'Phone 0', preferences: ALL },
+    });
+    expect(again.status).toBe(200);
+    expect(await ids()).toHaveLength(MAX_PUSH_DEVICES_PER_USER);
+
+    const newest = await device(token, {}, 'Reinstalled phone');
+    const after = await ids();
+    expect(after).toHaveLength(MAX_PUSH_DEVICES_PER_USER);
+    expect(after).toContain(newest.subscriptionId);
+    expect(after).toContain(first.subscriptionId);
+    expect(after).not.toContain(second.subscriptionId);
+    expect((await api('DELETE', `/push/subscriptions/${second.subscriptionId}`, { token })).status).toBe(404);
   });
 
   it('a customer message on my ticket is pushed, decrypted, to my device with its url; not to a device that turned it off', async () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { api, login, newCompany, realtimeClient, sleep, type TestCompany } from './helpers';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { createContact, createTicket } from './fixtures';
+import { MAX_QUICK_MESSAGES_PER_USER } from '#shared/constants';
 
 async function addAgent(co: TestCompany) {
   const email = `agent-${randomUUID().slice(0, 8)}@test.dev`;
@@ -49,6 +50,38 @@ describe('quick messages', () => {
     });
     expect(res.body.searchText).toBeUndefined();
     expect((await api('GET', `/quick-messages/${res.body.id}`, { token: co.adminToken })).body.shortcode).toBe('hi');
+  });
+
+  it('a user creates at most MAX_QUICK_MESSAGES_PER_USER quick messages (ERR_LIST_LIMIT_REACHED); deleting one frees a slot', async () => {
+    const co = await newCompany('qm-cap');
+    const agent = await addAgent(co);
+    const create = (shortcode: string, token = agent.token) =>
+      api('POST', '/quick-messages', { token, body: { shortcode, message: 'Hello!' } });
+    for (let start = 0; start < MAX_QUICK_MESSAGES_PER_USER; start += 20) {
+      const batch = Array.from({ length: Math.min(20, MAX_QUICK_MESSAGES_PER_USER - start) }, (_, i) =>
+        create(`qm${start + i}`),
+      );
+      for (const res of await Promise.all(batch)) expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const over = await create('one-too-many');
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({
+      error: 'ERR_LIST_LIMIT_REACHED',
+      details: { limit: 'quickMessagesPerUser', max: MAX_QUICK_MESSAGES_PER_USER },
+    });
+    const mine = (await api('GET', '/quick-messages/list', { token: agent.token })).body as {
+      id: number;
+      shortcode: string;
+    }[];
+    expect(mine).toHaveLength(MAX_QUICK_MESSAGES_PER_USER);
+    expect(mine.map((q) => q.shortcode)).not.toContain('one-too-many');
+    // the cap is the creator's own: the admin still creates
+    expect((await create('admin-one', co.adminToken)).status).toBe(201);
+
+    // an admin deleting the agent's message gives the agent the slot back
+    expect((await api('DELETE', `/quick-messages/${mine[0]!.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await create('after-delete')).status).toBe(201);
+    expect((await create('over-again')).body.error).toBe('ERR_LIST_LIMIT_REACHED');
   });
 
   it('geral messages are shared with everyone; private ones only with their owner (others get 404 and never see them in lists)', async () => {

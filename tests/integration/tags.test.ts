@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { api, newCompany, realtimeClient, sleep } from './helpers';
+import { MAX_TAGS_PER_COMPANY } from '#shared/constants';
 import { attendanceCompany, createContact, createTicket, createUser, createWhatsapp } from './fixtures';
 
 const newTag = async (token: string, body: Record<string, unknown>) => api('POST', '/tags', { token, body });
@@ -29,6 +30,32 @@ describe('tags and kanban', () => {
 
     const lanes = await api('GET', '/tags/kanban', { token: co.adminToken });
     expect(lanes.body.lista.map((t: any) => t.name).sort()).toEqual(['Admin lane', 'Follow up']);
+  });
+
+  it('a company has at most MAX_TAGS_PER_COMPANY tags (ERR_LIST_LIMIT_REACHED); deleting one frees a slot', async () => {
+    const co = await newCompany('tg-cap');
+    const agent = await createUser(co);
+    for (let start = 0; start < MAX_TAGS_PER_COMPANY; start += 20) {
+      const batch = Array.from({ length: Math.min(20, MAX_TAGS_PER_COMPANY - start) }, (_, i) =>
+        newTag(start % 40 ? agent.token : co.adminToken, { name: `Tag ${start + i}` }),
+      );
+      for (const res of await Promise.all(batch)) expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const over = await newTag(agent.token, { name: 'One too many' });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({
+      error: 'ERR_LIST_LIMIT_REACHED',
+      details: { limit: 'tagsPerCompany', max: MAX_TAGS_PER_COMPANY },
+    });
+    expect((await newTag(co.adminToken, { name: 'Admin too many' })).body.error).toBe('ERR_LIST_LIMIT_REACHED');
+    const all = (await api('GET', '/tags/list', { token: co.adminToken })).body as { id: number; name: string }[];
+    expect(all).toHaveLength(MAX_TAGS_PER_COMPANY);
+    expect(all.map((t) => t.name)).not.toContain('One too many');
+
+    expect((await api('DELETE', `/tags/${all[0]!.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('DELETE', `/tags/${all[0]!.id}`, { token: co.adminToken })).status).toBe(404);
+    expect((await newTag(agent.token, { name: 'After delete' })).status).toBe(201);
+    expect((await newTag(agent.token, { name: 'Over again' })).body.error).toBe('ERR_LIST_LIMIT_REACHED');
   });
 
   it('sync, kanban move (remove then add), ticketsCount, rename and delete keep the ticket chips right', async () => {

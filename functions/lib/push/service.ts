@@ -1,3 +1,4 @@
+import { MAX_PUSH_DEVICES_PER_USER } from '#shared/constants';
 import type { PushConfig, PushDevice, PushSubscriptionBody, PushSubscriptionUpdateBody } from '#shared/schemas/push';
 import { config } from '../config';
 import { AppError } from '../errors';
@@ -30,6 +31,12 @@ export async function pushConfig(): Promise<PushConfig> {
  * POST /push/subscriptions: this browser's subscription for the caller, upserted by endpoint (the
  * same endpoint again updates it, keeping when it was first made). Only endpoints of known push
  * services are accepted: the push sender POSTs to them.
+ *
+ * At most MAX_PUSH_DEVICES_PER_USER devices per user: a new one past the cap replaces the user's
+ * stalest devices (least recently subscribed or changed) instead of being refused, because a browser
+ * that reinstalls or clears its data gets a new endpoint and the old one is never unsubscribed; a
+ * refusal would lock the user out of push on the phone they actually use. Without a counter, two
+ * new devices at once may leave one too many until the next subscription trims it.
  */
 export async function subscribe(me: Me, body: PushSubscriptionBody): Promise<{ device: PushDevice; created: boolean }> {
   if (!isAllowedPushEndpoint(body.endpoint, config().pushFakeOrigin))
@@ -50,7 +57,17 @@ export async function subscribe(me: Me, body: PushSubscriptionBody): Promise<{ d
     updatedAt: now,
   };
   await putSubscription(sub);
+  if (!mine) await trimDevices(me, id);
   return { device: toDevice(sub), created: !mine };
+}
+
+/** Removes the user's stalest devices past the cap, never `keep` (the one just subscribed). */
+async function trimDevices(me: Me, keep: string) {
+  const others = (await listUserSubscriptions(me.companyId, me.userId))
+    .filter((s) => s.id !== keep)
+    .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+  const excess = others.length + 1 - MAX_PUSH_DEVICES_PER_USER;
+  for (const stale of others.slice(0, Math.max(0, excess))) await forgetDevice(me, stale.id);
 }
 
 /** GET /push/subscriptions: the caller's devices. */
@@ -80,7 +97,12 @@ export async function removeDevice(me: Me, id: string) {
  * receiving the user's pushes. Nothing happens when it is not theirs (another user's, or none).
  */
 export async function forgetEndpoint(me: Me, endpoint: string) {
-  await deleteSubscription(me.companyId, me.userId, endpointId(endpoint)).catch((err) => {
+  await forgetDevice(me, endpointId(endpoint));
+}
+
+/** Deletes the user's device `id` if it is still theirs (gone already, or taken over, is fine). */
+async function forgetDevice(me: Me, id: string) {
+  await deleteSubscription(me.companyId, me.userId, id).catch((err) => {
     if (!(err instanceof AppError && err.code === 'ERR_PUSH_SUBSCRIPTION_NOT_FOUND')) throw err;
   });
 }

@@ -1,10 +1,10 @@
-import { PAGE_SIZE } from '#shared/constants';
+import { MAX_QUICK_MESSAGES_PER_USER, PAGE_SIZE } from '#shared/constants';
 import type { QuickMessage } from '#shared/schemas/quick-messages';
 import type { Audience } from '#shared/events';
 import type { AuthContext } from '../auth';
 import { AppError } from '../errors';
-import { deleteItem, getItem, putItem, query, queryAll, stripKeys, updateItem, type Item } from '../db';
-import { companyScope, nextId } from '../ids';
+import { deleteTx, getItem, putTx, query, queryAll, stripKeys, transact, updateItem, type Item } from '../db';
+import { companyScope, counterTx, nextId } from '../ids';
 import { nowIso, pad } from '../keys';
 import { decodeCursor, page } from '../cursor';
 import { publish } from '../realtime';
@@ -21,6 +21,15 @@ export const quickMessageKeys = (companyId: number, id: number) => ({
   pk: `C#${companyId}`,
   sk: `QUICKMSG#${pad(id)}`,
 });
+/**
+ * How many quick messages each user created, `COUNTER#quickMessages#<userId>` in the company: raised
+ * in the creating transaction on the condition that it stays under the cap, lowered by deletions
+ * (the plan-limit pattern, accounts/plan-limits.ts). It counts the owner's, whoever deletes them.
+ */
+const ownedCounter = (userId: number) => `quickMessages#${userId}`;
+const ownedTx = (companyId: number, userId: number, delta: number) =>
+  counterTx(companyScope(companyId), ownedCounter(userId), delta, MAX_QUICK_MESSAGES_PER_USER);
+
 const searchText = (shortcode: string, message: string) => `${shortcode} ${message}`.toLowerCase();
 
 const toQuickMessage = (item: Item): QuickMessage => {
@@ -166,9 +175,18 @@ export async function createQuickMessage(
     createdAt: now,
     updatedAt: now,
   };
-  await putItem(
-    { ...quickMessageKeys(auth.companyId, id), ...q, searchText: searchText(q.shortcode, q.message) },
-    { ifNotExists: true },
+  await transact(
+    [
+      putTx({ ...quickMessageKeys(auth.companyId, id), ...q, searchText: searchText(q.shortcode, q.message) }, true),
+      ownedTx(auth.companyId, auth.userId, 1),
+    ],
+    (index) =>
+      index === 1
+        ? new AppError('ERR_LIST_LIMIT_REACHED', undefined, {
+            limit: 'quickMessagesPerUser',
+            max: MAX_QUICK_MESSAGES_PER_USER,
+          })
+        : new AppError('ERR_CONFLICT'),
   );
   await announce(q, { action: 'create' }, isAdmin(auth));
   return present(q);
@@ -201,7 +219,10 @@ export async function updateQuickMessage(
 
 export async function deleteQuickMessage(auth: AuthContext, id: number) {
   const q = await requireQuickMessage(auth, id, true);
-  await deleteItem(quickMessageKeys(auth.companyId, id));
+  await transact(
+    [deleteTx(quickMessageKeys(auth.companyId, id), 'attribute_exists(pk)'), ownedTx(auth.companyId, q.userId, -1)],
+    () => new AppError('ERR_NOT_FOUND'),
+  );
   if (q.mediaPath) await deleteObject(q.mediaPath);
   await announce(q, { action: 'delete' }, q.userId === auth.userId ? isAdmin(auth) : false);
 }

@@ -1,10 +1,10 @@
 import type { Tag, TicketTag } from '#shared/schemas/tags';
 import { can } from '#shared/permissions';
-import { PAGE_SIZE } from '#shared/constants';
-import { AppError } from '../errors';
+import { MAX_TAGS_PER_COMPANY, PAGE_SIZE } from '#shared/constants';
+import { AppError, notFound } from '../errors';
 import { deleteTx, putTx, query, queryAll, transact, updateTx, type TransactItem } from '../db';
 import { decodeCursor, page } from '../cursor';
-import { companyScope, nextId } from '../ids';
+import { companyScope, counterTx, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
@@ -14,6 +14,13 @@ import { publishTicketChange } from '../tickets/events';
 import { requireTag, requireTags, tagItem, tagKeys, tagLinkKeys, tagLinksPk, toTag } from './repo';
 
 const DEFAULT_COLOR = '#A4CCCC';
+
+/**
+ * The company's tag count, `COUNTER#tags`: raised in the creating transaction on the condition that
+ * it stays under MAX_TAGS_PER_COMPANY, lowered in the deleting one (the plan-limit pattern).
+ */
+const tagsTx = (companyId: number, delta: number) =>
+  counterTx(companyScope(companyId), 'tags', delta, MAX_TAGS_PER_COMPANY);
 
 /** The kanban flag is set only by admins and supervisors (management.md 6: permission tags:kanban). */
 function checkKanban(actor: Actor, requested: 0 | 1 | undefined, current: 0 | 1) {
@@ -51,7 +58,11 @@ export async function createTag(
     createdAt: now,
     updatedAt: now,
   };
-  await transact([putTx(tagItem(tag), true)]);
+  await transact([putTx(tagItem(tag), true), tagsTx(companyId, 1)], (index) =>
+    index === 1
+      ? new AppError('ERR_LIST_LIMIT_REACHED', undefined, { limit: 'tagsPerCompany', max: MAX_TAGS_PER_COMPANY })
+      : new AppError('ERR_CONFLICT'),
+  );
   await publish(companyId, 'tag', { action: 'create', tag });
   return tag;
 }
@@ -102,7 +113,7 @@ export async function updateTag(
 export async function deleteTag(companyId: number, actor: Actor, id: number) {
   assertMayChange(actor, await requireTag(companyId, id));
   await refreshTagOnTickets(companyId, id, (tags) => tags.filter((t) => t.id !== id), true);
-  await transact([deleteTx(tagKeys(companyId, id))]);
+  await transact([deleteTx(tagKeys(companyId, id), 'attribute_exists(pk)'), tagsTx(companyId, -1)], () => notFound());
   await publish(companyId, 'tag', { action: 'delete', tagId: id });
 }
 

@@ -22,6 +22,7 @@ export default {
     ERR_MERGE_SAME_CONTACT: 'Um contato não pode ser mesclado com ele mesmo.',
     ERR_MERGE_GROUP: 'Grupos não podem ser mesclados.',
     ERR_MERGE_IN_PROGRESS: 'Um destes contatos já está sendo mesclado.',
+    ERR_LIST_LIMIT_REACHED: 'Você atingiu o número máximo de itens desta lista. Exclua um para adicionar outro.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -84,6 +85,7 @@ export default {
     ERR_MERGE_SAME_CONTACT: 'A contact cannot be merged with itself.',
     ERR_MERGE_GROUP: 'Groups cannot be merged.',
     ERR_MERGE_IN_PROGRESS: 'One of these contacts is already being merged.',
+    ERR_LIST_LIMIT_REACHED: 'You have reached the maximum number of items in this list. Delete one to add another.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -146,6 +148,7 @@ export default {
     ERR_MERGE_SAME_CONTACT: 'Un contacto no se puede fusionar consigo mismo.',
     ERR_MERGE_GROUP: 'Los grupos no se pueden fusionar.',
     ERR_MERGE_IN_PROGRESS: 'Uno de estos contactos ya se está fusionando.',
+    ERR_LIST_LIMIT_REACHED: 'Alcanzó el número máximo de elementos de esta lista. Elimine uno para agregar otro.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',
