@@ -64,14 +64,13 @@ export default defineConfig({
       {
         test: {
           name: 'fault',
-          // its own stack (the runner is killed on purpose)
+          // its own stack (the runner is killed on purpose), after the other files: beside them it
+          // took twice as long and slowed them (npm test 7m42 instead of about 6.5 minutes)
           include: ['tests/fault/**/*.test.ts'],
           exclude: ['tests/fault/**/*.full.test.ts'],
           setupFiles,
           testTimeout: 300_000,
-          // beside the unit and integration files: a proof of delivery under kills holds under load too
-          maxWorkers: WORKERS,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
