@@ -203,10 +203,19 @@ describe('AI prompts (management.md "AI prompts")', () => {
     expect(stored[0].apiKey).not.toContain('abcdef');
     await shot(page, 'ai-prompts');
 
-    // editing keeps the stored key when the masked one is left as is
+    // editing keeps the stored key when the masked one is left as is. The prompt loads slowly here:
+    // the dialog must not show the last dialog's values meanwhile, or what is typed before the load
+    // ends is overwritten by it (a save then kept 100 tokens, seen on a loaded machine)
+    await page.route(`**/api/prompt/${stored[0].id}`, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Editar prompt Assistente de vendas' }).click();
     const edit = page.getByRole('dialog', { name: 'Editar prompt' });
-    await expect.poll(() => edit.getByLabel(label('Nome')).inputValue()).toBe('Assistente de vendas');
+    await expect
+      .poll(() => edit.getByLabel(label('Nome')).inputValue(), { timeout: 10_000 })
+      .toBe('Assistente de vendas');
+    await page.unroute(`**/api/prompt/${stored[0].id}`);
     await edit.getByLabel('Máximo de tokens na resposta').fill('250');
     await edit.getByRole('button', { name: 'Salvar' }).click();
     await edit.waitFor({ state: 'detached' });

@@ -52,12 +52,24 @@ export function PromptModal({
   const { data: queueData } = useApi<unknown>(open ? '/queue' : null);
   const queues = asList<{ id: number; name: string }>(queueData, 'queues');
 
+  const [loading, setLoading] = useState(false);
   useEffect(() => {
     if (!open) return;
     setErrors({});
     setShowKey(false);
-    if (!promptId) return setForm(emptyPrompt());
-    api.get<Prompt>(`/prompt/${promptId}`).then((p) => setForm(promptToForm(p)), toastError);
+    // never the last dialog's values: an edit shows its prompt once loaded, and what the user typed
+    // meanwhile is not saved as if it were that prompt's (the load would overwrite it)
+    setForm(emptyPrompt());
+    if (!promptId) return;
+    let current = true;
+    setLoading(true);
+    api
+      .get<Prompt>(`/prompt/${promptId}`)
+      .then((p) => current && setForm(promptToForm(p)), toastError)
+      .finally(() => current && setLoading(false));
+    return () => {
+      current = false;
+    };
   }, [open, promptId]);
 
   const fieldError = (key: string) => {
@@ -203,7 +215,7 @@ export function PromptModal({
           <Button
             type="submit"
             variant="contained"
-            disabled={busy}
+            disabled={busy || loading}
             startIcon={busy ? <CircularProgress size={16} /> : undefined}
           >
             {t('common:buttons.save')}
