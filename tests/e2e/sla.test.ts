@@ -82,7 +82,11 @@ describe('service levels (issue 24)', () => {
         .status,
     ).toBe(201);
 
+    // the lists are fetched again once the live socket opens (events before it were missed): that
+    // refetch must be over before the requests are counted below
+    const socket = page.waitForEvent('websocket');
     await page.goto('/tickets');
+    await (await socket).waitForEvent('framereceived');
     const row = (name: string) => page.getByRole('listitem').filter({ hasText: name });
     const amberTimer = row('Amanda Âmbar').getByRole('timer');
     await amberTimer.waitFor();
