@@ -18,6 +18,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { config } from './config';
+import { localClientOptions } from './local-aws';
 import { AppError } from './errors';
 import { metrics } from './metrics';
 import { log } from './log';
@@ -62,7 +63,7 @@ export function ddb(): DynamoDBDocumentClient {
     region,
     endpoint: dynamoEndpoint,
     logger: sdkLogger,
-    ...(dynamoEndpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...localClientOptions(dynamoEndpoint),
   });
   client = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },

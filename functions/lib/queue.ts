@@ -1,5 +1,6 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { config } from './config';
+import { localClientOptions } from './local-aws';
 
 let client: SQSClient | undefined;
 /** The one SQS client of a runtime (the local gateway's endpoint when one is configured). */
@@ -8,7 +9,7 @@ export function sqs() {
   client ??= new SQSClient({
     region,
     endpoint: sqsEndpoint,
-    ...(sqsEndpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...localClientOptions(sqsEndpoint),
   });
   return client;
 }

@@ -9,6 +9,7 @@ import { channelEvent } from '#shared/events';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
+import { localClientOptions } from './local-aws';
 import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
 import { ttlIn } from './keys';
 import { log } from './log';
@@ -259,7 +260,7 @@ function managementClient() {
   mgmt ??= new ApiGatewayManagementApiClient({
     endpoint: wsEndpoint,
     region,
-    ...(wsEndpoint.startsWith('http://') ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...localClientOptions(wsEndpoint.startsWith('http://') ? wsEndpoint : undefined),
   });
   return mgmt;
 }

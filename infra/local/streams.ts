@@ -1,5 +1,6 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_AUTHORIZATION } from '../../functions/lib/local-aws';
 
 /**
  * The local twin of a Lambda on the table's DynamoDB stream: polls DynamoDB Local's own Streams API
@@ -52,8 +53,7 @@ export async function startStreamPoller(opts: {
       headers: {
         'content-type': 'application/x-amz-json-1.0',
         'x-amz-target': `DynamoDBStreams_20120810.${action}`,
-        authorization:
-          'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=local',
+        authorization: LOCAL_AUTHORIZATION,
       },
       body: JSON.stringify(body),
     });

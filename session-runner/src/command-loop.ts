@@ -5,6 +5,7 @@ import {
   ChangeMessageVisibilityCommand,
 } from '@aws-sdk/client-sqs';
 import { config } from '#lib/config';
+import { localClientOptions } from '#lib/local-aws';
 import { log } from '#lib/log';
 import { COMMAND_QUEUE, type SessionCommand } from '#shared/whatsapp-protocol';
 import type { RouteOutcome } from './fleet';
@@ -33,7 +34,7 @@ export function startCommandLoop(route: (command: SessionCommand) => Promise<Rou
   const sqs = new SQSClient({
     region,
     endpoint: sqsEndpoint,
-    ...(sqsEndpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...localClientOptions(sqsEndpoint),
   });
   let running = true;
   const abort = new AbortController();

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { addMonths } from '../../shared/dates';
 import { apiCall, baseUrl, eventually, launch, newCompany, newPage, shot, unique } from './browser';
-import { runsAlone } from '../integration/helpers';
+import { usesTimers } from '../integration/helpers';
 
-// the invoices timer, plans and platform settings are the whole platform's
-runsAlone();
+// the invoices timer bills every company; the plans, helps and companies it runs are its own (unique names)
+usesTimers('invoices');
 
 /**
  * Running the platform from the browser (issue 10; management.md "Settings page", "Invoices and

@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { FleetView } from '#shared/schemas/fleet';
-import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
-import { runsAlone } from '../integration/helpers';
-
-// the fleet page shows every runner and queue, and redrives a dead letter
-runsAlone();
+import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, shot, simulator, unique } from './browser';
 
 /**
  * The operator's fleet page (/fleet) in Chromium: the super user sees the session runners alive, the
@@ -64,8 +60,11 @@ async function connectedLine(co: { companyId: number; token: string }, name: str
 describe('fleet page', () => {
   test('the super user sees the runners alive, the queues, a held session and one WhatsApp stopped', async () => {
     const co = await newCompany('fleet-lines');
-    await connectedLine(co, 'Linha ativa');
-    const stoppedId = await connectedLine(co, 'Linha parada');
+    // the page lists every company's sessions, other files' included: names of this run's own
+    const active = `Linha ativa ${unique()}`;
+    const parked = `Linha parada ${unique()}`;
+    await connectedLine(co, active);
+    const stoppedId = await connectedLine(co, parked);
     // logged out on the phone (401): WhatsApp stopped it for good, nothing runs it until a new QR code
     await simulator(`sessions/${co.companyId}/${stoppedId}/drop`, { code: 401 });
     const { token } = (await apiCall('POST', '/auth/login', { body: SUPER })).body;
@@ -84,9 +83,9 @@ describe('fleet page', () => {
     await expect.poll(() => queues.getByRole('row').filter({ hasText: 'campaigns' }).count()).toBe(1);
     const sessions = page.getByRole('table', { name: 'Sessões' });
     await sessions.getByRole('columnheader', { name: 'Parada em' }).waitFor();
-    const held = sessions.getByRole('row').filter({ hasText: 'Linha ativa' });
+    const held = sessions.getByRole('row').filter({ hasText: active });
     await held.getByRole('cell', { name: 'Conectada', exact: true }).waitFor();
-    const stopped = sessions.getByRole('row').filter({ hasText: 'Linha parada' });
+    const stopped = sessions.getByRole('row').filter({ hasText: parked });
     await stopped.getByRole('cell', { name: 'nenhum', exact: true }).waitFor();
     await stopped.getByRole('cell', { name: /^Desconectada pelo celular/ }).waitFor();
     // the stop's date and time, as the page writes its other dates (pt-BR)

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, unique } from './browser';
-import { runsAlone } from '../integration/helpers';
-
-// announcements go to every company
-runsAlone();
 
 /**
  * Team tools (management.md "Internal chat", "Kanban", "Announcements", "Help page"; attendance.md

@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { ADMIN, api, login, newCompany, realtimeClient, sleep, type TestCompany, runsAlone } from './helpers';
+import { ADMIN, api, login, newCompany, realtimeClient, sleep, type TestCompany } from './helpers';
 import { createUser } from './fixtures';
 
-// announcements go to every company
-runsAlone();
+// Announcements go to every company, yet no other file writes them or counts their events: they run
+// beside the other files, and each test finds its own by a unique title.
 
 const file = (bytes: number[], type: string, name: string) => {
   const form = new FormData();

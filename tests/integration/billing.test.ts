@@ -11,12 +11,12 @@ import {
   realtimeClient,
   runTimer,
   table,
-  runsAlone,
+  usesTimers,
 } from './helpers';
 import { createUser } from './fixtures';
 
-// the invoices timer bills and blocks every company
-runsAlone();
+// the invoices timer bills and blocks every company: no other file's tick may run meanwhile
+usesTimers('invoices');
 
 const DAY = 24 * 3600 * 1000;
 const superToken = async () => (await login(ADMIN.email, ADMIN.password)).token;

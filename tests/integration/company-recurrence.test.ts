@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { RECURRENCE_MONTHS } from '../../shared/constants';
 import { advanceDueDate } from '../../shared/schemas/billing';
 import { RECURRENCE_OPTIONS } from '../../web/src/settings/company-form';
-import { ADMIN, api, login, runTimer, runsAlone } from './helpers';
+import { ADMIN, api, login, runTimer, usesTimers } from './helpers';
 
-// the invoices timer bills every company
-runsAlone();
+// the invoices timer bills every company: no other file's tick may run meanwhile
+usesTimers('invoices');
 
 const DAY = 24 * 3600 * 1000;
 const uid = () => Math.random().toString(36).slice(2, 8);

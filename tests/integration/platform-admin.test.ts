@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, api, login, newCompany, queuesIdle, runTimer, table, runsAlone } from './helpers';
+import { ADMIN, api, login, newCompany, queuesIdle, runTimer, table, usesTimers } from './helpers';
 import { createQueue, createUser } from './fixtures';
 import { rawTable } from './whatsapp-sim';
 
-// plans, helps and the cleanup timer are the whole platform's
-runsAlone();
+// the cleanup timer runs over every deleted company; the plans and helps it changes are its own
+usesTimers('company-cleanup');
 
 const superToken = async () => (await login(ADMIN.email, ADMIN.password)).token;
 const uid = () => Math.random().toString(36).slice(2, 8);

@@ -13,7 +13,9 @@ export default class RunsAloneFirst extends BaseSequencer {
   async sort(files: TestSpecification[]) {
     const sorted = await super.sort(files);
     const alone = (f: TestSpecification) => ALONE.test(readFileSync(f.moduleId, 'utf8'));
+    // the fault run has a stack of its own: it starts with them, while the shared stack is least busy
+    const fault = sorted.filter((f) => f.project.name === 'fault');
     const first = sorted.filter(alone);
-    return [...first, ...sorted.filter((f) => !first.includes(f))];
+    return [...fault, ...first, ...sorted.filter((f) => !first.includes(f) && !fault.includes(f))];
   }
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 // runs timers in this process, as their Lambda does: the same handlers on realtime and the ticket service
 import '../../functions/lib/startup';
-import { api, newCompany, realtimeClient, runTimer, type TestCompany, runsAlone } from './helpers';
+import { api, newCompany, realtimeClient, runTimer, type TestCompany, usesTimers } from './helpers';
 import { connectedWhatsapp, eventually, phone, rawTable } from './whatsapp-sim';
 import { WATCH_SHARDS, watchShardPk } from '../../functions/lib/watchdog/repo';
 import { createContact, createTicket, createUser, randomNumber } from './fixtures';
@@ -9,7 +9,7 @@ import { REPAIR_AFTER_UNDELIVERED, UNDELIVERED_AFTER_MINUTES } from '../../share
 import { runUndeliveredWatchdog } from '../../functions/lib/watchdog/service';
 
 // the undelivered watchdog runs over every company's messages
-runsAlone();
+usesTimers('undelivered');
 
 /**
  * The undelivered watchdog (issue 15): a message we sent that has no delivery ack
