@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { NestedStack, type Stack } from 'aws-cdk-lib';
+import { App, NestedStack, Stack, type PolicyViolation } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppManifest } from '../../infra/aws/inbox-stack';
@@ -25,6 +26,7 @@ import { createTableInput, GSI_NAMES, TTL_ATTRIBUTE } from '../../infra/table';
 import { queueEnvName } from '../../functions/lib/queue';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/origin';
 import { buildApp } from './build-app';
+import { acknowledgedOn } from '../../infra/aws/nag';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -38,6 +40,7 @@ function synth(
   const json = template.toJSON() as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
   const assembly = app.synth();
   return {
+    app,
     stack,
     template,
     json,
@@ -100,22 +103,49 @@ const sampleQueues: QueueDef[] = [
   { name: 'sample-runner', fifo: true, consumer: SESSION_RUNNER_CONSUMER },
 ];
 const sampleTimers: TimerDef[] = [{ name: 'sample-timer', handler: 'jobs/seed', everyMinutes: 5 }];
+/** The options an operator turns on with context values (infra/aws/app.ts). */
+const EVERY_OPTION = { search: true, mailFrom: 'no-reply@example.com', alarmEmail: 'ops@example.com' };
 const extended: AppManifest = {
   ...manifest,
   queues: [...manifest.queues, ...sampleQueues],
   timers: [...manifest.timers, ...sampleTimers],
 };
 
+/**
+ * cdk-nag's AwsSolutions pack over a synthesized app (the tree `cdk synth` validates). A finding is
+ * either fixed in infra/aws/ or accepted there, next to its cause, with its reason (acceptFinding()
+ * in infra/aws/nag.ts).
+ */
+function nagCheck(app: App) {
+  const { violations } = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(app);
+  return { app, violations };
+}
+
+/** One paragraph per finding: rule (and finding), where, and what cdk-nag says to do. */
+const explain = (violations: PolicyViolation[]) =>
+  violations
+    .map(
+      (v) =>
+        `${v.ruleName} (${v.severity})\n${v.violatingResources.map((r) => `  at ${r.constructPath}`).join('\n')}\n  ${v.description}`,
+    )
+    .join('\n\n');
+
+const bySeverity = (violations: PolicyViolation[], severity: string) =>
+  violations.filter((v) => v.severity === severity);
+
 describe('AWS stack generated from the manifest', () => {
   let real: ReturnType<typeof synth>;
   let sample: ReturnType<typeof synth>;
-  /** deployed with the context value `search=on` */
-  let searchOn: ReturnType<typeof synth>;
+  /**
+   * Every option an operator turns on with context values: `search=on`, mail and alarms. One
+   * synthesis serves the search, mail, size and cdk-nag checks (each takes seconds of CPU).
+   */
+  let everything: ReturnType<typeof synth>;
 
   beforeAll(() => {
     real = synth();
     sample = synth(extended);
-    searchOn = synth(manifest, { search: true });
+    everything = synth(manifest, EVERY_OPTION);
   }, 90_000);
 
   it('every manifest route exists as an HTTP API route `METHOD /api/path` on its module function', () => {
@@ -537,7 +567,7 @@ describe('AWS stack generated from the manifest', () => {
   });
 
   it('with `search=on`: the smallest OpenSearch domain, encrypted, HTTPS only, reached only by the search roles (signed)', () => {
-    const domains = resourcesOf(searchOn.json, 'AWS::OpenSearchService::Domain');
+    const domains = resourcesOf(everything.json, 'AWS::OpenSearchService::Domain');
     expect(domains).toHaveLength(1);
     const [, domain] = domains[0]!;
     expect(domain.Properties.ClusterConfig).toMatchObject({
@@ -564,21 +594,21 @@ describe('AWS stack generated from the manifest', () => {
       .map((p: any) => p['Fn::GetAtt'][0])
       .sort();
     expect(principals).toEqual(
-      [roleOf(searchOn.json, 'http/search'), roleOf(searchOn.json, 'jobs/search-index')].sort(),
+      [roleOf(everything.json, 'http/search'), roleOf(everything.json, 'jobs/search-index')].sort(),
     );
     expect(JSON.stringify(statement.Resource)).toContain(`:domain/${domain.Properties.DomainName}/*`);
-    expect(searchOn.json.Outputs.SearchEndpoint).toBeDefined();
+    expect(everything.json.Outputs.SearchEndpoint).toBeDefined();
   });
 
   it('with `search=on`: the table stream feeds the indexer (messages, notes and tickets only; failed batches halved, then kept)', () => {
     const def = manifest.streamConsumers.find((c) => c.name === 'search-index')!;
-    const indexer = functionLogicalId(searchOn.json, def.handler);
-    const mappings = resourcesOf(searchOn.json, 'AWS::Lambda::EventSourceMapping').filter(
+    const indexer = functionLogicalId(everything.json, def.handler);
+    const mappings = resourcesOf(everything.json, 'AWS::Lambda::EventSourceMapping').filter(
       ([, m]) => m.Properties.FunctionName.Ref === indexer,
     );
     expect(mappings).toHaveLength(1);
     const [, mapping] = mappings[0]!;
-    const [tableId] = resourcesOf(searchOn.json, 'AWS::DynamoDB::Table')[0]!;
+    const [tableId] = resourcesOf(everything.json, 'AWS::DynamoDB::Table')[0]!;
     expect(mapping.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
     expect(mapping.Properties).toMatchObject({
       StartingPosition: 'TRIM_HORIZON',
@@ -594,37 +624,37 @@ describe('AWS stack generated from the manifest', () => {
     );
     // a batch failing for good raises an alarm on the alarm topic
     const failedQueue = mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
-    const alarms = resourcesOf(searchOn.json, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
+    const alarms = resourcesOf(everything.json, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
       JSON.stringify(a.Properties.Dimensions ?? []).includes(failedQueue),
     );
     expect(alarms).toHaveLength(1);
   });
 
   it('with `search=on`: least privilege on the domain: the indexer writes, the API only reads, nothing else reaches it', () => {
-    const [domainId] = resourcesOf(searchOn.json, 'AWS::OpenSearchService::Domain')[0]!;
+    const [domainId] = resourcesOf(everything.json, 'AWS::OpenSearchService::Domain')[0]!;
     const esActions = (role: string) =>
-      actionsOf(policyStatements(searchOn.json, role)).filter((a) => a.startsWith('es:'));
-    const indexerRole = roleOf(searchOn.json, 'jobs/search-index');
-    const apiRole = roleOf(searchOn.json, 'http/search');
-    expect(roleOf(searchOn.json, 'http/tickets')).toBe(apiRole);
+      actionsOf(policyStatements(everything.json, role)).filter((a) => a.startsWith('es:'));
+    const indexerRole = roleOf(everything.json, 'jobs/search-index');
+    const apiRole = roleOf(everything.json, 'http/search');
+    expect(roleOf(everything.json, 'http/tickets')).toBe(apiRole);
     expect(esActions(indexerRole).sort()).toEqual(['es:ESHttpDelete', 'es:ESHttpGet', 'es:ESHttpPost', 'es:ESHttpPut']);
     expect(esActions(apiRole).sort()).toEqual(['es:ESHttpGet', 'es:ESHttpPost']);
-    for (const s of policyStatements(searchOn.json, indexerRole).filter((st: any) =>
+    for (const s of policyStatements(everything.json, indexerRole).filter((st: any) =>
       [st.Action].flat().some((a: string) => a.startsWith('es:')),
     ))
       expect(s.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [domainId, 'Arn'] }, '/*']] });
     // the indexer reads the table (the tickets of its documents) and writes nothing there
-    const tableActions = actionsOf(policyStatements(searchOn.json, indexerRole)).filter((a) =>
+    const tableActions = actionsOf(policyStatements(everything.json, indexerRole)).filter((a) =>
       a.startsWith('dynamodb:'),
     );
     for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
       expect(tableActions).not.toContain(write);
-    const others = resourcesOf(searchOn.json, 'AWS::IAM::Role')
+    const others = resourcesOf(everything.json, 'AWS::IAM::Role')
       .map(([id]) => id)
       .filter((id) => id !== indexerRole && id !== apiRole);
     for (const role of others) expect(esActions(role), role).toEqual([]);
     const env = (fn: string) =>
-      searchOn.json.Resources[functionLogicalId(searchOn.json, fn)]!.Properties.Environment.Variables;
+      everything.json.Resources[functionLogicalId(everything.json, fn)]!.Properties.Environment.Variables;
     for (const fn of ['http/search', 'http/tickets', 'jobs/search-index']) {
       expect(env(fn).SEARCH_ENDPOINT).toEqual({
         'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [domainId, 'DomainEndpoint'] }]],
@@ -1026,7 +1056,7 @@ describe('AWS stack generated from the manifest', () => {
         p.Properties.PolicyDocument.Statement.filter((st: any) => actionsOf([st]).some((a) => a.startsWith('ses:'))),
       );
     expect(sesActions(real.json)).toEqual([]);
-    const withMail = synth(manifest, { mailFrom: 'no-reply@example.com' });
+    const withMail = everything;
     const statements = sesActions(withMail.json);
     expect(actionsOf(statements)).toEqual(expect.arrayContaining(['ses:SendEmail', 'ses:SendRawEmail']));
     expect(JSON.stringify(statements)).toContain(':identity/no-reply@example.com');
@@ -1044,17 +1074,13 @@ describe('AWS stack generated from the manifest', () => {
       withMail.json.Resources[functionLogicalId(withMail.json, 'http/tickets')]!.Properties.Environment.Variables
         .MAIL_FROM,
     ).toBeUndefined();
-  }, 60_000);
+  });
 
   describe("with every option on, each template stays well under CloudFormation's limits (500 resources, 200 parameters)", () => {
     let counts: { template: string; resources: number; parameters: number }[];
 
     beforeAll(() => {
-      const { assembly, stack } = synth(manifest, {
-        search: true,
-        mailFrom: 'no-reply@example.com',
-        alarmEmail: 'ops@example.com',
-      });
+      const { assembly, stack } = everything;
       // every template file, so a stack or nested stack added later is counted without naming it here
       counts = readdirSync(assembly.directory)
         .filter((file) => file.endsWith('.template.json'))
@@ -1071,7 +1097,7 @@ describe('AWS stack generated from the manifest', () => {
       );
       const nested = stack.node.findAll().filter(NestedStack.isNestedStack);
       expect(counts).toHaveLength(assembly.stacks.length + nested.length);
-    }, 60_000);
+    });
 
     it('no template holds more than 400 resources or 150 parameters', () => {
       for (const { template, resources, parameters } of counts) {
@@ -1083,6 +1109,52 @@ describe('AWS stack generated from the manifest', () => {
 
     it('no template holds more than 300 resources, so the next features fit (past it, split another nested stack off)', () => {
       for (const { template, resources } of counts) expect(resources, template).toBeLessThanOrEqual(300);
+    });
+  });
+
+  describe('cdk-nag AwsSolutions', () => {
+    let plain: { app: App; violations: PolicyViolation[] };
+    let configured: { app: App; violations: PolicyViolation[] };
+
+    beforeAll(() => {
+      plain = nagCheck(real.app);
+      configured = nagCheck(everything.app);
+    }, 120_000);
+
+    it('no error is left: every AwsSolutions finding of severity error is fixed or accepted with a reason', () => {
+      for (const { violations } of [plain, configured]) {
+        const errors = bySeverity(violations, 'error');
+        expect(
+          errors.map((v) => v.ruleName),
+          `unaccepted cdk-nag errors:\n\n${explain(errors)}`,
+        ).toEqual([]);
+      }
+    });
+
+    it('every warning was reviewed: fixed or accepted with a reason', () => {
+      for (const { violations } of [plain, configured]) {
+        const warnings = bySeverity(violations, 'warning');
+        expect(
+          warnings.map((v) => v.ruleName),
+          `unreviewed cdk-nag warnings:\n\n${explain(warnings)}`,
+        ).toEqual([]);
+      }
+    });
+
+    it('every acceptance names one AwsSolutions rule or finding, on a resource (not a whole stack), with a specific reason', () => {
+      // (CDK acknowledges rules of its own CloudFormation validation on stacks)
+      const accepted = plain.app.node
+        .findAll()
+        .flatMap((scope) => acknowledgedOn(scope).map((entry) => ({ ...entry, path: scope.node.path, scope })))
+        .filter(({ id }) => id.startsWith('AwsSolutions-'));
+      expect(accepted.length).toBeGreaterThan(0);
+      for (const { id, reason, path, scope } of accepted) {
+        expect(id, path).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+        expect(reason.trim().length, `reason of ${id} at ${path}: "${reason}"`).toBeGreaterThanOrEqual(20);
+        expect(Stack.isStack(scope) || App.isApp(scope), `${id} accepted for all of ${path}`).toBe(false);
+      }
+      // an IAM wildcard is accepted finding by finding, never the whole rule
+      expect(accepted.filter((a) => a.id === 'AwsSolutions-IAM5')).toEqual([]);
     });
   });
 });
