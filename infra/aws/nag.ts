@@ -7,7 +7,7 @@ const PACK = 'AwsSolutions';
  * Accepts one cdk-nag AwsSolutions finding on `scope` and everything under it, with the reason it
  * is acceptable. `finding` is a rule (`SMG4`) or one finding of a rule (`IAM5[Resource::...]`, see
  * nagRef()), so an acknowledged wildcard never hides another. The checks run in
- * tests/infra/nag.test.ts; this uses CDK's own acknowledgements, so the stack needs no cdk-nag.
+ * tests/infra/stack.test.ts; this uses CDK's own acknowledgements, so the stack needs no cdk-nag.
  */
 export function acceptFinding(scope: IConstruct, finding: string, reason: string) {
   const id = `${PACK}-${finding}`;

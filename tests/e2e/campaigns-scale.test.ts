@@ -28,12 +28,16 @@ usesTimers('campaigns');
  * global-setup.ts). The campaign uses messageInterval 20 s (100 ms), a greaterInterval of 120 s
  * (600 ms) after every 40 messages, on a connection 3 days old: still warming up, so the limiter
  * stretches each spacing x1.5 (150 ms and 900 ms) and randomizes it by up to +50%, and its daily
- * cap (100 + 60 x 3 = 280) lets all 200 through. 90 to 115 s of sending on this 2-core machine
+ * cap (100 + 60 x 3 = 280) lets all 200 through. 90 to 115 s of sending 200 on this 2-core machine
  * (each gap is the spacing plus the send path's own time), under 2 minutes for the whole test.
+ *
+ * Size: `npm run test:e2e` sends to 80 contacts (one greater interval, every check the same); CI
+ * runs the issue's 200 as a suite of its own (`npm run test:campaign-scale`, CAMPAIGN_SCALE_CONTACTS
+ * =200): at 200 this one file was a quarter of the browser suite's time.
  */
 
 const SECOND_MS = Number(process.env.CAMPAIGN_SECOND_MS || 5);
-const CONTACTS = 200;
+const CONTACTS = Number(process.env.CAMPAIGN_SCALE_CONTACTS || 80);
 const MESSAGE_INTERVAL = 20;
 const LONGER_AFTER = 40;
 const GREATER_INTERVAL = 120;
@@ -171,10 +175,10 @@ const runTimer = (name: string) => fetch(`${baseUrl()}/@timers/${name}`, { metho
 
 describe('a campaign at scale (issue 11 "Done when")', () => {
   test(
-    '200 contacts on the simulator: one message each, paced on the phone, the report live to 100% and FINALIZADA',
+    `${CONTACTS} contacts on the simulator: one message each, paced on the phone, the report live to 100% and FINALIZADA`,
     async () => {
       const co = await newCompany('camp-scale');
-      // 200 numbers imported from a spreadsheet before the line is connected: nobody checked them
+      // the numbers imported from a spreadsheet before the line is connected: nobody checked them
       // (isWhatsappValid null), and a campaign sends to every number not known to be without WhatsApp
       const people = Array.from({ length: CONTACTS }, (_, i) => ({
         first: `Pessoa${String(i + 1).padStart(3, '0')}`,
@@ -188,7 +192,7 @@ describe('a campaign at scale (issue 11 "Done when")', () => {
       expect(imported.body).toMatchObject({ total: CONTACTS, created: CONTACTS, errors: [] });
 
       const line = await connected(co, '5511900009009');
-      // a connection a few days old: the warm-up still stretches its spacing, its daily cap fits 200
+      // a connection a few days old: the warm-up still stretches its spacing, its daily cap (280) fits them
       await setItemFields(`C#${co.companyId}`, `WHATSAPP#${String(line.id).padStart(10, '0')}`, {
         createdAt: new Date(Date.now() - AGE_DAYS * 24 * 3600_000 - 3600_000).toISOString(),
       });
@@ -239,7 +243,7 @@ describe('a campaign at scale (issue 11 "Done when")', () => {
       await page.goto('/campaigns');
       await page.getByRole('button', { name: 'Nova campanha' }).click();
       const modal = page.getByRole('dialog', { name: 'Nova campanha' });
-      await modal.getByLabel('Nome').fill('Base completa 200');
+      await modal.getByLabel('Nome').fill(`Base completa ${CONTACTS}`);
       await modal.getByRole('combobox', { name: 'Conexão' }).click();
       await page.getByRole('option', { name: 'Linha escala' }).click();
       await modal.getByRole('combobox', { name: 'Lista de contatos' }).click();
@@ -255,8 +259,8 @@ describe('a campaign at scale (issue 11 "Done when")', () => {
       );
       expect(campaign.status).toBe('PROGRAMADA');
       const row = page.getByTestId(`campaign-${campaign.id}`);
-      await row.getByRole('link', { name: 'Relatório de Base completa 200' }).click();
-      await page.getByRole('heading', { name: 'Relatório: Base completa 200' }).waitFor();
+      await row.getByRole('link', { name: `Relatório de Base completa ${CONTACTS}` }).click();
+      await page.getByRole('heading', { name: `Relatório: Base completa ${CONTACTS}` }).waitFor();
       await page.getByTestId('report-status').getByText('Programada').waitFor();
 
       // the live updates need the realtime socket: the top bar's "Reconectando…" strip is gone once it is up
@@ -286,7 +290,9 @@ describe('a campaign at scale (issue 11 "Done when")', () => {
         // the due timer starts it (SQS wakes the campaigns timer at scheduledAt in AWS)
         await runTimer('campaigns');
         await page.getByTestId('report-status').getByText('Em andamento').waitFor({ timeout: 60_000 });
-        await expect.poll(() => page.getByTestId('report-valid').textContent(), { timeout: 60_000 }).toBe('200');
+        await expect
+          .poll(() => page.getByTestId('report-valid').textContent(), { timeout: 60_000 })
+          .toBe(String(CONTACTS));
         await page.getByTestId('report-status').getByText('Finalizada').waitFor({ timeout: FINISH_TIMEOUT_MS });
         await expect.poll(() => page.getByTestId('report-progress').textContent(), { timeout: 60_000 }).toBe('100%');
         await expect.poll(() => page.getByTestId('report-delivered').textContent()).toBe(String(CONTACTS));
@@ -339,7 +345,10 @@ describe('a campaign at scale (issue 11 "Done when")', () => {
       const gaps = sent.slice(1).map((o, i) => ({ after: i + 1, ms: Date.parse(o.at) - Date.parse(sent[i]!.at) }));
       const greater = gaps.filter((g) => g.after % LONGER_AFTER === 0);
       const normal = gaps.filter((g) => g.after % LONGER_AFTER !== 0);
-      expect(greater.map((g) => g.after)).toEqual([40, 80, 120, 160]);
+      expect(greater.map((g) => g.after)).toEqual(
+        Array.from({ length: Math.floor((CONTACTS - 1) / LONGER_AFTER) }, (_, i) => (i + 1) * LONGER_AFTER),
+      );
+      expect(greater.length).toBeGreaterThanOrEqual(1);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const normalMs = normal.map((g) => g.ms);
       console.info(
