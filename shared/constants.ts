@@ -58,6 +58,11 @@ export const MAX_TAGS_PER_COMPANY = 300;
 /** Access token lifetime and refresh token lifetime. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_DAYS = 7;
+/**
+ * How long a used refresh token may be presented again by a browser that never got the answer
+ * (functions/lib/accounts/sessions.ts consumeRefreshToken).
+ */
+export const REFRESH_RETRY_GRACE_MS = 20_000;
 export const WS_TICKET_SECONDS = 60;
 
 export const CONNECTION_STATUSES = ['CONNECTED', 'DISCONNECTED', 'OPENING', 'qrcode', 'PAIRING', 'TIMEOUT'] as const;

@@ -1,9 +1,15 @@
-import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createUser, randomNumber } from './fixtures';
 import { ADMIN, api, baseUrl, login, newCompany, outbox, realtimeClient, table } from './helpers';
 import { TEST_PASSWORD_HASH_COST } from './stack-options';
+import { REFRESH_RETRY_GRACE_MS } from '../../shared/constants';
+
+/** The refresh cookie (`jrt=<token>`) an answer set. */
+const cookieOf = (res: { headers: Headers }) => res.headers.get('set-cookie')!.split(';')[0]!;
+/** The key of a refresh token's item, as the server stores it (sha256, base64url). */
+const tokenHash = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('base64url');
 
 /**
  * Account security (issue 9: H2, M1, M2, M3, L1, L5, L6). The suite's own traffic comes from
@@ -251,15 +257,40 @@ describe('revocable sessions (M2)', () => {
     expect((await api('GET', '/auth/me', { token: agent.token })).status).toBe(401);
   });
 
-  it('reusing a rotated refresh token ends the whole session: the newer token no longer refreshes', async () => {
+  it('reusing a rotated refresh token once its successor was used ends the whole session: the newer token no longer refreshes', async () => {
     const co = await newCompany('reuse');
     const session = await login(co.admin.email, co.admin.password);
     const first = await api('POST', '/auth/refresh_token', { cookie: session.cookie });
     expect(first.status).toBe(200);
-    const rt2 = first.headers.get('set-cookie')!.split(';')[0]!;
+    const rt2 = cookieOf(first);
+    const second = await api('POST', '/auth/refresh_token', { cookie: rt2 });
+    expect(second.status).toBe(200);
     expect((await api('POST', '/auth/refresh_token', { cookie: session.cookie })).status).toBe(401);
-    expect((await api('POST', '/auth/refresh_token', { cookie: rt2 })).status).toBe(401);
-    expect((await api('GET', '/auth/me', { token: first.body.token })).status).toBe(401);
+    expect((await api('POST', '/auth/refresh_token', { cookie: cookieOf(second) })).status).toBe(401);
+    expect((await api('GET', '/auth/me', { token: second.body.token })).status).toBe(401);
+  });
+
+  it('a refresh whose answer never arrived (a reload meanwhile) is retried with the same token: the session goes on and the lost token is dropped; past the grace it is a replay', async () => {
+    const co = await newCompany('lost-refresh');
+    const session = await login(co.admin.email, co.admin.password);
+    const lost = await api('POST', '/auth/refresh_token', { cookie: session.cookie });
+    expect(lost.status).toBe(200);
+    // the browser never saw `lost`: it sends the same cookie again
+    const retry = await api('POST', '/auth/refresh_token', { cookie: session.cookie });
+    expect(retry.status).toBe(200);
+    expect((await api('GET', '/auth/me', { token: retry.body.token })).status).toBe(200);
+    // the answer that never arrived no longer refreshes, and presenting it ends nothing
+    expect((await api('POST', '/auth/refresh_token', { cookie: cookieOf(lost) })).status).toBe(401);
+    const next = await api('POST', '/auth/refresh_token', { cookie: cookieOf(retry) });
+    expect(next.status).toBe(200);
+
+    // a token presented again later than REFRESH_RETRY_GRACE_MS (its use moved back past it) is a
+    // replay, even with its successor unused: the session ends
+    const late = await api('POST', '/auth/refresh_token', { cookie: cookieOf(next) });
+    expect(late.status).toBe(200);
+    await table().set(`RT#${tokenHash(cookieOf(next))}`, 'RT', { usedAt: Date.now() - REFRESH_RETRY_GRACE_MS - 1000 });
+    expect((await api('POST', '/auth/refresh_token', { cookie: cookieOf(next) })).status).toBe(401);
+    expect((await api('GET', '/auth/me', { token: late.body.token })).status).toBe(401);
   });
 });
 

@@ -69,7 +69,7 @@ export async function refresh(refreshToken: string | undefined) {
   const user = await getUser(item.companyId, item.userId);
   const company = await getCompany(item.companyId);
   if (!user || !company || !mayHoldSession(company, user)) throw new AppError('ERR_SESSION_EXPIRED', 401);
-  const session = await issueSession(user, item.sessionId);
+  const session = await issueSession(user, item.sessionId, item.replaces);
   return { ...session, ...(await sessionPayload(user)) };
 }
 

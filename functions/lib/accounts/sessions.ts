@@ -1,4 +1,4 @@
-import { PLATFORM_COMPANY_ID, REFRESH_TOKEN_DAYS, WS_TICKET_SECONDS } from '#shared/constants';
+import { PLATFORM_COMPANY_ID, REFRESH_RETRY_GRACE_MS, REFRESH_TOKEN_DAYS, WS_TICKET_SECONDS } from '#shared/constants';
 import type { User } from '#shared/schemas/accounts';
 import { batchGet, deleteItem, getItem, putItem, query, updateItem, type Item, type Key } from '../db';
 import { AppError } from '../errors';
@@ -51,6 +51,8 @@ interface RefreshItem {
 
 interface SessionItem {
   rtHash: string;
+  /** the hash of the refresh token `rtHash` replaced (a retry presents that one: consumeRefreshToken) */
+  prevHash?: string;
   ttl: number;
   sockets?: Set<string>;
   /** set by the call that ends the session, just before the item is deleted */
@@ -60,11 +62,18 @@ interface SessionItem {
 /** A session that has not been ended (the item exists and is not marked). */
 const CURRENT = 'attribute_exists(pk) AND attribute_not_exists(endedAt)';
 
-/** Starts a session (no `sessionId`) or continues one after a refresh; refused when it was revoked meanwhile. */
-export async function issueSession(user: User, sessionId?: string) {
+/**
+ * Starts a session (no `sessionId`) or continues one after a refresh (`replaces`: the hash of the
+ * refresh token consumed); refused when it was revoked meanwhile.
+ */
+export async function issueSession(user: User, sessionId?: string, replaces?: string) {
   const refreshToken = randomToken();
   const id = sessionId ?? randomToken(12);
-  const session = { rtHash: sha256(refreshToken), ttl: ttlIn(REFRESH_SECONDS) };
+  const session = {
+    rtHash: sha256(refreshToken),
+    ttl: ttlIn(REFRESH_SECONDS),
+    ...(replaces ? { prevHash: replaces } : {}),
+  };
   if (sessionId) {
     const kept = await updateItem(sessionKeys(user.companyId, user.id, id), { set: session, condition: CURRENT });
     if (!kept) throw new AppError('ERR_SESSION_EXPIRED', 401);
@@ -82,20 +91,43 @@ export async function issueSession(user: User, sessionId?: string) {
   return { token, refreshToken, sessionId: id };
 }
 
-/** Consumes a refresh token; undefined when it is unknown, expired, already used (which revokes its session) or revoked. */
-export async function consumeRefreshToken(token: string): Promise<RefreshItem | undefined> {
-  const item = await getItem<RefreshItem>(refreshKeys(token));
+/**
+ * Consumes a refresh token; undefined when it is unknown, expired or revoked, or used before and
+ * not a retry (which revokes its session: a stolen or replayed token). A retry is a used token
+ * presented again within REFRESH_RETRY_GRACE_MS while the token issued in its place has never been
+ * used (that one is then dropped, so the session keeps one chain): the browser that lost the
+ * answer. The app refreshes on every page load, so a reload while a refresh ran left the browser
+ * with the token it sent, and its next load signed the user out. Once the successor was used, the
+ * old token can only be a replay.
+ */
+export async function consumeRefreshToken(token: string): Promise<(RefreshItem & { replaces: string }) | undefined> {
+  const item = await getItem<RefreshItem>(refreshKeys(token), { consistent: true });
   if (!item || item.ttl < Date.now() / 1000) return undefined;
   const fresh = await updateItem(refreshKeys(token), {
     set: { usedAt: Date.now() },
     condition: 'attribute_not_exists(usedAt)',
   });
-  if (!fresh) {
-    await revokeSession(item.companyId, item.userId, item.sessionId);
-    return undefined;
-  }
-  const session = await getItem<SessionItem>(sessionKeys(item.companyId, item.userId, item.sessionId));
-  return session && !session.endedAt ? item : undefined;
+  const sessionKey = sessionKeys(item.companyId, item.userId, item.sessionId);
+  const session = await getItem<SessionItem>(sessionKey, { consistent: true });
+  if (!session || session.endedAt) return undefined;
+  if (fresh || (await isRetry(token, session))) return { ...item, replaces: sha256(token) };
+  await revokeSession(item.companyId, item.userId, item.sessionId);
+  return undefined;
+}
+
+/** A used token presented again by the browser that lost the answer (consumeRefreshToken). */
+async function isRetry(token: string, session: SessionItem) {
+  const used = await getItem<RefreshItem>(refreshKeys(token), { consistent: true });
+  if (!used?.usedAt || Date.now() - used.usedAt > REFRESH_RETRY_GRACE_MS) return false;
+  const hash = sha256(token);
+  // two refreshes at once with the same token: the first has not written its successor yet
+  if (session.rtHash === hash) return true;
+  // only the token the current one replaced: an older one's successor was used
+  if (session.prevHash !== hash) return false;
+  const successor = await getItem<RefreshItem>(refreshKeysByHash(session.rtHash), { consistent: true });
+  if (!successor || successor.usedAt) return false;
+  await deleteItem(refreshKeysByHash(session.rtHash));
+  return true;
 }
 
 /**
