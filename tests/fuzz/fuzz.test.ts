@@ -8,9 +8,12 @@ import { type Category, hostileProbesFor, type Probe, probesFor } from './probes
 
 /**
  * Fuzz over the whole route table (infra/manifest.ts, with each module's route schemas): bad inputs
- * derived from every route's zod schemas are sent over HTTP as the admin of a fresh company (super-user
- * routes as the super user, public routes without a session). No probe may get a 5xx; every 4xx carries a catalogued ERR_* code; and
- * nothing the company can list has changed afterwards. Routes left out are listed below with the reason.
+ * derived from every route's zod schemas, and hostile ones aimed at lookups by a caller-given name
+ * (built-in property names such as `constructor` and `__proto__` as path parameters, query keys and
+ * values, name-like fields; `{"__proto__": ...}` bodies; deeply nested arrays; 1e308, -0, 2^64), are
+ * sent over HTTP as the admin of a fresh company (super-user routes as the super user, public routes
+ * without a session). No probe may get a 5xx; every 4xx carries a catalogued ERR_* code; and nothing
+ * the company can list has changed afterwards. Routes left out are listed below with the reason.
  */
 
 /** Routes not fuzzed, with the reason. Empty: every manifest route is probed. */
