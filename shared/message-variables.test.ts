@@ -10,6 +10,10 @@ describe('fillVariables', () => {
     );
   });
 
+  it('a variable named like a built-in property ({{constructor}}, {{__proto__}}) is no variable: it stays as written', () => {
+    expect(fillVariables('a {{constructor}} b {{__proto__}}', { now })).toBe('a {{constructor}} b {{__proto__}}');
+  });
+
   it('fills {{date}} as DD/MM/YYYY and {{hora}} as HH:mm in the given zone (São Paulo by default)', () => {
     expect(fillVariables('{{date}} {{hora}}', { now })).toBe('23/11/2026 10:05');
     expect(fillVariables('{{date}} {{hora}}', { now, timeZone: 'UTC' })).toBe('23/11/2026 13:05');

@@ -23,14 +23,15 @@ export function greetingFor(hour: number): string {
 export function fillVariables(text: string, ctx: VariableContext): string {
   const name = (ctx.contactName ?? '').trim();
   const zone = ctx.timeZone ?? DEFAULT_TIME_ZONE;
-  const values: Record<string, string> = {
-    name,
-    firstname: name.split(/\s+/)[0] ?? '',
-    ms: greetingFor(localClock(ctx.now, zone).hour),
-    protocol: ctx.protocol === undefined || ctx.protocol === null ? '' : String(ctx.protocol),
-    date: formatLocal(ctx.now, 'dd/MM/yyyy', zone),
-    hora: formatLocal(ctx.now, 'HH:mm', zone),
-  };
+  // a Map: `{{constructor}}` in a message is no variable of ours
+  const values = new Map<string, string>([
+    ['name', name],
+    ['firstname', name.split(/\s+/)[0] ?? ''],
+    ['ms', greetingFor(localClock(ctx.now, zone).hour)],
+    ['protocol', ctx.protocol === undefined || ctx.protocol === null ? '' : String(ctx.protocol)],
+    ['date', formatLocal(ctx.now, 'dd/MM/yyyy', zone)],
+    ['hora', formatLocal(ctx.now, 'HH:mm', zone)],
+  ]);
   // Unknown variables stay as written: they may belong to campaign variables filled elsewhere.
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values[key.toLowerCase()] ?? whole);
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values.get(key.toLowerCase()) ?? whole);
 }

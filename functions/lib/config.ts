@@ -22,10 +22,10 @@ export interface Config {
   s3Endpoint?: string;
   mediaBucket: string;
   sqsEndpoint?: string;
-  /** queue name -> queue URL */
-  queueUrls: Record<string, string>;
+  /** queue name -> queue URL (Maps: a name a caller gives, such as `constructor`, finds nothing else) */
+  queueUrls: ReadonlyMap<string, string>;
   /** dead-letter queue URLs by queue (`DLQ_URL_<NAME>`): only the fleet view has them */
-  deadLetterUrls: Record<string, string>;
+  deadLetterUrls: ReadonlyMap<string, string>;
   /** WebSocket management API endpoint (https://.../stage, or the local gateway) */
   wsEndpoint?: string;
   jwtSecret?: string;
@@ -88,11 +88,11 @@ let cached: Config | undefined;
 
 export function config(): Config {
   if (cached) return cached;
-  const queueUrls: Record<string, string> = {};
-  const deadLetterUrls: Record<string, string> = {};
+  const queueUrls = new Map<string, string>();
+  const deadLetterUrls = new Map<string, string>();
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('QUEUE_URL_') && value) queueUrls[key.slice('QUEUE_URL_'.length).toLowerCase()] = value;
-    if (key.startsWith('DLQ_URL_') && value) deadLetterUrls[key.slice('DLQ_URL_'.length).toLowerCase()] = value;
+    if (key.startsWith('QUEUE_URL_') && value) queueUrls.set(key.slice('QUEUE_URL_'.length).toLowerCase(), value);
+    if (key.startsWith('DLQ_URL_') && value) deadLetterUrls.set(key.slice('DLQ_URL_'.length).toLowerCase(), value);
   }
   cached = {
     tableName: required('TABLE_NAME'),

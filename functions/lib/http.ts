@@ -126,16 +126,19 @@ function parseBody(event: HttpEvent): unknown {
   return raw;
 }
 
-/** Query strings with repeated keys (`tags[]=1&tags[]=2`) become arrays. */
-function parseQuery(event: HttpEvent): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/**
+ * Query strings with repeated keys (`tags[]=1&tags[]=2`) become arrays. Collected in a Map, so a key
+ * such as `__proto__` or `constructor` is a key like any other, then handed over as own properties.
+ */
+export function parseQuery(event: Pick<HttpEvent, 'rawQueryString'>): Record<string, unknown> {
+  const out = new Map<string, unknown>();
   const search = new URLSearchParams(event.rawQueryString ?? '');
   for (const [rawKey, value] of search) {
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
-    if (key in out) out[key] = ([] as unknown[]).concat(out[key], value);
-    else out[key] = rawKey.endsWith('[]') ? [value] : value;
+    if (out.has(key)) out.set(key, ([] as unknown[]).concat(out.get(key), value));
+    else out.set(key, rawKey.endsWith('[]') ? [value] : value);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function validate<S extends ZodType>(schema: S | undefined, value: unknown) {
@@ -198,7 +201,7 @@ export function httpModule(routes: Record<string, Route>) {
     let status = 500;
     try {
       await assertViaCloudFront(event);
-      const found = routes[key];
+      const found = Object.hasOwn(routes, key) ? routes[key] : undefined;
       if (!found) throw new AppError('ERR_ROUTE_NOT_FOUND');
       const auth = found.options.public ? PUBLIC_AUTH : await guard(found.options, event);
       if (!auth.public) setLogContext({ companyId: auth.companyId, userId: auth.userId });

@@ -34,6 +34,13 @@ describe('the multipart reader', () => {
     ]);
   });
 
+  it('fields named like built-in properties are kept as sent, as own fields', async () => {
+    const out = await readMultipart(event(form(part('__proto__', 'x'), part('constructor', 'y'))));
+    expect(Object.keys(out.fields).sort()).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(out.fields, '__proto__')?.value).toBe('x');
+    expect(Object.getPrototypeOf(out.fields)).toBe(Object.prototype);
+  });
+
   it('a body cut in the middle of a file is a 400, not an uncaught stream error', async () => {
     const whole = form(part('medias', 'x'.repeat(1000), 'a.png'));
     await expect(readMultipart(event(whole.subarray(0, 300)))).rejects.toMatchObject({

@@ -69,12 +69,13 @@ export function readMultipart(event: HttpEvent, limits: MultipartLimits = MESSAG
     } catch {
       return fail(invalid('multipart boundary missing or invalid'));
     }
-    const fields: Record<string, string> = {};
+    // a Map: a field named `__proto__` or `constructor` is kept as sent, handed over as an own property
+    const fields = new Map<string, string>();
     const files: UploadedFile[] = [];
     const malformed = () => fail(invalid('invalid multipart body'));
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated || info.nameTruncated) return fail(new AppError('ERR_PAYLOAD_TOO_LARGE'));
-      fields[name] = value;
+      fields.set(name, value);
     });
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
@@ -98,7 +99,7 @@ export function readMultipart(event: HttpEvent, limits: MultipartLimits = MESSAG
     parser.on('close', () => {
       if (settled) return;
       settled = true;
-      resolve({ fields, files });
+      resolve({ fields: Object.fromEntries(fields), files });
     });
     parser.end(raw);
   });

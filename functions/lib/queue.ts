@@ -28,7 +28,7 @@ export interface EnqueueOptions {
 
 /** Sends one message to a manifest queue by name (`send`, `inbound` ...). */
 export async function enqueue(queue: string, body: unknown, opts: EnqueueOptions = {}) {
-  const url = config().queueUrls[queue.toLowerCase().replace(/-/g, '_')];
+  const url = config().queueUrls.get(queue.toLowerCase().replace(/-/g, '_'));
   if (!url) throw new Error(`queue ${queue} is not configured`);
   await sqs().send(
     new SendMessageCommand({

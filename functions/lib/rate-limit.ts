@@ -3,8 +3,8 @@ import { deleteItem, getItem, updateItem, type Key } from './db';
 import { AppError } from './errors';
 
 /**
- * The one rate limiter. A rule counts hits per subject (an e-mail or a client address) in fixed
- * windows: item `RL#<rule>#<subject>` / `W#<window>`, with TTL. A hit is taken with one conditional
+ * The one rate limiter. A rule counts hits per subject (an e-mail, a client address, or one e-mail
+ * from one address) in fixed windows: item `RL#<rule>#<subject>` / `W#<window>`, with TTL. A hit is taken with one conditional
  * ADD before the work it guards, so concurrent requests can never spend more than the budget.
  *
  * A rule allows `free` hits per window. Past that, a rule without `backoff` refuses until the window
@@ -13,8 +13,12 @@ import { AppError } from './errors';
  */
 export interface RateRule {
   name: string;
-  /** address rules skip the addresses the config exempts (the local test stack's loopback) */
-  per: 'email' | 'address';
+  /**
+   * What is counted. `address` rules skip the addresses the config exempts (the local test stack's
+   * loopback, which every test shares); an `address+email` rule counts one account from one address,
+   * so nobody else's traffic adds to it and it exempts none.
+   */
+  per: 'email' | 'address' | 'address+email';
   windowSeconds: number;
   free: number;
   backoff?: { baseSeconds: number; maxSeconds: number };
@@ -25,13 +29,25 @@ export interface Hit {
   key: Key;
 }
 
-const keys = (rule: RateRule, subject: string, now: number): Key => ({
-  pk: `RL#${rule.name}#${subject.toLowerCase()}`,
+/** Who asks: the client's address, and the e-mail the request names (when it names one). */
+export interface Caller {
+  address: string;
+  email?: string;
+}
+
+function subjectOf(rule: RateRule, { address, email }: Caller) {
+  if (rule.per === 'address') return address;
+  if (email === undefined) throw new Error(`rate rule ${rule.name} counts e-mails: the caller named none`);
+  return rule.per === 'email' ? email : `${address}#${email}`;
+}
+
+const keys = (rule: RateRule, caller: Caller, now: number): Key => ({
+  pk: `RL#${rule.name}#${subjectOf(rule, caller).toLowerCase()}`,
   sk: `W#${Math.floor(now / 1000 / rule.windowSeconds)}`,
 });
 
-const exempt = (rule: RateRule, subject: string) =>
-  rule.per === 'address' && config().rateLimitExemptAddresses.includes(subject);
+const exempt = (rule: RateRule, caller: Caller) =>
+  rule.per === 'address' && config().rateLimitExemptAddresses.includes(caller.address);
 
 /** Delay after the (seen + 1)-th hit; never zero, so the first hit past the budget always waits. */
 function holdSeconds(rule: RateRule, seen: number) {
@@ -39,11 +55,11 @@ function holdSeconds(rule: RateRule, seen: number) {
   return Math.min(maxSeconds, baseSeconds * 2 ** Math.max(0, seen + 1 - rule.free));
 }
 
-/** Takes one hit for the subject or refuses with ERR_TOO_MANY_ATTEMPTS (429). */
-export async function take(rule: RateRule, subject: string): Promise<Hit | undefined> {
-  if (exempt(rule, subject)) return undefined;
+/** Takes one hit for the caller's subject or refuses with ERR_TOO_MANY_ATTEMPTS (429). */
+export async function take(rule: RateRule, caller: Caller): Promise<Hit | undefined> {
+  if (exempt(rule, caller)) return undefined;
   const now = Date.now();
-  const key = keys(rule, subject, now);
+  const key = keys(rule, caller, now);
   const windowEnd = (Math.floor(now / 1000 / rule.windowSeconds) + 1) * rule.windowSeconds;
   // A stale read only changes how long the next delay is; the condition below is what holds the budget.
   const seen = rule.backoff ? ((await getItem<{ hits?: number }>(key))?.hits ?? 0) : 0;
@@ -64,7 +80,7 @@ export async function giveBack(hit: Hit | undefined) {
   if (hit) await updateItem(hit.key, { add: { hits: -1 }, condition: 'hits > :zero', conditionValues: { ':zero': 0 } });
 }
 
-/** Forgets the subject's hits in the current window (the owner proved who they are). */
-export async function clear(rule: RateRule, subject: string) {
-  await deleteItem(keys(rule, subject, Date.now()));
+/** Forgets the caller's hits in the current window (the owner proved who they are). */
+export async function clear(rule: RateRule, caller: Caller) {
+  await deleteItem(keys(rule, caller, Date.now()));
 }

@@ -43,65 +43,70 @@ interface TypeRule {
   extensions: string[];
 }
 
-const TYPES: Record<string, TypeRule> = {
-  'image/jpeg': { kind: 'image', magic: 'jpeg', extensions: ['jpg', 'jpeg'] },
-  'image/png': { kind: 'image', magic: 'png', extensions: ['png'] },
-  'image/gif': { kind: 'image', magic: 'gif', extensions: ['gif'] },
-  'image/webp': { kind: 'image', magic: 'webp', extensions: ['webp'] },
-  'audio/ogg': { kind: 'audio', magic: 'ogg', extensions: ['ogg', 'oga', 'opus'] },
-  'audio/mpeg': { kind: 'audio', magic: 'mpeg-audio', extensions: ['mp3'] },
-  'audio/aac': { kind: 'audio', magic: 'mpeg-audio', extensions: ['aac'] },
-  'audio/mp4': { kind: 'audio', magic: 'isobmff', extensions: ['m4a'] },
-  'audio/amr': { kind: 'audio', magic: 'amr', extensions: ['amr'] },
-  'audio/wav': { kind: 'audio', magic: 'wav', extensions: ['wav'] },
-  'audio/webm': { kind: 'audio', magic: 'ebml', extensions: ['weba'] },
-  'video/mp4': { kind: 'video', magic: 'isobmff', extensions: ['mp4', 'm4v'] },
-  'video/3gpp': { kind: 'video', magic: 'isobmff', extensions: ['3gp'] },
-  'video/quicktime': { kind: 'video', magic: 'isobmff', extensions: ['mov'] },
-  'video/webm': { kind: 'video', magic: 'ebml', extensions: ['webm'] },
-  'application/pdf': { kind: 'document', magic: 'pdf', extensions: ['pdf'] },
-  'application/msword': { kind: 'document', magic: 'ole', extensions: ['doc'] },
-  'application/vnd.ms-excel': { kind: 'document', magic: 'ole', extensions: ['xls'] },
-  'application/vnd.ms-powerpoint': { kind: 'document', magic: 'ole', extensions: ['ppt'] },
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
-    kind: 'document',
-    magic: 'zip',
-    extensions: ['docx'],
-  },
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
-    kind: 'document',
-    magic: 'zip',
-    extensions: ['xlsx'],
-  },
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': {
-    kind: 'document',
-    magic: 'zip',
-    extensions: ['pptx'],
-  },
-  'application/vnd.oasis.opendocument.text': { kind: 'document', magic: 'zip', extensions: ['odt'] },
-  'application/vnd.oasis.opendocument.spreadsheet': { kind: 'document', magic: 'zip', extensions: ['ods'] },
-  'application/vnd.oasis.opendocument.presentation': { kind: 'document', magic: 'zip', extensions: ['odp'] },
-  'application/zip': { kind: 'document', magic: 'zip', extensions: ['zip'] },
-  'application/vnd.rar': { kind: 'document', magic: 'rar', extensions: ['rar'] },
-  'application/x-7z-compressed': { kind: 'document', magic: '7z', extensions: ['7z'] },
-  'text/plain': { kind: 'document', magic: 'text', extensions: ['txt'] },
-  'text/csv': { kind: 'document', magic: 'text', extensions: ['csv'] },
-  'application/rtf': { kind: 'document', magic: 'text', extensions: ['rtf'] },
-};
+/** Maps, not plain objects: a claimed type such as `constructor` must find nothing. */
+const TYPES = new Map<string, TypeRule>(
+  Object.entries({
+    'image/jpeg': { kind: 'image', magic: 'jpeg', extensions: ['jpg', 'jpeg'] },
+    'image/png': { kind: 'image', magic: 'png', extensions: ['png'] },
+    'image/gif': { kind: 'image', magic: 'gif', extensions: ['gif'] },
+    'image/webp': { kind: 'image', magic: 'webp', extensions: ['webp'] },
+    'audio/ogg': { kind: 'audio', magic: 'ogg', extensions: ['ogg', 'oga', 'opus'] },
+    'audio/mpeg': { kind: 'audio', magic: 'mpeg-audio', extensions: ['mp3'] },
+    'audio/aac': { kind: 'audio', magic: 'mpeg-audio', extensions: ['aac'] },
+    'audio/mp4': { kind: 'audio', magic: 'isobmff', extensions: ['m4a'] },
+    'audio/amr': { kind: 'audio', magic: 'amr', extensions: ['amr'] },
+    'audio/wav': { kind: 'audio', magic: 'wav', extensions: ['wav'] },
+    'audio/webm': { kind: 'audio', magic: 'ebml', extensions: ['weba'] },
+    'video/mp4': { kind: 'video', magic: 'isobmff', extensions: ['mp4', 'm4v'] },
+    'video/3gpp': { kind: 'video', magic: 'isobmff', extensions: ['3gp'] },
+    'video/quicktime': { kind: 'video', magic: 'isobmff', extensions: ['mov'] },
+    'video/webm': { kind: 'video', magic: 'ebml', extensions: ['webm'] },
+    'application/pdf': { kind: 'document', magic: 'pdf', extensions: ['pdf'] },
+    'application/msword': { kind: 'document', magic: 'ole', extensions: ['doc'] },
+    'application/vnd.ms-excel': { kind: 'document', magic: 'ole', extensions: ['xls'] },
+    'application/vnd.ms-powerpoint': { kind: 'document', magic: 'ole', extensions: ['ppt'] },
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
+      kind: 'document',
+      magic: 'zip',
+      extensions: ['docx'],
+    },
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+      kind: 'document',
+      magic: 'zip',
+      extensions: ['xlsx'],
+    },
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation': {
+      kind: 'document',
+      magic: 'zip',
+      extensions: ['pptx'],
+    },
+    'application/vnd.oasis.opendocument.text': { kind: 'document', magic: 'zip', extensions: ['odt'] },
+    'application/vnd.oasis.opendocument.spreadsheet': { kind: 'document', magic: 'zip', extensions: ['ods'] },
+    'application/vnd.oasis.opendocument.presentation': { kind: 'document', magic: 'zip', extensions: ['odp'] },
+    'application/zip': { kind: 'document', magic: 'zip', extensions: ['zip'] },
+    'application/vnd.rar': { kind: 'document', magic: 'rar', extensions: ['rar'] },
+    'application/x-7z-compressed': { kind: 'document', magic: '7z', extensions: ['7z'] },
+    'text/plain': { kind: 'document', magic: 'text', extensions: ['txt'] },
+    'text/csv': { kind: 'document', magic: 'text', extensions: ['csv'] },
+    'application/rtf': { kind: 'document', magic: 'text', extensions: ['rtf'] },
+  } satisfies Record<string, TypeRule>),
+);
 
 /** Other names browsers and phones give the same types. */
-const ALIASES: Record<string, string> = {
-  'image/jpg': 'image/jpeg',
-  'image/pjpeg': 'image/jpeg',
-  'audio/mp3': 'audio/mpeg',
-  'audio/x-m4a': 'audio/mp4',
-  'audio/x-wav': 'audio/wav',
-  'audio/wave': 'audio/wav',
-  'audio/vnd.wave': 'audio/wav',
-  'application/x-zip-compressed': 'application/zip',
-  'application/x-rar-compressed': 'application/vnd.rar',
-  'text/rtf': 'application/rtf',
-};
+const ALIASES = new Map<string, string>(
+  Object.entries({
+    'image/jpg': 'image/jpeg',
+    'image/pjpeg': 'image/jpeg',
+    'audio/mp3': 'audio/mpeg',
+    'audio/x-m4a': 'audio/mp4',
+    'audio/x-wav': 'audio/wav',
+    'audio/wave': 'audio/wav',
+    'audio/vnd.wave': 'audio/wav',
+    'application/x-zip-compressed': 'application/zip',
+    'application/x-rar-compressed': 'application/vnd.rar',
+    'text/rtf': 'application/rtf',
+  }),
+);
 
 /** The type a magic number stands for when a download's own type cannot be trusted. */
 const TYPE_OF_MAGIC: Partial<Record<Magic, string>> = {
@@ -117,16 +122,14 @@ const TYPE_OF_MAGIC: Partial<Record<Magic, string>> = {
   text: 'text/plain',
 };
 
-const BY_EXTENSION = new Map(
-  Object.entries(TYPES).flatMap(([type, rule]) => rule.extensions.map((ext) => [ext, type] as const)),
-);
+const BY_EXTENSION = new Map([...TYPES].flatMap(([type, rule]) => rule.extensions.map((ext) => [ext, type] as const)));
 
 const extensionOf = (fileName: string) => /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
 
 /** `Audio/Ogg; codecs=opus` -> `audio/ogg`, aliases resolved. */
 function canonical(type: string | undefined): string {
   const bare = (type ?? '').split(';')[0]!.trim().toLowerCase();
-  return ALIASES[bare] ?? bare;
+  return ALIASES.get(bare) ?? bare;
 }
 
 const startsWith = (head: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
@@ -201,12 +204,12 @@ export function acceptUpload(file: {
   const claimed = canonical(file.mimetype);
   let mimetype =
     !claimed || claimed === 'application/octet-stream' ? (BY_EXTENSION.get(extensionOf(file.fileName)) ?? '') : claimed;
-  const rule = TYPES[mimetype];
+  const rule = TYPES.get(mimetype);
   if (!rule) throw notAllowed('type');
   const magic = file.head && sniff(file.head);
   if (file.head && magic !== rule.magic) {
     const shown = magic ? TYPE_OF_MAGIC[magic] : undefined;
-    if (rule.kind === 'document' || !shown || TYPES[shown]?.kind !== rule.kind) throw notAllowed('content');
+    if (rule.kind === 'document' || !shown || TYPES.get(shown)?.kind !== rule.kind) throw notAllowed('content');
     mimetype = shown;
   }
   const maxBytes = MAX_BYTES[rule.kind];
@@ -223,7 +226,9 @@ export function acceptUpload(file: {
 export function inboundMediaType(claimed: string, head: Uint8Array): string {
   const type = canonical(claimed);
   const magic = sniff(head);
-  if (TYPES[type]?.magic === magic) return type;
+  const rule = TYPES.get(type);
+  // an unknown type and bytes of no known format agree on nothing
+  if (rule && rule.magic === magic) return type;
   return (magic && TYPE_OF_MAGIC[magic]) || 'application/octet-stream';
 }
 
@@ -234,7 +239,7 @@ export function inboundMediaType(claimed: string, head: Uint8Array): string {
 export function servedAs(key: string): { inline: boolean; contentType: string; fileName: string } {
   const fileName = (key.split('/').pop() ?? 'file').replace(/^[0-9a-f-]{36}-/, '');
   const type = BY_EXTENSION.get(extensionOf(fileName));
-  const rule = type ? TYPES[type] : undefined;
+  const rule = type ? TYPES.get(type) : undefined;
   const inline = rule !== undefined && rule.kind !== 'document';
   return { inline, contentType: type ?? 'application/octet-stream', fileName };
 }

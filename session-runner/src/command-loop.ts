@@ -29,7 +29,7 @@ const EXTEND_EVERY_MS = 10_000;
  */
 export function startCommandLoop(route: (command: SessionCommand) => Promise<RouteOutcome>) {
   const { region, sqsEndpoint, queueUrls } = config();
-  const queueUrl = queueUrls[COMMAND_QUEUE.replace(/-/g, '_')];
+  const queueUrl = queueUrls.get(COMMAND_QUEUE.replace(/-/g, '_'));
   if (!queueUrl) throw new Error(`queue ${COMMAND_QUEUE} is not configured`);
   const sqs = new SQSClient({
     region,

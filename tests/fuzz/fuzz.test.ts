@@ -3,14 +3,17 @@ import type { Route } from '../../functions/lib/http';
 import { http, type RouteKey } from '../../infra/manifest';
 import { ERROR_CODES } from '../../shared/errors';
 import { createContact, createQueue } from '../integration/fixtures';
-import { api, baseUrl, newCompany, type TestCompany } from '../integration/helpers';
-import { type Category, type Probe, probesFor } from './probes';
+import { ADMIN, api, baseUrl, login, newCompany, type TestCompany } from '../integration/helpers';
+import { type Category, hostileProbesFor, type Probe, probesFor } from './probes';
 
 /**
  * Fuzz over the whole route table (infra/manifest.ts, with each module's route schemas): bad inputs
- * derived from every route's zod schemas are sent over HTTP as the admin of a fresh company (public
- * routes without a session). No probe may get a 5xx; every 4xx carries a catalogued ERR_* code; and
- * nothing the company can list has changed afterwards. Routes left out are listed below with the reason.
+ * derived from every route's zod schemas, and hostile ones aimed at lookups by a caller-given name
+ * (built-in property names such as `constructor` and `__proto__` as path parameters, query keys and
+ * values, name-like fields; `{"__proto__": ...}` bodies; deeply nested arrays; 1e308, -0, 2^64), are
+ * sent over HTTP as the admin of a fresh company (super-user routes as the super user, public routes
+ * without a session). No probe may get a 5xx; every 4xx carries a catalogued ERR_* code; and nothing
+ * the company can list has changed afterwards. Routes left out are listed below with the reason.
  */
 
 /** Routes not fuzzed, with the reason. Empty: every manifest route is probed. */
@@ -40,6 +43,9 @@ interface Outcome {
   route: string;
   status: number;
   error?: unknown;
+  /** what a create answered with, to remove it again */
+  id?: unknown;
+  token?: string;
 }
 
 async function routeTable(): Promise<[RouteKey, Route][]> {
@@ -58,20 +64,24 @@ async function routeTable(): Promise<[RouteKey, Route][]> {
   return out;
 }
 
-async function send(method: string, probe: Probe, token?: string): Promise<{ status: number; error?: unknown }> {
+async function send(
+  method: string,
+  probe: Probe,
+  token?: string,
+): Promise<{ status: number; error?: unknown; id?: unknown }> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (probe.contentType) headers['content-type'] = probe.contentType;
   const url = `${baseUrl()}/api${probe.path}${probe.query ? `?${probe.query}` : ''}`;
   const res = await fetch(url, { method, headers, body: probe.body });
   const text = await res.text();
-  let body: { error?: unknown } | undefined;
+  let body: { error?: unknown; id?: unknown } | undefined;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  return { status: res.status, error: body?.error };
+  return { status: res.status, error: body?.error, id: body?.id };
 }
 
 async function pool<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
@@ -123,10 +133,12 @@ function summary(outcomes: Outcome[]) {
 
 describe('fuzz: every route, derived from its schemas', () => {
   let co: TestCompany;
+  let superToken: string;
   let before: Record<string, unknown>;
 
   beforeAll(async () => {
     co = await newCompany('fuzz');
+    superToken = (await login(ADMIN.email, ADMIN.password)).token;
     await Promise.all([createContact(co.adminToken), createQueue(co.adminToken)]);
     await api('POST', '/tags', { token: co.adminToken, body: { name: 'fuzz tag', color: '#112233' } });
     before = await snapshot(co);
@@ -138,19 +150,30 @@ describe('fuzz: every route, derived from its schemas', () => {
     const jobs: { method: string; route: string; probe: Probe; token?: string }[] = [];
     for (const [key, route] of routes) {
       const method = key.split(' ')[0]!;
-      // routes that need no session are probed without one, as an attacker would
+      // routes that need no session are probed without one, as an attacker would; super-user routes
+      // as the super user, so the probes get past the guard to the schemas and the service
       const isPublic = Boolean(route.options.public);
+      const token = isPublic ? undefined : route.options.super ? superToken : co.adminToken;
       for (const probe of probesFor(key, route, { fieldProbes: FIELD_PROBES_PER_ROUTE }))
-        jobs.push({ method, route: key, probe, token: isPublic ? undefined : co.adminToken });
+        jobs.push({ method, route: key, probe, token });
+      for (const probe of hostileProbesFor(key, route)) jobs.push({ method, route: key, probe, token });
       if (!isPublic) {
         const path = key.split(' ')[1]!.replace(/\{\w+\}/g, '1');
         jobs.push({ method, route: key, probe: { category: 'unauthenticated', path, label: 'no token' } });
       }
     }
     const outcomes = await pool(jobs, CONCURRENCY, async (job): Promise<Outcome> => {
-      const { status, error } = await send(job.method, job.probe, job.token);
-      return { probe: job.probe, route: job.route, status, error };
+      const { status, error, id } = await send(job.method, job.probe, job.token);
+      return { probe: job.probe, route: job.route, status, error, id, token: job.token };
     });
+    // What the super user's probes created is seen by every company (helps, plans ...): removed at once.
+    const routeKeys = new Set(routes.map(([key]) => key));
+    for (const o of outcomes)
+      if (o.status === 201 && o.token === superToken && o.id !== undefined && o.route.startsWith('POST ')) {
+        const removal = `DELETE ${o.route.slice('POST '.length)}/{id}`;
+        if (routeKeys.has(removal as RouteKey))
+          expect((await api('DELETE', `${o.probe.path}/${o.id}`, { token: superToken })).status).toBeLessThan(300);
+      }
 
     console.log(
       `fuzz: ${routes.length} routes, ${outcomes.length} probes in ${((Date.now() - started) / 1000).toFixed(1)} s\n${summary(outcomes)}`,

@@ -5,7 +5,10 @@ import type { Route } from '../../functions/lib/http';
  * Bad inputs derived from a route's zod schemas: for every body and query field, values of the wrong
  * type, huge and hostile strings, out-of-range and NaN-like numbers; whole bodies that are malformed
  * JSON, of the wrong shape or content type, or miss their required fields; path parameters that are
- * not ids. Each probe names its category for the summary.
+ * not ids. Each probe names its category for the summary. On top, hostile probes (`hostileProbesFor`)
+ * aimed at lookups by a caller-given name: built-in property names (`constructor`, `__proto__` ...) as
+ * keys and as values in every field, path parameter and query, objects and arrays where scalars go,
+ * extreme numbers and deeply nested arrays.
  */
 
 export type Category =
@@ -20,6 +23,7 @@ export type Category =
   | 'nan-like'
   | 'bad-path-param'
   | 'bad-query'
+  | 'hostile'
   | 'unauthenticated';
 
 export interface Probe {
@@ -204,5 +208,54 @@ export function probesFor(routeKey: string, route: Route, budget: ProbeBudget): 
     fieldProbes.push({ category: 'bad-query', path, query: 'cursor=abc.def&limit=-5', label: 'stray cursor' });
 
   out.push(...spread(fieldProbes, budget.fieldProbes));
+  return out;
+}
+
+/** Names every plain object answers through its prototype: a lookup `table[name]` must not find them. */
+const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString'];
+const DEEP = JSON.parse(`${'['.repeat(2000)}1${']'.repeat(2000)}`);
+/** Raw JSON: `JSON.stringify` drops a `__proto__` key, a parser reading these keeps it as an own key. */
+const POLLUTED = '{"__proto__":{"polluted":true,"super":true},"constructor":{"prototype":{"polluted":true}}}';
+/** Raw JSON values aimed at a walk or a number that trusts its input: one per field in turn (the run stays short). */
+const ODD = [POLLUTED, json(DEEP), '1e308', '-0', '18446744073709551616', json([[PROTOTYPE_NAMES]])];
+
+/** Raw JSON values sent in one body field: one odd value, and a built-in name where a name may go. */
+function hostileValues(kind: Kind, turn: number): string[] {
+  const out = [ODD[turn % ODD.length]!];
+  if (kind === 'string' || kind === 'other') out.push(json(PROTOTYPE_NAMES[turn % 2]));
+  if (kind === 'array') out.push(json(PROTOTYPE_NAMES));
+  if (kind === 'object' || kind === 'other') out.push(`{${PROTOTYPE_NAMES.map((n) => `"${n}":"x"`).join(',')}}`);
+  return out;
+}
+
+export function hostileProbesFor(routeKey: string, route: Route): Probe[] {
+  const [method, template] = routeKey.split(' ') as [string, string];
+  const path = fill(template, goodParam);
+  const out: Probe[] = [];
+  const probe = (p: Omit<Probe, 'category'>) => out.push({ category: 'hostile', ...p });
+
+  for (const [turn, name] of [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).entries())
+    for (const bad of ['constructor', turn % 2 ? '__proto__' : 'toString'])
+      probe({ path: fill(template, (n) => (n === name ? bad : goodParam(n))), label: `${name}=${bad}` });
+
+  if (method !== 'GET' && method !== 'DELETE') {
+    const contentType = 'application/json';
+    probe({ path, body: POLLUTED, contentType, label: 'body {__proto__, constructor}' });
+    probe({ path, body: json(DEEP), contentType, label: 'body nested 2000 deep' });
+    for (const [turn, [field, schema]] of Object.entries(fieldsOf(route.options.body)).entries())
+      for (const value of hostileValues(kindOf(schema), turn))
+        probe({ path, body: `{${json(field)}:${value}}`, contentType, label: `${field}=${value.slice(0, 24)}` });
+  }
+
+  // only where a query is read: elsewhere a harmless query would let the probe run the route for real
+  const queryFields = Object.keys(fieldsOf(route.options.query));
+  if (queryFields.length)
+    for (const name of ['__proto__', 'constructor'])
+      probe({ path, query: `${name}=1&${name}=2`, label: `query key ${name}` });
+  for (const [turn, field] of queryFields.entries()) {
+    const key = encodeURIComponent(field);
+    const query = [`${key}=constructor`, `${key}=__proto__`, `${key}[]=1&${key}=1e308`][turn % 3]!;
+    probe({ path, query, label: decodeURIComponent(query) });
+  }
   return out;
 }

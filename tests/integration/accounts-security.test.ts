@@ -161,6 +161,25 @@ describe('login throttling and passwords (M3, L5, L6)', () => {
     expect((await api('POST', '/auth/login', { body: co.admin, headers: from(newAddress()) })).status).toBe(200);
   });
 
+  it("an attacker failing the owner's password is held at their address only: the owner signs in from another", async () => {
+    const co = await newCompany('login-lockout');
+    const attacker = newAddress();
+    const guess = () =>
+      api('POST', '/auth/login', {
+        body: { email: co.admin.email, password: 'wrong-password' },
+        headers: from(attacker),
+      });
+    const answers: number[] = [];
+    for (let i = 0; i < 8; i++) answers.push((await guess()).status);
+    expect(answers.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.slice(5)).toContain(429);
+
+    const owner = await api('POST', '/auth/login', { body: co.admin, headers: from(newAddress()) });
+    expect(owner.status).toBe(200);
+    expect((await guess()).status).toBe(429);
+    expect((await api('POST', '/auth/login', { body: co.admin, headers: from(attacker) })).status).toBe(429);
+  });
+
   it('signups are limited per client address (10 an hour)', async () => {
     const address = newAddress();
     const signup = () =>

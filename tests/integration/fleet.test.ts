@@ -125,11 +125,13 @@ describe('fleet view', () => {
     });
   });
 
-  it('a redrive names a queue of the platform: an unknown one is 404, a malformed name 400', async () => {
+  it('a redrive names a queue of the platform: an unknown one is 404 (also one named like a built-in property), a malformed name 400', async () => {
     const { token } = await login(ADMIN.email, ADMIN.password);
-    const unknown = await api('POST', '/fleet/queues/nope/redrive', { token });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toBe('ERR_NOT_FOUND');
+    for (const name of ['nope', 'constructor']) {
+      const unknown = await api('POST', `/fleet/queues/${name}/redrive`, { token });
+      expect(unknown.status, name).toBe(404);
+      expect(unknown.body.error).toBe('ERR_NOT_FOUND');
+    }
     const bad = await api('POST', '/fleet/queues/Bad_Name!/redrive', { token });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_VALIDATION');

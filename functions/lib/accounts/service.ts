@@ -30,16 +30,19 @@ async function sessionPayload(user: User) {
 }
 
 /**
- * Each attempt takes a hit per client address and per e-mail before the password is checked; a
- * success gives them back. An unknown e-mail costs the same scrypt as a known one.
+ * Each attempt takes a hit per client address, per address and e-mail, and per e-mail before the
+ * password is checked; a success gives them back (and forgets its address's failures on the e-mail).
+ * An unknown e-mail costs the same scrypt as a known one.
  */
 export async function login(email: string, password: string, address: string) {
-  const addressHit = await take(LIMITS.loginPerAddress, address);
-  await take(LIMITS.loginPerEmail, email);
+  const caller = { address, email };
+  const addressHit = await take(LIMITS.loginPerAddress, caller);
+  await take(LIMITS.loginPerAddressAndEmail, caller);
+  const emailHit = await take(LIMITS.loginPerEmail, caller);
   const stored = await findUserByEmail(email);
   const valid = await verifyPassword(password, stored?.passwordHash);
   if (!stored || !valid) throw new AppError('ERR_INVALID_CREDENTIALS');
-  await Promise.all([giveBack(addressHit), clear(LIMITS.loginPerEmail, email)]);
+  await Promise.all([giveBack(addressHit), clear(LIMITS.loginPerAddressAndEmail, caller), giveBack(emailHit)]);
   if (needsRehash(stored.passwordHash)) {
     await updateItem(userKeys(stored.companyId, stored.id), {
       set: { passwordHash: await hashPassword(password) },
@@ -90,7 +93,7 @@ export interface SignupInput {
 
 /** Public signup: a company on a 3-day trial (recurrence MENSAL) and its admin, in one transaction. */
 export async function signup(input: SignupInput, address: string) {
-  await take(LIMITS.signupPerAddress, address);
+  await take(LIMITS.signupPerAddress, { address });
   const plan = await getPlan(input.planId);
   if (!plan) throw new AppError('ERR_VALIDATION', 400, [{ path: ['planId'], message: 'invalid' }]);
   const companyId = await nextId(GLOBAL_SCOPE, 'company');
@@ -135,8 +138,8 @@ const hashCode = (email: string, code: string) =>
     .digest('hex');
 
 export async function requestPasswordReset(email: string, address: string) {
-  await take(LIMITS.resetRequestPerAddress, address);
-  await take(LIMITS.resetRequestPerEmail, email);
+  await take(LIMITS.resetRequestPerAddress, { address });
+  await take(LIMITS.resetRequestPerEmail, { address, email });
   const user = await findUserByEmail(email);
   if (!user) return;
   const code = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
@@ -149,8 +152,8 @@ export async function requestPasswordReset(email: string, address: string) {
 }
 
 export async function resetPassword(email: string, code: string, password: string, address: string) {
-  await take(LIMITS.resetGuessPerAddress, address);
-  await take(LIMITS.resetGuessPerEmail, email);
+  await take(LIMITS.resetGuessPerAddress, { address });
+  await take(LIMITS.resetGuessPerEmail, { address, email });
   // Claiming the code is the comparison: one conditional write, so two requests cannot both use it.
   const claimed = await updateItem(resetKeys(email), {
     set: { usedAt: Date.now() },

@@ -25,8 +25,8 @@ async function attributes(url: string, names: QueueAttributeName[]) {
 export async function queueDepths(): Promise<FleetQueue[]> {
   const { queueUrls, deadLetterUrls } = config();
   const rows = await Promise.all(
-    Object.entries(deadLetterUrls).map(async ([key, dlqUrl]) => {
-      const url = queueUrls[key];
+    [...deadLetterUrls].map(async ([key, dlqUrl]) => {
+      const url = queueUrls.get(key);
       const [own, dead] = await Promise.all([
         url ? attributes(url, DEPTH) : Promise.resolve<Record<string, string>>({}),
         attributes(dlqUrl, ['ApproximateNumberOfMessages']),
@@ -48,7 +48,7 @@ export async function queueDepths(): Promise<FleetQueue[]> {
  * to the queue they came from, in the order they arrived). Answers how many were waiting.
  */
 export async function redriveDeadLetters(name: string, by: AuditActor) {
-  const dlqUrl = config().deadLetterUrls[name.toLowerCase().replace(/-/g, '_')];
+  const dlqUrl = config().deadLetterUrls.get(name.toLowerCase().replace(/-/g, '_'));
   if (!dlqUrl) throw notFound();
   const dead = await attributes(dlqUrl, ['QueueArn', 'ApproximateNumberOfMessages']);
   const waiting = Number(dead.ApproximateNumberOfMessages ?? 0);
