@@ -400,7 +400,7 @@ export async function updateTicket(
   if (!changed) return ticket;
   await Promise.all([recordAggregates(before, after, now), afterSlaChange(before, after)]);
   await publishTicketChange(companyId, before, ticket);
-  if (known?.by) await recordTakeover(companyId, known, before, after);
+  if (known?.by) await recordTakeover(companyId, known.by, known.users, before, after);
   await notifyPendingTicket(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind, known);
   // the rating question or the completion message (once per close, see chatbot/rating.ts)
@@ -426,7 +426,6 @@ export async function updateTicketByUser(
 ): Promise<Ticket> {
   const known = await preread(companyId, actor, ticketId, changes, audit);
   await assertCanSee(companyId, actor, known.ticket, known.users.get(actor.userId));
-  assertMayChange(actor, known.ticket, known.settings.get('takeoverByAnyUser'));
   return updateTicket(companyId, ticketId, changes, actor, known);
 }
 
@@ -434,12 +433,17 @@ export async function updateTicketByUser(
  * A user moved a ticket away from the attendant who held it (to themselves, to someone else, or
  * back to the queue): a system note on the ticket and `ticket.taken_over` in the audit trail.
  */
-async function recordTakeover(companyId: number, known: Preread, before: StoredTicket, after: StoredTicket) {
-  const by = known.by!;
+async function recordTakeover(
+  companyId: number,
+  by: NonNullable<Preread['by']>,
+  users: Preread['users'],
+  before: StoredTicket,
+  after: StoredTicket,
+) {
   const holder = lockHolder(before, by.actor.userId);
   if (holder === null || after.userId === holder) return;
   const from = before.user?.name ?? `#${holder}`;
-  const who = known.users.get(by.actor.userId)?.name ?? `#${by.actor.userId}`;
+  const who = users.get(by.actor.userId)?.name ?? `#${by.actor.userId}`;
   const text =
     after.userId === by.actor.userId
       ? `Atendimento assumido por ${who} (estava com ${from}).`
