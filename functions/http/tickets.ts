@@ -41,12 +41,15 @@ export const handler = httpModule({
     reply(await createTicketByUser(auth.companyId, actorOf(auth), body), 201),
   ),
 
-  'PUT /tickets/{id}': route({ params, body: TicketUpdateBody }, async ({ auth, params, body }) => {
+  'PUT /tickets/{id}': route({ params, body: TicketUpdateBody }, async ({ auth, params, body, clientAddress }) => {
     const { whatsappId, ...rest } = body;
-    return updateTicketByUser(auth.companyId, actorOf(auth), params.id, {
-      ...rest,
-      ...(whatsappId ? { whatsappId } : {}),
-    });
+    return updateTicketByUser(
+      auth.companyId,
+      actorOf(auth),
+      params.id,
+      { ...rest, ...(whatsappId ? { whatsappId } : {}) },
+      auditActorOf(auth, clientAddress),
+    );
   }),
 
   /** issue 24: the caller takes over a ticket another attendant handles (admins, or all with takeoverByAnyUser) */
@@ -55,7 +58,7 @@ export const handler = httpModule({
   ),
 
   'DELETE /tickets/{id}': route({ permission: 'ticket-options:deleteTicket', params }, async ({ auth, params }) => {
-    await deleteTicket(auth.companyId, params.id);
+    await deleteTicket(auth.companyId, actorOf(auth), params.id);
     return { message: 'ticket deleted' };
   }),
 

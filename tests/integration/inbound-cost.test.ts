@@ -87,10 +87,13 @@ describe('cost per unit of work (DynamoDB requests and capacity)', () => {
   it('accepting a pending ticket takes at most 5 DynamoDB requests (was 8)', async () => {
     const { co, ticketId } = await conversation('cost-accept', '5511977770001');
     const { result, usage } = await fns.metrics.measure(() =>
-      fns.updateTicketByUser(co.companyId, { userId: co.admin.id, profile: 'admin' }, ticketId, {
-        status: 'open',
-        userId: co.admin.id,
-      }),
+      fns.updateTicketByUser(
+        co.companyId,
+        { userId: co.admin.id, profile: 'admin' },
+        ticketId,
+        { status: 'open', userId: co.admin.id },
+        { companyId: co.companyId, userId: co.admin.id, address: null },
+      ),
     );
     show('accept', usage);
     expect(result).toMatchObject({ status: 'open', userId: co.admin.id, user: { id: co.admin.id } });
@@ -108,10 +111,13 @@ describe('cost per unit of work (DynamoDB requests and capacity)', () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     await fns.updateItem(key, { set: { createdDay: yesterday } });
     const { result, usage } = await fns.metrics.measure(() =>
-      fns.updateTicketByUser(co.companyId, { userId: co.admin.id, profile: 'admin' }, ticketId, {
-        status: 'open',
-        userId: co.admin.id,
-      }),
+      fns.updateTicketByUser(
+        co.companyId,
+        { userId: co.admin.id, profile: 'admin' },
+        ticketId,
+        { status: 'open', userId: co.admin.id },
+        { companyId: co.companyId, userId: co.admin.id, address: null },
+      ),
     );
     show('accept (older ticket)', usage);
     expect(result).toMatchObject({ status: 'open', userId: co.admin.id });

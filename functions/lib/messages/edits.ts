@@ -8,7 +8,7 @@ import { log } from '../log';
 import { enqueue } from '../queue';
 import { contactJid, digitsOnly, getContact, jidUser, requireContact } from '../contacts/repo';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
-import { assertCanSee, type Actor } from '../tickets/access';
+import { assertCanSee, assertMayChangeIn, type Actor } from '../tickets/access';
 import { getMessageById, getMessageByWid } from './repo';
 import { patchFound, stripKey } from './store';
 
@@ -56,12 +56,16 @@ export async function markRevoked(
   return patchFound(companyId, undefined, found, { isDeleted: true });
 }
 
-/** DELETE /messages/{id}: only the sender's own messages (fromMe); WhatsApp is asked to revoke it. */
+/**
+ * DELETE /messages/{id}: only the company's messages (fromMe), in a ticket the caller may change
+ * (the soft lock, access.ts assertMayChange); WhatsApp is asked to revoke it.
+ */
 export async function deleteMessageByUser(companyId: number, actor: Actor, id: string): Promise<Message> {
   const found = await getMessageById(companyId, id);
   if (!found) throw new AppError('ERR_NOT_FOUND');
   const ticket = await requireStoredTicket(companyId, found.ticketId);
   await assertCanSee(companyId, actor, ticket);
+  await assertMayChangeIn(companyId, actor, ticket);
   if (!found.fromMe) throw new AppError('ERR_NO_PERMISSION');
   const updated = await patchFound(companyId, toTicket(ticket), found, { isDeleted: true });
   if (found.wid) {

@@ -9,6 +9,7 @@ import { requireContact } from '../contacts/repo';
 import { getDefaultWhatsapp, listWhatsapps } from '../whatsapp/repo';
 import { conversationPk, newMessageId } from '../messages/repo';
 import { findOrCreateTicket } from '../tickets/service';
+import { assertMaySend } from '../tickets/access';
 import { sendMessage } from '../messages/send';
 import {
   DUE_SHARDS,
@@ -202,6 +203,8 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
       isGroup: contact.isGroup,
       fromMe: true,
     });
+    // the soft lock: a conversation someone else holds is theirs, whoever wrote the schedule
+    assertMaySend({ userId: s.userId }, ticket);
     const now = new Date();
     const body = fillVariables(s.body, { contactName: contact.name, now, protocol: protocolOf(now, ticket.id) });
     const media = s.mediaPath
@@ -219,7 +222,8 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
     log.warn('schedule send failed', { companyId: s.companyId, scheduleId: s.id, attempt, error });
     // a clean failure: nothing went out, so the next attempt may send
     await updateItem(key, { remove: ['sendingAt'], condition: 'attribute_exists(pk)' });
-    if (attempt < maxAttempts()) throw err;
+    // a locked ticket is a rule, not a hiccup: recorded at once rather than retried
+    if (attempt < maxAttempts() && error !== 'ERR_TICKET_LOCKED') throw err;
     await finish(s, { status: 'ERRO', error, attempts: attempt });
     return;
   }

@@ -22,6 +22,7 @@ import { publish } from '../realtime';
 import { deleteObject, presignGet, storeUpload } from '../storage';
 import { contactKeys, normalizeText, requireContact, toContact } from '../contacts/repo';
 import type { UploadedFile } from '../multipart';
+import { assertCanSeeContact } from '../tickets/access';
 import {
   dueIndex,
   getStoredSchedule,
@@ -103,11 +104,13 @@ export async function listSchedulesPage(
   return { schedules: result.items, hasMore: result.hasMore, cursor: result.cursor };
 }
 
+/** A schedule is only for a contact its author may reach (access.ts assertCanSeeContact). */
 export async function createSchedule(
   auth: AuthContext,
   body: { body: string; contactId: number; sendAt: string; cancelIfCustomerWrites?: boolean },
 ) {
   const contact = await requireContact(auth.companyId, body.contactId);
+  await assertCanSeeContact(auth.companyId, auth, contact.id);
   const id = await nextId(companyScope(auth.companyId), 'schedule');
   const now = nowIso();
   const stored: StoredSchedule = {
@@ -190,6 +193,7 @@ export async function updateSchedule(
   const current = await requireOwnSchedule(auth, id);
   assertEditable(current);
   const contact = await requireContact(companyId, body.contactId ?? current.contactId);
+  await assertCanSeeContact(companyId, auth, contact.id);
   const text = body.body ?? current.body;
   const { out } = await updateUnsent(companyId, current, {
     ...body,

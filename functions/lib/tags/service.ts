@@ -8,7 +8,7 @@ import { companyScope, counterTx, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
-import { assertCanSee, type Actor } from '../tickets/access';
+import { assertCanSee, assertMayChangeIn, type Actor } from '../tickets/access';
 import { mutateTicket } from '../tickets/mutate';
 import { publishTicketChange } from '../tickets/events';
 import { requireTag, requireTags, tagItem, tagKeys, tagLinkKeys, tagLinksPk, toTag } from './repo';
@@ -174,6 +174,7 @@ export async function allTags(companyId: number, onlyKanban = false): Promise<Ta
 export async function setTicketTags(companyId: number, actor: Actor, ticketId: number, tagIds: number[]) {
   const current = await requireStoredTicket(companyId, ticketId);
   await assertCanSee(companyId, actor, current);
+  await assertMayChangeIn(companyId, actor, current);
   const wanted = [...new Set(tagIds)];
   const tags = await requireTags(companyId, wanted);
   const { before, after, changed } = await mutateTicket(

@@ -31,12 +31,15 @@ import {
 import { applyTransition, type TicketChanges, type TransitionKind } from './transitions';
 import { publishTicketChange, publishToTicket } from './events';
 import { listCountTx, type AssignCheck } from './counts';
-import { isAdmin, assertCanSee, type Actor } from './access';
+import { isAdmin, assertCanSee, assertMayChange, assertMayChangeIn, type Actor } from './access';
 import { mutateTicket } from './mutate';
 import { sendMessage } from '../messages/send';
 import { onTicketClosed } from '../chatbot/rating';
 import { notifyPendingTicket } from '../push/notify';
 import { afterSlaChange, startSlaClock } from '../sla/clock';
+import { lockHolder } from '#shared/presence';
+import { createSystemNote } from '../notes/service';
+import { auditBy, type AuditActor } from '../audit/actor';
 
 export type { Ticket, TicketChanges };
 
@@ -357,6 +360,8 @@ export async function updateTicket(
     ticketId,
     async (current) => {
       if (assign && !assign.only(current)) return null;
+      // the soft lock, on the ticket as this attempt found it (a concurrent takeover is seen)
+      if (known?.by) assertMayChange(known.by.actor, current, known.settings.get('takeoverByAnyUser'));
       const out = applyTransition(current, changes, actor?.userId ?? null, now);
       kind = out.kind;
       const next = out.after;
@@ -395,6 +400,7 @@ export async function updateTicket(
   if (!changed) return ticket;
   await Promise.all([recordAggregates(before, after, now), afterSlaChange(before, after)]);
   await publishTicketChange(companyId, before, ticket);
+  if (known?.by) await recordTakeover(companyId, known.by, known.users, before, after);
   await notifyPendingTicket(companyId, before, ticket);
   await automaticMessages(companyId, before, after, kind, known);
   // the rating question or the completion message (once per close, see chatbot/rating.ts)
@@ -406,34 +412,76 @@ export async function updateTicket(
   return ticket;
 }
 
-/** PUT /tickets/{id}: the caller must be able to see the ticket (non-admins: their queues). */
+/**
+ * PUT /tickets/{id}: the caller must be able to see the ticket (non-admins: their queues), and a
+ * ticket someone else holds obeys the soft lock (access.ts assertMayChange). A change of holder
+ * by someone who may take over is a takeover: it leaves the note and the audit entry.
+ */
 export async function updateTicketByUser(
   companyId: number,
   actor: Actor,
   ticketId: number,
   changes: TicketChanges,
+  audit: AuditActor,
 ): Promise<Ticket> {
-  const known = await preread(companyId, actor, ticketId, changes);
+  const known = await preread(companyId, actor, ticketId, changes, audit);
   await assertCanSee(companyId, actor, known.ticket, known.users.get(actor.userId));
   return updateTicket(companyId, ticketId, changes, actor, known);
 }
 
-/** What a change reads before its transaction, read at once: the ticket, the users it names, the notice settings. */
+/**
+ * A user moved a ticket away from the attendant who held it (to themselves, to someone else, or
+ * back to the queue): a system note on the ticket and `ticket.taken_over` in the audit trail.
+ */
+async function recordTakeover(
+  companyId: number,
+  by: NonNullable<Preread['by']>,
+  users: Preread['users'],
+  before: StoredTicket,
+  after: StoredTicket,
+) {
+  const holder = lockHolder(before, by.actor.userId);
+  if (holder === null || after.userId === holder) return;
+  const from = before.user?.name ?? `#${holder}`;
+  const who = users.get(by.actor.userId)?.name ?? `#${by.actor.userId}`;
+  const text =
+    after.userId === by.actor.userId
+      ? `Atendimento assumido por ${who} (estava com ${from}).`
+      : after.userId !== null
+        ? `Atendimento de ${from} transferido por ${who} para ${after.user?.name ?? `#${after.userId}`}.`
+        : `Atendimento de ${from} devolvido à fila por ${who}.`;
+  await createSystemNote(companyId, after, text);
+  await auditBy(by.audit, {
+    action: 'ticket.taken_over',
+    target: { type: 'ticket', id: after.id },
+    changes: { userId: { from: holder, to: after.userId } },
+  });
+}
+
+/** What a change reads before its transaction, read at once: the ticket, the users it names, the settings it obeys. */
 interface Preread {
   ticket: StoredTicket;
   users: Map<number, User>;
   settings: Map<string, string>;
+  /** a user's change (PUT /tickets/{id}): the soft lock applies and a takeover is recorded */
+  by?: { actor: Actor; audit: AuditActor };
 }
 
-const NOTICE_SETTINGS = ['sendGreetingAccepted', 'sendMsgTransfTicket'] as const;
+const PREREAD_SETTINGS = ['sendGreetingAccepted', 'sendMsgTransfTicket', 'takeoverByAnyUser'] as const;
 
 /** One BatchGet instead of a read each (issue 15: accepting a ticket costs 5 requests). */
-async function preread(companyId: number, actor: Actor, ticketId: number, changes: TicketChanges): Promise<Preread> {
+async function preread(
+  companyId: number,
+  actor: Actor,
+  ticketId: number,
+  changes: TicketChanges,
+  audit: AuditActor,
+): Promise<Preread> {
   const userIds = [...new Set([actor.userId, ...(typeof changes.userId === 'number' ? [changes.userId] : [])])];
   const items = await batchGet([
     ticketKeys(companyId, ticketId),
     ...userIds.map((id) => userKeys(companyId, id)),
-    ...NOTICE_SETTINGS.map((key) => settingKeys(companyId, key)),
+    ...PREREAD_SETTINGS.map((key) => settingKeys(companyId, key)),
   ]);
   const ticket = items.find((i) => i.sk === ticketKeys(companyId, ticketId).sk);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
@@ -443,7 +491,8 @@ async function preread(companyId: number, actor: Actor, ticketId: number, change
     ticket: toStored(ticket),
     users: new Map(users.map((u) => [u.id, u])),
     // an unset setting reads as its default
-    settings: new Map(NOTICE_SETTINGS.map((key) => [key, stored.get(key) ?? SETTING_DEFAULTS[key]])),
+    settings: new Map(PREREAD_SETTINGS.map((key) => [key, stored.get(key) ?? SETTING_DEFAULTS[key]])),
+    by: { actor, audit },
   };
 }
 
@@ -482,9 +531,14 @@ async function automaticMessages(
   }
 }
 
-/** DELETE /tickets/{id}: the ticket, its guard and uuid pointer go; viewers get `ticket` delete. */
-export async function deleteTicket(companyId: number, ticketId: number) {
+/**
+ * DELETE /tickets/{id}: the ticket, its guard and uuid pointer go; viewers get `ticket` delete. One
+ * someone else holds obeys the soft lock; the version condition below keeps the check true until the write.
+ */
+export async function deleteTicket(companyId: number, actor: Actor, ticketId: number) {
   const t = await requireStoredTicket(companyId, ticketId);
+  await assertCanSee(companyId, actor, t);
+  await assertMayChangeIn(companyId, actor, t);
   const items: TransactItem[] = [
     // the counters move from the ticket as read: a change meanwhile fails the delete (ERR_CONFLICT)
     deleteTx(ticketKeys(companyId, ticketId), '#v = :v', { names: { '#v': 'version' }, values: { ':v': t.version } }),
