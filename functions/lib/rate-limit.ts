@@ -4,8 +4,9 @@ import { AppError } from './errors';
 
 /**
  * The one rate limiter. A rule counts hits per subject (an e-mail, a client address, or one e-mail
- * from one address) in fixed windows: item `RL#<rule>#<subject>` / `W#<window>`, with TTL. A hit is taken with one conditional
- * ADD before the work it guards, so concurrent requests can never spend more than the budget.
+ * from one address) in fixed windows: item `RL#<rule>#<subject>` / `W#<window>`, with TTL. A hit is
+ * taken with one conditional ADD before the work it guards, so concurrent requests can never spend
+ * more than the budget.
  *
  * A rule allows `free` hits per window. Past that, a rule without `backoff` refuses until the window
  * ends; a rule with `backoff` lets one hit through per delay (base·2^k seconds, capped) instead, so an

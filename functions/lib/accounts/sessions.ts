@@ -103,22 +103,23 @@ export async function issueSession(user: User, sessionId?: string, replaces?: st
 export async function consumeRefreshToken(token: string): Promise<(RefreshItem & { replaces: string }) | undefined> {
   const item = await getItem<RefreshItem>(refreshKeys(token), { consistent: true });
   if (!item || item.ttl < Date.now() / 1000) return undefined;
-  const fresh = await updateItem(refreshKeys(token), {
-    set: { usedAt: Date.now() },
-    condition: 'attribute_not_exists(usedAt)',
+  // a token already used is not marked again; one whose mark fails was used a moment ago
+  const fresh =
+    item.usedAt === undefined &&
+    (await updateItem(refreshKeys(token), { set: { usedAt: Date.now() }, condition: 'attribute_not_exists(usedAt)' }));
+  const usedAt = item.usedAt ?? Date.now();
+  const session = await getItem<SessionItem>(sessionKeys(item.companyId, item.userId, item.sessionId), {
+    consistent: true,
   });
-  const sessionKey = sessionKeys(item.companyId, item.userId, item.sessionId);
-  const session = await getItem<SessionItem>(sessionKey, { consistent: true });
   if (!session || session.endedAt) return undefined;
-  if (fresh || (await isRetry(token, session))) return { ...item, replaces: sha256(token) };
+  if (fresh || (await isRetry(token, usedAt, session))) return { ...item, replaces: sha256(token) };
   await revokeSession(item.companyId, item.userId, item.sessionId);
   return undefined;
 }
 
 /** A used token presented again by the browser that lost the answer (consumeRefreshToken). */
-async function isRetry(token: string, session: SessionItem) {
-  const used = await getItem<RefreshItem>(refreshKeys(token), { consistent: true });
-  if (!used?.usedAt || Date.now() - used.usedAt > REFRESH_RETRY_GRACE_MS) return false;
+async function isRetry(token: string, usedAt: number, session: SessionItem) {
+  if (Date.now() - usedAt > REFRESH_RETRY_GRACE_MS) return false;
   const hash = sha256(token);
   // two refreshes at once with the same token: the first has not written its successor yet
   if (session.rtHash === hash) return true;
