@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
@@ -138,13 +138,20 @@ export async function realtimeClient(token: string) {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  /** sends a room action and waits for the server's acknowledgement */
-  const join = async (action: string, value?: unknown) => {
+  /** sends an action and waits for the server's answer: `ready`, or `error` with its code */
+  const reply = async (action: string, value?: unknown) => {
     const before = events.length;
     send(action, value);
-    await waitFor((e) => e.event === 'ready' && e.data.action === action && events.indexOf(e) >= before);
+    return waitFor(
+      (e) => (e.event === 'ready' || e.event === 'error') && e.data.action === action && events.indexOf(e) >= before,
+    );
   };
-  return { ws, events, send, join, waitFor, close: () => ws.close() };
+  /** sends a room action and waits for the server's acknowledgement (an `error` answer throws) */
+  const join = async (action: string, value?: unknown) => {
+    const answer = await reply(action, value);
+    if (answer.event === 'error') throw new Error(`${action} refused: ${answer.data.error}`);
+  };
+  return { ws, events, send, reply, join, waitFor, close: () => ws.close() };
 }
 
 /** Waits until the local queues have drained (local runtime only). */
@@ -180,6 +187,18 @@ export function table() {
   const TableName = inject('tableName');
   return {
     get: async (pk: string, sk: string) => (await doc!.send(new GetCommand({ TableName, Key: { pk, sk } }))).Item,
+    /** every item of a partition (a company's connection records: `C#<id>#WS`) */
+    query: async (pk: string) =>
+      (
+        await doc!.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+            ConsistentRead: true,
+          }),
+        )
+      ).Items ?? [],
     set: async (pk: string, sk: string, fields: Record<string, unknown>) => {
       const names = Object.keys(fields);
       await doc!.send(
