@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SOCKET_MAX_CHAT_BOXES, SOCKET_MAX_FRAME_BYTES, SOCKET_RATE } from '../../shared/constants';
+import {
+  SOCKET_CLOSE_TOO_LARGE,
+  SOCKET_MAX_CHAT_BOXES,
+  SOCKET_MAX_FRAME_BYTES,
+  SOCKET_RATE,
+} from '../../shared/constants';
 import { api, newCompany, realtimeClient, sleep, table } from './helpers';
 import { attendanceCompany, createContact, createPendingTicket, createTicket } from './fixtures';
 
@@ -252,6 +257,6 @@ describe('what the socket reads', () => {
     await ws.waitFor((e) => e.event === 'ready' && e.data.action === 'ping');
     const gone = closed(ws.ws);
     ws.ws.send(frame(SOCKET_MAX_FRAME_BYTES + 1));
-    expect(await gone).toBe(1009);
+    expect(await gone).toBe(SOCKET_CLOSE_TOO_LARGE);
   });
 });
