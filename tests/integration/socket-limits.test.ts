@@ -185,6 +185,35 @@ describe('chat boxes: only tickets the user may see now', () => {
   });
 });
 
+describe('chat box switches', () => {
+  it('leaving one chat box and opening the next back to back, as the web app does on a switch, leaves only the next open', async () => {
+    const co = await newCompany('sock-switch');
+    const { whatsapp } = await attendanceCompany(co);
+    const tickets: { id: number }[] = [];
+    for (let i = 0; i < 4; i++)
+      tickets.push(
+        await createTicket(co.adminToken, {
+          contactId: (await createContact(co.adminToken)).id,
+          whatsappId: whatsapp.id,
+        }),
+      );
+    const ws = await realtimeClient(co.adminToken);
+    try {
+      await ws.join('joinChatBox', tickets[0]!.id);
+      for (let i = 1; i < tickets.length; i++) {
+        const from = ws.events.length;
+        ws.send('leaveChatBox', tickets[i - 1]!.id);
+        ws.send('joinChatBox', tickets[i]!.id);
+        await ws.waitFor(() => since(ws, from, (e) => e.event === 'ready' || e.event === 'error').length === 2);
+      }
+      expect(ws.events.filter((e) => e.event === 'error')).toEqual([]);
+      expect((await recordOf(co.companyId, co.admin.id)).chatBoxes).toEqual([tickets.at(-1)!.id]);
+    } finally {
+      ws.close();
+    }
+  });
+});
+
 describe('what the socket reads', () => {
   it('only known rooms and values are taken: anything else gets ERR_VALIDATION, changes nothing, and is never sent back', async () => {
     const co = await newCompany('sock-input');

@@ -2,7 +2,7 @@ import { SOCKET_MAX_CHAT_BOXES, SOCKET_RATE } from '#shared/constants';
 import type { TicketStatus } from '#shared/constants';
 import { AppError } from '../errors';
 import { take, type RateRule } from '../rate-limit';
-import { updateRooms, type WsConnection } from '../realtime';
+import { changeChatBoxes, updateRooms, type WsConnection } from '../realtime';
 import { requireVisibleTicket } from '../tickets/access';
 import { announceViewers } from './service';
 
@@ -36,23 +36,22 @@ export async function withinSocketRate(connectionId: string): Promise<boolean> {
 }
 
 export async function openChatBox(conn: WsConnection, ticketId: number) {
-  const open = conn.chatBoxes ?? [];
-  if (!open.includes(ticketId) && open.length >= SOCKET_MAX_CHAT_BOXES)
-    throw new AppError('ERR_LIST_LIMIT_REACHED', undefined, { list: 'chatBoxes', cap: SOCKET_MAX_CHAT_BOXES });
   await requireVisibleTicket(conn.companyId, { userId: conn.userId, profile: conn.profile }, ticketId);
-  const chatBoxes = [...new Set([...open, ticketId])];
-  await updateRooms(conn, { chatBoxes });
+  const now = await changeChatBoxes(conn, (open) => {
+    if (open.includes(ticketId)) return open;
+    if (open.length >= SOCKET_MAX_CHAT_BOXES)
+      throw new AppError('ERR_LIST_LIMIT_REACHED', undefined, { list: 'chatBoxes', cap: SOCKET_MAX_CHAT_BOXES });
+    return [...open, ticketId];
+  });
   // the ticket's viewers (the joiner included) learn who has it open now
-  await announceViewers(conn.companyId, [ticketId], { connectionId: conn.connectionId, conn: { ...conn, chatBoxes } });
+  if (now) await announceViewers(conn.companyId, [ticketId], { connectionId: conn.connectionId, conn: now });
 }
 
 /** Leaving a chat box the socket has not open changes and announces nothing. */
 export async function closeChatBox(conn: WsConnection, ticketId: number) {
-  const open = conn.chatBoxes ?? [];
-  if (!open.includes(ticketId)) return;
-  const chatBoxes = open.filter((id) => id !== ticketId);
-  await updateRooms(conn, { chatBoxes });
-  await announceViewers(conn.companyId, [ticketId], { connectionId: conn.connectionId, conn: { ...conn, chatBoxes } });
+  if (!(conn.chatBoxes ?? []).includes(ticketId)) return;
+  const now = await changeChatBoxes(conn, (open) => open.filter((id) => id !== ticketId));
+  if (now) await announceViewers(conn.companyId, [ticketId], { connectionId: conn.connectionId, conn: now });
 }
 
 /** A ticket list (one status tab): the socket keeps at most one entry per status. */

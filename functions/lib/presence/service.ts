@@ -14,7 +14,7 @@ import {
   mayReceive,
   onConnectionChange,
   postAll,
-  updateRooms,
+  changeChatBoxes,
   type ConnectionChange,
   type WsConnection,
 } from '../realtime';
@@ -137,7 +137,7 @@ export async function relayTyping(conn: WsConnection, ticketId: number) {
   ]);
   const room = roomOf([...connections.filter((c) => c.connectionId !== conn.connectionId), conn], ticket, ticketId);
   if (!room.includes(conn)) {
-    await updateRooms(conn, { chatBoxes: conn.chatBoxes.filter((id) => id !== ticketId) });
+    await changeChatBoxes(conn, (open) => open.filter((id) => id !== ticketId));
     return;
   }
   const data: TypingEvent = { action: 'update', ticketId, userId: conn.userId, name: conn.name ?? '' };
