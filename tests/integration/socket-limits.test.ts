@@ -111,9 +111,15 @@ describe('chat boxes: only tickets the user may see now', () => {
       await aWs.waitFor(named(co.companyId, 'typing'));
 
       // to queue B: agent A may no longer see it, agent B now may
+      const aFrom = aWs.events.length;
+      const adminMoved = adminWs.events.length;
       const moved = await api('PUT', `/tickets/${ticket.id}`, { token: co.adminToken, body: { queueId: queueB.id } });
       expect(moved.status).toBe(200);
-      const aFrom = aWs.events.length;
+      // the transfer itself tells the viewers left who views it now
+      const left = await adminWs.waitFor(
+        (e) => named(co.companyId, 'ticketViewers')(e) && adminWs.events.indexOf(e) >= adminMoved,
+      );
+      expect(left.data.viewers.map((v: { userId: number }) => v.userId)).toEqual([co.admin.id]);
       await bWs.join('joinChatBox', ticket.id);
       const seen = await adminWs.waitFor(
         (e) => named(co.companyId, 'ticketViewers')(e) && e.data.viewers.some((v: any) => v.userId === agentB.id),

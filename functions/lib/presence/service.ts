@@ -3,8 +3,8 @@ import { channelEvent } from '#shared/events';
 import {
   becameAvailable,
   type PresenceEvent,
-  type TicketViewer,
   type TicketViewersEvent,
+  viewersOf,
   type TypingEvent,
 } from '#shared/presence';
 import { updateItem, type Item } from '../db';
@@ -73,13 +73,6 @@ export async function setIdle(conn: Pick<WsConnection, 'companyId' | 'userId' | 
     condition: 'attribute_exists(pk)',
   });
   await settlePresence(conn.companyId, conn.userId, item);
-}
-
-/** One entry per user among the connections that have the ticket open. */
-export function viewersOf(connections: Pick<WsConnection, 'userId' | 'name'>[]): TicketViewer[] {
-  const seen = new Map<number, TicketViewer>();
-  for (const c of connections) if (!seen.has(c.userId)) seen.set(c.userId, { userId: c.userId, name: c.name ?? '' });
-  return [...seen.values()];
 }
 
 const inRoom = (c: WsConnection, ticketId: number) => (c.chatBoxes ?? []).includes(ticketId);
