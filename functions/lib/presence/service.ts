@@ -10,17 +10,17 @@ import {
 import { updateItem, type Item } from '../db';
 import { bumpRoster, userKeys } from '../accounts/users';
 import {
+  changeChatBoxes,
   companyConnections,
   mayReceive,
   onConnectionChange,
   postAll,
-  changeChatBoxes,
   type ConnectionChange,
   type WsConnection,
 } from '../realtime';
 import { onUserAvailable } from '../tickets/assignment';
 import { ticketAudience } from '../tickets/events';
-import { getStoredTicket } from '../tickets/repo';
+import { getStoredTicket, type StoredTicket } from '../tickets/repo';
 import { itemStatus } from './status';
 import { log } from '../log';
 
@@ -84,7 +84,7 @@ const inRoom = (c: WsConnection, ticketId: number) => (c.chatBoxes ?? []).includ
  * connection), so a ticket transferred out of a user's queues, or a user taken out of its queue,
  * drops them from its viewers and its typing at once. A ticket deleted has no viewers.
  */
-function roomOf(connections: WsConnection[], ticket: Awaited<ReturnType<typeof getStoredTicket>>, ticketId: number) {
+function roomOf(connections: WsConnection[], ticket: StoredTicket | undefined, ticketId: number) {
   if (!ticket) return [];
   const audience = ticketAudience(ticket);
   return connections.filter((c) => inRoom(c, ticketId) && mayReceive(c, audience));
