@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InboundEvent, SessionCommand } from '#shared/whatsapp-protocol';
-import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
+import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { freePort } from '../../infra/local/ports';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
 import { resetConfig } from '#lib/config';
@@ -27,7 +27,7 @@ let hub: SimulatorHub;
 beforeAll(async () => {
   sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
   hub = sim.hub;
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'fleet-test' });
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'fleet-test', ...RUNNER_TEST_TABLE });
   Object.assign(process.env, {
     TABLE_NAME: 'fleet-test',
     MEDIA_BUCKET: 'unused',

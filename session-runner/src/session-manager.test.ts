@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, it, expect, vi } from 'vitest';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
-import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
+import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
 import { freePort } from '../../infra/local/ports';
 import { resetConfig } from '#lib/config';
@@ -33,7 +33,7 @@ const provider = (runnerId: string) => simulatorProvider(sim.url, runnerId);
 beforeAll(async () => {
   sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
   hub = sim.hub;
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test' });
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test', ...RUNNER_TEST_TABLE });
   Object.assign(process.env, {
     TABLE_NAME: 'runner-test',
     MEDIA_BUCKET: 'unused',

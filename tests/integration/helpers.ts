@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
+import { acquireFileLock } from './file-lock';
 import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
 
@@ -29,6 +30,25 @@ export function usesTimers(...names: string[]) {
 }
 /** The timers this file declared (file-lock-setup.ts). */
 export const declaredTimers = () => [...timers].sort();
+
+/**
+ * Holds a timer's lock for part of a test instead of the whole file (`usesTimers()`): from just
+ * before one of the test's items falls due, while it must wait for the test's own tick, until that
+ * tick has handled it. Released by the returned function, or when the test ends whatever happens.
+ * For a file that spends most of its time on other things: a file waiting for a lock holds a worker
+ * idle meanwhile.
+ */
+export async function holdTimer(name: string): Promise<() => Promise<void>> {
+  const release = await acquireFileLock(inject('fileLockUrl'), 'exclusive', `timer:${name}`);
+  let held = true;
+  const releaseOnce = async () => {
+    if (!held) return;
+    held = false;
+    await release();
+  };
+  onTestFinished(releaseOnce);
+  return releaseOnce;
+}
 
 /**
  * Points this worker's own config at the stack's table, queues and WebSocket gateway, so a test can

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import { BufferJSON, proto } from '@whiskeysockets/baileys';
-import { startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
+import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
 import { freePort } from '../../../../infra/local/ports';
 import { resetConfig } from '#lib/config';
 import { deleteItem, resetDb, queryAll } from '#lib/db';
@@ -10,7 +10,7 @@ import { loadDynamoAuthState } from './auth-state';
 let dynamo: LocalDynamo;
 
 beforeAll(async () => {
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test' });
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test', ...RUNNER_TEST_TABLE });
   Object.assign(process.env, {
     TABLE_NAME: 'auth-test',
     MEDIA_BUCKET: 'unused',
