@@ -67,6 +67,11 @@ export const MAX_PUSH_DEVICES_PER_USER = 10;
 export const MAX_QUICK_MESSAGES_PER_USER = 200;
 /** Tags of a company (any user makes them): the tag picker, `/tags/list` and the kanban load them all at once. */
 export const MAX_TAGS_PER_COMPANY = 300;
+/**
+ * Notes people write on one ticket (the notes panel and `/ticket-notes/list` load them all at once);
+ * the system's own notes (takeovers, AI hand-offs) are not counted and are always written.
+ */
+export const MAX_NOTES_PER_TICKET = 300;
 
 /** Access token lifetime and refresh token lifetime. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
