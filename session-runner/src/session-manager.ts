@@ -16,7 +16,7 @@ import {
   stoppedLine,
   withTimeout,
 } from './health';
-import { markStopped, markWanted, unmarkWanted } from '#lib/fleet/ownership';
+import { markStopped, markWanted, readSession, unmarkWanted } from '#lib/fleet/ownership';
 import { storeMedia } from './media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
@@ -97,9 +97,46 @@ class ManagedSession {
     private hc: HealthContext,
     /** whether this runner still holds the session (a 440 after a takeover is not ours to act on) */
     private owns: () => Promise<boolean>,
+    /** this runner, as the fleet's ownership item names its holder */
+    private runnerId?: string,
   ) {
     this.auth = new AuthStore(companyId, whatsappId);
+    this.auth.onLost = () => {
+      log.warn('session taken by another runner: closing it here', { companyId, whatsappId, runnerId });
+      void this.close()
+        .catch(this.logFailure('closing a session failed'))
+        .finally(() => this.onGone(this));
+    };
     this.health = new SessionHealth(hc.now);
+  }
+
+  private bound = false;
+
+  /**
+   * Before the first socket: the auth store writes only while this runner holds the session with
+   * the epoch it holds it with now (the fleet's ownership item). False when another runner holds
+   * it: the session is not opened here. A session nobody holds (no fleet) writes unguarded.
+   */
+  private async bindHolder(): Promise<boolean> {
+    if (this.bound || !this.runnerId) return true;
+    const held = await readSession(this.companyId, this.whatsappId);
+    if (held?.owner === undefined) {
+      this.bound = true;
+      return true;
+    }
+    if (held.owner !== this.runnerId) {
+      log.info('session held by another runner: not opened here', {
+        companyId: this.companyId,
+        whatsappId: this.whatsappId,
+        holder: held.owner,
+      });
+      this.auth.close();
+      this.onGone(this);
+      return false;
+    }
+    this.auth.guard({ runnerId: this.runnerId, epoch: held.epoch ?? 0 });
+    this.bound = true;
+    return true;
   }
 
   /** Connected, but the last probe went unanswered. */
@@ -369,6 +406,7 @@ class ManagedSession {
     clearTimeout(this.reconnectTimer);
     // already running (a retry pressed on a live session): tell the API where it stands
     if (this.socket) return this.report(this.status, this.last);
+    if (this.auth.isClosed || !(await this.bindHolder())) return;
     this.intentional = false;
     this.qrExhausted = false;
     const socket = this.provider.create({
@@ -524,6 +562,7 @@ export class SessionManager {
         },
         this.hc,
         () => this.owns(companyId, whatsappId),
+        this.runnerId,
       );
       this.sessions.set(key, s);
     }
@@ -582,6 +621,8 @@ export class SessionManager {
     await withinDeadline(session.settleProvider());
     await withinDeadline(session.settleInbound());
     await withinDeadline(session.auth.flush());
+    // whatever did not land by now is not written later, over the next holder's
+    session.auth.close();
     if (this.sessions.get(key) === session) this.sessions.delete(key);
   }
 
@@ -591,6 +632,8 @@ export class SessionManager {
     if (!session) return;
     this.sessions.delete(this.key(companyId, whatsappId));
     session.startLeaving();
+    // held elsewhere now: its pending auth writes are dropped, never landed over the holder's
+    session.auth.close();
     await session.close().catch(logFailure('closing a session failed', { companyId, whatsappId }));
   }
 
@@ -624,6 +667,8 @@ export class SessionManager {
       case 'newQr': {
         const current = this.get(companyId, whatsappId);
         this.sessions.delete(this.key(companyId, whatsappId));
+        // the old identity's writes stop before its keys are cleared, so none lands after the clear
+        current?.auth.close();
         if (current) await current.close();
         await new AuthStore(companyId, whatsappId).clear();
         await markWanted(companyId, whatsappId);
