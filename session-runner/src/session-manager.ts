@@ -32,6 +32,11 @@ const SEND_WAIT_MS = 15_000;
  * in flight meanwhile.
  */
 const OPENING_WAIT_MS = 60_000;
+/**
+ * How long a session leaving this runner waits for its auth writes to be stored, on top of its
+ * drain: past it the session is not moved (a DynamoDB outage; its writes go on being tried here).
+ */
+export const AUTH_FLUSH_MS = 5_000;
 /** A handshake holds one of the runner's handshake slots at most this long. */
 const HANDSHAKE_SLOT_MS = 30_000;
 
@@ -271,6 +276,12 @@ class ManagedSession {
   /** The session leaves this runner: waiting commands give up and are routed again. */
   startLeaving() {
     this.leaving = true;
+    this.wake();
+  }
+
+  /** A handover given up (its writes were not stored in time): the session is this runner's again. */
+  stayHere() {
+    this.leaving = false;
     this.wake();
   }
 
@@ -603,11 +614,16 @@ export class SessionManager {
   /**
    * Drains one session before it leaves this runner (a handover, a shutdown): waiting commands give
    * up (they are routed again), running ones finish, the provider events it holds reach the queue,
-   * then the socket closes and its pending auth writes land. At most `timeoutMs` of waiting.
+   * then the socket closes and its pending auth writes land. At most `timeoutMs` of waiting for the
+   * drain, then `flushMs` of its own for the writes (R2 of whatsapp-review-3: a slow send must not
+   * eat the writes' time). True when every write is stored: the session may move. False when some
+   * are not: the session must stay this runner's, or the next holder would read older keys than the
+   * ones this socket used; outside a shutdown it opens here again with the same store, whose writes
+   * go on being tried.
    */
-  async release(companyId: number, whatsappId: number, timeoutMs: number) {
+  async release(companyId: number, whatsappId: number, timeoutMs: number, flushMs = AUTH_FLUSH_MS) {
     const session = this.get(companyId, whatsappId);
-    if (!session) return;
+    if (!session) return true;
     session.startLeaving();
     const key = this.key(companyId, whatsappId);
     const until = this.hc.now() + timeoutMs;
@@ -620,10 +636,26 @@ export class SessionManager {
     // events that arrived while it closed, then every auth write: the next holder reads them from the table
     await withinDeadline(session.settleProvider());
     await withinDeadline(session.settleInbound());
-    await withinDeadline(session.auth.flush());
-    // whatever did not land by now is not written later, over the next holder's
+    const stored = await Promise.race([
+      session.auth.flush().then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), flushMs)),
+    ]);
+    if (!stored) {
+      log.warn('auth writes not stored in time: the session stays on this runner', {
+        companyId,
+        whatsappId,
+        runnerId: this.runnerId,
+      });
+      if (!this.draining && this.sessions.get(key) === session) {
+        session.stayHere();
+        void session.connect().catch(logFailure('opening a session failed', { companyId, whatsappId }));
+      }
+      return false;
+    }
+    // stored: nothing more is written from here, over the next holder's
     session.auth.close();
     if (this.sessions.get(key) === session) this.sessions.delete(key);
+    return true;
   }
 
   /** This runner no longer holds the session (taken over, no longer wanted): closes it at once, reporting nothing. */
