@@ -249,6 +249,23 @@ describe('session fleet', () => {
     expect(b.manager.size).toBe(4);
   });
 
+  it('R2: a handover whose auth writes were not stored in time does not move the session; the next one does', async () => {
+    const a = await startRunner('fleet-r2a');
+    await pairedSessions(a, [701]);
+    await startRunner('fleet-r2b');
+    const { runners } = await import('#lib/fleet/registry');
+    const peer = (await runners()).find((r) => r.runnerId === 'fleet-r2b')!;
+    const release = vi.spyOn(a.manager, 'release').mockResolvedValueOnce(false);
+    await a.fleet.handOver({ companyId: 1, whatsappId: 701 }, peer);
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(await owners([701])).toEqual(['fleet-r2a']);
+    release.mockRestore();
+    await a.fleet.handOver({ companyId: 1, whatsappId: 701 }, peer);
+    expect(await owners([701])).toEqual(['fleet-r2b']);
+    await until('on the peer', () => phoneOf(701).runner === 'fleet-r2b' && phoneOf(701).status === 'CONNECTED');
+    expect(reportOf(701).qrAfterPaired).toBe(0);
+  });
+
   it('self-fencing: a runner that cannot write its heartbeat closes its sockets before a peer may take them', async () => {
     let failing = false;
     const a = await startRunner('fleet-m', async (info) => {

@@ -357,6 +357,28 @@ describe('session manager', () => {
     await other.closeAll();
   });
 
+  it('R2: a session whose auth writes are not stored in time does not leave: release says so, and it opens here again with the same store', async () => {
+    const { m } = await connectedPhone(30, 'runner-t');
+    const session = m.get(1, 30)!;
+    const store = session.auth;
+    // DynamoDB stalls: the writes the closing socket left are not stored until it answers again
+    let answer!: () => void;
+    const stalled = new Promise<void>((r) => (answer = r));
+    const flush = store.flush.bind(store);
+    store.flush = () => stalled.then(flush);
+    expect(await m.release(1, 30, 1_000, 50)).toBe(false);
+    expect(m.get(1, 30)).toBe(session);
+    expect(session.leaving).toBe(false);
+    expect(store.isClosed).toBe(false);
+    // the same session and store open again here, without a QR code
+    await until(() => statuses(30).filter((s) => s === 'CONNECTED').length === 2);
+    expect(statuses(30).filter((s) => s === 'qrcode')).toHaveLength(1);
+    answer();
+    expect(await m.release(1, 30, 1_000, 5_000)).toBe(true);
+    expect(m.get(1, 30)).toBeUndefined();
+    expect(store.isClosed).toBe(true);
+  });
+
   it('health: a connected but silent socket is restarted after two unanswered probes; traffic and probes are reported', async () => {
     const lines: string[] = [];
     const m = new SessionManager(provider('runner-health'), 'runner-health', undefined, {
