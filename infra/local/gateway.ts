@@ -126,8 +126,8 @@ function compile(route: GatewayRoute): CompiledRoute {
 }
 
 /**
- * Reads the body up to `limit` bytes. A body that declares or reaches more is not read on: the
- * answer is `tooLarge`, and the caller answers 413 and drops the connection.
+ * Reads the body up to `limit` bytes. A body that declares or reaches more is not kept: the
+ * answer is `tooLarge`, and the caller answers 413 and drops the rest (`discardRest`).
  */
 function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
   if (Number(req.headers['content-length']) > limit) return Promise.resolve({ body: Buffer.alloc(0), tooLarge: true });
@@ -145,6 +145,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; 
     req.on('end', () => done({ body: Buffer.concat(chunks), tooLarge: false }));
     req.on('error', fail);
   });
+}
+
+/** The most of a refused body read (and dropped) so that its client sees the 413; past it the connection goes. */
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+
+function discardRest(req: IncomingMessage) {
+  let seen = 0;
+  req.on('data', (c: Buffer) => {
+    seen += c.length;
+    if (seen > DISCARD_MAX_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /** The most a request to this path may carry: a post to a socket is one frame (API Gateway's 128 KB). */
@@ -324,9 +336,11 @@ export function startGateway(opts: GatewayOptions) {
           ? { body: Buffer.alloc(0), tooLarge: false }
           : await readBody(req, bodyLimit(url.pathname));
       if (tooLarge) {
-        // the rest of the body is never read: the connection goes once the answer is out
-        res.on('finish', () => req.socket.destroy());
+        // answered at once; the rest is read and dropped, never kept, so a client still sending
+        // (fetch writes the whole body before it reads) gets the 413 instead of a reset, up to
+        // DISCARD_MAX_BYTES, past which the connection goes
         res.setHeader('connection', 'close');
+        discardRest(req);
         return sendJson(res, 413, { error: 'ERR_PAYLOAD_TOO_LARGE' });
       }
       if (url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`))
