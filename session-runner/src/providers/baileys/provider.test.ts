@@ -96,6 +96,7 @@ function session(
     revoke: vi.fn(async () => undefined),
     call: vi.fn(async () => undefined),
     lidMapping: vi.fn(async () => undefined),
+    undecryptable: vi.fn(),
     closed: vi.fn(),
   } satisfies ProviderEvents;
   const auth = memoryAuth();
@@ -625,6 +626,23 @@ describe('Baileys provider: the window between the receipt and the queue', () =>
       }),
     );
     expect(journal.items.size).toBe(0);
+  });
+
+  it('a message that could not be decrypted is reported to the session (counted on its health), not delivered as a message', async () => {
+    const { s, events, provider } = session();
+    await s.connect();
+    const stub = {
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'IN-BADMAC' },
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
+      messageStubParameters: ['Bad MAC'],
+    } as WAMessage;
+    made[0]!.sock.ev.emit('messages.upsert', { type: 'notify', messages: [stub] });
+    await provider.drain();
+    expect(events.undecryptable).toHaveBeenCalledWith(
+      expect.objectContaining({ wid: 'IN-BADMAC', chatJid: '5511988887777@s.whatsapp.net', reason: 'Bad MAC' }),
+    );
+    expect(events.message).not.toHaveBeenCalled();
   });
 
   it('a journal write that fails is tried again; when it keeps failing the message still goes on (a refused copy could not be decrypted again), counted', async () => {

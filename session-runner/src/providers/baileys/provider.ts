@@ -379,6 +379,7 @@ class BaileysSession implements ProviderSession {
         });
       } else if (t.kind === 'ack') await events.ack(t);
       else if (t.kind === 'edit') await events.edit(t);
+      else if (t.kind === 'undecryptable') events.undecryptable?.(t);
       else await events.revoke(t);
     } catch (err) {
       // only an event the queue refuses as such gets here (emit retries the rest)
