@@ -57,6 +57,7 @@ const isOpening = (status: ConnectionStatus) => status === 'OPENING';
 interface Tally {
   reconnects: number;
   zombieRestarts: number;
+  undecryptable: number;
 }
 
 /** What every session of a manager shares: health settings, clock, metric counts. */
@@ -339,6 +340,13 @@ class ManagedSession {
       revoke: this.tracked(async (e) => emit({ type: 'revoke', ...base, ...e })),
       call: this.tracked(async (e) => emit({ type: 'call', ...base, ...e })),
       lidMapping: this.tracked(async (e) => emit({ type: 'lidMapping', ...base, ...e })),
+      undecryptable: (e) => {
+        // the connection's health shows the count; the runner's metric line carries the spike
+        log.warn('a message could not be decrypted', { ...base, wid: e.wid, reason: e.reason });
+        this.health.couldNotDecrypt();
+        this.hc.tally.undecryptable++;
+        this.healthChanged();
+      },
       closed: (code) => void this.onClosed(code).catch(this.logFailure('handling a closed socket failed')),
     };
   }
@@ -536,7 +544,7 @@ export class SessionManager {
     this.hc = {
       settings: { ...DEFAULT_HEALTH, ...opts.health },
       now: opts.now ?? Date.now,
-      tally: { reconnects: 0, zombieRestarts: 0 },
+      tally: { reconnects: 0, zombieRestarts: 0, undecryptable: 0 },
       writeMetrics: this.writeMetrics,
     };
     this.owns = opts.owns ?? (async () => true);
@@ -912,12 +920,14 @@ export class SessionManager {
         unhealthyLong: [...since.values()].filter((t) => t <= longEnough).length,
         reconnects: tally.reconnects,
         zombieRestarts: tally.zombieRestarts,
+        undecryptable: tally.undecryptable,
         probeMsMax: answered.length ? Math.max(...answered) : undefined,
       },
       this.hc.now(),
     );
     tally.reconnects = 0;
     tally.zombieRestarts = 0;
+    tally.undecryptable = 0;
     this.writeMetrics(line);
   }
 
