@@ -34,6 +34,8 @@ export const USER_STATUS_INTERVAL_MS = 300_000;
  */
 export const SOCKET_MAX_FRAME_BYTES = 131_072;
 export const SOCKET_MAX_CHAT_BOXES = 10;
+/** Sockets one sign-in (session) holds open at once: its tabs and windows; one more is refused (429). */
+export const MAX_SOCKETS_PER_SESSION = 20;
 export const SOCKET_RATE = { windowSeconds: 10, messages: 50 } as const;
 /** Close codes of the socket: 1009 frame too large (RFC 6455), 1000 closed by the server (ended session, rate limit: API Gateway's DeleteConnection closes with 1000 and takes no code). */
 export const SOCKET_CLOSE_TOO_LARGE = 1009;

@@ -10,7 +10,7 @@ import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
 import { localClientOptions } from './local-aws';
-import { deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
+import { batchGet, deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
 import { ttlIn } from './keys';
 import { log } from './log';
 
@@ -134,6 +134,13 @@ interface ReverseRecord {
 }
 
 /** Deletes a connection's records; answers what the reverse record said (its user and session), if any. */
+/** Which of these connections are still open (their records exist; a closed one's are deleted, a dead one's expire). */
+export async function openConnections(connectionIds: string[]): Promise<Set<string>> {
+  if (!connectionIds.length) return new Set();
+  const found = await batchGet<{ pk: string }>(connectionIds.map(reverseKey), { projection: ['pk'] });
+  return new Set(found.map((item) => item.pk.slice('WS#'.length)));
+}
+
 export async function removeConnection(connectionId: string, companyId?: number) {
   // consistent: a connection saved a moment ago by `$connect` is removed with its presence entry
   const reverse = await getItem<ReverseRecord>(reverseKey(connectionId), { consistent: true });

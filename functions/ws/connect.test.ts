@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
  * `$connect` against a session that ends while it runs: the order of its writes is what keeps such a
  * socket from staying open (the integration suite cannot time a logout into the middle of a connect).
  */
-const calls = vi.hoisted(() => ({ order: [] as string[], attached: true }));
+const calls = vi.hoisted(() => ({ order: [] as string[], attached: 'attached' as 'attached' | 'ended' | 'full' }));
 
 vi.mock('#lib/auth', () => ({
   verifyWsTicket: async () => ({ companyId: 7, userId: 3, sessionId: 'sid-1', jti: 'jti-1', exp: 0 }),
@@ -50,7 +50,7 @@ const connect = () =>
 describe('$connect and the end of its session', () => {
   beforeEach(() => {
     calls.order = [];
-    calls.attached = true;
+    calls.attached = 'attached';
   });
 
   it('a socket is listed on its session only after its records are saved (an ending session then finds and removes them)', async () => {
@@ -59,8 +59,14 @@ describe('$connect and the end of its session', () => {
   });
 
   it('a session that ended while the socket connected: the socket is refused and the records it saved are removed', async () => {
-    calls.attached = false;
+    calls.attached = 'ended';
     expect(await connect()).toEqual({ statusCode: 401 });
+    expect(calls.order).toEqual(['save conn-1 sid-1', 'attach conn-1', 'remove conn-1']);
+  });
+
+  it('a session that already holds its most sockets: the socket is refused with 429 and its records removed', async () => {
+    calls.attached = 'full';
+    expect(await connect()).toEqual({ statusCode: 429 });
     expect(calls.order).toEqual(['save conn-1 sid-1', 'attach conn-1', 'remove conn-1']);
   });
 });

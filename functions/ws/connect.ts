@@ -41,10 +41,14 @@ export async function handler(event: ConnectEvent) {
       notification: false,
       connectedAt: new Date().toISOString(),
     });
-    if (!(await attachSocket(claims, connectionId))) {
+    const attached = await attachSocket(claims, connectionId);
+    if (attached !== 'attached') {
       await removeConnection(connectionId, user.companyId);
-      log.info('websocket connect refused', { reason: 'session ended while connecting' });
-      return { statusCode: 401 };
+      const ended = attached === 'ended';
+      log.info('websocket connect refused', {
+        reason: ended ? 'session ended while connecting' : 'too many sockets on the session',
+      });
+      return { statusCode: ended ? 401 : 429 };
     }
     // an attendant coming online takes the tickets waiting in their automatic queues
     await onUserAvailable(user.companyId, user.id, user).catch((err) =>

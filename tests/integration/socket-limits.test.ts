@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
+  MAX_SOCKETS_PER_SESSION,
   SOCKET_CLOSE_TOO_LARGE,
   SOCKET_MAX_CHAT_BOXES,
   SOCKET_MAX_FRAME_BYTES,
@@ -293,5 +294,36 @@ describe('what the socket reads', () => {
     const gone = closed(ws.ws);
     ws.ws.send(frame(SOCKET_MAX_FRAME_BYTES + 1));
     expect(await gone).toBe(SOCKET_CLOSE_TOO_LARGE);
+  });
+  it('a sign-in holds at most MAX_SOCKETS_PER_SESSION sockets: one more is refused (429); a closed one frees its place, and so does one that ended without its $disconnect', async () => {
+    const co = await newCompany('sock-cap');
+    const sid = JSON.parse(Buffer.from(co.adminToken.split('.')[1]!, 'base64url').toString()).sid as string;
+    const sessionKey = [`SESSIONS#${co.companyId}#${co.admin.id}`, `S#${sid}`] as const;
+    const listed = async () => [...((await table().get(...sessionKey))?.sockets ?? [])] as string[];
+    const clients: Client[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_SESSION; i++) clients.push(await realtimeClient(co.adminToken));
+    await expect(realtimeClient(co.adminToken)).rejects.toThrow('ws refused 429');
+    expect(await listed()).toHaveLength(MAX_SOCKETS_PER_SESSION);
+    // a tab closed: its place is free once its $disconnect ran
+    clients.pop()!.close();
+    for (let i = 0; (await listed()).length === MAX_SOCKETS_PER_SESSION; i++) {
+      expect(i).toBeLessThan(250);
+      await sleep(20);
+    }
+    clients.push(await realtimeClient(co.adminToken));
+    await expect(realtimeClient(co.adminToken)).rejects.toThrow('ws refused 429');
+    // sockets that died without a $disconnect (their records gone) hold no place
+    for (const c of clients.splice(0)) c.close();
+    for (let i = 0; (await listed()).length > 0; i++) {
+      expect(i).toBeLessThan(250);
+      await sleep(20);
+    }
+    const dead = Array.from({ length: MAX_SOCKETS_PER_SESSION }, (_, i) => `dead-${i}`);
+    await table().set(...sessionKey, { sockets: new Set(dead) });
+    const fresh = await realtimeClient(co.adminToken);
+    const now = await listed();
+    expect(now).toHaveLength(1);
+    expect(dead.some((id) => now.includes(id))).toBe(false);
+    fresh.close();
   });
 });

@@ -1,11 +1,17 @@
-import { PLATFORM_COMPANY_ID, REFRESH_RETRY_GRACE_MS, REFRESH_TOKEN_DAYS, WS_TICKET_SECONDS } from '#shared/constants';
+import {
+  MAX_SOCKETS_PER_SESSION,
+  PLATFORM_COMPANY_ID,
+  REFRESH_RETRY_GRACE_MS,
+  REFRESH_TOKEN_DAYS,
+  WS_TICKET_SECONDS,
+} from '#shared/constants';
 import type { User } from '#shared/schemas/accounts';
 import { batchGet, deleteItem, getItem, putItem, query, updateItem, type Item, type Key } from '../db';
 import { AppError } from '../errors';
 import { ttlIn } from '../keys';
 import { randomToken, sha256, signAccessToken, type AuthContext, type TokenClaims } from '../auth';
 import { config } from '../config';
-import { closeConnections, closeConnectionsWhere } from '../realtime';
+import { closeConnections, closeConnectionsWhere, openConnections } from '../realtime';
 import { recordAudit } from '../audit/record';
 import { auditBy, auditOncePerWindow, type AuditActor } from '../audit/actor';
 import { LIMITS } from './limits';
@@ -250,18 +256,33 @@ export async function currentSession(
 }
 
 /**
- * `$connect`: lists the connection on its session, only while the session is current; false when it
- * ended meanwhile (the caller then removes the connection it saved and refuses the socket).
+ * `$connect`: lists the connection on its session, only while the session is current and holds
+ * fewer than MAX_SOCKETS_PER_SESSION sockets (the tabs of one sign-in; every event of the company is
+ * posted to each socket, so an unbounded number is a way to flood the stack). `ended`: the session
+ * ended meanwhile; `full`: it has that many sockets open, after the ones that ended without their
+ * `$disconnect` left the list. Either way the caller removes the connection it saved and refuses it.
  */
 export async function attachSocket(
   session: Pick<TokenClaims, 'companyId' | 'userId' | 'sessionId'>,
   connectionId: string,
-): Promise<boolean> {
-  const kept = await updateItem(sessionKeys(session.companyId, session.userId, session.sessionId), {
-    add: { sockets: new Set([connectionId]) },
-    condition: CURRENT,
-  });
-  return kept !== undefined;
+): Promise<'attached' | 'ended' | 'full'> {
+  const key = sessionKeys(session.companyId, session.userId, session.sessionId);
+  const attach = () =>
+    updateItem(key, {
+      add: { sockets: new Set([connectionId]) },
+      condition: `${CURRENT} AND (attribute_not_exists(#sockets) OR size(#sockets) < :max)`,
+      conditionNames: { '#sockets': 'sockets' },
+      conditionValues: { ':max': MAX_SOCKETS_PER_SESSION },
+    });
+  if (await attach()) return 'attached';
+  const item = await getItem<SessionItem>(key, { consistent: true });
+  if (!item || item.endedAt) return 'ended';
+  const listed = [...(item.sockets ?? [])];
+  const open = await openConnections(listed);
+  const gone = listed.filter((id) => !open.has(id));
+  if (!gone.length) return 'full';
+  await updateItem(key, { deleteFromSet: { sockets: new Set(gone) }, condition: CURRENT });
+  return (await attach()) ? 'attached' : 'full';
 }
 
 /**
