@@ -46,8 +46,16 @@ Object.assign(process.env, {
 });
 const { resetConfig } = await import('#lib/config');
 resetConfig();
-const { CACHE_LIMITS, REUPLOAD_TIMEOUT_MS, baileysProvider, currentVersion, downloadWithReupload, logFields } =
-  await import('./provider');
+const {
+  CACHE_LIMITS,
+  DOWNLOAD_BASE_MS,
+  REUPLOAD_TIMEOUT_MS,
+  baileysProvider,
+  currentVersion,
+  downloadDeadlineMs,
+  downloadWithReupload,
+  logFields,
+} = await import('./provider');
 
 /** The receipt journal's entries in memory, by pk and sk. */
 const memoryJournal = () => {
@@ -308,6 +316,31 @@ describe('media download', () => {
     await expect(downloadWithReupload({ key: { id: 'IMG2' } } as WAMessage, phoneOffline, 30)).rejects.toThrow();
     expect(phoneOffline).toHaveBeenCalled();
     expect(download).toHaveBeenCalledTimes(1);
+  });
+
+  it('R12: a download has a deadline that grows with the file (a stalled transfer ends with a media error)', async () => {
+    const video = (fileLength: number) =>
+      ({
+        key: { id: 'VID' },
+        message: { videoMessage: { fileLength, mimetype: 'video/mp4' } },
+      }) as unknown as WAMessage;
+    const small = downloadDeadlineMs(video(50_000));
+    const large = downloadDeadlineMs(video(50_000_000));
+    expect(small).toBeGreaterThan(DOWNLOAD_BASE_MS);
+    expect(large).toBeGreaterThan(small + 400_000);
+    // a media without a size is given the time of a large one, not none
+    expect(downloadDeadlineMs({ key: { id: 'X' }, message: { imageMessage: {} } } as WAMessage)).toBeGreaterThan(small);
+    // the download is called with an abort signal (AbortSignal.timeout of that deadline)
+    let signal: AbortSignal | undefined;
+    download.mockImplementationOnce(
+      async (_raw: unknown, _type: unknown, opts: { options?: { signal?: AbortSignal } }) => {
+        signal = opts.options?.signal;
+        return 'stream';
+      },
+    );
+    expect(await downloadWithReupload(video(50_000), async (m) => m)).toBe('stream');
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(signal!.aborted).toBe(false);
   });
 
   it('other download errors are not retried', async () => {

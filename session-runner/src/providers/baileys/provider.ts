@@ -5,6 +5,7 @@ import makeWASocket, {
   fetchLatestWaWebVersion,
   isPnUser,
   makeCacheableSignalKeyStore,
+  normalizeMessageContent,
   S_WHATSAPP_NET,
   proto,
   type AnyMessageContent,
@@ -155,6 +156,31 @@ export function quotedOf(command: SendCommand, chatJid: string): WAMessage | und
 export const REUPLOAD_TIMEOUT_MS = 45_000;
 
 /**
+ * A media download's deadline (R12 of whatsapp-review-3): without one a stalled CDN transfer holds
+ * its chat and a delivery slot for minutes (Node's fetch waits up to 300 s between chunks). A base
+ * for the connection, plus the time the file takes at a slow but working rate; a media without a
+ * size gets the time of a large one.
+ */
+export const DOWNLOAD_BASE_MS = 30_000;
+export const DOWNLOAD_MIN_BYTES_PER_SECOND = 100_000;
+const UNKNOWN_MEDIA_BYTES = 16 * 1024 * 1024;
+
+export function downloadDeadlineMs(raw: WAMessage): number {
+  const content = normalizeMessageContent(raw.message);
+  const media =
+    content?.imageMessage ??
+    content?.videoMessage ??
+    content?.audioMessage ??
+    content?.documentMessage ??
+    content?.stickerMessage;
+  const size = Number(media?.fileLength ?? 0) || UNKNOWN_MEDIA_BYTES;
+  return DOWNLOAD_BASE_MS + Math.ceil((size / DOWNLOAD_MIN_BYTES_PER_SECOND) * 1000);
+}
+
+/** Download options with the deadline: the signal ends the transfer, the stream included. */
+const withDeadline = (raw: WAMessage) => ({ options: { signal: AbortSignal.timeout(downloadDeadlineMs(raw)) } });
+
+/**
  * A media download; an expired CDN copy (404/410) is re-uploaded by the sender's phone and fetched
  * again. Baileys waits for the phone without a limit, and the chat's delivery waits with it: a
  * phone that does not answer in `timeoutMs` leaves the media expired (the message arrives with a
@@ -166,12 +192,13 @@ export async function downloadWithReupload(
   timeoutMs = REUPLOAD_TIMEOUT_MS,
 ) {
   try {
-    return await downloadMediaMessage(raw, 'stream', {});
+    return await downloadMediaMessage(raw, 'stream', withDeadline(raw));
   } catch (err) {
     // Baileys' own retry looks for `error.status`, which its Boom errors do not carry
     const status = (err as { output?: { statusCode?: number } }).output?.statusCode;
     if (status !== 404 && status !== 410) throw err;
-    return downloadMediaMessage(await withTimeout(reupload(raw), timeoutMs), 'stream', {});
+    const fresh = await withTimeout(reupload(raw), timeoutMs);
+    return downloadMediaMessage(fresh, 'stream', withDeadline(fresh));
   }
 }
 
