@@ -52,6 +52,8 @@ export interface Config {
    * and a runner's write, for minutes
    */
   dynamoRequestTimeoutMs: number;
+  /** the same for the writes that must not wait (the runner's heartbeat; DYNAMODB_URGENT_TIMEOUT_MS, default 2000) */
+  dynamoUrgentTimeoutMs: number;
   /** client addresses the per-address rate limits skip (RATE_LIMIT_EXEMPT_ADDRESSES, comma list; local tests) */
   rateLimitExemptAddresses: string[];
   /** local runtime only (PAYMENTS_SANDBOX=1): without an Asaas key, charges go to the sandbox provider */
@@ -122,6 +124,7 @@ export function config(): Config {
     passwordHashCost: integer('PASSWORD_HASH_COST', 17),
     sessionCacheSeconds: integer('SESSION_CACHE_SECONDS', 5),
     dynamoRequestTimeoutMs: integer('DYNAMODB_REQUEST_TIMEOUT_MS', 8_000),
+    dynamoUrgentTimeoutMs: integer('DYNAMODB_URGENT_TIMEOUT_MS', 2_000),
     rateLimitExemptAddresses: (optional('RATE_LIMIT_EXEMPT_ADDRESSES') ?? '')
       .split(',')
       .map((a) => a.trim())

@@ -64,4 +64,44 @@ describe('a stalled DynamoDB', () => {
       server.close();
     }
   });
+  it("R10: the urgent client (the runner's heartbeat) has its own short timeout, whatever the main client's", async () => {
+    const { createServer } = await import('node:net');
+    const { resetConfig } = await import('./config');
+    const { putItem, resetDb } = await import('./db');
+    const held = new Set<import('node:net').Socket>();
+    const server = createServer((socket) => {
+      held.add(socket);
+      socket.on('data', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    const env = { ...process.env };
+    Object.assign(process.env, {
+      TABLE_NAME: 'stalled',
+      MEDIA_BUCKET: 'unused',
+      AWS_REGION: 'us-east-1',
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`,
+      // the main client would wait a minute per attempt: the test would time out through it
+      DYNAMODB_REQUEST_TIMEOUT_MS: '60000',
+      DYNAMODB_URGENT_TIMEOUT_MS: '100',
+      LOG_LEVEL: 'error',
+    });
+    resetConfig();
+    resetDb();
+    try {
+      const error = await putItem({ pk: 'WRUNNERS', sk: 'r1' }, { urgent: true }).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      expect(error?.name).toBe('TimeoutError');
+      // two attempts at most: a heartbeat late is a heartbeat missed, the next one is due soon
+      expect(held.size).toBeLessThanOrEqual(2);
+    } finally {
+      process.env = env;
+      resetConfig();
+      resetDb();
+      for (const socket of held) socket.destroy();
+      server.close();
+    }
+  }, 10_000);
 });

@@ -23,8 +23,9 @@ export interface RunnerInfo {
 
 const runnerKeys = (runnerId: string) => ({ pk: 'WRUNNERS', sk: runnerId });
 
+/** Through a client of its own with a short timeout: bulk writes on a slow connection never delay it. */
 export async function heartbeat(info: RunnerInfo) {
-  await putItem({ ...runnerKeys(info.runnerId), ...info, ttl: ttlIn(3600) });
+  await putItem({ ...runnerKeys(info.runnerId), ...info, ttl: ttlIn(3600) }, { urgent: true });
 }
 
 /** Every registered runner, dead ones included (their items linger until the TTL removes them). */
