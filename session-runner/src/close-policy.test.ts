@@ -1,5 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { backoff, decideClose, BACKOFF_CAP_MS, FAST_RESTARTS, MAX_REPLACED, REPLACED_BASE_MS } from './close-policy';
+import {
+  BACKOFF_BASE_MS,
+  BACKOFF_CAP_MS,
+  backoff,
+  decideClose,
+  FAST_RESTARTS,
+  MAX_REPLACED,
+  REPLACED_BASE_MS,
+  VERSION_RETRY_BASE_MS,
+  VERSION_RETRY_CAP_MS,
+} from './close-policy';
 
 const base = { attempt: 0, replaced: 0 };
 
@@ -13,17 +23,17 @@ describe('close-code policy', () => {
     expect(decideClose({ ...base, code: 406 })).toEqual({ action: 'logout', status: 'DISCONNECTED' });
   });
 
-  it('N6: a first 405 (client too old) reconnects, fetching the current version again; a second in a row stops with an alert', () => {
-    expect(decideClose({ ...base, code: 405 })).toMatchObject({ action: 'reconnect' });
-    expect(decideClose({ ...base, code: 405, versionRefusals: 1 })).toMatchObject({
-      action: 'stop',
-      status: 'DISCONNECTED',
-      alert: expect.any(String),
-    });
+  it('R7: a first 405 (client too old) reconnects at once, fetching the current version again; later ones keep trying every 10 to 30 minutes with an alert, never stop', () => {
+    expect(decideClose({ ...base, code: 405 })).toMatchObject({ action: 'reconnect', delayMs: BACKOFF_BASE_MS });
+    const second = decideClose({ ...base, code: 405, versionRefusals: 1 }, () => 0);
+    expect(second).toMatchObject({ action: 'reconnect', status: 'OPENING', alert: expect.any(String) });
+    expect(second.action === 'reconnect' && second.delayMs).toBe(VERSION_RETRY_BASE_MS / 2);
+    const later = decideClose({ ...base, code: 405, versionRefusals: 9 }, () => 1);
+    expect(later.action === 'reconnect' && later.delayMs).toBe(VERSION_RETRY_CAP_MS);
   });
 
-  it('402 (temporary ban), a repeated 405 (client too old), 409 and 411 stop with an alert instead of retrying forever', () => {
-    for (const code of [402, 405, 409, 411]) {
+  it('402 (temporary ban), 409 and 411 stop with an alert instead of retrying forever', () => {
+    for (const code of [402, 409, 411]) {
       const decision = decideClose({ ...base, code, attempt: 2, versionRefusals: 1 });
       expect(decision).toMatchObject({ action: 'stop', status: 'DISCONNECTED' });
       expect(decision.action === 'stop' && decision.alert).toBeTruthy();

@@ -3,9 +3,11 @@
  * keeps the counters and applies the decision.
  * - 401 (logged out), 403 (forbidden) and 406 (banned / logged out for an unknown reason) are
  *   final: clear the stored state, DISCONNECTED.
- * - 405 (client version too old) reconnects once, which fetches WhatsApp Web's current version
- *   again (the last fetch may have failed and left Baileys' bundled one); a second 405 in a row stops.
- * - 402 (temporary ban), a repeated 405, 409 (bad user agent) and 411 (multi-device mismatch) stop
+ * - 405 (client version too old) reconnects at once, which fetches WhatsApp Web's current version
+ *   again (the last fetch may have failed and left Baileys' bundled one); another 405 in a row
+ *   keeps trying with a long back-off (10 to 30 minutes) and an alert, never stops the session: an
+ *   outage of the version page must not stop every session that reconnects meanwhile (R7).
+ * - 402 (temporary ban), 409 (bad user agent) and 411 (multi-device mismatch) stop
  *   as DISCONNECTED with the stored state kept: retrying cannot help, and an operator has to look
  *   (logged as an error, counted in the stopped-sessions metric).
  * - 515 (restart required, right after a scan) reconnects at once, twice in a row at most; from the
@@ -18,7 +20,7 @@
  */
 export type CloseDecision =
   | { action: 'logout'; status: 'DISCONNECTED' }
-  | { action: 'reconnect'; delayMs: number; status: 'OPENING' }
+  | { action: 'reconnect'; delayMs: number; status: 'OPENING'; alert?: string }
   | { action: 'stop'; status: 'DISCONNECTED' | 'TIMEOUT'; alert?: string };
 
 export interface CloseState {
@@ -43,6 +45,9 @@ export const REPLACED_BASE_MS = 30_000;
 export const MAX_REPLACED = 3;
 /** 515 closes in a row that reconnect at once before the back-off applies */
 export const FAST_RESTARTS = 2;
+/** After a second 405 in a row: retries of a refused client version, 10 minutes growing to 30. */
+export const VERSION_RETRY_BASE_MS = 10 * 60_000;
+export const VERSION_RETRY_CAP_MS = 30 * 60_000;
 
 /** Exponential back-off with "equal jitter": between half and all of base * 2^attempt, capped. */
 export function backoff(attempt: number, base = BACKOFF_BASE_MS, cap = BACKOFF_CAP_MS, random = Math.random) {
@@ -52,7 +57,6 @@ export function backoff(attempt: number, base = BACKOFF_BASE_MS, cap = BACKOFF_C
 
 const STOP_ALERTS: Record<number, string> = {
   402: 'WhatsApp banned this number temporarily',
-  405: 'WhatsApp refuses this client version',
   409: 'WhatsApp refuses this client (bad user agent)',
   411: 'multi-device mismatch: link the phone again',
 };
@@ -67,7 +71,12 @@ export function decideClose(state: CloseState, random: () => number = Math.rando
       return { action: 'logout', status: 'DISCONNECTED' };
     case 405:
       if (!state.versionRefusals) return { action: 'reconnect', delayMs: BACKOFF_BASE_MS, status: 'OPENING' };
-      return { action: 'stop', status: 'DISCONNECTED', alert: STOP_ALERTS[state.code] };
+      return {
+        action: 'reconnect',
+        delayMs: backoff(state.versionRefusals - 1, VERSION_RETRY_BASE_MS, VERSION_RETRY_CAP_MS, random),
+        status: 'OPENING',
+        alert: 'WhatsApp refuses this client version, again: trying again later',
+      };
     case 402:
     case 409:
     case 411:

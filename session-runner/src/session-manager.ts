@@ -383,6 +383,14 @@ class ManagedSession {
     this.health.closed(code, { qrExhausted: this.qrExhausted, reconnecting: decision.action === 'reconnect' });
     if (decision.action === 'reconnect' && code !== 515) this.hc.tally.reconnects++;
     if (decision.action === 'reconnect') {
+      if (decision.alert)
+        log.error('session waiting to reconnect', {
+          companyId: this.companyId,
+          whatsappId: this.whatsappId,
+          code,
+          reason: decision.alert,
+          retryInMs: decision.delayMs,
+        });
       this.attempt++;
       await this.report('OPENING');
       this.reconnectTimer = setTimeout(

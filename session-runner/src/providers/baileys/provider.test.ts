@@ -49,6 +49,8 @@ resetConfig();
 const {
   CACHE_LIMITS,
   DOWNLOAD_BASE_MS,
+  VERSION_KEEP_MS,
+  VersionCache,
   REUPLOAD_TIMEOUT_MS,
   baileysProvider,
   currentVersion,
@@ -221,6 +223,46 @@ describe('Baileys provider', () => {
     expect(made[0]!.config.version).toEqual([2, 3000, 1029000000]);
     expect(await currentVersion(() => new Promise(() => undefined), 20)).toBeUndefined();
     expect(await currentVersion(async () => Promise.reject(new Error('offline')))).toBeUndefined();
+  });
+
+  it('R7: the version is fetched once per process and kept an hour; a failed fetch is counted and tried again next time; forgotten on a 405', async () => {
+    let now = 0;
+    let fetches = 0;
+    let failing = false;
+    const cache = new VersionCache(
+      async () => {
+        fetches++;
+        if (failing) throw new Error('not the current version');
+        return [2, 3000, fetches];
+      },
+      () => now,
+    );
+    expect(await cache.get()).toEqual([2, 3000, 1]);
+    now += VERSION_KEEP_MS - 1;
+    expect(await cache.get()).toEqual([2, 3000, 1]);
+    expect(fetches).toBe(1);
+    now += 1;
+    expect(await cache.get()).toEqual([2, 3000, 2]);
+    cache.forget();
+    failing = true;
+    expect(await cache.get()).toBeUndefined();
+    expect(cache.failures).toBe(1);
+    failing = false;
+    expect(await cache.get()).toEqual([2, 3000, 4]);
+
+    // sockets of one provider share it; a 405 close makes the next connect fetch again
+    let served = 0;
+    const { s } = session(async () => [2, 3000, ++served]);
+    await s.connect();
+    await s.connect();
+    expect(served).toBe(1);
+    made.at(-1)!.sock.ev.emit('connection.update', {
+      connection: 'close',
+      lastDisconnect: { error: new Boom('refused', { statusCode: 405 }) },
+    });
+    await s.connect();
+    expect(served).toBe(2);
+    expect(made.at(-1)!.config.version).toEqual([2, 3000, 2]);
   });
 
   it('one message-retry counter across the sockets of a runner (reconnects do not reset it)', async () => {

@@ -94,7 +94,49 @@ export const CACHE_LIMITS = {
 /** How long each socket waits for WhatsApp Web's current version before using the one bundled with Baileys. */
 const VERSION_TIMEOUT_MS = 5_000;
 export type VersionFetcher = (signal: AbortSignal) => Promise<WAVersion | undefined>;
-const fetchWaWebVersion: VersionFetcher = async (signal) => (await fetchLatestWaWebVersion({ signal })).version;
+/**
+ * Baileys answers its bundled version with `isLatest: false` on any failure (network, an anti-bot
+ * page, a changed page): that is a failure too, not the current version (R7 of whatsapp-review-3).
+ */
+const fetchWaWebVersion: VersionFetcher = async (signal) => {
+  const fetched = await fetchLatestWaWebVersion({ signal });
+  if (!fetched.isLatest) throw new Error(`not the current version: ${String(fetched.error ?? 'unknown')}`);
+  return fetched.version;
+};
+
+/** How long a fetched version serves every socket of the process before it is fetched again. */
+export const VERSION_KEEP_MS = 60 * 60_000;
+
+/**
+ * WhatsApp Web's version, fetched once per process and kept for VERSION_KEEP_MS (a deploy no longer
+ * makes one fetch per session); forgotten when WhatsApp refuses it (405), so the next connect
+ * fetches again.
+ */
+export class VersionCache {
+  private kept?: { version: WAVersion; at: number };
+  /** fetches that failed (network, timeout, not the current version) since the process started */
+  failures = 0;
+
+  constructor(
+    private fetcher: VersionFetcher,
+    private now: () => number = Date.now,
+  ) {}
+
+  async get(): Promise<WAVersion | undefined> {
+    if (this.kept && this.now() - this.kept.at < VERSION_KEEP_MS) return this.kept.version;
+    const version = await currentVersion(this.fetcher);
+    if (!version) {
+      this.failures++;
+      return undefined;
+    }
+    this.kept = { version, at: this.now() };
+    return version;
+  }
+
+  forget() {
+    this.kept = undefined;
+  }
+}
 
 /** WhatsApp Web's current version, or undefined (Baileys' bundled one) when it cannot be had in time. */
 export async function currentVersion(fetcher: VersionFetcher, timeoutMs = VERSION_TIMEOUT_MS) {
@@ -214,6 +256,7 @@ const restoreMessage = (stored: unknown): proto.IMessage | undefined =>
 interface Shared {
   retries: Lru;
   fetchVersion: VersionFetcher;
+  versions: VersionCache;
   /** sessions with a socket open or with work left after it closed (see drain()) */
   sessions: Set<BaileysSession>;
   journal?: JournalStore;
@@ -247,12 +290,13 @@ class BaileysSession implements ProviderSession {
 
   async connect() {
     const { state, saveCreds } = await loadDynamoAuthState(this.ctx.auth);
-    const version = await currentVersion(this.shared.fetchVersion);
-    // WhatsApp may refuse the bundled version (405): the close policy reconnects once to fetch again
+    const version = await this.shared.versions.get();
+    // WhatsApp may refuse the bundled version (405): the close policy reconnects to fetch again
     if (!version)
       log.warn("WhatsApp Web's version could not be fetched: using Baileys' bundled one", {
         companyId: this.ctx.companyId,
         whatsappId: this.ctx.whatsappId,
+        failures: this.shared.versions.failures,
       });
     const sock = makeWASocket({
       ...(version ? { version } : {}),
@@ -289,6 +333,8 @@ class BaileysSession implements ProviderSession {
       if (t.open) events.status({ status: 'CONNECTED', number: numberFromJid(sock.user?.id) });
       if (t.closed && this.sock === sock) {
         this.sock = undefined;
+        // the version this socket used was refused: every next connect fetches the current one
+        if (t.closedCode === 405) this.shared.versions.forget();
         events.closed(t.closedCode);
         this.retire();
       }
@@ -529,6 +575,7 @@ export function baileysProvider(
   const shared: Shared = {
     retries: new Lru(CACHE_LIMITS.retries),
     fetchVersion: opts.fetchVersion ?? fetchWaWebVersion,
+    versions: new VersionCache(opts.fetchVersion ?? fetchWaWebVersion),
     sessions: new Set(),
     journal: opts.journal,
     journalRetryMs: opts.journalRetryMs,
