@@ -352,9 +352,22 @@ describe('session manager', () => {
     await hub.drop(1, 19, 428);
     await until(() => statuses(19).at(-1) === 'OPENING');
     other.beginDrain();
-    expect(await other.handle(sendCommand(19, '3EB0FFF0000000000002'))).toBe('moved');
+    const waiting = other.handle(sendCommand(19, '3EB0FFF0000000000002'));
+    // the session's own handover starts: the send waiting for its connection goes back to be routed
+    await other.release(1, 19, 1_000);
+    expect(await waiting).toBe('moved');
     expect(results('3EB0FFF0000000000002')).toEqual([]);
     await other.closeAll();
+  });
+
+  it('R9: while its runner drains, a session not yet handed over goes on serving its commands here instead of bouncing them', async () => {
+    const { m, phone } = await connectedPhone(31, 'runner-u');
+    m.beginDrain();
+    expect(await m.handle(sendCommand(31, '3EB0FFF0000000000031'))).toBe('done');
+    expect(phone().outbound.map((o) => o.wid)).toEqual(['3EB0FFF0000000000031']);
+    // no session opens on a draining runner
+    expect(await m.handle(sendCommand(32, '3EB0FFF0000000000032'))).toBe('moved');
+    await m.closeAll();
   });
 
   it('R2: a session whose auth writes are not stored in time does not leave: release says so, and it opens here again with the same store', async () => {

@@ -685,10 +685,14 @@ export class SessionManager {
     await session.close().catch(logFailure('closing a session failed', { companyId, whatsappId }));
   }
 
-  /** Shutdown has begun: commands waiting for a session give up and are routed again. */
+  /**
+   * Shutdown has begun: no session opens here any more. The sessions held here go on serving their
+   * commands until their own handover starts (`release`), which hands the waiting ones back (R9 of
+   * whatsapp-review-3: marking them all as leaving at once bounced a peer's commands through the
+   * queue for as long as the drain took, into the dead-letter queue at the end of a long one).
+   */
   beginDrain() {
     this.draining = true;
-    for (const s of this.sessions.values()) s.startLeaving();
   }
 
   /**
