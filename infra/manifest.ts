@@ -85,6 +85,8 @@ export const access = {
   searchIndexer: { table: 'read', search: 'write' },
   /** the platform seed after each deployment (it also makes the VAPID keys, once) */
   seed: { table: 'readwrite', vapid: 'write' },
+  /** Meta's webhook: finds the connection, opens its app secret, queues the events */
+  cloudWebhook: { table: 'read', dataKey: true, sendsTo: ['inbound'] },
   /** the WhatsApp process: no JWT key, it authenticates nobody */
   sessionRunner: { table: 'readwrite', media: 'readwrite', realtime: true, sendsTo: ['inbound'] },
 } as const satisfies Record<string, Access>;
@@ -269,6 +271,12 @@ export const http: HttpModule[] = [
   { name: 'invoices', routes: ['GET /invoices', 'GET /invoices/all', 'GET /invoices/{id}'] },
   // checkout (PIX through the payment port) and the subscription page; the provider's webhook is public and token-checked
   { name: 'subscription', routes: ['GET /subscription', 'POST /subscription', 'POST /payments/asaas/webhook'] },
+  // Meta's webhook for Cloud API connections: public, checked by verify token and X-Hub-Signature-256
+  {
+    name: 'whatsapp-cloud-webhook',
+    access: 'cloudWebhook',
+    routes: ['GET /webhooks/whatsapp-cloud', 'POST /webhooks/whatsapp-cloud'],
+  },
   {
     name: 'users',
     routes: [

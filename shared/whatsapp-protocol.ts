@@ -28,6 +28,16 @@ export const commandLane = (command: Pick<SessionCommand, 'type' | 'companyId' |
 export const CHECK_BATCH = 50;
 export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) =>
   `${companyId}#${whatsappId}#${chatJid}`;
+/** Dedup ids of the `inbound` queue for a message and for each ack value of it (every transport uses these). */
+export const messageDedupId = (companyId: number, wid: string) => `${companyId}:${wid}:message`;
+export const ackDedupId = (companyId: number, wid: string, ack: number, error?: string) =>
+  `${companyId}:${wid}:ack:${error ? 'failed' : ack}`;
+
+/** Why a provider refused a message (the Cloud API's error code and title). */
+export interface ProviderError {
+  code: number;
+  title: string;
+}
 
 interface CommandBase {
   commandId: string;
@@ -113,6 +123,11 @@ export interface InboundMessage {
   media?: { key: string; mimetype: string; fileName?: string; size?: number };
   /** set when the media could not be downloaded (ERR_WAPP_DOWNLOAD_MEDIA) */
   mediaError?: string;
+  /**
+   * Cloud API media: the id Meta's webhook gave. The inbound consumer fetches it (the id lives 7
+   * days, its download URL 5 minutes) and stores it like the runner's media, then sets `media`.
+   */
+  cloudMedia?: { id: string; mimetype: string; fileName?: string };
   quotedWid?: string;
   /** seconds since epoch, as WhatsApp gives it */
   timestamp: number;
@@ -140,6 +155,8 @@ export type InboundEvent =
       ack: number;
       /** WhatsApp refused a message it had accepted (status 0, e.g. 463): the message was not delivered */
       error?: 'ERR_SENDING_WAPP_MSG';
+      /** the provider's own reason, when it gives one (Cloud API `failed` statuses: Meta's code and title) */
+      providerError?: ProviderError;
     }
   | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
   | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)

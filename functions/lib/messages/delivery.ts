@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message, UndeliveredCount } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
 import { REPAIR_AFTER_UNDELIVERED } from '#shared/constants';
-import { ACK, COMMAND_QUEUE, commandGroupId, type SessionCommand } from '#shared/whatsapp-protocol';
+import { ACK, COMMAND_QUEUE, commandGroupId, type ProviderError, type SessionCommand } from '#shared/whatsapp-protocol';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { contactJid, requireContact } from '../contacts/repo';
@@ -10,6 +10,8 @@ import { requireStoredTicket, toTicket, type StoredTicket } from '../tickets/rep
 import { mutateTicket } from '../tickets/mutate';
 import { publishTicketChange } from '../tickets/events';
 import { getMessageById, getMessageByWid, type StoredMessage } from './repo';
+import { isCloudProvider } from '#shared/constants';
+import { getWhatsapp } from '../whatsapp/repo';
 import { patchFound, stripKey } from './store';
 
 /**
@@ -33,11 +35,11 @@ export async function applySendResult(
  */
 export async function applyAck(
   companyId: number,
-  event: { wid: string; ack: number; error?: string },
+  event: { wid: string; ack: number; error?: string; providerError?: ProviderError },
 ): Promise<Message | undefined> {
   const found = await getMessageByWid(companyId, event.wid);
   if (!found) return undefined;
-  if (event.error) return markSendFailed(companyId, found);
+  if (event.error) return markSendFailed(companyId, found, event.providerError);
   return raiseAck(companyId, found, event.ack);
 }
 
@@ -66,11 +68,17 @@ async function raiseAck(companyId: number, found: StoredMessage, ack: number) {
   return cleared ?? raised;
 }
 
-/** WhatsApp did not take the message: shown on it for good (a late ack never clears the error). */
-const markSendFailed = (companyId: number, found: StoredMessage) =>
+/**
+ * WhatsApp did not take the message: shown on it for good (a late ack never clears the error),
+ * with the provider's code and title when it gave them (a Cloud API `failed` status).
+ */
+const markSendFailed = (companyId: number, found: StoredMessage, providerError?: ProviderError) =>
   found.error === 'ERR_SENDING_WAPP_MSG'
     ? undefined
-    : patchFound(companyId, undefined, found, { error: 'ERR_SENDING_WAPP_MSG' });
+    : patchFound(companyId, undefined, found, {
+        error: 'ERR_SENDING_WAPP_MSG',
+        ...(providerError ? { providerError } : {}),
+      });
 
 /**
  * The ticket's count of flagged messages (the warning on its row), changed with the flag that
@@ -119,7 +127,11 @@ export async function flagUndelivered(companyId: number, found: StoredMessage): 
   );
   if (!flagged) return false;
   const ticket = await countUndelivered(companyId, found.ticketId, 1, stored);
-  if (ticket.undeliveredMessages === REPAIR_AFTER_UNDELIVERED) {
+  // a Cloud API number has no session keys to repair (Meta reports each failure itself)
+  if (
+    ticket.undeliveredMessages === REPAIR_AFTER_UNDELIVERED &&
+    !isCloudProvider((await getWhatsapp(companyId, ticket.whatsappId))?.provider)
+  ) {
     const contact = await requireContact(companyId, ticket.contactId);
     const command: SessionCommand = {
       type: 'repairSession',
