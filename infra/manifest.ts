@@ -60,7 +60,7 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'campaigns', 'push'],
     // GET /search and the tickets page's search
     search: 'read',
   },
@@ -75,7 +75,8 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'schedules', 'campaigns', 'push'],
+    // the Cloud API sender reports its outcomes on `inbound`, in the chat's group, as the runner does
+    sendsTo: ['session-commands', 'cloud-commands', 'inbound', 'schedules', 'campaigns', 'push'],
   },
   /** the push queue's consumer: the only one that signs with the VAPID private key; retries go back on its queue */
   pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
@@ -427,6 +428,8 @@ export const queues: QueueDef[] = [
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
   // (AI prompts and integrations answer from this consumer: timeout x retries with backoff, see AI_TIMEOUT_MS)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound', timeoutSeconds: 120 },
+  // API -> Meta's Graph API: sends of Cloud API connections (FIFO per connection); each claimed once, never resent
+  { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send' },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)

@@ -12,6 +12,8 @@ import type { ConnectionStatus } from './constants';
 import type { ConnectionHealth } from './schemas/whatsapp';
 
 export const COMMAND_QUEUE = 'session-commands';
+/** API -> the Cloud API sender (jobs/cloud-send): the same `send` commands, for connections of provider `cloud` */
+export const CLOUD_COMMAND_QUEUE = 'cloud-commands';
 export const INBOUND_QUEUE = 'inbound';
 
 export const commandGroupId = (companyId: number, whatsappId: number) => `company#${companyId}#whatsapp#${whatsappId}`;
@@ -30,6 +32,9 @@ export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: s
   `${companyId}#${whatsappId}#${chatJid}`;
 /** Dedup ids of the `inbound` queue for a message and for each ack value of it (every transport uses these). */
 export const messageDedupId = (companyId: number, wid: string) => `${companyId}:${wid}:message`;
+/** By outcome: a redelivered send answered "sent" must not swallow the first attempt's later failure. */
+export const sendResultDedupId = (companyId: number, messageId: string, error?: string) =>
+  `${companyId}:${messageId}:sendResult:${error ?? 'sent'}`;
 export const ackDedupId = (companyId: number, wid: string, ack: number, error?: string) =>
   `${companyId}:${wid}:ack:${error ? 'failed' : ack}`;
 
@@ -168,9 +173,11 @@ export type InboundEvent =
       ticketId: number;
       /** the chat it went to: the result shares the FIFO group of that chat's acks, so it lands first */
       chatJid?: string;
+      /** the id the message went out with; a provider that names messages itself (the Cloud API) gives a new one */
       wid?: string;
       ack: number;
       error?: 'ERR_SENDING_WAPP_MSG';
+      providerError?: ProviderError;
     }
   | {
       type: 'checkNumberResult';

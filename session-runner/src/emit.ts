@@ -6,6 +6,7 @@ import {
   ackDedupId,
   inboundGroupId,
   messageDedupId,
+  sendResultDedupId,
   type InboundEvent,
 } from '#shared/whatsapp-protocol';
 import { backoff } from './close-policy';
@@ -81,8 +82,7 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
     case 'sendResult':
       return {
         groupId: g(event.chatJid ?? `ticket:${event.ticketId}`),
-        // by outcome: a redelivered send answered "sent" must not swallow the first attempt's later failure
-        dedupId: `${event.companyId}:${event.messageId}:sendResult:${event.error ?? 'sent'}`,
+        dedupId: sendResultDedupId(event.companyId, event.messageId, event.error),
       };
     case 'checkNumberResult':
       return { groupId: g('check'), dedupId: `${event.companyId}:${event.replyTo}:check` };

@@ -2,6 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { api, baseUrl, newCompany, queuesIdle, table, type TestCompany } from './helpers';
 import { eventually } from './whatsapp-sim';
+import { createContact, createTicket } from './fixtures';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { CLOUD_COMMAND_QUEUE } from '../../shared/whatsapp-protocol';
 
 /**
  * WhatsApp Business Cloud API connections (issue 36) over HTTP against the local stack, with Meta's
@@ -341,5 +344,211 @@ describe('Meta webhook notifications (POST /webhooks/whatsapp-cloud)', () => {
     await queuesIdle();
     expect(await messagesOf(co, ticket.id)).toHaveLength(1);
     expect(await ticketsOf(co)).toHaveLength(1);
+  });
+});
+
+/** A cloud line with an open ticket (the admin's) for a customer of a known number. */
+async function conversation(label: string, script: Record<string, unknown> = {}) {
+  const co = await newCompany(label);
+  const line = await cloudLine(co, script);
+  const number = customer();
+  const contact = await createContact(co.adminToken, { number });
+  const ticket = (await createTicket(co.adminToken, { contactId: contact.id, whatsappId: line.id })) as { id: number };
+  return { co, line, number, ticket };
+}
+
+async function sendText(co: TestCompany, ticketId: number, body: string) {
+  const res = await api('POST', `/messages/${ticketId}`, { token: co.adminToken, body: { body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; wid: string };
+}
+
+const sendsTo = async (line: CloudLine) =>
+  (await meta<any[]>('/_requests')).filter(
+    (r) => r.method === 'POST' && r.path.endsWith(`/${line.phoneNumberId}/messages`),
+  );
+
+const storedMessage = async (co: TestCompany, ticketId: number, id: string) =>
+  (await messagesOf(co, ticketId)).find((m) => m.id === id);
+
+/** The same command again on the sender's queue, as SQS redelivers it after the 5-minute dedup window. */
+async function redeliver(command: Record<string, unknown>) {
+  const sqs = new SQSClient({
+    endpoint: baseUrl(),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: `${baseUrl()}/@sqs/${CLOUD_COMMAND_QUEUE}`,
+      MessageBody: JSON.stringify({ ...command, commandId: randomUUID() }),
+      MessageGroupId: `company#${command.companyId}#whatsapp#${command.whatsappId}`,
+      MessageDeduplicationId: randomUUID(),
+    }),
+  );
+  await queuesIdle();
+}
+
+describe('sending through the Cloud API', () => {
+  it("an attendant's text goes to Meta once and takes the wamid Meta gave; a redelivered command sends nothing", async () => {
+    const { co, line, number, ticket } = await conversation('cloudsend');
+    const sent = await sendText(co, ticket.id, 'Olá! Como posso ajudar? 😊');
+    const message = await eventually(async () => {
+      const m = await storedMessage(co, ticket.id, sent.id);
+      return m?.wid.startsWith('wamid.') && m.ack === 1 ? m : undefined;
+    });
+    const posts = await sendsTo(line);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].body).toMatchObject({
+      messaging_product: 'whatsapp',
+      to: number,
+      type: 'text',
+      text: { body: 'Olá! Como posso ajudar? 😊' },
+    });
+    expect(posts[0].token).toBe(`****${line.accessToken.slice(-4)}`);
+    await redeliver({
+      type: 'send',
+      companyId: co.companyId,
+      whatsappId: line.id,
+      messageId: sent.id,
+      wid: sent.wid,
+      ticketId: ticket.id,
+      to: `${number}@s.whatsapp.net`,
+      body: 'Olá! Como posso ajudar? 😊',
+    });
+    expect(await sendsTo(line)).toHaveLength(1);
+    expect((await storedMessage(co, ticket.id, sent.id))?.wid).toBe(message.wid);
+  });
+
+  it('statuses only move forward: read before delivered stays read, a repeated one changes nothing', async () => {
+    const { co, line, number, ticket } = await conversation('cloudack');
+    const sent = await sendText(co, ticket.id, 'status?');
+    const { wid } = await eventually(async () => {
+      const m = await storedMessage(co, ticket.id, sent.id);
+      return m?.wid.startsWith('wamid.') ? m : undefined;
+    });
+    for (const status of ['read', 'delivered', 'sent', 'delivered']) {
+      const res = await meta('/_status', { phoneNumberId: line.phoneNumberId, wamid: wid, recipient: number, status });
+      expect(res.delivered.status).toBe(200);
+      await queuesIdle();
+      expect((await storedMessage(co, ticket.id, sent.id))?.ack, status).toBe(3);
+    }
+  });
+
+  it("a failed status keeps Meta's error code and title on the message", async () => {
+    const { co, line, number, ticket } = await conversation('cloudfail');
+    const sent = await sendText(co, ticket.id, 'fora da janela');
+    const { wid } = await eventually(async () => {
+      const m = await storedMessage(co, ticket.id, sent.id);
+      return m?.wid.startsWith('wamid.') ? m : undefined;
+    });
+    await meta('/_status', {
+      phoneNumberId: line.phoneNumberId,
+      wamid: wid,
+      recipient: number,
+      status: 'failed',
+      errorCode: 131047,
+      errorTitle: 'Re-engagement message',
+    });
+    const failed = await eventually(async () => {
+      const m = await storedMessage(co, ticket.id, sent.id);
+      return m?.error ? m : undefined;
+    });
+    expect(failed).toMatchObject({
+      error: 'ERR_SENDING_WAPP_MSG',
+      providerError: { code: 131047, title: 'Re-engagement message' },
+    });
+  });
+
+  it("a send Meta refuses is shown with Meta's error, and one whose outcome is unknown is never sent again", async () => {
+    const { co, line, number, ticket } = await conversation('cloudrefused', {
+      sendErrors: [
+        { code: 131047, title: 'Re-engagement message', httpStatus: 400 },
+        { code: 2, title: 'Service temporarily unavailable', httpStatus: 503 },
+      ],
+    });
+    const refused = await sendText(co, ticket.id, 'primeira');
+    const shown = await eventually(async () => {
+      const m = await storedMessage(co, ticket.id, refused.id);
+      return m?.error ? m : undefined;
+    });
+    expect(shown.providerError).toEqual({ code: 131047, title: 'Re-engagement message' });
+    const unknown = await sendText(co, ticket.id, 'segunda');
+    await eventually(async () => (await sendsTo(line)).length === 2);
+    await queuesIdle();
+    await redeliver({
+      type: 'send',
+      companyId: co.companyId,
+      whatsappId: line.id,
+      messageId: unknown.id,
+      wid: unknown.wid,
+      ticketId: ticket.id,
+      to: `${number}@s.whatsapp.net`,
+      body: 'segunda',
+    });
+    expect(await sendsTo(line)).toHaveLength(2);
+    expect(await storedMessage(co, ticket.id, unknown.id)).toMatchObject({ ack: 0, error: null, wid: unknown.wid });
+  });
+
+  it('a token Meta stopped accepting fails the send and shows the connection DISCONNECTED with the reason', async () => {
+    const { co, line, ticket } = await conversation('cloudtoken');
+    await meta('/_script', { phoneNumberId: line.phoneNumberId, tokenExpired: true });
+    const sent = await sendText(co, ticket.id, 'token?');
+    await eventually(async () => (await storedMessage(co, ticket.id, sent.id))?.error);
+    const connection = await eventually(async () => {
+      const w = (await api('GET', `/whatsapp/${line.id}`, { token: co.adminToken })).body;
+      return w.status === 'DISCONNECTED' ? w : undefined;
+    });
+    expect(connection.statusReason).toBe('tokenExpired');
+  });
+});
+
+describe('inbound media through the Cloud API', () => {
+  it('an image is fetched by its media id with the token, stored like any media, and shown with its caption', async () => {
+    const co = await newCompany('cloudmedia');
+    const line = await cloudLine(co);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
+    const sent = await inbound(line, {
+      from: customer(),
+      name: 'Foto',
+      media: { type: 'image', mimeType: 'image/png', data: png.toString('base64'), caption: 'minha foto' },
+    });
+    expect(sent.delivered.status).toBe(200);
+    const [ticket] = await eventually(async () => {
+      const list = await ticketsOf(co);
+      return list.length ? list : undefined;
+    });
+    const [message] = await messagesOf(co, ticket.id);
+    expect(message).toMatchObject({ wid: sent.wamid, mediaType: 'image', body: 'minha foto' });
+    expect(message.mediaUrl).toBeTruthy();
+    const bytes = Buffer.from(await (await fetch(message.mediaUrl)).arrayBuffer());
+    expect(bytes.equals(png)).toBe(true);
+    const mediaId = sent.payload.entry[0].changes[0].value.messages[0].image.id;
+    const requests = await meta<any[]>('/_requests');
+    expect(requests.some((r) => r.method === 'GET' && r.path.endsWith(`/${mediaId}`) && r.token)).toBe(true);
+    expect(requests.some((r) => r.path === `/_media/${mediaId}` && r.token)).toBe(true);
+  });
+
+  it('the media URL refuses a download without the token', async () => {
+    const co = await newCompany('cloudmedia401');
+    const line = await cloudLine(co);
+    const sent = await inbound(line, {
+      from: customer(),
+      media: {
+        type: 'document',
+        mimeType: 'application/pdf',
+        data: Buffer.from('%PDF-1.4 x').toString('base64'),
+        filename: 'a.pdf',
+      },
+    });
+    const mediaId = sent.payload.entry[0].changes[0].value.messages[0].document.id;
+    const res = await fetch(`${baseUrl()}/@meta/_media/${mediaId}`);
+    expect(res.status).toBe(401);
+    // the consumer's own fetch (with the token) still stores it
+    const [ticket] = await eventually(async () => {
+      const list = await ticketsOf(co);
+      return list.length ? list : undefined;
+    });
+    expect((await messagesOf(co, ticket.id))[0]).toMatchObject({ mediaType: 'document', body: 'a.pdf' });
   });
 });

@@ -9,7 +9,8 @@ import { contactJid, requireContact } from '../contacts/repo';
 import { requireStoredTicket, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket } from '../tickets/mutate';
 import { publishTicketChange } from '../tickets/events';
-import { getMessageById, getMessageByWid, type StoredMessage } from './repo';
+import { getMessageById, getMessageByWid, widGuardKeys, type StoredMessage } from './repo';
+import { putItem } from '../db';
 import { isCloudProvider } from '#shared/constants';
 import { getWhatsapp } from '../whatsapp/repo';
 import { patchFound, stripKey } from './store';
@@ -21,12 +22,30 @@ import { patchFound, stripKey } from './store';
  */
 export async function applySendResult(
   companyId: number,
-  result: { messageId: string; ack: number; error?: string },
+  result: { messageId: string; ack: number; wid?: string; error?: string; providerError?: ProviderError },
 ): Promise<Message | undefined> {
-  const found = await getMessageById(companyId, result.messageId);
+  let found = await getMessageById(companyId, result.messageId);
   if (!found) return undefined;
-  if (result.error) return (await markSendFailed(companyId, found)) ?? stripKey(found);
+  if (result.wid && result.wid !== found.wid) found = await adoptWid(companyId, found, result.wid);
+  if (result.error) return (await markSendFailed(companyId, found, result.providerError)) ?? stripKey(found);
   return (await raiseAck(companyId, found, result.ack)) ?? stripKey(found);
+}
+
+/**
+ * A provider that names the message itself (the Cloud API's wamid, known only from its answer): the
+ * message takes that id, with a guard for it, so the provider's statuses find it. Our own id's
+ * guard stays and still finds it. Idempotent: a redelivered result writes the same values.
+ */
+async function adoptWid(companyId: number, found: StoredMessage, wid: string): Promise<StoredMessage> {
+  await putItem({
+    ...widGuardKeys(companyId, wid),
+    msgPk: found.key.pk,
+    msgSk: found.key.sk,
+    messageId: found.id,
+    ticketId: found.ticketId,
+  });
+  const updated = await patchFound(companyId, undefined, found, { wid });
+  return { ...(updated ?? found), wid, key: found.key };
 }
 
 /**

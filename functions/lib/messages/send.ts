@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '#shared/schemas/messages';
 import { mediaKindOf, mediaTypeOf } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
-import { ACK, COMMAND_QUEUE, commandGroupId, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
+import {
+  ACK,
+  CLOUD_COMMAND_QUEUE,
+  COMMAND_QUEUE,
+  commandGroupId,
+  type MediaKind,
+  type SessionCommand,
+} from '#shared/whatsapp-protocol';
+import { isCloudProvider } from '#shared/constants';
+import { getWhatsapp } from '../whatsapp/repo';
 import { countIfFirstResponse } from '../sla/clock';
 import { AppError } from '../errors';
 import { stripKeys, updateItem } from '../db';
@@ -42,6 +51,10 @@ export async function sendMessage(
   if (!input.media && !input.body.trim())
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
+  // a Cloud API connection's sends go to the Graph API sender, not to a session runner
+  const cloud = isCloudProvider((await getWhatsapp(companyId, ticket.whatsappId))?.provider);
+  // outbound media through the Cloud API (an upload to Meta first) is not built yet: refused, not lost
+  if (cloud && input.media) throw new AppError('ERR_NOT_SUPPORTED_BY_CLOUD');
   const contact = await requireContact(companyId, ticket.contactId);
   const quoted = sameConversation(
     ticket,
@@ -113,7 +126,7 @@ export async function sendMessage(
       : {}),
   };
   try {
-    await enqueue(COMMAND_QUEUE, command, {
+    await enqueue(cloud ? CLOUD_COMMAND_QUEUE : COMMAND_QUEUE, command, {
       groupId: commandGroupId(companyId, after.whatsappId),
       dedupId: command.commandId,
     });
