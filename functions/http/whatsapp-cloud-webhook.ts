@@ -11,7 +11,7 @@ import { acceptNotification, answerVerification } from '#lib/whatsapp-cloud/webh
 export const handler = httpModule({
   'GET /webhooks/whatsapp-cloud': route({ public: true, query: CloudVerifyQuery }, async ({ query }) =>
     reply(await answerVerification(query), 200, {
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
     }),
   ),
 

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { api, baseUrl, newCompany, queuesIdle, table, type TestCompany } from './helpers';
 import { eventually } from './whatsapp-sim';
-import { createContact, createTicket } from './fixtures';
+import { createContact, createTicket, createUser } from './fixtures';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CLOUD_COMMAND_QUEUE } from '../../shared/whatsapp-protocol';
 
@@ -112,6 +112,14 @@ describe('Cloud API connections', () => {
     expect(JSON.stringify(item)).not.toContain(line.accessToken);
     expect(JSON.stringify(item)).not.toContain(line.appSecret);
     expect(item?.accessTokenSealed).toMatch(/^v1\./);
+    // an attendant sees the connection, never its credentials or verify token
+    const agent = await createUser(co);
+    const seen = (await api('GET', `/whatsapp/${line.id}`, { token: agent.token })).body;
+    expect(seen).toMatchObject({ id: line.id, status: 'CONNECTED' });
+    expect(seen.verifyToken).toBeUndefined();
+    expect(seen.accessToken).toBeUndefined();
+    expect(seen.appSecret).toBeUndefined();
+    expect(one.verifyToken).toBe(line.verifyToken);
     // the mask sent back keeps the stored secrets: the connection still works
     const kept = await api('PUT', `/whatsapp/${line.id}`, {
       token: co.adminToken,

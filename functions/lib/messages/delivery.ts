@@ -32,11 +32,11 @@ export async function applySendResult(
 }
 
 /**
- * A provider that names the message itself (the Cloud API's wamid, known only from its answer): the
- * message takes that id, with a guard for it, so the provider's statuses find it. Our own id's
- * guard stays and still finds it. Idempotent: a redelivered result writes the same values.
+ * Makes a provider's id of a stored message find it (acks, statuses): a guard like the one the
+ * message was stored with. The Cloud API sender writes it as soon as Meta answers, so a status that
+ * outruns the send's result still finds the message.
  */
-async function adoptWid(companyId: number, found: StoredMessage, wid: string): Promise<StoredMessage> {
+export async function linkWid(companyId: number, found: StoredMessage, wid: string) {
   await putItem({
     ...widGuardKeys(companyId, wid),
     msgPk: found.key.pk,
@@ -44,6 +44,15 @@ async function adoptWid(companyId: number, found: StoredMessage, wid: string): P
     messageId: found.id,
     ticketId: found.ticketId,
   });
+}
+
+/**
+ * A provider that names the message itself (the Cloud API's wamid, known only from its answer): the
+ * message takes that id, with a guard for it, so the provider's statuses find it. Our own id's
+ * guard stays and still finds it. Idempotent: a redelivered result writes the same values.
+ */
+async function adoptWid(companyId: number, found: StoredMessage, wid: string): Promise<StoredMessage> {
+  await linkWid(companyId, found, wid);
   const updated = await patchFound(companyId, undefined, found, { wid });
   return { ...(updated ?? found), wid, key: found.key };
 }

@@ -11,6 +11,7 @@ import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { getMessageById } from '../messages/repo';
+import { linkWid } from '../messages/delivery';
 import { getWhatsapp } from '../whatsapp/repo';
 import { probeCloud } from '../whatsapp/service';
 import { cloudClientFor } from './connection';
@@ -66,6 +67,7 @@ export async function sendViaCloud(command: SendCommand) {
     const to = command.to.split('@')[0]!.replace(/\D/g, '');
     const wamid = await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
     await updateItem(found.key, { set: { cloudWamid: wamid }, condition: 'attribute_exists(pk)' });
+    await linkWid(companyId, found, wamid);
     return result({ wid: wamid, ack: ACK.sent });
   } catch (err) {
     if (!(err instanceof GraphError)) throw err;

@@ -23,6 +23,8 @@ import { cloudEvents } from './mapping';
  */
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest();
+/** Meta batches the numbers of one app in a notification; far more than a few is no delivery of Meta's. */
+const MAX_NUMBERS_PER_WEBHOOK = 25;
 
 /**
  * `GET`: Meta subscribes with `hub.mode=subscribe`, `hub.verify_token` and `hub.challenge`; the
@@ -80,8 +82,11 @@ function namedNumbers(raw: Buffer): string[] {
  */
 export async function acceptNotification(raw: Buffer, signature: string | undefined): Promise<number> {
   if (!signature) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
+  const named = namedNumbers(raw);
+  // an unsigned caller must not make us read the table for every id it lists
+  if (named.length > MAX_NUMBERS_PER_WEBHOOK) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
   const found = new Map<string, { companyId: number; whatsappId: number }>();
-  for (const id of namedNumbers(raw)) {
+  for (const id of named) {
     const connection = await findCloudConnection(id);
     if (!connection?.secrets.appSecretSealed) continue;
     const appSecret = await openSecret(connection.secrets.appSecretSealed);

@@ -53,7 +53,8 @@ function assertGreeting(queueIds: number[], greetingMessage: string) {
 
 /**
  * The public shape: `session=0` drops the QR code; only admins see the API token (masked once
- * stored); the health only with `withHealth`.
+ * stored) and a Cloud API connection's credentials (always masked) and verify token; the health
+ * only with `withHealth`.
  */
 export function presentWhatsapp(
   w: Whatsapp,
@@ -61,7 +62,13 @@ export function presentWhatsapp(
 ): Whatsapp {
   const out: Whatsapp = { ...w, queues: w.queues ?? w.queueIds.map((id) => ({ id, name: '' })) };
   if (opts.withQr === false) delete out.qrcode;
-  if (!opts.withToken) delete out.token;
+  if (!opts.withToken) {
+    delete out.token;
+    // a Cloud API connection's credentials (masked) and verify token: only for who may edit it
+    delete out.verifyToken;
+    delete out.accessToken;
+    delete out.appSecret;
+  }
   if (!opts.withHealth) delete out.health;
   return out;
 }
