@@ -13,6 +13,12 @@ export default {
       default: 'Padrão',
       actions: 'Ações',
     },
+    cloudReason: {
+      tokenExpired: 'O token de acesso da Cloud API expirou ou foi revogado: gere outro no Meta e salve a conexão.',
+      numberNotRegistered: 'O número não está registrado na Cloud API: conclua o registro no Meta.',
+      accountRestricted: 'A conta do WhatsApp Business está restrita ou banida pelo Meta.',
+      graphUnavailable: 'A API do Meta não respondeu: salve a conexão mais tarde para verificar de novo.',
+    },
     status: {
       CONNECTED: 'Conectado',
       DISCONNECTED: 'Desconectado',
@@ -109,6 +115,13 @@ export default {
       default: 'Default',
       actions: 'Actions',
     },
+    cloudReason: {
+      tokenExpired:
+        'The Cloud API access token expired or was revoked: create another one at Meta and save the connection.',
+      numberNotRegistered: 'The number is not registered on the Cloud API: finish its registration at Meta.',
+      accountRestricted: 'The WhatsApp Business account is restricted or banned by Meta.',
+      graphUnavailable: "Meta's API did not answer: save the connection later to check again.",
+    },
     status: {
       CONNECTED: 'Connected',
       DISCONNECTED: 'Disconnected',
@@ -204,6 +217,13 @@ export default {
       lastUpdate: 'Última actualización',
       default: 'Predeterminada',
       actions: 'Acciones',
+    },
+    cloudReason: {
+      tokenExpired:
+        'El token de acceso de la Cloud API expiró o fue revocado: genere otro en Meta y guarde la conexión.',
+      numberNotRegistered: 'El número no está registrado en la Cloud API: complete el registro en Meta.',
+      accountRestricted: 'La cuenta de WhatsApp Business está restringida o bloqueada por Meta.',
+      graphUnavailable: 'La API de Meta no respondió: guarde la conexión más tarde para verificar de nuevo.',
     },
     status: {
       CONNECTED: 'Conectado',
