@@ -1,10 +1,23 @@
 import { describe, it, expect } from 'vitest';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { api, baseUrl, newCompany, queuesIdle, table, type TestCompany } from './helpers';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  ADMIN,
+  api,
+  baseUrl,
+  login,
+  newCompany,
+  queuesIdle,
+  runTimer,
+  table,
+  type TestCompany,
+  usesTimers,
+} from './helpers';
 import { eventually } from './whatsapp-sim';
 import { createContact, createTicket, createUser } from './fixtures';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CLOUD_COMMAND_QUEUE } from '../../shared/whatsapp-protocol';
+
+usesTimers('company-cleanup');
 
 /**
  * WhatsApp Business Cloud API connections (issue 36) over HTTP against the local stack, with Meta's
@@ -558,5 +571,29 @@ describe('inbound media through the Cloud API', () => {
       return list.length ? list : undefined;
     });
     expect((await messagesOf(co, ticket.id))[0]).toMatchObject({ mediaType: 'document', body: 'a.pdf' });
+  });
+});
+
+describe('a deleted company and its Cloud API connection', () => {
+  it("frees the number and the verify token, drops the wamid guards, and the number's webhooks are refused", async () => {
+    const { co, line, number, ticket } = await conversation('cloudgone');
+    const sent = await sendText(co, ticket.id, 'tchau');
+    const { wid } = await eventually(async () => {
+      const m = await storedMessage(co, ticket.id, sent.id);
+      return m?.wid.startsWith('wamid.') ? m : undefined;
+    });
+    // the id we chose went when Meta's took its place
+    expect(await widGuard(co, sent.wid)).toBeUndefined();
+    expect(await widGuard(co, wid)).toBeDefined();
+    const sup = (await login(ADMIN.email, ADMIN.password)).token;
+    expect((await api('DELETE', `/companies/${co.companyId}`, { token: sup })).status).toBe(202);
+    await runTimer('company-cleanup');
+    await queuesIdle();
+    expect(await table().get(`WCLOUD#${line.phoneNumberId}`, 'WCLOUD')).toBeUndefined();
+    const verifyHash = createHash('sha256').update(line.verifyToken).digest('hex');
+    expect(await table().get(`WCLOUDVT#${verifyHash}`, 'WCLOUDVT')).toBeUndefined();
+    expect(await widGuard(co, wid)).toBeUndefined();
+    const late = await inbound(line, { from: number, text: 'ainda aí?' });
+    expect(late.delivered.status).toBe(401);
   });
 });

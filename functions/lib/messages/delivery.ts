@@ -10,7 +10,7 @@ import { requireStoredTicket, toTicket, type StoredTicket } from '../tickets/rep
 import { mutateTicket } from '../tickets/mutate';
 import { publishTicketChange } from '../tickets/events';
 import { getMessageById, getMessageByWid, widGuardKeys, type StoredMessage } from './repo';
-import { putItem } from '../db';
+import { deleteItem, putItem } from '../db';
 import { isCloudProvider } from '#shared/constants';
 import { getWhatsapp } from '../whatsapp/repo';
 import { patchFound, stripKey } from './store';
@@ -48,12 +48,20 @@ export async function linkWid(companyId: number, found: StoredMessage, wid: stri
 
 /**
  * A provider that names the message itself (the Cloud API's wamid, known only from its answer): the
- * message takes that id, with a guard for it, so the provider's statuses find it. Our own id's
- * guard stays and still finds it. Idempotent: a redelivered result writes the same values.
+ * message takes that id, with a guard for it, so the provider's statuses find it; the guard of the
+ * id we chose goes (nothing of that provider ever names it). Idempotent: a redelivered result finds
+ * the message by its id and writes the same values.
  */
 async function adoptWid(companyId: number, found: StoredMessage, wid: string): Promise<StoredMessage> {
   await linkWid(companyId, found, wid);
-  const updated = await patchFound(companyId, undefined, found, { wid });
+  const updated = await patchFound(
+    companyId,
+    undefined,
+    found,
+    { wid },
+    found.wid ? { expr: 'wid = :old', values: { ':old': found.wid } } : undefined,
+  );
+  if (updated && found.wid) await deleteItem(widGuardKeys(companyId, found.wid));
   return { ...(updated ?? found), wid, key: found.key };
 }
 
