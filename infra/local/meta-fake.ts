@@ -14,8 +14,9 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * - `POST /@meta/_script {phoneNumberId, accessToken, appSecret, wabaId?, displayPhoneNumber?, status?,
  *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}]}`: creates or changes a number;
  * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
- *   wamid?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
- *   customer's message, signs it with the number's app secret as Meta does (over the exact bytes
+ *   wamid?, echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
+ *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
+ *   app: field `smb_message_echoes`), signs it with the number's app secret as Meta does (over the exact bytes
  *   sent; non-ASCII escaped as `\uXXXX` like Meta unless `utf8`) and posts it to the stack's webhook;
  * - `POST /@meta/_status {phoneNumberId, wamid, recipient, status, errorCode?, errorTitle?}`: a status webhook
  *   (send them in any order, or twice);
@@ -87,7 +88,7 @@ export function metaFake(base: string, webhookUrl: string) {
     return { status: res.status, body: await res.json().catch(() => null) };
   }
 
-  const envelope = (number: FakeNumber, value: Json) => ({
+  const envelope = (number: FakeNumber, value: Json, field = 'messages') => ({
     object: 'whatsapp_business_account',
     entry: [
       {
@@ -99,7 +100,7 @@ export function metaFake(base: string, webhookUrl: string) {
               metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
               ...value,
             },
-            field: 'messages',
+            field,
           },
         ],
       },
@@ -168,10 +169,21 @@ export function metaFake(base: string, webhookUrl: string) {
     };
     if (path === '/_inbound') {
       const message = inboundMessage(number, body);
-      const payload = envelope(number, {
-        contacts: [{ profile: { name: String(body.name ?? '') }, wa_id: String(body.from) }],
-        messages: [message],
-      });
+      // `echo`: the business wrote from the WhatsApp Business app (Coexistence) to `from`
+      const payload = body.echo
+        ? envelope(
+            number,
+            {
+              message_echoes: [
+                { ...message, from: number.displayPhoneNumber.replace(/\D/g, ''), to: String(body.from) },
+              ],
+            },
+            'smb_message_echoes',
+          )
+        : envelope(number, {
+            contacts: [{ profile: { name: String(body.name ?? '') }, wa_id: String(body.from) }],
+            messages: [message],
+          });
       const raw = Buffer.from(body.utf8 ? JSON.stringify(payload) : metaJson(payload), 'utf8');
       return send(res, 200, { wamid: message.id, payload, delivered: await deliver(number, raw, opts) });
     }

@@ -74,6 +74,8 @@ export const CloudWebhookValue = z.object({
     .array(z.object({ wa_id: z.string(), profile: z.object({ name: z.string().optional() }).optional() }))
     .optional(),
   messages: z.array(CloudWebhookMessage).optional(),
+  /** Coexistence (field `smb_message_echoes`): what the business sent from the WhatsApp Business app */
+  message_echoes: z.array(CloudWebhookMessage.extend({ to: z.string() })).optional(),
   statuses: z.array(CloudWebhookStatus).optional(),
 });
 export type CloudWebhookValue = z.infer<typeof CloudWebhookValue>;

@@ -524,6 +524,36 @@ describe('sending through the Cloud API', () => {
   });
 });
 
+describe('Coexistence: messages the business sends from the WhatsApp Business app', () => {
+  it("an echo is stored once as the business's own message in the customer's ticket", async () => {
+    const co = await newCompany('cloudecho');
+    const line = await cloudLine(co);
+    const from = customer();
+    await inbound(line, { from, name: 'Bia', text: 'oi' });
+    const echo = await inbound(line, { from, echo: true, text: 'Respondi pelo app 📱' });
+    expect(echo.delivered.status).toBe(200);
+    expect(echo.payload.entry[0].changes[0].field).toBe('smb_message_echoes');
+    await meta('/_deliver', { phoneNumberId: line.phoneNumberId, raw: JSON.stringify(echo.payload) });
+    const [ticket] = await eventually(async () => {
+      const list = await ticketsOf(co);
+      return list.length ? list : undefined;
+    });
+    const messages = await eventually(async () => {
+      const list = await messagesOf(co, ticket.id);
+      return list.length >= 2 ? list : undefined;
+    });
+    await queuesIdle();
+    expect((await messagesOf(co, ticket.id)).map((m) => [m.body, m.fromMe])).toEqual(
+      expect.arrayContaining([
+        ['oi', false],
+        ['Respondi pelo app 📱', true],
+      ]),
+    );
+    expect(await messagesOf(co, ticket.id)).toHaveLength(2);
+    expect(messages.find((m) => m.fromMe)?.wid).toBe(echo.wamid);
+  });
+});
+
 describe('inbound media through the Cloud API', () => {
   it('an image is fetched by its media id with the token, stored like any media, and shown with its caption', async () => {
     const co = await newCompany('cloudmedia');

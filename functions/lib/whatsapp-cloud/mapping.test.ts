@@ -78,6 +78,21 @@ describe('Cloud API webhook -> inbound events', () => {
     expect(messages[4]?.cloudMedia).toEqual({ id: 'M1', mimetype: 'image/jpeg' });
   });
 
+  it("a Coexistence echo is the business's own message in the chat of the user it went to", () => {
+    const [event] = cloudEvents(
+      value({
+        message_echoes: [
+          msg({ id: 'wamid.E', from: '15550001111', to: '+55 11 98888-7777', type: 'text', text: { body: 'do app' } }),
+        ],
+      }),
+      conn,
+    );
+    expect(event).toMatchObject({
+      type: 'message',
+      message: { wid: 'wamid.E', chatJid: '5511988887777@s.whatsapp.net', fromMe: true, body: 'do app' },
+    });
+  });
+
   it('statuses become acks (sent 1, delivered 2, read 3); failed keeps Meta code and title; others are ignored', () => {
     const status = (s: string, extra = {}) => ({
       id: 'wamid.S',

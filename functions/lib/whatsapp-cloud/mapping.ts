@@ -2,9 +2,9 @@ import { ACK, type InboundEvent, type InboundMessage, type NormalizedMediaType }
 import type { CloudWebhookMessage, CloudWebhookStatus, CloudWebhookValue } from '#shared/schemas/whatsapp-cloud';
 
 /**
- * Meta's webhook `value` (field `messages`) as the product's normalized inbound events, so the
- * same pipeline serves both providers: `messages[]` become `message` events, `statuses[]` become
- * `ack` events. Pure: the webhook route verifies, this translates, the queue carries.
+ * Meta's webhook `value` (fields `messages` and `smb_message_echoes`) as the product's normalized
+ * inbound events, so the same pipeline serves both providers: `messages[]` become `message` events,
+ * `message_echoes[]` (Coexistence) our own `fromMe` messages, `statuses[]` `ack` events. Pure: the webhook route verifies, this translates, the queue carries.
  */
 
 interface Connection {
@@ -102,6 +102,11 @@ export function cloudEvents(value: CloudWebhookValue, conn: Connection): Inbound
   for (const m of value.messages ?? []) {
     const message = cloudMessage(m, names.get(m.from));
     if (message) events.push({ type: 'message', ...conn, message });
+  }
+  // Coexistence: the business's own messages from the WhatsApp Business app, in the customer's chat
+  for (const echo of value.message_echoes ?? []) {
+    const message = cloudMessage({ ...echo, from: echo.to }, undefined);
+    if (message) events.push({ type: 'message', ...conn, message: { ...message, fromMe: true } });
   }
   for (const s of value.statuses ?? []) {
     const ack = cloudAck(s, conn);

@@ -25,6 +25,8 @@ import { cloudEvents } from './mapping';
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest();
 /** Meta batches the numbers of one app in a notification; far more than a few is no delivery of Meta's. */
 const MAX_NUMBERS_PER_WEBHOOK = 25;
+/** The webhook fields the product reads: customers' messages and statuses, and Coexistence echoes. */
+const WEBHOOK_FIELDS = new Set(['messages', 'smb_message_echoes']);
 
 /**
  * `GET`: Meta subscribes with `hub.mode=subscribe`, `hub.verify_token` and `hub.challenge`; the
@@ -100,7 +102,7 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
   let queued = 0;
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
-      if (change.field !== 'messages') continue;
+      if (!WEBHOOK_FIELDS.has(change.field ?? '')) continue;
       const value = CloudWebhookValue.safeParse(change.value);
       if (!value.success) {
         log.warn('cloud webhook change not understood', { issues: value.error.issues.length });
