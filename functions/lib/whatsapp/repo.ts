@@ -3,6 +3,7 @@ import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { getItem, queryAll, stripKeys, type Item } from '../db';
 import { pad } from '../keys';
+import { remember } from '../lru';
 
 /**
  * A WhatsApp connection: pk `C#<cid>`, sk `WHATSAPP#<pad(id)>` (session status, QR and retries live
@@ -42,6 +43,13 @@ type StoredWhatsapp = Omit<Whatsapp, 'token' | 'accessToken' | 'appSecret'> & {
   verifyTokenHash?: string;
 } & CloudSecrets;
 
+/**
+ * Connections' providers this instance has read (any read of a connection item notes it): fixed
+ * once a connection exists, and connection ids are never reused.
+ */
+const providers = new Map<string, string>();
+const PROVIDERS_KEPT = 5000;
+
 /** The connection with its tokens masked; the hash and the sealed secrets stay in the table. */
 export function toWhatsapp(item: Item): Whatsapp {
   const {
@@ -56,8 +64,12 @@ export function toWhatsapp(item: Item): Whatsapp {
   } = stripKeys(item) as StoredWhatsapp;
   const cloud =
     rest.provider === 'cloud' ? { accessToken: maskToken(accessTokenHint), appSecret: maskToken(appSecretHint) } : {};
+  if (rest.provider) remember(providers, `${rest.companyId}:${rest.id}`, rest.provider, PROVIDERS_KEPT);
   return { ...rest, ...cloud, token: maskToken(tokenHint) };
 }
+
+/** The connection's provider when this instance has read the connection before (the send path's shortcut). */
+export const knownProvider = (companyId: number, id: number) => providers.get(`${companyId}:${id}`);
 
 /** A Cloud API connection's sealed credentials (for the services that open them, never for an answer). */
 export async function storedCloudSecrets(companyId: number, id: number): Promise<CloudSecrets | undefined> {
