@@ -511,6 +511,29 @@ describe('sending through the Cloud API', () => {
     expect(await storedMessage(co, ticket.id, unknown.id)).toMatchObject({ ack: 0, error: null, wid: unknown.wid });
   });
 
+  it("the external messages API sends through Meta with the connection's API token, without a number check", async () => {
+    const co = await newCompany('cloudxapi');
+    const line = await cloudLine(co);
+    const res = await api('POST', '/messages/send', {
+      headers: { authorization: `Bearer ${line.created.token}` },
+      body: { number: '+55 (11) 96666-0042', body: 'Seu pedido saiu' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await eventually(async () => (await sendsTo(line)).length === 1);
+    expect((await sendsTo(line))[0].body).toMatchObject({ to: '5511966660042', text: { body: 'Seu pedido saiu' } });
+  });
+
+  it('outbound media on a cloud connection is refused with ERR_NOT_SUPPORTED_BY_CLOUD, not lost', async () => {
+    const { co, line, ticket } = await conversation('cloudmediaout');
+    const form = new FormData();
+    form.append('medias', new Blob([Buffer.from('%PDF-1.4 small')], { type: 'application/pdf' }), 'contrato.pdf');
+    form.append('body', 'contrato.pdf');
+    const res = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: form });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_NOT_SUPPORTED_BY_CLOUD');
+    expect(await sendsTo(line)).toHaveLength(0);
+  });
+
   it('a token Meta stopped accepting fails the send and shows the connection DISCONNECTED with the reason', async () => {
     const { co, line, ticket } = await conversation('cloudtoken');
     await meta('/_script', { phoneNumberId: line.phoneNumberId, tokenExpired: true });
