@@ -462,6 +462,8 @@ export const timers: TimerDef[] = [
   { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
   // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)
   { name: 'company-cleanup', handler: 'jobs/company-cleanup', everyMinutes: 5 },
+  // Cloud API connections: their status asked of the Graph API again, hourly each (platform-wide wake-ups)
+  { name: 'cloud-status', handler: 'jobs/cloud-status', everyMinutes: 15 },
 ];
 
 /**

@@ -12,12 +12,12 @@ import {
   type TestCompany,
   usesTimers,
 } from './helpers';
-import { eventually } from './whatsapp-sim';
+import { eventually, rawTable } from './whatsapp-sim';
 import { createContact, createTicket, createUser } from './fixtures';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CLOUD_COMMAND_QUEUE } from '../../shared/whatsapp-protocol';
 
-usesTimers('company-cleanup');
+usesTimers('company-cleanup', 'cloud-status');
 
 /**
  * WhatsApp Business Cloud API connections (issue 36) over HTTP against the local stack, with Meta's
@@ -245,6 +245,46 @@ describe('Cloud API connections', () => {
     }
     const after = await api('GET', `/whatsapp/${line.id}`, { token: co.adminToken });
     expect(after.body.status).toBe('CONNECTED');
+  });
+});
+
+describe('the status re-check (timer cloud-status)', () => {
+  /** The connection's one wake-up, in its shard (`CLOUDCHECK#<(cid + id) % 2>`). */
+  const wakeUps = async (co: TestCompany, line: CloudLine) =>
+    (await rawTable().query(`CLOUDCHECK#${(co.companyId + line.id) % 2}`)).filter(
+      (i) => i.companyId === co.companyId && i.whatsappId === line.id,
+    );
+
+  it('a token that expires later shows on the connection at the next check, and the check is armed again', async () => {
+    const co = await newCompany('cloudrecheck');
+    const line = await cloudLine(co);
+    const [armed] = await wakeUps(co, line);
+    expect(Date.parse(armed!.dueAt) - Date.now()).toBeGreaterThan(50 * 60_000);
+    await meta('/_script', { phoneNumberId: line.phoneNumberId, tokenExpired: true });
+    // due now instead of in an hour
+    const dueAt = '2000-01-01T00:00:00.000Z';
+    await rawTable().del(armed!.pk, armed!.sk);
+    await rawTable().put({ ...armed, dueAt, sk: `${dueAt}#${co.companyId}#${line.id}` });
+    await runTimer('cloud-status');
+    const after = (await api('GET', `/whatsapp/${line.id}`, { token: co.adminToken })).body;
+    expect(after).toMatchObject({ status: 'DISCONNECTED', statusReason: 'tokenExpired' });
+    const next = await wakeUps(co, line);
+    expect(next).toHaveLength(1);
+    expect(Date.parse(next[0]!.dueAt)).toBeGreaterThan(Date.now());
+  });
+
+  it("a deleted connection's wake-up is dropped when it comes due", async () => {
+    const co = await newCompany('cloudrecheck2');
+    const first = await cloudLine(co);
+    const line = await cloudLine(co);
+    const [armed] = await wakeUps(co, line);
+    expect((await api('DELETE', `/whatsapp/${line.id}`, { token: co.adminToken })).status).toBe(200);
+    const dueAt = '2000-01-01T00:00:00.000Z';
+    await rawTable().del(armed!.pk, armed!.sk);
+    await rawTable().put({ ...armed, dueAt, sk: `${dueAt}#${co.companyId}#${line.id}` });
+    await runTimer('cloud-status');
+    expect(await wakeUps(co, line)).toEqual([]);
+    expect(await wakeUps(co, first)).toHaveLength(1);
   });
 });
 

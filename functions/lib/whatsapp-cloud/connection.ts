@@ -5,6 +5,8 @@ import type { CloudStatusReason, Whatsapp, WhatsappBody } from '#shared/schemas/
 import { AppError } from '../errors';
 import { log } from '../log';
 import { openSecret, sealSecret } from '../secrets';
+import { putItem } from '../db';
+import { dueShardPk } from '../due';
 import { storedCloudSecrets } from '../whatsapp/repo';
 import { GraphError, graphClient, isTokenError, type GraphClient } from './graph';
 
@@ -71,6 +73,26 @@ export async function cloudClientFor(companyId: number, whatsappId: number): Pro
   const sealed = (await storedCloudSecrets(companyId, whatsappId))?.accessTokenSealed;
   if (!sealed) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   return graphClient(await openSecret(sealed));
+}
+
+/**
+ * The status re-check of Cloud API connections (timer `cloud-status`): one platform-wide wake-up
+ * per connection, `CLOUDCHECK#<shard>` / `<dueAt>#<cid>#<id>`, armed when the connection is created
+ * and again by the timer after each check, so a token that expires or a number Meta restricts shows
+ * on the connection without a send having to fail first. A deleted connection's wake-up is dropped
+ * when it comes due.
+ */
+export const CLOUD_CHECK_PREFIX = 'CLOUDCHECK';
+export const CLOUD_CHECK_SHARDS = 2;
+export const CLOUD_CHECK_EVERY_MINUTES = 60;
+export const cloudCheckKeys = (dueAt: string, companyId: number, whatsappId: number) => ({
+  pk: dueShardPk(CLOUD_CHECK_PREFIX, (companyId + whatsappId) % CLOUD_CHECK_SHARDS),
+  sk: `${dueAt}#${companyId}#${whatsappId}`,
+});
+
+export async function armCloudCheck(companyId: number, whatsappId: number, now = new Date()) {
+  const dueAt = new Date(now.getTime() + CLOUD_CHECK_EVERY_MINUTES * 60_000).toISOString();
+  await putItem({ ...cloudCheckKeys(dueAt, companyId, whatsappId), companyId, whatsappId, dueAt });
 }
 
 /** Graph `status` values of a number that can send and receive (FLAGGED and RATE_LIMITED still can). */

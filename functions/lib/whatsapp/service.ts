@@ -31,6 +31,7 @@ import { resumeNumberChecks } from '../contact-lists/checks';
 import { assertOwnAssistants } from '../integrations/links';
 import { auditBy, type AuditActor } from '../audit/actor';
 import {
+  armCloudCheck,
   assertWebSession,
   cloudClientFor,
   cloudUpdateFields,
@@ -234,8 +235,9 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   );
   let created = toWhatsapp(item);
   if (cloud) {
-    // no runner: the Graph API says whether the number is usable
+    // no runner: the Graph API says whether the number is usable, now and every hour (timer `cloud-status`)
     created = (await probeCloud(companyId, id)) ?? created;
+    await armCloudCheck(companyId, id);
   } else {
     // A new connection starts its session at once: the QR code follows on the whatsappSession event.
     await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
