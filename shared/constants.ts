@@ -24,6 +24,19 @@ export const RECURRENCE_MONTHS: Record<(typeof RECURRENCES)[number], number> = {
 export const SOCKET_PING_MS = 18_000;
 export const RELOAD_AFTER_EXPIRED_MS = 1_000;
 export const USER_STATUS_INTERVAL_MS = 300_000;
+/**
+ * What one socket may do (issue 35; docs/realtime.md). A frame larger than API Gateway's 128 KB
+ * closes the socket with 1009 (on AWS API Gateway does it; locally the gateway, which never buffers
+ * more). A socket holds at most SOCKET_MAX_CHAT_BOXES open tickets (the web app opens one at a time);
+ * it sends at most SOCKET_RATE.messages frames per window of SOCKET_RATE.windowSeconds (the web app
+ * sends a ping every 18 s, typing once per 3 s per ticket, and a few joins per screen), and past it
+ * gets an `error` event with ERR_TOO_MANY_ATTEMPTS and is closed.
+ */
+export const SOCKET_MAX_FRAME_BYTES = 131_072;
+export const SOCKET_MAX_CHAT_BOXES = 10;
+export const SOCKET_RATE = { windowSeconds: 10, messages: 50 } as const;
+/** Close codes of the socket: 1009 frame too large (RFC 6455), 1000 closed by the server (ended session, rate limit: API Gateway's DeleteConnection closes with 1000 and takes no code). */
+export const SOCKET_CLOSE_TOO_LARGE = 1009;
 export const MIN_RECORDING_BYTES = 10_000;
 export const AUDIO_BITRATE = 128;
 export const QUICK_REPLY_LABEL_CHARS = 35;
@@ -54,6 +67,11 @@ export const MAX_PUSH_DEVICES_PER_USER = 10;
 export const MAX_QUICK_MESSAGES_PER_USER = 200;
 /** Tags of a company (any user makes them): the tag picker, `/tags/list` and the kanban load them all at once. */
 export const MAX_TAGS_PER_COMPANY = 300;
+/**
+ * Notes people write on one ticket (the notes panel and `/ticket-notes/list` load them all at once);
+ * the system's own notes (takeovers, AI hand-offs) are not counted and are always written.
+ */
+export const MAX_NOTES_PER_TICKET = 300;
 
 /** Access token lifetime and refresh token lifetime. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;

@@ -1,3 +1,4 @@
+import type { ErrorCode } from './errors';
 import type { Permission } from './permissions';
 
 /**
@@ -95,8 +96,13 @@ export const CLIENT_ACTIONS = [
   'active',
 ] as const;
 export type ClientAction = (typeof CLIENT_ACTIONS)[number];
-export interface ClientMessage {
-  action: ClientAction;
-  /** ticket id for chat boxes, status for ticket lists */
-  value?: string | number;
-}
+
+/**
+ * The server's answer on the socket to a browser's message (the message's shape: schemas/socket.ts):
+ * `ready` when done, `error` with a catalogued code when refused. Neither carries anything the
+ * browser sent but the action, and that only once checked against CLIENT_ACTIONS. `typing` gets no
+ * answer.
+ */
+export type SocketReply =
+  | { event: 'ready'; data: { action: ClientAction } }
+  | { event: 'error'; data: { action: ClientAction | null; error: ErrorCode } };

@@ -72,6 +72,12 @@ export interface TicketViewersEvent {
   ticketId: number;
   viewers: TicketViewer[];
 }
+/** One entry per user among the connections that have the ticket open. */
+export function viewersOf(connections: { userId: number; name?: string }[]): TicketViewer[] {
+  const seen = new Map<number, TicketViewer>();
+  for (const c of connections) if (!seen.has(c.userId)) seen.set(c.userId, { userId: c.userId, name: c.name ?? '' });
+  return [...seen.values()];
+}
 /** `typing` event: someone else types in a ticket one has open. */
 export interface TypingEvent {
   action: 'update';

@@ -46,6 +46,12 @@ export interface Config {
   passwordHashCost: number;
   /** seconds a Lambda instance trusts a checked session before reading it again (SESSION_CACHE_SECONDS) */
   sessionCacheSeconds: number;
+  /**
+   * milliseconds one DynamoDB request may take before it is abandoned and retried by the SDK
+   * (DYNAMODB_REQUEST_TIMEOUT_MS, default 8000): without it a stalled connection holds the call,
+   * and a runner's write, for minutes
+   */
+  dynamoRequestTimeoutMs: number;
   /** client addresses the per-address rate limits skip (RATE_LIMIT_EXEMPT_ADDRESSES, comma list; local tests) */
   rateLimitExemptAddresses: string[];
   /** local runtime only (PAYMENTS_SANDBOX=1): without an Asaas key, charges go to the sandbox provider */
@@ -117,6 +123,7 @@ export function config(): Config {
     mailFrom: optional('MAIL_FROM'),
     passwordHashCost: integer('PASSWORD_HASH_COST', 17),
     sessionCacheSeconds: integer('SESSION_CACHE_SECONDS', 5),
+    dynamoRequestTimeoutMs: integer('DYNAMODB_REQUEST_TIMEOUT_MS', 8_000),
     rateLimitExemptAddresses: (optional('RATE_LIMIT_EXEMPT_ADDRESSES') ?? '')
       .split(',')
       .map((a) => a.trim())

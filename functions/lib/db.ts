@@ -58,11 +58,17 @@ export function sdkDetail(arg: unknown): string {
 
 export function ddb(): DynamoDBDocumentClient {
   if (client) return client;
-  const { region, dynamoEndpoint } = config();
+  const { region, dynamoEndpoint, dynamoRequestTimeoutMs } = config();
   const base = new DynamoDBClient({
     region,
     endpoint: dynamoEndpoint,
     logger: sdkLogger,
+    // a request that outlives the timeout ends (throwOnRequestTimeout: without it the SDK only warns)
+    requestHandler: {
+      connectionTimeout: 3_000,
+      requestTimeout: dynamoRequestTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
     ...localClientOptions(dynamoEndpoint),
   });
   client = DynamoDBDocumentClient.from(base, {
@@ -316,9 +322,20 @@ export function deleteTx(
     },
   };
 }
-export function conditionTx(key: Key, condition: string, values?: Record<string, unknown>): TransactItem {
+export function conditionTx(
+  key: Key,
+  condition: string,
+  values?: Record<string, unknown>,
+  names?: Record<string, string>,
+): TransactItem {
   return {
-    ConditionCheck: { TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values },
+    ConditionCheck: {
+      TableName: table(),
+      Key: key,
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ...(names ? { ExpressionAttributeNames: names } : {}),
+    },
   };
 }
 

@@ -17,9 +17,10 @@ export interface RateRule {
   /**
    * What is counted. `address` rules skip the addresses the config exempts (the local test stack's
    * loopback, which every test shares); an `address+email` rule counts one account from one address,
-   * so nobody else's traffic adds to it and it exempts none.
+   * so nobody else's traffic adds to it and it exempts none. `connection` counts one WebSocket
+   * connection's messages.
    */
-  per: 'email' | 'address' | 'address+email';
+  per: 'email' | 'address' | 'address+email' | 'connection';
   windowSeconds: number;
   free: number;
   backoff?: { baseSeconds: number; maxSeconds: number };
@@ -30,25 +31,31 @@ export interface Hit {
   key: Key;
 }
 
-/** Who asks: the client's address, and the e-mail the request names (when it names one). */
+/** Who asks: the client's address, the e-mail the request names (when it names one), or a socket. */
 export interface Caller {
-  address: string;
+  address?: string;
   email?: string;
+  connectionId?: string;
 }
 
-function subjectOf(rule: RateRule, { address, email }: Caller) {
-  if (rule.per === 'address') return address;
+function subjectOf(rule: RateRule, { address, email, connectionId }: Caller) {
+  // connection ids are case-sensitive; addresses and e-mails are not
+  if (rule.per === 'connection') {
+    if (connectionId === undefined) throw new Error(`rate rule ${rule.name} counts connections: the caller named none`);
+    return connectionId;
+  }
+  if (rule.per === 'address') return String(address).toLowerCase();
   if (email === undefined) throw new Error(`rate rule ${rule.name} counts e-mails: the caller named none`);
-  return rule.per === 'email' ? email : `${address}#${email}`;
+  return (rule.per === 'email' ? email : `${address}#${email}`).toLowerCase();
 }
 
 const keys = (rule: RateRule, caller: Caller, now: number): Key => ({
-  pk: `RL#${rule.name}#${subjectOf(rule, caller).toLowerCase()}`,
+  pk: `RL#${rule.name}#${subjectOf(rule, caller)}`,
   sk: `W#${Math.floor(now / 1000 / rule.windowSeconds)}`,
 });
 
 const exempt = (rule: RateRule, caller: Caller) =>
-  rule.per === 'address' && config().rateLimitExemptAddresses.includes(caller.address);
+  rule.per === 'address' && caller.address !== undefined && config().rateLimitExemptAddresses.includes(caller.address);
 
 /** Delay after the (seen + 1)-th hit; never zero, so the first hit past the budget always waits. */
 function holdSeconds(rule: RateRule, seen: number) {

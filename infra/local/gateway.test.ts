@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,63 @@ describe('the local gateway WebSocket lifecycle', () => {
       expect(g.gateway.sockets.size).toBe(0);
     } finally {
       await g.gateway.close();
+    }
+  });
+});
+
+describe('the local gateway holds only what API Gateway would', () => {
+  const start = (maxConnections?: number) =>
+    startGateway({
+      port: 0,
+      routes: [],
+      webConfig: {},
+      onSqsSend: () => 'id',
+      maxConnections,
+      ws: {
+        connect: async () => ({ statusCode: 200 }),
+        disconnect: async () => ({ statusCode: 200 }),
+        default: async () => ({ statusCode: 200 }),
+      },
+    });
+
+  /** A request whose declared body is larger than what is sent: answered without the rest being read. */
+  function post(url: string, declared: number, sent: number) {
+    return new Promise<number>((done, fail) => {
+      const req = http.request(url, { method: 'POST', headers: { 'content-length': declared } }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.on('error', fail);
+      req.write(Buffer.alloc(sent));
+    });
+  }
+
+  it('an upgrade past the connection cap gets 503', async () => {
+    const gateway = await start(1);
+    const wsUrl = `${gateway.url.replace('http', 'ws')}/ws`;
+    try {
+      const first = new WebSocket(wsUrl);
+      await new Promise((done) => first.once('open', done));
+      const second = new WebSocket(wsUrl);
+      const refused = await new Promise<number>((done) =>
+        second.once('unexpected-response', (_req, res) => done(res.statusCode ?? 0)),
+      );
+      expect(refused).toBe(503);
+      first.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a body past the limit is answered 413 before it is all sent (6 MB for the API, 128 KB for a post to a socket)', async () => {
+    const gateway = await start();
+    try {
+      // declared larger: refused at once
+      expect(await post(`${gateway.url}/api/anything`, 64 * 1024 * 1024, 1024)).toBe(413);
+      // declared within the limit for the API, past it for a socket: the first bytes past 128 KB end it
+      expect(await post(`${gateway.url}/@connections/abc`, 1024 * 1024, 256 * 1024)).toBe(413);
+    } finally {
+      await gateway.close();
     }
   });
 });

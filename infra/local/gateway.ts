@@ -4,6 +4,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, normalize, relative, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { SOCKET_MAX_FRAME_BYTES } from '../../shared/constants';
 import { API_PREFIX, splitRouteKey, type RouteKey } from '../manifest';
 
 /**
@@ -81,9 +82,16 @@ export interface GatewayOptions {
    * its choice. Off by default; API Gateway on AWS sets `sourceIp` itself.
    */
   trustForwardedFor?: boolean;
+  /** open sockets (and upgrades under way) past which an upgrade gets 503; MAX_CONNECTIONS unless set */
+  maxConnections?: number;
 }
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
+/**
+ * Sockets the local gateway holds at once (API Gateway's own quota is per account): a bound on its
+ * memory, well above the few hundred a full test run leaves open.
+ */
+export const MAX_CONNECTIONS = 2000;
 const TEXT_TYPES = /json|text\/|x-www-form-urlencoded|xml/;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -117,19 +125,43 @@ function compile(route: GatewayRoute): CompiledRoute {
   return { ...route, method, regex: new RegExp(`^${pattern}$`), names, params: names.length };
 }
 
-/** Reads the body; past the limit it stops keeping bytes and reports the body as too large. */
-function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+/**
+ * Reads the body up to `limit` bytes. A body that declares or reaches more is not kept: the
+ * answer is `tooLarge`, and the caller answers 413 and drops the rest (`discardRest`).
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve({ body: Buffer.alloc(0), tooLarge: true });
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => done({ body: Buffer.concat(chunks), tooLarge: size > MAX_BODY_BYTES }));
+      if (size <= limit) return void chunks.push(c);
+      req.off('data', onData);
+      req.pause();
+      done({ body: Buffer.alloc(0), tooLarge: true });
+    };
+    req.on('data', onData);
+    req.on('end', () => done({ body: Buffer.concat(chunks), tooLarge: false }));
     req.on('error', fail);
   });
 }
+
+/** The most of a refused body read (and dropped) so that its client sees the 413; past it the connection goes. */
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+
+function discardRest(req: IncomingMessage) {
+  let seen = 0;
+  req.on('data', (c: Buffer) => {
+    seen += c.length;
+    if (seen > DISCARD_MAX_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/** The most a request to this path may carry: a post to a socket is one frame (API Gateway's 128 KB). */
+const bodyLimit = (pathname: string) =>
+  pathname.startsWith('/@connections/') ? SOCKET_MAX_FRAME_BYTES : MAX_BODY_BYTES;
 
 function lowerHeaders(req: IncomingMessage) {
   const out: Record<string, string> = {};
@@ -171,8 +203,7 @@ export function startGateway(opts: GatewayOptions) {
     ...extra,
   });
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, tooLarge: boolean) {
-    if (tooLarge) return sendJson(res, 413, { error: 'ERR_PAYLOAD_TOO_LARGE' });
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer) {
     const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     let match: { route: CompiledRoute; values: string[] } | undefined;
@@ -303,9 +334,17 @@ export function startGateway(opts: GatewayOptions) {
       const { body, tooLarge } =
         req.method === 'GET' || req.method === 'HEAD'
           ? { body: Buffer.alloc(0), tooLarge: false }
-          : await readBody(req);
+          : await readBody(req, bodyLimit(url.pathname));
+      if (tooLarge) {
+        // answered at once; the rest is read and dropped, never kept, so a client still sending
+        // (fetch writes the whole body before it reads) gets the 413 instead of a reset, up to
+        // DISCARD_MAX_BYTES, past which the connection goes
+        res.setHeader('connection', 'close');
+        discardRest(req);
+        return sendJson(res, 413, { error: 'ERR_PAYLOAD_TOO_LARGE' });
+      }
       if (url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`))
-        return await handleApi(req, res, url, body, tooLarge);
+        return await handleApi(req, res, url, body);
       if (url.pathname.startsWith('/@connections/')) return handleConnections(req, res, url, body);
       if (req.headers['x-amz-target']) return await handleSqs(req, res, body);
       for (const [prefix, endpoint] of Object.entries(opts.localEndpoints ?? {})) {
@@ -319,18 +358,27 @@ export function startGateway(opts: GatewayOptions) {
     }
   });
 
-  const wss = new WebSocketServer({ noServer: true });
+  // a frame past API Gateway's 128 KB closes the socket with 1009 before more of it is buffered
+  const wss = new WebSocketServer({ noServer: true, maxPayload: SOCKET_MAX_FRAME_BYTES });
+  const maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
+  let connecting = 0;
   server.on('upgrade', async (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://${domainName}`);
     if (url.pathname !== '/ws') return socket.destroy();
+    if (sockets.size + connecting >= maxConnections) {
+      socket.write('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      return socket.destroy();
+    }
     const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 16)}=`;
     const query = Object.fromEntries(url.searchParams);
+    connecting++;
     const out = await opts.ws
       .connect(
         wsEvent(connectionId, '$connect', 'CONNECT', { queryStringParameters: query, headers: lowerHeaders(req) }),
       )
       .then((result) => (result as { statusCode?: number } | undefined)?.statusCode ?? 500)
-      .catch(() => 500);
+      .catch(() => 500)
+      .finally(() => connecting--);
     if (out !== 200) {
       socket.write(`HTTP/1.1 ${out} Unauthorized\r\nConnection: close\r\n\r\n`);
       return socket.destroy();
@@ -342,6 +390,8 @@ export function startGateway(opts: GatewayOptions) {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.set(connectionId, ws);
+      // a frame too large (ws closes with 1009) or a protocol error: the close below follows
+      ws.on('error', () => undefined);
       ws.on('message', (data) => {
         void opts.ws
           .default(wsEvent(connectionId, '$default', 'MESSAGE', { body: data.toString() }))

@@ -9,9 +9,13 @@ import {
   queryAll,
   transact,
   updateItem,
+  updateTx,
   type Item,
   type Key,
+  type TransactItem,
 } from '#lib/db';
+import { AppError } from '#lib/errors';
+import { type Holder, stillHeldTx } from '#lib/fleet/ownership';
 import { log } from '#lib/log';
 import { backoff } from './close-policy';
 import { Lru } from './lru';
@@ -41,6 +45,16 @@ const CREDS_RETRY_CAP_MS = 30_000;
 const FIELD_WRITE_CONCURRENCY = 8;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A write refused because the runner no longer holds the session (its holder check failed), or
+ * asked of a store already closed: never tried again.
+ */
+export class SessionNotHeld extends AppError {
+  constructor() {
+    super('ERR_CONFLICT', 409, { reason: 'session not held' });
+  }
+}
 
 /** A stored key: inline text, or the number of gzipped parts under `<sk>#part#<n>`. */
 interface KeyItem {
@@ -82,6 +96,14 @@ export class AuthStore {
   private credsWriter?: Promise<void>;
   /** counts clear()s: an address-book write started before one is dropped */
   private generation = 0;
+  /** every write holds only while this runner holds the session with this epoch (`guard`) */
+  private holder?: Holder;
+  /** closed: the session left this runner; nothing more is written, nothing retried */
+  private closed = false;
+  /** writes refused because the session had changed hands */
+  refused = 0;
+  /** told once when a write finds the session held elsewhere (the session then closes) */
+  onLost?: () => void;
   readonly pk: string;
 
   constructor(
@@ -90,6 +112,77 @@ export class AuthStore {
     private codec: Codec = JSON_CODEC,
   ) {
     this.pk = `C#${companyId}#WAUTH#${whatsappId}`;
+  }
+
+  /**
+   * From now on every write is one transaction with a check that `holder` still holds the session
+   * (R1 of whatsapp-review-3): a runner cut off from DynamoDB past its lease, whose session another
+   * runner took meanwhile, cannot land old creds or keys over the new holder's when it comes back.
+   */
+  guard(holder: Holder) {
+    this.holder = holder;
+    return this;
+  }
+
+  /** The session left this runner: pending creds stop being retried and later writes are refused. */
+  close() {
+    this.closed = true;
+  }
+
+  get isClosed() {
+    return this.closed;
+  }
+
+  /**
+   * Writes `items` in transactions of at most TRANSACT_MAX_ITEMS (with the holder check when the
+   * store is guarded). A refused holder check closes the store and throws SessionNotHeld.
+   */
+  private async writeGuarded(items: TransactItem[], bytes: (item: TransactItem) => number) {
+    if (this.closed) throw new SessionNotHeld();
+    const holder = this.holder!;
+    const check = stillHeldTx(this.companyId, this.whatsappId, holder);
+    let chunk: TransactItem[] = [];
+    let size = 0;
+    const flush = async () => {
+      if (!chunk.length) return;
+      const items = chunk;
+      chunk = [];
+      size = 0;
+      await transact([check, ...items], (index) => (index === 0 ? new SessionNotHeld() : new AppError('ERR_CONFLICT')));
+    };
+    try {
+      for (const item of items) {
+        const n = bytes(item);
+        if (chunk.length + 1 >= TRANSACT_MAX_ITEMS || size + n > TRANSACT_MAX_BYTES) await flush();
+        chunk.push(item);
+        size += n;
+      }
+      await flush();
+    } catch (err) {
+      if (err instanceof SessionNotHeld) this.lose();
+      throw err;
+    }
+  }
+
+  private lose() {
+    if (this.closed) return;
+    this.closed = true;
+    this.refused++;
+    log.warn('session held by another runner: its auth writes stop here', {
+      companyId: this.companyId,
+      whatsappId: this.whatsappId,
+      epoch: this.holder?.epoch,
+    });
+    this.onLost?.();
+  }
+
+  /** Puts and deletes, guarded when the store is; else in one transaction when `atomic`, or batches. */
+  private async writeItems(puts: Item[], deletes: Key[], atomic: boolean) {
+    if (this.closed) throw new SessionNotHeld();
+    if (this.holder)
+      return this.writeGuarded([...puts.map((item) => putTx(item)), ...deletes.map((key) => deleteTx(key))], itemBytes);
+    if (atomic) await transact([...puts.map((item) => putTx(item)), ...deletes.map((key) => deleteTx(key))]);
+    else await batchWrite(puts, deletes);
   }
 
   withCodec(codec: Codec) {
@@ -130,18 +223,20 @@ export class AuthStore {
 
   private async storeLatestCreds() {
     // entered with a version not yet stored, so this awaits before it ends: `credsWriter` is set by then
-    for (let attempt = 0; this.credsStored < this.credsVersion; ) {
+    for (let attempt = 0; this.credsStored < this.credsVersion && !this.closed; ) {
       try {
         await this.serial(async () => {
           const version = this.credsVersion;
           if (this.creds) {
             const { puts, deletes } = this.encodeItems('creds', this.creds.value);
-            await batchWrite(puts, deletes);
+            await this.writeItems(puts, deletes, false);
           }
           this.credsStored = Math.max(this.credsStored, version);
         });
         attempt = 0;
       } catch (err) {
+        // the session left this runner: its creds are no longer ours to write
+        if (err instanceof SessionNotHeld) break;
         log.warn('saving creds failed, retrying', {
           companyId: this.companyId,
           whatsappId: this.whatsappId,
@@ -218,11 +313,10 @@ export class AuthStore {
     const atomic = count > 1 && count <= TRANSACT_MAX_ITEMS && bytes <= TRANSACT_MAX_BYTES;
     for (let attempt = 1; ; attempt++) {
       try {
-        if (atomic) await transact([...puts.map((item) => putTx(item)), ...deletes.map((key) => deleteTx(key))]);
-        else await batchWrite(puts, deletes);
+        await this.writeItems(puts, deletes, atomic);
         return;
       } catch (err) {
-        if (attempt >= KEY_WRITE_ATTEMPTS) throw err;
+        if (err instanceof SessionNotHeld || attempt >= KEY_WRITE_ATTEMPTS) throw err;
         await sleep(backoff(attempt, RETRY_BASE_MS, KEY_RETRY_CAP_MS));
       }
     }
@@ -277,9 +371,11 @@ export class AuthStore {
     const generation = this.generation;
     const queue = [...entries];
     const worker = async () => {
-      for (let next = queue.shift(); next && this.generation === generation; next = queue.shift()) {
+      for (let next = queue.shift(); next && this.generation === generation && !this.closed; next = queue.shift()) {
         const [id, fields] = next;
-        await updateItem({ pk: this.pk, sk: AuthStore.keySk(type, id) }, { set: fields });
+        const key = { pk: this.pk, sk: AuthStore.keySk(type, id) };
+        if (this.holder) await this.writeGuarded([updateTx(key, { set: fields })], () => 0);
+        else await updateItem(key, { set: fields });
       }
     };
     await Promise.all(Array.from({ length: Math.min(FIELD_WRITE_CONCURRENCY, queue.length) }, worker));
@@ -302,11 +398,17 @@ export class AuthStore {
     this.generation++;
     await this.serial(async () => {
       const items = await queryAll<{ pk: string; sk: string }>({ pk: this.pk, projection: ['pk', 'sk'] });
-      if (items.length)
-        await batchWrite(
-          [],
-          items.map(({ pk, sk }) => ({ pk, sk })),
+      const keys = items.map(({ pk, sk }) => ({ pk, sk }));
+      if (this.holder) {
+        // the creds last, as below
+        const rest = keys.filter((k) => k.sk !== 'creds');
+        await this.writeGuarded(
+          [...rest, { pk: this.pk, sk: 'creds' }].map((key) => deleteTx(key)),
+          () => 0,
         );
+        return;
+      }
+      if (keys.length) await batchWrite([], keys);
       await deleteItem({ pk: this.pk, sk: 'creds' });
     });
   }
@@ -325,4 +427,11 @@ export class AuthStore {
     this.writes = run.catch(() => undefined);
     return run;
   }
+}
+
+/** A put's stored bytes, near enough to keep a transaction under DynamoDB's 4 MB. */
+function itemBytes(item: TransactItem): number {
+  const put = item.Put?.Item as Item | undefined;
+  if (!put) return 0;
+  return (put.data?.length ?? 0) + (put.bin?.length ?? 0) + String(put.sk).length;
 }

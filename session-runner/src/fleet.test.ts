@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InboundEvent, SessionCommand } from '#shared/whatsapp-protocol';
-import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
+import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { freePort } from '../../infra/local/ports';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
 import { resetConfig } from '#lib/config';
@@ -27,7 +27,7 @@ let hub: SimulatorHub;
 beforeAll(async () => {
   sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
   hub = sim.hub;
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'fleet-test' });
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'fleet-test', ...RUNNER_TEST_TABLE });
   Object.assign(process.env, {
     TABLE_NAME: 'fleet-test',
     MEDIA_BUCKET: 'unused',
@@ -247,6 +247,23 @@ describe('session fleet', () => {
     for (const id of ids) expect(reportOf(id).qrAfterPaired).toBe(0);
     expect((await queryAll<{ sk: string }>({ pk: 'WRUNNERS' })).map((r) => r.sk)).toEqual(['fleet-l']);
     expect(b.manager.size).toBe(4);
+  });
+
+  it('R2: a handover whose auth writes were not stored in time does not move the session; the next one does', async () => {
+    const a = await startRunner('fleet-r2a');
+    await pairedSessions(a, [701]);
+    await startRunner('fleet-r2b');
+    const { runners } = await import('#lib/fleet/registry');
+    const peer = (await runners()).find((r) => r.runnerId === 'fleet-r2b')!;
+    const release = vi.spyOn(a.manager, 'release').mockResolvedValueOnce(false);
+    await a.fleet.handOver({ companyId: 1, whatsappId: 701 }, peer);
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(await owners([701])).toEqual(['fleet-r2a']);
+    release.mockRestore();
+    await a.fleet.handOver({ companyId: 1, whatsappId: 701 }, peer);
+    expect(await owners([701])).toEqual(['fleet-r2b']);
+    await until('on the peer', () => phoneOf(701).runner === 'fleet-r2b' && phoneOf(701).status === 'CONNECTED');
+    expect(reportOf(701).qrAfterPaired).toBe(0);
   });
 
   it('self-fencing: a runner that cannot write its heartbeat closes its sockets before a peer may take them', async () => {

@@ -220,7 +220,8 @@ export class Fleet {
       const { companyId, whatsappId } = session;
       const item = await readSession(companyId, whatsappId);
       if (item?.owner !== this.me.runnerId) return void (await this.manager.drop(companyId, whatsappId));
-      await this.manager.release(companyId, whatsappId, SESSION_DRAIN_MS);
+      // its writes not all stored: it stays here (a later tick hands it over), never moved unflushed
+      if (!(await this.manager.release(companyId, whatsappId, SESSION_DRAIN_MS))) return;
       const epoch = await moveSession(item, to?.runnerId);
       log.info('session handed over', { companyId, whatsappId, from: this.me.runnerId, to: to?.runnerId, epoch });
       if (epoch !== undefined && to) await this.tell(to, companyId, whatsappId);
@@ -377,6 +378,20 @@ export class Fleet {
           await this.handOver(s, to);
         }
       }),
+    );
+    // what could not be handed over closes here with its writes stored, before the registry is left:
+    // peers take a session only once its holder is gone from it
+    await Promise.all(
+      this.manager
+        .held()
+        .map((s) =>
+          this.manager.release(
+            s.companyId,
+            s.whatsappId,
+            Math.max(0, deadline - Date.now()),
+            Math.max(0, deadline - Date.now()),
+          ),
+        ),
     );
     clearInterval(this.beatTimer);
     clearInterval(this.fenceTimer);

@@ -64,6 +64,10 @@ describe('session health', () => {
     h.restartedSilent();
     expect(h.failedProbes).toBe(0);
     expect(h.snapshot()).toMatchObject({ reconnects: 1, zombieRestarts: 1, lastDisconnect: { reason: 'silent' } });
+    expect(h.snapshot().undecryptable).toBeUndefined();
+    h.couldNotDecrypt();
+    h.couldNotDecrypt();
+    expect(h.snapshot().undecryptable).toBe(2);
   });
 
   it('the metrics line is CloudWatch Embedded Metric Format: every value declared under one namespace and dimension', () => {
@@ -77,6 +81,7 @@ describe('session health', () => {
           unhealthyLong: 1,
           reconnects: 2,
           zombieRestarts: 1,
+          undecryptable: 3,
           probeMsMax: 120,
         },
         1_000,
@@ -91,6 +96,7 @@ describe('session health', () => {
     expect(line.SessionsUnhealthy).toBe(2);
     expect(line.SessionsHeld).toBe(5);
     expect(directive.Metrics.map((m: { Name: string }) => m.Name)).toContain('ProbeMsMax');
+    expect(line.Undecryptable).toBe(3);
   });
 
   it('N6: a stopped session is a SessionsStopped count of its own, by service and by reason', () => {

@@ -56,6 +56,7 @@ export class SessionHealth {
   private probeMs?: number;
   private reconnects = 0;
   private zombieRestarts = 0;
+  private undecryptable = 0;
   private lastDisconnect?: ConnectionHealth['lastDisconnect'];
   /** consecutive probes without an answer */
   failedProbes = 0;
@@ -103,6 +104,11 @@ export class SessionHealth {
     if (opts.reconnecting) this.reconnects++;
   }
 
+  /** A message arrived that could not be decrypted (R4 of whatsapp-review-3). */
+  couldNotDecrypt() {
+    this.undecryptable++;
+  }
+
   /** A zombie socket is restarted: a disconnect of its own kind, and a reconnect. */
   restartedSilent() {
     this.failedProbes = 0;
@@ -121,6 +127,7 @@ export class SessionHealth {
       probeMs: this.probeMs,
       reconnects: this.reconnects,
       zombieRestarts: this.zombieRestarts,
+      ...(this.undecryptable ? { undecryptable: this.undecryptable } : {}),
       lastDisconnect: this.lastDisconnect,
       updatedAt: this.iso(),
     };
@@ -140,6 +147,12 @@ export const METRICS_NAMESPACE = 'Inbox/Sessions';
 /** Minutes a session may stay down or silent before it counts in SessionsUnhealthyLong (the alarm's metric). */
 export const SESSION_UNHEALTHY_MINUTES = 15;
 export const METRICS_SERVICE = 'session-runner';
+/**
+ * Messages that could not be decrypted, over every runner in 5 minutes, past which the alarm fires:
+ * a few are normal (WhatsApp sends them again when asked), a spike means sessions whose keys went
+ * wrong (R4 of whatsapp-review-3).
+ */
+export const UNDECRYPTABLE_ALARM_THRESHOLD = 50;
 
 /** One runner-wide sample: per-connection metrics would cost a custom metric per tenant. */
 export interface RunnerSample {
@@ -157,6 +170,8 @@ export interface RunnerSample {
   unhealthyLong: number;
   reconnects: number;
   zombieRestarts: number;
+  /** messages that could not be decrypted since the last sample (the alarm watches a spike) */
+  undecryptable: number;
   /** the slowest answered probe of the tick */
   probeMsMax?: number;
 }
@@ -175,6 +190,7 @@ export function metricsLine(sample: RunnerSample, now = Date.now()) {
     SessionsUnhealthyLong: sample.unhealthyLong,
     Reconnects: sample.reconnects,
     ZombieRestarts: sample.zombieRestarts,
+    Undecryptable: sample.undecryptable,
     ...(sample.probeMsMax !== undefined ? { ProbeMsMax: sample.probeMsMax } : {}),
   };
   return JSON.stringify({

@@ -24,6 +24,8 @@ export interface ProviderEvents {
   revoke(ev: { wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
   call(ev: { callId: string; from: string; fromAlt?: string; timestamp: number }): Promise<void>;
   lidMapping(ev: { lid: string; pn: string }): Promise<void>;
+  /** a message arrived that could not be decrypted (the provider asks the sender to send it again) */
+  undecryptable?(ev: { wid: string; chatJid: string; reason?: string }): void;
   /** the socket closed; `code` is WhatsApp's status code (401 logged out, 515 restart ...) */
   closed(code: number | undefined): void;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, it, expect, vi } from 'vitest';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
-import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
+import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
 import { freePort } from '../../infra/local/ports';
 import { resetConfig } from '#lib/config';
@@ -33,7 +33,7 @@ const provider = (runnerId: string) => simulatorProvider(sim.url, runnerId);
 beforeAll(async () => {
   sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
   hub = sim.hub;
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test' });
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test', ...RUNNER_TEST_TABLE });
   Object.assign(process.env, {
     TABLE_NAME: 'runner-test',
     MEDIA_BUCKET: 'unused',
@@ -355,6 +355,28 @@ describe('session manager', () => {
     expect(await other.handle(sendCommand(19, '3EB0FFF0000000000002'))).toBe('moved');
     expect(results('3EB0FFF0000000000002')).toEqual([]);
     await other.closeAll();
+  });
+
+  it('R2: a session whose auth writes are not stored in time does not leave: release says so, and it opens here again with the same store', async () => {
+    const { m } = await connectedPhone(30, 'runner-t');
+    const session = m.get(1, 30)!;
+    const store = session.auth;
+    // DynamoDB stalls: the writes the closing socket left are not stored until it answers again
+    let answer!: () => void;
+    const stalled = new Promise<void>((r) => (answer = r));
+    const flush = store.flush.bind(store);
+    store.flush = () => stalled.then(flush);
+    expect(await m.release(1, 30, 1_000, 50)).toBe(false);
+    expect(m.get(1, 30)).toBe(session);
+    expect(session.leaving).toBe(false);
+    expect(store.isClosed).toBe(false);
+    // the same session and store open again here, without a QR code
+    await until(() => statuses(30).filter((s) => s === 'CONNECTED').length === 2);
+    expect(statuses(30).filter((s) => s === 'qrcode')).toHaveLength(1);
+    answer();
+    expect(await m.release(1, 30, 1_000, 5_000)).toBe(true);
+    expect(m.get(1, 30)).toBeUndefined();
+    expect(store.isClosed).toBe(true);
   });
 
   it('health: a connected but silent socket is restarted after two unanswered probes; traffic and probes are reported', async () => {

@@ -16,7 +16,7 @@ import {
   stoppedLine,
   withTimeout,
 } from './health';
-import { markStopped, markWanted, unmarkWanted } from '#lib/fleet/ownership';
+import { markStopped, markWanted, readSession, unmarkWanted } from '#lib/fleet/ownership';
 import { storeMedia } from '#lib/inbound-media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
@@ -32,6 +32,11 @@ const SEND_WAIT_MS = 15_000;
  * in flight meanwhile.
  */
 const OPENING_WAIT_MS = 60_000;
+/**
+ * How long a session leaving this runner waits for its auth writes to be stored, on top of its
+ * drain: past it the session is not moved (a DynamoDB outage; its writes go on being tried here).
+ */
+export const AUTH_FLUSH_MS = 5_000;
 /** A handshake holds one of the runner's handshake slots at most this long. */
 const HANDSHAKE_SLOT_MS = 30_000;
 
@@ -52,6 +57,7 @@ const isOpening = (status: ConnectionStatus) => status === 'OPENING';
 interface Tally {
   reconnects: number;
   zombieRestarts: number;
+  undecryptable: number;
 }
 
 /** What every session of a manager shares: health settings, clock, metric counts. */
@@ -97,9 +103,46 @@ class ManagedSession {
     private hc: HealthContext,
     /** whether this runner still holds the session (a 440 after a takeover is not ours to act on) */
     private owns: () => Promise<boolean>,
+    /** this runner, as the fleet's ownership item names its holder */
+    private runnerId?: string,
   ) {
     this.auth = new AuthStore(companyId, whatsappId);
+    this.auth.onLost = () => {
+      log.warn('session taken by another runner: closing it here', { companyId, whatsappId, runnerId });
+      void this.close()
+        .catch(this.logFailure('closing a session failed'))
+        .finally(() => this.onGone(this));
+    };
     this.health = new SessionHealth(hc.now);
+  }
+
+  private bound = false;
+
+  /**
+   * Before the first socket: the auth store writes only while this runner holds the session with
+   * the epoch it holds it with now (the fleet's ownership item). False when another runner holds
+   * it: the session is not opened here. A session nobody holds (no fleet) writes unguarded.
+   */
+  private async bindHolder(): Promise<boolean> {
+    if (this.bound || !this.runnerId) return true;
+    const held = await readSession(this.companyId, this.whatsappId);
+    if (held?.owner === undefined) {
+      this.bound = true;
+      return true;
+    }
+    if (held.owner !== this.runnerId) {
+      log.info('session held by another runner: not opened here', {
+        companyId: this.companyId,
+        whatsappId: this.whatsappId,
+        holder: held.owner,
+      });
+      this.auth.close();
+      this.onGone(this);
+      return false;
+    }
+    this.auth.guard({ runnerId: this.runnerId, epoch: held.epoch ?? 0 });
+    this.bound = true;
+    return true;
   }
 
   /** Connected, but the last probe went unanswered. */
@@ -237,6 +280,12 @@ class ManagedSession {
     this.wake();
   }
 
+  /** A handover given up (its writes were not stored in time): the session is this runner's again. */
+  stayHere() {
+    this.leaving = false;
+    this.wake();
+  }
+
   /** Resolves once the handshake has an outcome (connected, a QR code, stopped) or after `ms`. */
   async handshake(ms: number) {
     const until = this.hc.now() + ms;
@@ -291,6 +340,13 @@ class ManagedSession {
       revoke: this.tracked(async (e) => emit({ type: 'revoke', ...base, ...e })),
       call: this.tracked(async (e) => emit({ type: 'call', ...base, ...e })),
       lidMapping: this.tracked(async (e) => emit({ type: 'lidMapping', ...base, ...e })),
+      undecryptable: (e) => {
+        // the connection's health shows the count; the runner's metric line carries the spike
+        log.warn('a message could not be decrypted', { ...base, wid: e.wid, reason: e.reason });
+        this.health.couldNotDecrypt();
+        this.hc.tally.undecryptable++;
+        this.healthChanged();
+      },
       closed: (code) => void this.onClosed(code).catch(this.logFailure('handling a closed socket failed')),
     };
   }
@@ -369,6 +425,7 @@ class ManagedSession {
     clearTimeout(this.reconnectTimer);
     // already running (a retry pressed on a live session): tell the API where it stands
     if (this.socket) return this.report(this.status, this.last);
+    if (this.auth.isClosed || !(await this.bindHolder())) return;
     this.intentional = false;
     this.qrExhausted = false;
     const socket = this.provider.create({
@@ -487,7 +544,7 @@ export class SessionManager {
     this.hc = {
       settings: { ...DEFAULT_HEALTH, ...opts.health },
       now: opts.now ?? Date.now,
-      tally: { reconnects: 0, zombieRestarts: 0 },
+      tally: { reconnects: 0, zombieRestarts: 0, undecryptable: 0 },
       writeMetrics: this.writeMetrics,
     };
     this.owns = opts.owns ?? (async () => true);
@@ -524,6 +581,7 @@ export class SessionManager {
         },
         this.hc,
         () => this.owns(companyId, whatsappId),
+        this.runnerId,
       );
       this.sessions.set(key, s);
     }
@@ -564,11 +622,16 @@ export class SessionManager {
   /**
    * Drains one session before it leaves this runner (a handover, a shutdown): waiting commands give
    * up (they are routed again), running ones finish, the provider events it holds reach the queue,
-   * then the socket closes and its pending auth writes land. At most `timeoutMs` of waiting.
+   * then the socket closes and its pending auth writes land. At most `timeoutMs` of waiting for the
+   * drain, then `flushMs` of its own for the writes (R2 of whatsapp-review-3: a slow send must not
+   * eat the writes' time). True when every write is stored: the session may move. False when some
+   * are not: the session must stay this runner's, or the next holder would read older keys than the
+   * ones this socket used; outside a shutdown it opens here again with the same store, whose writes
+   * go on being tried.
    */
-  async release(companyId: number, whatsappId: number, timeoutMs: number) {
+  async release(companyId: number, whatsappId: number, timeoutMs: number, flushMs = AUTH_FLUSH_MS) {
     const session = this.get(companyId, whatsappId);
-    if (!session) return;
+    if (!session) return true;
     session.startLeaving();
     const key = this.key(companyId, whatsappId);
     const until = this.hc.now() + timeoutMs;
@@ -581,8 +644,26 @@ export class SessionManager {
     // events that arrived while it closed, then every auth write: the next holder reads them from the table
     await withinDeadline(session.settleProvider());
     await withinDeadline(session.settleInbound());
-    await withinDeadline(session.auth.flush());
+    const stored = await Promise.race([
+      session.auth.flush().then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), flushMs)),
+    ]);
+    if (!stored) {
+      log.warn('auth writes not stored in time: the session stays on this runner', {
+        companyId,
+        whatsappId,
+        runnerId: this.runnerId,
+      });
+      if (!this.draining && this.sessions.get(key) === session) {
+        session.stayHere();
+        void session.connect().catch(logFailure('opening a session failed', { companyId, whatsappId }));
+      }
+      return false;
+    }
+    // stored: nothing more is written from here, over the next holder's
+    session.auth.close();
     if (this.sessions.get(key) === session) this.sessions.delete(key);
+    return true;
   }
 
   /** This runner no longer holds the session (taken over, no longer wanted): closes it at once, reporting nothing. */
@@ -591,6 +672,8 @@ export class SessionManager {
     if (!session) return;
     this.sessions.delete(this.key(companyId, whatsappId));
     session.startLeaving();
+    // held elsewhere now: its pending auth writes are dropped, never landed over the holder's
+    session.auth.close();
     await session.close().catch(logFailure('closing a session failed', { companyId, whatsappId }));
   }
 
@@ -624,6 +707,8 @@ export class SessionManager {
       case 'newQr': {
         const current = this.get(companyId, whatsappId);
         this.sessions.delete(this.key(companyId, whatsappId));
+        // the old identity's writes stop before its keys are cleared, so none lands after the clear
+        current?.auth.close();
         if (current) await current.close();
         await new AuthStore(companyId, whatsappId).clear();
         await markWanted(companyId, whatsappId);
@@ -835,12 +920,14 @@ export class SessionManager {
         unhealthyLong: [...since.values()].filter((t) => t <= longEnough).length,
         reconnects: tally.reconnects,
         zombieRestarts: tally.zombieRestarts,
+        undecryptable: tally.undecryptable,
         probeMsMax: answered.length ? Math.max(...answered) : undefined,
       },
       this.hc.now(),
     );
     tally.reconnects = 0;
     tally.zombieRestarts = 0;
+    tally.undecryptable = 0;
     this.writeMetrics(line);
   }
 

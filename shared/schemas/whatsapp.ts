@@ -37,6 +37,8 @@ export const ConnectionHealth = z.object({
   reconnects: z.number(),
   /** "connected but silent" sockets the runner restarted */
   zombieRestarts: z.number(),
+  /** messages WhatsApp delivered that could not be decrypted (Baileys asks the sender again; "waiting for this message") */
+  undecryptable: z.number().optional(),
   lastDisconnect: z
     .object({ reason: z.enum(DISCONNECT_REASONS), code: z.number().optional(), at: z.string() })
     .optional(),

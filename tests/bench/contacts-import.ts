@@ -99,6 +99,11 @@ try {
     console.log(
       `| ${run} | ${ROWS} | ${seconds.toFixed(1)} | ${Math.round(ROWS / seconds)} | ${used.calls} | ${used.capacity.toFixed(0)} | ${stored}${out.created === ROWS ? '' : ' (short!)'} |`,
     );
+    // CI runs this as the 10,000-row proof (.ci/run): a row lost or doubled fails it
+    if (out.created !== ROWS || stored !== ROWS) {
+      console.error(`rows lost or doubled: ${ROWS} sent, ${out.created} created, ${stored} stored`);
+      process.exitCode = 1;
+    }
   }
 } finally {
   await stack.stop();

@@ -14,9 +14,7 @@ import {
   shot,
   simulator,
 } from './browser';
-import { usesTimers } from '../integration/helpers';
-
-usesTimers('campaigns');
+import { holdTimer } from '../integration/helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -166,6 +164,8 @@ describe('campaigns (management.md "Campaigns", 4)', () => {
     await modal.getByLabel('Mensagem 2').fill('Oi {{firstName}}, ofertas para você!');
     await modal.getByLabel('Agendamento').fill(format(new Date(Date.now() - 60_000), "yyyy-MM-dd'T'HH:mm"));
     await shot(page, 'campaign-modal');
+    // due once saved, it waits for this test's tick: no other file's tick may start it meanwhile
+    const releaseTimer = await holdTimer('campaigns');
     await modal.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Campanha salva.').waitFor();
 
@@ -180,6 +180,7 @@ describe('campaigns (management.md "Campaigns", 4)', () => {
     // the due timer starts it; the list follows live
     await runTimer('campaigns');
     await row.getByText(/Em andamento|Finalizada/).waitFor();
+    await releaseTimer();
     // a running or finished campaign opens read-only
     await row.getByRole('button', { name: 'Editar campanha Ofertas de verão' }).click();
     await page.getByRole('dialog', { name: 'Campanha (somente leitura)' }).waitFor();

@@ -1,3 +1,4 @@
+import { UNDECRYPTABLE_ALARM_THRESHOLD } from '../../session-runner/src/health';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App, NestedStack, Stack, type PolicyViolation } from 'aws-cdk-lib';
@@ -958,6 +959,20 @@ describe('AWS stack generated from the manifest', () => {
     // the runner writes the metric as Embedded Metric Format lines: it must be told to
     const [task] = resourcesOf(real.json, 'AWS::ECS::TaskDefinition').map(([, t]) => t.Properties);
     expect(task.ContainerDefinitions[0].Environment).toContainEqual({ Name: 'HEALTH_METRICS', Value: 'emf' });
+  });
+
+  it('R4: a spike of messages that could not be decrypted, over every runner, raises an alarm on the alarm topic', () => {
+    const alarms = resourcesOf(real.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const [topic] = resourcesOf(real.json, 'AWS::SNS::Topic').map(([id]) => id);
+    expect(alarms.find((a) => a.MetricName === 'Undecryptable')).toMatchObject({
+      Namespace: 'Inbox/Sessions',
+      Dimensions: [{ Name: 'Service', Value: 'session-runner' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: UNDECRYPTABLE_ALARM_THRESHOLD,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: topic }],
+    });
   });
 
   it('N6: a session WhatsApp stopped for good (banned, version refused, logged out) raises an alarm on the alarm topic', () => {

@@ -6,12 +6,20 @@ import { declaredTimers, ranAlone } from './helpers';
 // exclusive when the file called `runsAlone()`; then, in name order, the lock of each timer it
 // declared with `usesTimers()`. These hooks are registered before the file's own, so they run
 // first and the releases run last.
+// The time spent waiting goes on the file's meta, for the end-of-run table (slowest-files-reporter.ts):
+// a file that waits holds a worker idle meanwhile.
 const releases: (() => Promise<void>)[] = [];
-beforeAll(async () => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest wants the context destructured to pass the file next
+beforeAll(async ({}, file) => {
   const url = inject('fileLockUrl');
-  releases.push(await acquireFileLock(url, ranAlone() ? 'exclusive' : 'shared'));
-  if (ranAlone()) return;
-  for (const timer of declaredTimers()) releases.push(await acquireFileLock(url, 'exclusive', `timer:${timer}`));
+  const started = Date.now();
+  try {
+    releases.push(await acquireFileLock(url, ranAlone() ? 'exclusive' : 'shared'));
+    if (ranAlone()) return;
+    for (const timer of declaredTimers()) releases.push(await acquireFileLock(url, 'exclusive', `timer:${timer}`));
+  } finally {
+    file.meta.lockWaitMs = Date.now() - started;
+  }
 }, 60 * 60_000);
 afterAll(async () => {
   for (const release of releases.splice(0).reverse()) await release();

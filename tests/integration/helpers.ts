@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { inject } from 'vitest';
+import { DynamoDBDocumentClient, UpdateCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inject, onTestFinished } from 'vitest';
+import { acquireFileLock } from './file-lock';
 import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
 
@@ -29,6 +30,25 @@ export function usesTimers(...names: string[]) {
 }
 /** The timers this file declared (file-lock-setup.ts). */
 export const declaredTimers = () => [...timers].sort();
+
+/**
+ * Holds a timer's lock for part of a test instead of the whole file (`usesTimers()`): from just
+ * before one of the test's items falls due, while it must wait for the test's own tick, until that
+ * tick has handled it. Released by the returned function, or when the test ends whatever happens.
+ * For a file that spends most of its time on other things: a file waiting for a lock holds a worker
+ * idle meanwhile.
+ */
+export async function holdTimer(name: string): Promise<() => Promise<void>> {
+  const release = await acquireFileLock(inject('fileLockUrl'), 'exclusive', `timer:${name}`);
+  let held = true;
+  const releaseOnce = async () => {
+    if (!held) return;
+    held = false;
+    await release();
+  };
+  onTestFinished(releaseOnce);
+  return releaseOnce;
+}
 
 /**
  * Points this worker's own config at the stack's table, queues and WebSocket gateway, so a test can
@@ -138,13 +158,20 @@ export async function realtimeClient(token: string) {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  /** sends a room action and waits for the server's acknowledgement */
-  const join = async (action: string, value?: unknown) => {
+  /** sends an action and waits for the server's answer: `ready`, or `error` with its code */
+  const reply = async (action: string, value?: unknown) => {
     const before = events.length;
     send(action, value);
-    await waitFor((e) => e.event === 'ready' && e.data.action === action && events.indexOf(e) >= before);
+    return waitFor(
+      (e) => (e.event === 'ready' || e.event === 'error') && e.data.action === action && events.indexOf(e) >= before,
+    );
   };
-  return { ws, events, send, join, waitFor, close: () => ws.close() };
+  /** sends a room action and waits for the server's acknowledgement (an `error` answer throws) */
+  const join = async (action: string, value?: unknown) => {
+    const answer = await reply(action, value);
+    if (answer.event === 'error') throw new Error(`${action} refused: ${answer.data.error}`);
+  };
+  return { ws, events, send, reply, join, waitFor, close: () => ws.close() };
 }
 
 /** Waits until the local queues have drained (local runtime only). */
@@ -180,6 +207,18 @@ export function table() {
   const TableName = inject('tableName');
   return {
     get: async (pk: string, sk: string) => (await doc!.send(new GetCommand({ TableName, Key: { pk, sk } }))).Item,
+    /** every item of a partition (a company's connection records: `C#<id>#WS`) */
+    query: async (pk: string) =>
+      (
+        await doc!.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+            ConsistentRead: true,
+          }),
+        )
+      ).Items ?? [],
     set: async (pk: string, sk: string, fields: Record<string, unknown>) => {
       const names = Object.keys(fields);
       await doc!.send(

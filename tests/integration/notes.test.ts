@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { api, newCompany, realtimeClient, sleep } from './helpers';
+import { MAX_NOTES_PER_TICKET } from '#shared/constants';
+import { api, newCompany, realtimeClient, sleep, table } from './helpers';
 import { attendanceCompany, createContact, createTicket } from './fixtures';
 
 describe('ticket notes', () => {
@@ -86,5 +87,43 @@ describe('ticket notes', () => {
       wsA.close();
       wsB.close();
     }
+  });
+  it('a ticket holds at most MAX_NOTES_PER_TICKET notes by people (ERR_LIST_LIMIT_REACHED); deleting one frees a place; the system still writes its own', async () => {
+    const co = await newCompany('nt-cap');
+    const { whatsapp, queueA, agentA } = await attendanceCompany(co);
+    const contact = await createContact(co.adminToken);
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const note = (token: string, text: string) =>
+      api('POST', '/ticket-notes', { token, body: { note: text, ticketId: ticket.id, contactId: contact.id } });
+    const first = await note(agentA.token, 'the first note');
+    expect(first.status).toBe(201);
+    // the notes written before the last two places (creating 298 more through the API proves nothing new)
+    const counter = `COUNTER#ticketNotes#${String(ticket.id).padStart(10, '0')}`;
+    expect((await table().get(`C#${co.companyId}`, counter))?.value).toBe(1);
+    await table().set(`C#${co.companyId}`, counter, { value: MAX_NOTES_PER_TICKET - 1 });
+    expect((await note(agentA.token, 'the last place')).status).toBe(201);
+    const over = await note(co.adminToken, 'one too many');
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({
+      error: 'ERR_LIST_LIMIT_REACHED',
+      details: { limit: 'notesPerTicket', max: MAX_NOTES_PER_TICKET },
+    });
+    const listed = async () =>
+      (await api('GET', `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contact.id}`, { token: co.adminToken }))
+        .body as { id: number; note: string; user: { id: number } }[];
+    expect((await listed()).map((n) => n.note)).toEqual(['the last place', 'the first note']);
+    // a takeover's system note is written whatever the count
+    expect((await api('POST', `/tickets/${ticket.id}/takeover`, { token: co.adminToken })).status).toBe(200);
+    const system = (await listed()).filter((n) => n.user.id === 0);
+    expect(system).toHaveLength(1);
+    // deleting a person's note frees a place; deleting the system's note frees none
+    expect((await api('DELETE', `/ticket-notes/${first.body.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('DELETE', `/ticket-notes/${system[0]!.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await note(co.adminToken, 'a freed place')).status).toBe(201);
+    expect((await note(co.adminToken, 'over again')).body.error).toBe('ERR_LIST_LIMIT_REACHED');
   });
 });

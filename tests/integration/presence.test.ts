@@ -83,6 +83,12 @@ describe('ticket viewers and typing', () => {
   it('typing reaches the other viewers of the ticket, not the typist, not those without it open, not another company', async () => {
     const { co, ana, bruno, ticket } = await teamWithTicket('pr-typing');
     const other = await newCompany('pr-typing-other');
+    // ticket numbers count per company: the other company's first ticket has the same number
+    const otherTicket = await createTicket(other.adminToken, {
+      contactId: (await createContact(other.adminToken)).id,
+      whatsappId: (await createWhatsapp(other)).id,
+    });
+    expect(otherTicket.id).toBe(ticket.id);
     const anaWs = await realtimeClient(ana.token);
     const adminWs = await realtimeClient(co.adminToken);
     const brunoWs = await realtimeClient(bruno.token);
@@ -91,7 +97,7 @@ describe('ticket viewers and typing', () => {
       await anaWs.join('joinChatBox', ticket.id);
       await adminWs.join('joinChatBox', ticket.id);
       // the other company's admin opens its own ticket with the same number
-      await otherWs.join('joinChatBox', ticket.id);
+      await otherWs.join('joinChatBox', otherTicket.id);
 
       anaWs.send('typing', ticket.id);
       const seen = await adminWs.waitFor(named(co.companyId, 'typing'));

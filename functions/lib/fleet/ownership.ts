@@ -1,5 +1,5 @@
 import type { DisconnectReason } from '#shared/schemas/whatsapp';
-import { deleteItem, getItem, putItem, queryAll, updateItem } from '../db';
+import { conditionTx, deleteItem, getItem, putItem, queryAll, type TransactItem, updateItem } from '../db';
 
 /**
  * The sessions that should run and which runner holds each: `WSESSIONS` / `<cid>#<wid>` with
@@ -78,4 +78,23 @@ export async function moveSession(session: WantedSession, to: string | undefined
     conditionValues: held ? { ':from': session.owner, ':epoch': session.epoch ?? 0 } : { ':epoch': session.epoch ?? 0 },
   });
   return out ? epoch : undefined;
+}
+
+/** The runner that holds a session and the epoch it was given it with (`moveSession`). */
+export interface Holder {
+  runnerId: string;
+  epoch: number;
+}
+
+/**
+ * A transaction item that holds only while `holder` still holds the session: a runner that lost it
+ * (fenced, taken over, handed over) can no longer write the session's credentials and keys.
+ */
+export function stillHeldTx(companyId: number, whatsappId: number, holder: Holder): TransactItem {
+  return conditionTx(
+    sessionKeys(companyId, whatsappId),
+    '#o = :owner AND #e = :epoch',
+    { ':owner': holder.runnerId, ':epoch': holder.epoch },
+    { '#o': 'owner', '#e': 'epoch' },
+  );
 }

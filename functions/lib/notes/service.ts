@@ -1,8 +1,9 @@
+import { MAX_NOTES_PER_TICKET } from '#shared/constants';
 import type { TicketNote } from '#shared/schemas/messages';
 import { can } from '#shared/permissions';
 import { AppError } from '../errors';
 import { deleteItem, deleteTx, putItem, putTx, query, queryAll, stripKeys, transact, type TransactItem } from '../db';
-import { companyScope, nextId } from '../ids';
+import { companyScope, counterTx, nextId } from '../ids';
 import { nowIso, pad } from '../keys';
 import { getUser } from '../accounts/users';
 import { requireContact } from '../contacts/repo';
@@ -21,6 +22,9 @@ const noteKeys = (n: Pick<TicketNote, 'companyId' | 'contactId' | 'ticketId' | '
   sk: `N#${pad(n.ticketId)}#${pad(n.id)}`,
 });
 const noteIndex = (companyId: number, id: number) => `C#${companyId}#NOTE#${id}`;
+/** The count of people's notes on a ticket (MAX_NOTES_PER_TICKET), moved in the note's own transaction. */
+const peopleNotesTx = (companyId: number, ticketId: number, delta: number) =>
+  counterTx(companyScope(companyId), `ticketNotes#${pad(ticketId)}`, delta, MAX_NOTES_PER_TICKET);
 
 export async function createNote(
   companyId: number,
@@ -42,9 +46,15 @@ export async function createNote(
     user: { id: actor.userId, name: user?.name ?? '' },
     createdAt: nowIso(),
   };
-  await putItem(
-    { ...noteKeys(note), ...note, gsi1pk: noteIndex(companyId, note.id), gsi1sk: 'N' },
-    { ifNotExists: true },
+  await transact(
+    [
+      putTx({ ...noteKeys(note), ...note, gsi1pk: noteIndex(companyId, note.id), gsi1sk: 'N' }, true),
+      peopleNotesTx(companyId, ticket.id, 1),
+    ],
+    (index) =>
+      index === 1
+        ? new AppError('ERR_LIST_LIMIT_REACHED', undefined, { limit: 'notesPerTicket', max: MAX_NOTES_PER_TICKET })
+        : new AppError('ERR_CONFLICT'),
   );
   await publishToTicket(companyId, ticket, 'ticketNote', { action: 'create', note, ticketId: ticket.id });
   return note;
@@ -86,7 +96,13 @@ export async function deleteNote(companyId: number, actor: Actor, id: number) {
   const note = stripKeys(item) as TicketNote;
   if (note.userId !== actor.userId && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
   const ticket = await requireStoredTicket(companyId, note.ticketId).catch(() => undefined);
-  await deleteItem({ pk: item.pk, sk: item.sk });
+  // a person's note frees its place under the ticket's cap (the system's were never counted)
+  if (note.userId === 0) await deleteItem({ pk: item.pk, sk: item.sk });
+  else
+    await transact([
+      deleteTx({ pk: item.pk, sk: item.sk }, 'attribute_exists(pk)'),
+      peopleNotesTx(companyId, note.ticketId, -1),
+    ]);
   if (ticket)
     await publishToTicket(companyId, ticket, 'ticketNote', { action: 'delete', noteId: id, ticketId: note.ticketId });
 }

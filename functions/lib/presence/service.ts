@@ -3,14 +3,24 @@ import { channelEvent } from '#shared/events';
 import {
   becameAvailable,
   type PresenceEvent,
-  type TicketViewer,
   type TicketViewersEvent,
+  viewersOf,
   type TypingEvent,
 } from '#shared/presence';
 import { updateItem, type Item } from '../db';
 import { bumpRoster, userKeys } from '../accounts/users';
-import { companyConnections, onConnectionChange, postAll, type ConnectionChange, type WsConnection } from '../realtime';
+import {
+  changeChatBoxes,
+  companyConnections,
+  mayReceive,
+  onConnectionChange,
+  postAll,
+  type ConnectionChange,
+  type WsConnection,
+} from '../realtime';
 import { onUserAvailable } from '../tickets/assignment';
+import { ticketAudience } from '../tickets/events';
+import { getStoredTicket, type StoredTicket } from '../tickets/repo';
 import { itemStatus } from './status';
 import { log } from '../log';
 
@@ -65,14 +75,20 @@ export async function setIdle(conn: Pick<WsConnection, 'companyId' | 'userId' | 
   await settlePresence(conn.companyId, conn.userId, item);
 }
 
-/** One entry per user among the connections that have the ticket open. */
-export function viewersOf(connections: Pick<WsConnection, 'userId' | 'name'>[]): TicketViewer[] {
-  const seen = new Map<number, TicketViewer>();
-  for (const c of connections) if (!seen.has(c.userId)) seen.set(c.userId, { userId: c.userId, name: c.name ?? '' });
-  return [...seen.values()];
-}
-
 const inRoom = (c: WsConnection, ticketId: number) => (c.chatBoxes ?? []).includes(ticketId);
+
+/**
+ * Who has a ticket open and may see it now (issue 35): a join is checked when made
+ * (presence/rooms.ts), and checked here again at every use, by the rule every ticket event is
+ * delivered by (realtime `mayReceive`, over the viewer fields users/service.ts keeps on each
+ * connection), so a ticket transferred out of a user's queues, or a user taken out of its queue,
+ * drops them from its viewers and its typing at once. A ticket deleted has no viewers.
+ */
+function roomOf(connections: WsConnection[], ticket: StoredTicket | undefined, ticketId: number) {
+  if (!ticket) return [];
+  const audience = ticketAudience(ticket);
+  return connections.filter((c) => inRoom(c, ticketId) && mayReceive(c, audience));
+}
 
 /**
  * Tells the viewers of these tickets who views them now. `changed`: the connection whose rooms just
@@ -84,30 +100,42 @@ export async function announceViewers(
   changed: { connectionId: string; conn?: WsConnection },
 ) {
   if (!ticketIds.length) return;
-  const listed = (await companyConnections(companyId)).filter((c) => c.connectionId !== changed.connectionId);
+  const ids = [...new Set(ticketIds)];
+  const [all, tickets] = await Promise.all([
+    companyConnections(companyId),
+    Promise.all(ids.map((id) => getStoredTicket(companyId, id))),
+  ]);
+  const listed = all.filter((c) => c.connectionId !== changed.connectionId);
   const connections = changed.conn ? [...listed, changed.conn] : listed;
   const event = channelEvent(companyId, 'ticketViewers');
   const posts: { conn: WsConnection; message: unknown }[] = [];
-  for (const ticketId of new Set(ticketIds)) {
-    const room = connections.filter((c) => inRoom(c, ticketId));
+  ids.forEach((ticketId, i) => {
+    const room = roomOf(connections, tickets[i], ticketId);
     const data: TicketViewersEvent = { action: 'update', ticketId, viewers: viewersOf(room) };
     posts.push(...room.map((conn) => ({ conn, message: { event, data } })));
-  }
+  });
   await postAll(posts);
 }
 
 /**
- * `typing` from a tab that has the ticket open: relayed to the other users viewing it. Nothing is
- * written (the browser sends at most one per TYPING_SIGNAL_MS).
+ * `typing` from a tab that has the ticket open and may still see it: relayed to the other users
+ * viewing it who may see it. Nothing is written (the browser sends at most one per
+ * TYPING_SIGNAL_MS), but a join its user may no longer see is dropped.
  */
 export async function relayTyping(conn: WsConnection, ticketId: number) {
   if (!inRoom(conn, ticketId)) return;
-  const others = (await companyConnections(conn.companyId)).filter(
-    (c) => c.userId !== conn.userId && inRoom(c, ticketId),
-  );
+  const [ticket, connections] = await Promise.all([
+    getStoredTicket(conn.companyId, ticketId),
+    companyConnections(conn.companyId),
+  ]);
+  const room = roomOf([...connections.filter((c) => c.connectionId !== conn.connectionId), conn], ticket, ticketId);
+  if (!room.includes(conn)) {
+    await changeChatBoxes(conn, (open) => open.filter((id) => id !== ticketId));
+    return;
+  }
   const data: TypingEvent = { action: 'update', ticketId, userId: conn.userId, name: conn.name ?? '' };
   const message = { event: channelEvent(conn.companyId, 'typing'), data };
-  await postAll(others.map((c) => ({ conn: c, message })));
+  await postAll(room.filter((c) => c.userId !== conn.userId).map((c) => ({ conn: c, message })));
 }
 
 /**

@@ -8,7 +8,7 @@ import { getUser } from '../accounts/users';
 import { settingValue } from '../settings';
 import { batchGet } from '../db';
 import { listWhatsapps } from '../whatsapp/repo';
-import { getStoredTicket, openGuardKeys } from './repo';
+import { getStoredTicket, openGuardKeys, requireStoredTicket } from './repo';
 
 /** Who asks for a change: drives visibility checks and who an accept assigns. */
 export interface Actor {
@@ -31,6 +31,16 @@ export async function assertCanSee(
   if (isAdmin(actor)) return;
   const user = known ?? (await getUser(companyId, actor.userId));
   if (!user || !canSeeTicket({ ...user, userId: user.id }, ticket)) throw new AppError('ERR_NO_PERMISSION');
+}
+
+/**
+ * A ticket of the company that the actor may see now (ERR_NO_TICKET_FOUND, ERR_NO_PERMISSION): what a
+ * socket's chat box join asks, by the rule GET /tickets/{id} applies.
+ */
+export async function requireVisibleTicket(companyId: number, actor: Actor, ticketId: number) {
+  const ticket = await requireStoredTicket(companyId, ticketId);
+  await assertCanSee(companyId, actor, ticket);
+  return ticket;
 }
 
 /**

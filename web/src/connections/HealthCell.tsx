@@ -23,6 +23,7 @@ export function HealthCell({ name, health }: { name: string; health?: Connection
     ],
     [t('health.reconnects'), t('health.reconnectsValue', { count: health.reconnects, since: at(health.since) })],
     [t('health.zombieRestarts'), String(health.zombieRestarts)],
+    ...(health.undecryptable ? [[t('health.undecryptable'), String(health.undecryptable)] as [string, string]] : []),
   ];
   const last = health.lastDisconnect;
   return (

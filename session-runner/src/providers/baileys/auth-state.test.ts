@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import { BufferJSON, proto } from '@whiskeysockets/baileys';
-import { startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
+import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
 import { freePort } from '../../../../infra/local/ports';
 import { resetConfig } from '#lib/config';
 import { deleteItem, resetDb, queryAll } from '#lib/db';
-import { AuthStore } from '../../auth-store';
+import { AuthStore, SessionNotHeld } from '../../auth-store';
 import { loadDynamoAuthState } from './auth-state';
 
 let dynamo: LocalDynamo;
 
 beforeAll(async () => {
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test' });
+  dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test', ...RUNNER_TEST_TABLE });
   Object.assign(process.env, {
     TABLE_NAME: 'auth-test',
     MEDIA_BUCKET: 'unused',
@@ -132,5 +132,60 @@ describe('Baileys auth state in DynamoDB', () => {
     );
     await store.clear();
     expect(await queryAll({ pk: 'C#7#WAUTH#7' })).toEqual([]);
+  });
+});
+
+describe('only the holder writes (whatsapp-review-3 R1)', () => {
+  it('a runner whose session was taken over lands no creds or keys over the new holder’s; its store closes and tries nothing again', async () => {
+    const { markWanted, moveSession, readSession } = await import('#lib/fleet/ownership');
+    const [companyId, whatsappId] = [8, 1];
+    await markWanted(companyId, whatsappId);
+    const epochA = await moveSession((await readSession(companyId, whatsappId))!, 'runner-a');
+    let lost = 0;
+    const a = new AuthStore(companyId, whatsappId).guard({ runnerId: 'runner-a', epoch: epochA! });
+    a.onLost = () => lost++;
+    await a.setKeys({ session: { alice: { from: 'a' } } });
+    await a.writeCreds({ me: 'a-1' });
+
+    // runner A is cut off past its lease; runner B takes the session and writes its own state
+    const epochB = await moveSession((await readSession(companyId, whatsappId))!, 'runner-b');
+    expect(epochB).toBe(epochA! + 1);
+    const b = new AuthStore(companyId, whatsappId).guard({ runnerId: 'runner-b', epoch: epochB! });
+    await b.setKeys({ session: { alice: { from: 'b' } } });
+    await b.writeCreds({ me: 'b-1' });
+
+    // A comes back with writes in flight: a key batch (also one too big for one transaction) and creds
+    const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, { from: 'a' }]));
+    await expect(a.setKeys({ session: { alice: { from: 'a-late' } } })).rejects.toThrow(SessionNotHeld);
+    expect(a.isClosed).toBe(true);
+    expect(lost).toBe(1);
+    await a.writeCreds({ me: 'a-2' });
+    await expect(a.setKeys({ 'pre-key': many })).rejects.toThrow(SessionNotHeld);
+    expect(a.refused).toBe(1);
+    expect(lost).toBe(1);
+
+    // counted at the table: nothing of A's after the takeover
+    const fresh = new AuthStore(companyId, whatsappId);
+    expect(await fresh.readCreds()).toEqual({ me: 'b-1' });
+    expect(await fresh.getKeys('session', ['alice'])).toEqual({ alice: { from: 'b' } });
+    const stored = await queryAll<{ sk: string }>({ pk: fresh.pk, projection: ['sk'] });
+    expect(stored.filter((i) => i.sk.startsWith('KEY#pre-key#'))).toEqual([]);
+
+    // the holder goes on writing, in transactions of at most 100 items however large the set
+    await b.setKeys({ 'pre-key': many });
+    expect(Object.keys(await new AuthStore(companyId, whatsappId).getKeys('pre-key', Object.keys(many)))).toHaveLength(
+      150,
+    );
+  });
+
+  it('a store closed when its session left the runner (drop, release) writes nothing more, and its creds stop being retried', async () => {
+    const store = new AuthStore(9, 1);
+    await store.writeCreds({ me: 'first' });
+    store.close();
+    await store.writeCreds({ me: 'after close' });
+    await expect(store.setKeys({ session: { bob: { v: 1 } } })).rejects.toThrow(SessionNotHeld);
+    const fresh = new AuthStore(9, 1);
+    expect(await fresh.readCreds()).toEqual({ me: 'first' });
+    expect(await fresh.getKeys('session', ['bob'])).toEqual({});
   });
 });

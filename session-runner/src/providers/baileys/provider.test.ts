@@ -3,7 +3,7 @@ import { Boom } from '@hapi/boom';
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderEvents, SendCommand, SessionContext } from '../../provider';
-import type { JournalItem, JournalStore } from './receipt-journal';
+import { HOLD_ATTEMPTS, type JournalItem, type JournalStore, journalBypasses } from './receipt-journal';
 
 /** A constructed Baileys socket: the calls the provider makes, recorded; events pushed by the test. */
 const made: { config: Record<string, unknown>; sock: ReturnType<typeof fakeSocket> }[] = [];
@@ -96,6 +96,7 @@ function session(
     revoke: vi.fn(async () => undefined),
     call: vi.fn(async () => undefined),
     lidMapping: vi.fn(async () => undefined),
+    undecryptable: vi.fn(),
     closed: vi.fn(),
   } satisfies ProviderEvents;
   const auth = memoryAuth();
@@ -627,14 +628,51 @@ describe('Baileys provider: the window between the receipt and the queue', () =>
     expect(journal.items.size).toBe(0);
   });
 
-  it('a journal write that fails rejects the hook, so Baileys refuses the message and WhatsApp sends it again', async () => {
-    const journal = memoryJournal();
-    journal.store.put = async () => {
-      throw new Error('throttled');
-    };
-    const { s } = session(undefined, baileysProvider({ journal: journal.store }));
+  it('a message that could not be decrypted is reported to the session (counted on its health), not delivered as a message', async () => {
+    const { s, events, provider } = session();
     await s.connect();
-    await expect(hook(0)(inbound('IN-REFUSED') as WAMessage)).rejects.toThrow('throttled');
+    const stub = {
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: 'IN-BADMAC' },
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
+      messageStubParameters: ['Bad MAC'],
+    } as WAMessage;
+    made[0]!.sock.ev.emit('messages.upsert', { type: 'notify', messages: [stub] });
+    await provider.drain();
+    expect(events.undecryptable).toHaveBeenCalledWith(
+      expect.objectContaining({ wid: 'IN-BADMAC', chatJid: '5511988887777@s.whatsapp.net', reason: 'Bad MAC' }),
+    );
+    expect(events.message).not.toHaveBeenCalled();
+  });
+
+  it('a journal write that fails is tried again; when it keeps failing the message still goes on (a refused copy could not be decrypted again), counted', async () => {
+    const journal = memoryJournal();
+    const put = journal.store.put;
+    let failures = 2;
+    let attempts = 0;
+    journal.store.put = async (item) => {
+      attempts++;
+      if (failures-- > 0) throw new Error('throttled');
+      await put(item);
+    };
+    const { s, events, provider } = session(undefined, baileysProvider({ journal: journal.store, journalRetryMs: 1 }));
+    await s.connect();
+    // two failures, then stored: journalled as usual
+    await hook(0)(inbound('IN-RETRIED') as WAMessage);
+    expect(attempts).toBe(3);
+    expect([...journal.items.keys()]).toEqual(['C#1#WAUTH#2|INBOX#IN-RETRIED']);
+
+    // every attempt fails: the hook resolves (Baileys keeps the message) and the bypass is counted
+    const before = journalBypasses();
+    failures = Number.POSITIVE_INFINITY;
+    attempts = 0;
+    const msg = inbound('IN-UNJOURNALLED') as WAMessage;
+    await hook(0)(msg);
+    expect(attempts).toBe(HOLD_ATTEMPTS);
+    expect(journalBypasses()).toBe(before + 1);
+    made[0]!.sock.ev.emit('messages.upsert', { type: 'notify', messages: [msg] });
+    await provider.drain();
+    expect(events.message).toHaveBeenCalledWith(expect.objectContaining({ wid: 'IN-UNJOURNALLED' }));
   });
 
   it("the installed Baileys is patched (patches/, applied at install): the hook runs before the message's delivery receipt", async () => {

@@ -190,6 +190,8 @@ interface Shared {
   /** sessions with a socket open or with work left after it closed (see drain()) */
   sessions: Set<BaileysSession>;
   journal?: JournalStore;
+  /** first wait between journal write attempts (tests shrink it) */
+  journalRetryMs?: number;
 }
 
 /** How long closing a socket waits for its address book to be written (a newQr clears the keys right after). */
@@ -213,7 +215,7 @@ class BaileysSession implements ProviderSession {
     private shared: Shared,
   ) {
     this.book = new AddressBook(ctx.auth);
-    this.journal = new ReceiptJournal(ctx.auth.pk, shared.journal);
+    this.journal = new ReceiptJournal(ctx.auth.pk, shared.journal, shared.journalRetryMs);
   }
 
   async connect() {
@@ -377,6 +379,7 @@ class BaileysSession implements ProviderSession {
         });
       } else if (t.kind === 'ack') await events.ack(t);
       else if (t.kind === 'edit') await events.edit(t);
+      else if (t.kind === 'undecryptable') events.undecryptable?.(t);
       else await events.revoke(t);
     } catch (err) {
       // only an event the queue refuses as such gets here (emit retries the rest)
@@ -491,7 +494,9 @@ class BaileysSession implements ProviderSession {
  * events are delivered and its address book and creds stored (the runner's shutdown, after the
  * sockets are closed).
  */
-export function baileysProvider(opts: { fetchVersion?: VersionFetcher; journal?: JournalStore } = {}): Provider & {
+export function baileysProvider(
+  opts: { fetchVersion?: VersionFetcher; journal?: JournalStore; journalRetryMs?: number } = {},
+): Provider & {
   drain(): Promise<void>;
 } {
   const shared: Shared = {
@@ -499,6 +504,7 @@ export function baileysProvider(opts: { fetchVersion?: VersionFetcher; journal?:
     fetchVersion: opts.fetchVersion ?? fetchWaWebVersion,
     sessions: new Set(),
     journal: opts.journal,
+    journalRetryMs: opts.journalRetryMs,
   };
   return {
     name: 'baileys',

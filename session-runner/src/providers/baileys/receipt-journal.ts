@@ -12,6 +12,16 @@ const DELETE_DELAY_MS = 200;
  * which delivers the message again and the pipeline drops it as a repeat.
  */
 const HELD_MAX = 5_000;
+/**
+ * Attempts at one entry before the message goes through unjournalled, with doubling waits from
+ * HOLD_RETRY_MS (about 0.7 s of waiting in all, plus the attempts themselves).
+ */
+export const HOLD_ATTEMPTS = 4;
+const HOLD_RETRY_MS = 100;
+
+/** Messages let through without their journal entry since the process started (every session). */
+let bypassed = 0;
+export const journalBypasses = () => bypassed;
 
 export interface JournalItem {
   pk: string;
@@ -54,11 +64,18 @@ export class ReceiptJournal {
   constructor(
     private pk: string,
     private store: JournalStore = tableJournal,
+    private retryMs = HOLD_RETRY_MS,
   ) {}
 
   private static sk = (id: string) => `INBOX#${id}`;
 
-  /** Stores a message before its receipt; a failure makes Baileys refuse the message (WhatsApp retries it). */
+  /**
+   * Stores a message before its receipt, trying a few times. It never refuses the message (R3 of
+   * whatsapp-review-3): the hook runs after the message was decrypted and its Signal session moved
+   * on, so a copy WhatsApp sent again could not be decrypted and the message would be lost. When
+   * every attempt fails the message goes through unjournalled (counted, logged): it is then lost
+   * only if the runner also dies before its event reaches the queue.
+   */
   async hold(msg: WAMessage) {
     const id = msg.key.id;
     if (!id) return;
@@ -68,8 +85,25 @@ export class ReceiptJournal {
       data: Buffer.from(proto.WebMessageInfo.encode(msg).finish()).toString('base64'),
       key: JSON.stringify(msg.key),
     };
-    await this.store.put(item);
-    this.held.set(id, true);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.store.put(item);
+        this.held.set(id, true);
+        return;
+      } catch (err) {
+        if (attempt >= HOLD_ATTEMPTS) {
+          bypassed++;
+          log.error('journal write failed: the message goes on unjournalled', {
+            pk: this.pk,
+            id,
+            attempts: attempt,
+            error: String(err),
+          });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, this.retryMs * 2 ** (attempt - 1)));
+      }
+    }
   }
 
   /** The message is on the queue (or was dropped on purpose): its entry goes, in a batch. */

@@ -210,6 +210,23 @@ describe('Baileys translation: messages.upsert', () => {
     });
   });
 
+  it('a message that could not be decrypted (CIPHERTEXT stub, no content) is reported as such, never as a message', () => {
+    const stub = {
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0BADMAC' },
+      messageTimestamp: 1_700_000_000,
+      messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
+      messageStubParameters: ['Bad MAC'],
+    };
+    expect(translateUpsert(stub as never)).toEqual({
+      kind: 'undecryptable',
+      wid: '3EB0BADMAC',
+      chatJid: '5511988887777@s.whatsapp.net',
+      reason: 'Bad MAC',
+    });
+    // our own message's stub (a copy on another device) is not the customer's lost message
+    expect(translateUpsert({ ...stub, key: { ...stub.key, fromMe: true } } as never)).toBeUndefined();
+  });
+
   it('status broadcasts and reactions are not messages', () => {
     expect(
       translateUpsert({ key: { remoteJid: 'status@broadcast', id: 'S1' }, message: { conversation: 'story' } } as any),

@@ -27,7 +27,8 @@ export type Translated =
     }
   | { kind: 'ack'; wid: string; chatJid: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }
   | ({ kind: 'edit'; wid: string; chatJid: string; body: string } & Sender)
-  | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender);
+  | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender)
+  | { kind: 'undecryptable'; wid: string; chatJid: string; reason?: string };
 
 /** Who sent an edit or a revoke: the server applies it only to that sender's own messages. */
 type Sender = { fromMe: boolean; participantJid?: string };
@@ -87,6 +88,9 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
   if (key.remoteJid === 'status@broadcast') return undefined;
   const { chatJid, altJid } = chatOf(key);
   if (!chatJid || chatJid.endsWith('@newsletter') || !key.id) return undefined;
+  // delivered, but its keys did not decrypt it (Baileys' CIPHERTEXT stub; it asks the sender again)
+  if (!raw.message && raw.messageStubType === proto.WebMessageInfo.StubType.CIPHERTEXT && !key.fromMe)
+    return { kind: 'undecryptable', wid: key.id, chatJid, reason: raw.messageStubParameters?.[0] ?? undefined };
   const content = normalizeMessageContent(raw.message);
   if (!content) return undefined;
   const type = getContentType(content);
