@@ -60,7 +60,7 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'campaigns', 'push'],
     // GET /search and the tickets page's search
     search: 'read',
   },
@@ -75,7 +75,8 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'schedules', 'campaigns', 'push'],
+    // the Cloud API sender reports its outcomes on `inbound`, in the chat's group, as the runner does
+    sendsTo: ['session-commands', 'cloud-commands', 'inbound', 'schedules', 'campaigns', 'push'],
   },
   /** the push queue's consumer: the only one that signs with the VAPID private key; retries go back on its queue */
   pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
@@ -85,6 +86,8 @@ export const access = {
   searchIndexer: { table: 'read', search: 'write' },
   /** the platform seed after each deployment (it also makes the VAPID keys, once) */
   seed: { table: 'readwrite', vapid: 'write' },
+  /** Meta's webhook: finds the connection, opens its app secret, queues the events */
+  cloudWebhook: { table: 'read', dataKey: true, sendsTo: ['inbound'] },
   /** the WhatsApp process: no JWT key, it authenticates nobody */
   sessionRunner: { table: 'readwrite', media: 'readwrite', realtime: true, sendsTo: ['inbound'] },
 } as const satisfies Record<string, Access>;
@@ -269,6 +272,12 @@ export const http: HttpModule[] = [
   { name: 'invoices', routes: ['GET /invoices', 'GET /invoices/all', 'GET /invoices/{id}'] },
   // checkout (PIX through the payment port) and the subscription page; the provider's webhook is public and token-checked
   { name: 'subscription', routes: ['GET /subscription', 'POST /subscription', 'POST /payments/asaas/webhook'] },
+  // Meta's webhook for Cloud API connections: public, checked by verify token and X-Hub-Signature-256
+  {
+    name: 'whatsapp-cloud-webhook',
+    access: 'cloudWebhook',
+    routes: ['GET /webhooks/whatsapp-cloud', 'POST /webhooks/whatsapp-cloud'],
+  },
   {
     name: 'users',
     routes: [
@@ -419,6 +428,8 @@ export const queues: QueueDef[] = [
   // session runner -> API: messages, acks, session status (FIFO per connection and chat)
   // (AI prompts and integrations answer from this consumer: timeout x retries with backoff, see AI_TIMEOUT_MS)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound', timeoutSeconds: 120 },
+  // API -> Meta's Graph API: sends of Cloud API connections (FIFO per connection); each claimed once, never resent
+  { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send' },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)
@@ -451,6 +462,8 @@ export const timers: TimerDef[] = [
   { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
   // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)
   { name: 'company-cleanup', handler: 'jobs/company-cleanup', everyMinutes: 5 },
+  // Cloud API connections: their status asked of the Graph API again, hourly each (platform-wide wake-ups)
+  { name: 'cloud-status', handler: 'jobs/cloud-status', everyMinutes: 15 },
 ];
 
 /**

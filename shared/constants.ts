@@ -123,6 +123,15 @@ export const DEFAULT_SCHEDULES = WEEKDAYS.map((d, i) => ({
 }));
 
 /** Connection defaults (management.md section 9). */
+/**
+ * How a connection reaches WhatsApp: `baileys`, WhatsApp Web through the session runner (stored
+ * as the legacy `beta` on older connections, and still the default), or `cloud`, Meta's WhatsApp
+ * Business Cloud API through webhooks and the Graph API (no runner, no QR code).
+ */
+export const CONNECTION_PROVIDERS = ['baileys', 'beta', 'cloud'] as const;
+export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
+export const isCloudProvider = (provider: string | undefined) => provider === 'cloud';
+
 export const CONNECTION_DEFAULTS = {
   provider: 'beta',
   maxUseBotQueues: 3,

@@ -82,6 +82,13 @@ export const ERROR_STATUS = {
   ERR_MERGE_IN_PROGRESS: 409,
   /** a per-user list is full (`details`: which list and its cap): deleting one frees a slot */
   ERR_LIST_LIMIT_REACHED: 409,
+  // The WhatsApp Business Cloud API as a connection type (issue 36).
+  /** a call a Cloud API number cannot serve: QR code, pairing, session restart, number checks, address book, groups, calls */
+  ERR_NOT_SUPPORTED_BY_CLOUD: 400,
+  /** another connection (of any company) already holds this Cloud API phone-number id */
+  ERR_CLOUD_NUMBER_IN_USE: 409,
+  /** a webhook whose X-Hub-Signature-256 is missing or does not match the app secret */
+  ERR_INVALID_WEBHOOK_SIGNATURE: 401,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,6 +12,8 @@ import type { ConnectionStatus } from './constants';
 import type { ConnectionHealth } from './schemas/whatsapp';
 
 export const COMMAND_QUEUE = 'session-commands';
+/** API -> the Cloud API sender (jobs/cloud-send): the same `send` commands, for connections of provider `cloud` */
+export const CLOUD_COMMAND_QUEUE = 'cloud-commands';
 export const INBOUND_QUEUE = 'inbound';
 
 export const commandGroupId = (companyId: number, whatsappId: number) => `company#${companyId}#whatsapp#${whatsappId}`;
@@ -28,6 +30,19 @@ export const commandLane = (command: Pick<SessionCommand, 'type' | 'companyId' |
 export const CHECK_BATCH = 50;
 export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) =>
   `${companyId}#${whatsappId}#${chatJid}`;
+/** Dedup ids of the `inbound` queue for a message and for each ack value of it (every transport uses these). */
+export const messageDedupId = (companyId: number, wid: string) => `${companyId}:${wid}:message`;
+/** By outcome: a redelivered send answered "sent" must not swallow the first attempt's later failure. */
+export const sendResultDedupId = (companyId: number, messageId: string, error?: string) =>
+  `${companyId}:${messageId}:sendResult:${error ?? 'sent'}`;
+export const ackDedupId = (companyId: number, wid: string, ack: number, error?: string) =>
+  `${companyId}:${wid}:ack:${error ? 'failed' : ack}`;
+
+/** Why a provider refused a message (the Cloud API's error code and title). */
+export interface ProviderError {
+  code: number;
+  title: string;
+}
 
 interface CommandBase {
   commandId: string;
@@ -113,6 +128,11 @@ export interface InboundMessage {
   media?: { key: string; mimetype: string; fileName?: string; size?: number };
   /** set when the media could not be downloaded (ERR_WAPP_DOWNLOAD_MEDIA) */
   mediaError?: string;
+  /**
+   * Cloud API media: the id Meta's webhook gave. The inbound consumer fetches it (the id lives 7
+   * days, its download URL 5 minutes) and stores it like the runner's media, then sets `media`.
+   */
+  cloudMedia?: { id: string; mimetype: string; fileName?: string };
   quotedWid?: string;
   /** seconds since epoch, as WhatsApp gives it */
   timestamp: number;
@@ -140,6 +160,8 @@ export type InboundEvent =
       ack: number;
       /** WhatsApp refused a message it had accepted (status 0, e.g. 463): the message was not delivered */
       error?: 'ERR_SENDING_WAPP_MSG';
+      /** the provider's own reason, when it gives one (Cloud API `failed` statuses: Meta's code and title) */
+      providerError?: ProviderError;
     }
   | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
   | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)
@@ -151,9 +173,11 @@ export type InboundEvent =
       ticketId: number;
       /** the chat it went to: the result shares the FIFO group of that chat's acks, so it lands first */
       chatJid?: string;
+      /** the id the message went out with; a provider that names messages itself (the Cloud API) gives a new one */
       wid?: string;
       ack: number;
       error?: 'ERR_SENDING_WAPP_MSG';
+      providerError?: ProviderError;
     }
   | {
       type: 'checkNumberResult';

@@ -62,6 +62,8 @@ export interface Config {
   asaasUrl: string;
   /** milliseconds one second of campaign pacing lasts (CAMPAIGN_SECOND_MS, default 1000; tests shrink it) */
   campaignSecondMs: number;
+  /** Meta's Graph API base with its version (WHATSAPP_GRAPH_URL; the local stack points it at its fake) */
+  whatsappGraphUrl: string;
   /** OpenAI-compatible chat-completions base (OPENAI_BASE_URL, default OpenAI's; the local stack points it at its fake) */
   openAiBaseUrl: string;
   /** Dialogflow API base and Google OAuth token endpoint (DIALOGFLOW_API_URL, DIALOGFLOW_TOKEN_URL) */
@@ -132,6 +134,7 @@ export function config(): Config {
     paymentsSandbox: optional('PAYMENTS_SANDBOX') === '1',
     asaasUrl: optional('ASAAS_URL') ?? 'https://api.asaas.com/v3',
     campaignSecondMs: integer('CAMPAIGN_SECOND_MS', 1000),
+    whatsappGraphUrl: optional('WHATSAPP_GRAPH_URL') ?? 'https://graph.facebook.com/v23.0',
     openAiBaseUrl: optional('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
     dialogflowApiUrl: optional('DIALOGFLOW_API_URL') ?? 'https://dialogflow.googleapis.com',
     dialogflowTokenUrl: optional('DIALOGFLOW_TOKEN_URL') ?? 'https://oauth2.googleapis.com/token',

@@ -154,10 +154,16 @@ function validate<S extends ZodType>(schema: S | undefined, value: unknown) {
   return result.data;
 }
 
+/** JSON, unless a reply says `text/plain` for a string body (a webhook's verification echo). */
 const json = (status: number, body: unknown, headers: Record<string, string> = {}, cookies?: string[]): HttpResult => ({
   statusCode: status,
   headers: { 'content-type': 'application/json', ...headers },
-  body: body === undefined ? '' : JSON.stringify(body),
+  body:
+    body === undefined
+      ? ''
+      : typeof body === 'string' && headers['content-type']?.startsWith('text/plain')
+        ? body
+        : JSON.stringify(body),
   cookies,
 });
 

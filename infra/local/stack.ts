@@ -16,6 +16,7 @@ import { startSessionRunner, type SessionRunnerChild } from './session-runner';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from './simulator-hub';
 import { freePort } from './ports';
 import { asaasFake } from './asaas-fake';
+import { metaFake } from './meta-fake';
 import { dialogflowFake, openAiFake, typebotFake, webhookFake } from './ai-fakes';
 import { startPushFake } from './push-fake';
 import { startStreamPoller } from './streams';
@@ -170,6 +171,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     // the AI and integration fakes listen on this machine
     PROVIDER_PRIVATE_URLS: '1',
     ASAAS_URL: process.env.ASAAS_URL || `${base}/@asaas/v3`,
+    // WhatsApp Cloud API connections: Meta's Graph API is the local fake (meta-fake.ts) unless set
+    WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL || `${base}/@meta/v23.0`,
     // AI prompts and integrations: local fakes unless real providers are configured (see ai-fakes.ts)
     OPENAI_BASE_URL: process.env.OPENAI_BASE_URL || `${base}/@openai/v1`,
     DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL || `${base}/@dialogflow`,
@@ -346,6 +349,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       res.end(JSON.stringify({ outcome }));
     },
     '/@asaas/': asaas,
+    // Meta's Graph API for Cloud API connections (WHATSAPP_GRAPH_URL), whose test hooks call our webhook
+    '/@meta/': metaFake(base, `${base}/api/webhooks/whatsapp-cloud`),
     '/@openai/': openAiFake(),
     '/@typebot/': typebotFake(),
     '/@webhook/': webhookFake(),

@@ -1,7 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { log } from '#lib/log';
 import { enqueue } from '#lib/queue';
-import { INBOUND_QUEUE, inboundGroupId, type InboundEvent } from '#shared/whatsapp-protocol';
+import {
+  INBOUND_QUEUE,
+  ackDedupId,
+  inboundGroupId,
+  messageDedupId,
+  sendResultDedupId,
+  type InboundEvent,
+} from '#shared/whatsapp-protocol';
 import { backoff } from './close-policy';
 
 /** Wait before the next attempt at an event the queue did not take: doubling from this, jittered, capped. */
@@ -65,9 +72,9 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
   const g = (chat: string) => inboundGroupId(event.companyId, event.whatsappId, chat);
   switch (event.type) {
     case 'message':
-      return { groupId: g(event.message.chatJid), dedupId: `${event.companyId}:${event.message.wid}:message` };
+      return { groupId: g(event.message.chatJid), dedupId: messageDedupId(event.companyId, event.message.wid) };
     case 'ack':
-      return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.wid}:ack:${event.ack}` };
+      return { groupId: g(event.chatJid), dedupId: ackDedupId(event.companyId, event.wid, event.ack) };
     case 'edit':
       return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.wid}:edit:${short(event.body)}` };
     case 'revoke':
@@ -75,8 +82,7 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
     case 'sendResult':
       return {
         groupId: g(event.chatJid ?? `ticket:${event.ticketId}`),
-        // by outcome: a redelivered send answered "sent" must not swallow the first attempt's later failure
-        dedupId: `${event.companyId}:${event.messageId}:sendResult:${event.error ?? 'sent'}`,
+        dedupId: sendResultDedupId(event.companyId, event.messageId, event.error),
       };
     case 'checkNumberResult':
       return { groupId: g('check'), dedupId: `${event.companyId}:${event.replyTo}:check` };

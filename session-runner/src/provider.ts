@@ -1,19 +1,12 @@
-import type { Readable } from 'node:stream';
 import type { ConnectionStatus } from '#shared/constants';
-import type { AddressBookEntry, InboundMessage, SessionCommand } from '#shared/whatsapp-protocol';
+import type { AddressBookEntry, SessionCommand } from '#shared/whatsapp-protocol';
+import type { ProviderMessage } from '#lib/inbound-media';
 import type { AuthStore } from './auth-store';
 
 export type SendCommand = Extract<SessionCommand, { type: 'send' }>;
 
 /** A message as a provider reports it: media not yet stored, only a way to fetch it. */
-export interface ProviderMessage extends Omit<InboundMessage, 'media' | 'mediaError'> {
-  media?: {
-    download: () => Promise<Buffer | Readable>;
-    mimetype: string;
-    fileName?: string;
-    size?: number;
-  };
-}
+export type { ProviderMessage };
 
 /** What a provider tells the session manager. */
 export interface ProviderEvents {

@@ -17,7 +17,7 @@ import {
   withTimeout,
 } from './health';
 import { markStopped, markWanted, readSession, unmarkWanted } from '#lib/fleet/ownership';
-import { storeMedia } from './media';
+import { storeMedia } from '#lib/inbound-media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
 import { perGroupSequencer } from './sequencer';

@@ -41,6 +41,8 @@ export interface Message {
   automatic: boolean;
   /** ERR_SENDING_WAPP_MSG when the runner could not send it */
   error?: string | null;
+  /** the provider's reason for a failed send, when it gave one (Cloud API: Meta's error code and title) */
+  providerError?: { code: number; title: string } | null;
   /** the undelivered watchdog found no delivery ack after UNDELIVERED_AFTER_MINUTES (cleared by a late ack) */
   undelivered?: boolean;
   /** the id of the message that resent this one (POST /messages/{id}/resend) */

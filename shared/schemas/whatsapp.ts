@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONNECTION_STATUSES } from '../constants';
+import { CONNECTION_PROVIDERS, CONNECTION_STATUSES } from '../constants';
 import { bodyId, bodyInt, name2to50, nullableBodyId, queryBool, MSG } from './common';
 
 /**
@@ -76,6 +76,16 @@ export const Whatsapp = z.object({
   number: z.string().optional(),
   /** session health, only for who may see the QR code */
   health: ConnectionHealth.optional(),
+  /** Cloud API connections (provider `cloud`): Meta's ids of the number and its business account */
+  phoneNumberId: z.string().optional(),
+  wabaId: z.string().optional(),
+  /** the system-user token and the app secret, always masked (`********` and their last 4 characters) */
+  accessToken: z.string().optional(),
+  appSecret: z.string().optional(),
+  /** what Meta's webhook verification must present; only for who may edit the connection */
+  verifyToken: z.string().optional(),
+  /** why a Cloud API number is not CONNECTED (the Graph API's answer, in plain words) */
+  statusReason: z.enum(['tokenExpired', 'numberNotRegistered', 'accountRestricted', 'graphUnavailable']).optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 
@@ -85,6 +95,13 @@ const nullableId = nullableBodyId;
 
 /** Custom API tokens must not be guessable: the generated ones are 43 characters. */
 export const API_TOKEN_MIN = 16;
+
+/** Meta's numeric ids (phone number, WhatsApp Business Account). */
+const cloudId = z
+  .string()
+  .trim()
+  .regex(/^\d{5,25}$/, MSG.invalid);
+const cloudSecret = z.string().trim().max(1000, MSG.long);
 
 /** The add/edit connection modal's body (management.md sections 5 and 7). */
 export const WhatsappBody = z.object({
@@ -96,7 +113,15 @@ export const WhatsappBody = z.object({
   ratingMessage: text.optional(),
   /** a new API token (at least 16 characters); empty or absent keeps the current one, or generates one */
   token: z.union([z.literal(''), z.string().trim().min(API_TOKEN_MIN, MSG.short).max(200, MSG.long)]).optional(),
-  provider: z.string().max(20).optional(),
+  /** fixed once the connection exists */
+  provider: z.enum(CONNECTION_PROVIDERS).optional(),
+  /** provider `cloud`: all four required on creation; a masked or empty secret keeps the stored one */
+  phoneNumberId: cloudId.optional(),
+  wabaId: cloudId.optional(),
+  accessToken: cloudSecret.optional(),
+  appSecret: cloudSecret.optional(),
+  /** provider `cloud`: generated when absent */
+  verifyToken: z.union([z.literal(''), z.string().trim().min(API_TOKEN_MIN, MSG.short).max(200, MSG.long)]).optional(),
   expiresInactiveMessage: text.optional(),
   expiresTicket: minutes.optional(),
   timeUseBotQueues: minutes.optional(),
@@ -130,3 +155,5 @@ export type ExternalSendBody = z.infer<typeof ExternalSendBody>;
 
 /** Keeps only the digits of a phone number (the WhatsApp user part of a jid). */
 export const digitsOnly = (number: string) => number.replace(/\D/g, '');
+
+export type CloudStatusReason = NonNullable<Whatsapp['statusReason']>;

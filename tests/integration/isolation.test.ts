@@ -25,6 +25,9 @@ const PUBLIC = new Set<string>([
   'POST /companies/cadastro',
   // authenticated by a connection's API token, not a user session (tested in messages-api.test.ts)
   'POST /messages/send',
+  // Meta's webhook verification: a wrong verify token is 403 as Meta expects (whatsapp-cloud.test.ts);
+  // its POST refuses an unsigned call with 401 like any route here
+  'GET /webhooks/whatsapp-cloud',
 ]);
 
 /** Routes whose path parameter is not a record id of some company (explicit, with the reason). */

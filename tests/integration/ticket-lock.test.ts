@@ -237,6 +237,8 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
   ],
   // the company's integration speaks for the company through a connection's token, not as a user (messages-api.test.ts)
   'the messages API': ['POST /messages/send'],
+  // Meta's webhook: the customer's messages and statuses, as the session runner's events are
+  'WhatsApp itself (Cloud API webhook)': ['POST /webhooks/whatsapp-cloud'],
   // contacts and tags themselves; a merge is an admin's (tickets follow the kept contact)
   'contacts and tags': [
     'POST /contacts/duplicates/dismiss',

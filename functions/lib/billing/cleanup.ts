@@ -6,12 +6,13 @@ import { s3, tenantPrefix } from '../storage';
 import { companyKeys, queryCompaniesToClean } from '../accounts/companies';
 import { emailKeys } from '../accounts/users';
 import { planKeys } from '../accounts/plans';
-import { tokenGuardKeys } from '../whatsapp/repo';
+import { cloudNumberKeys, tokenGuardKeys, verifyTokenKeys } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { lidGuardKeys, numberGuardKeys } from '../contacts/repo';
 import { uuidKeys } from '../tickets/repo';
 import { widGuardKeys } from '../messages/repo';
 import { pad } from '../keys';
+import { isCloudProvider } from '#shared/constants';
 import { removeCompanySubscriptions } from '../push/repo';
 
 /**
@@ -86,8 +87,12 @@ export async function cleanupCompany(companyId: number, planId: number) {
       removed += await drain(`${c}#ANNREAD#${item.id}`);
     } else if (sk.startsWith('WHATSAPP#')) {
       // logs the phone out and drops its keys, lease and wanted mark (the runner's part)
-      await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: Number(item.id) });
+      if (!isCloudProvider(String(item.provider)))
+        await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: Number(item.id) });
       if (item.tokenHash) await deleteItem(tokenGuardKeys(String(item.tokenHash)));
+      // a Cloud API connection's platform-wide guards: its number may join another company later
+      if (item.phoneNumberId) await deleteItem(cloudNumberKeys(String(item.phoneNumberId)));
+      if (item.verifyTokenHash) await deleteItem(verifyTokenKeys(String(item.verifyTokenHash)));
       removed += await drain(`${c}#WAUTH#${item.id}`);
     } else if (sk.startsWith('CONTACT#')) {
       if (item.number) await deleteItem(numberGuardKeys(companyId, String(item.number)));
@@ -95,7 +100,8 @@ export async function cleanupCompany(companyId: number, planId: number) {
       removed += await drain(`${c}#NOTES#${item.id}`);
       for (const w of whatsappIds) {
         removed += await drain(`${c}#MSG#${item.id}#${w}`, (m) =>
-          m.wid ? [widGuardKeys(companyId, String(m.wid))] : [],
+          // a Cloud API send's wamid may have its guard before the message took it as its wid
+          [...new Set([m.wid, m.cloudWamid].filter(Boolean))].map((wid) => widGuardKeys(companyId, String(wid))),
         );
       }
     } else if (sk.startsWith('TICKET#')) {

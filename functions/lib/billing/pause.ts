@@ -5,6 +5,11 @@ import { companyKeys, toCompany } from '../accounts/companies';
 import { closeBarredSockets } from '../accounts/sessions';
 import { listWhatsapps } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
+import { isCloudProvider } from '#shared/constants';
+
+/** The connections a runner holds a session for (a Cloud API number has none to pause). */
+const sessionsOf = async (companyId: number) =>
+  (await listWhatsapps(companyId)).filter((w) => !isCloudProvider(w.provider));
 
 /**
  * An expired company's WhatsApp sessions pause (the runner closes them and keeps their keys) and
@@ -19,7 +24,7 @@ export async function pauseCompanySessions(companyId: number): Promise<boolean> 
   });
   if (!claimed) return false;
   await closeBarredSockets(toCompany(claimed));
-  const connections = await listWhatsapps(companyId);
+  const connections = await sessionsOf(companyId);
   await Promise.all(connections.map((w) => sendSessionCommand({ type: 'stop', companyId, whatsappId: w.id })));
   log.info('company sessions paused', { companyId, connections: connections.length });
   return true;
@@ -31,7 +36,7 @@ export async function resumeCompanySessions(companyId: number): Promise<boolean>
     condition: 'attribute_exists(pausedAt)',
   });
   if (!released) return false;
-  const connections = await listWhatsapps(companyId);
+  const connections = await sessionsOf(companyId);
   await Promise.all(connections.map((w) => sendSessionCommand({ type: 'start', companyId, whatsappId: w.id })));
   log.info('company sessions resumed', { companyId, connections: connections.length });
   return true;

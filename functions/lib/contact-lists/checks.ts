@@ -1,5 +1,6 @@
 import type { ContactListItem } from '#shared/schemas/contact-lists';
 import { CHECK_BATCH, type InboundEvent } from '#shared/whatsapp-protocol';
+import { isCloudProvider } from '#shared/constants';
 import { getItem, query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
 import { publish } from '../realtime';
@@ -76,7 +77,8 @@ async function uncheckedPage(job: CheckJob) {
  */
 export async function checkItems(job: CheckJob) {
   const connected = (await listWhatsapps(job.companyId))
-    .filter((w) => w.status === 'CONNECTED')
+    // number checks go through a session runner: a Cloud API number cannot make them
+    .filter((w) => w.status === 'CONNECTED' && !isCloudProvider(w.provider))
     .sort((a, b) => Number(b.isDefault) - Number(a.isDefault))[0];
   if (!connected) {
     await updateItem(deferredKeys(job.companyId), { add: { listIds: new Set([String(job.contactListId)]) } });

@@ -6,6 +6,7 @@ import { publish } from '../realtime';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { getDefaultWhatsapp, requireWhatsapp } from '../whatsapp/repo';
 import { importContacts } from './service';
+import { assertWebSession } from '../whatsapp-cloud/connection';
 import { auditBy, type AuditActor } from '../audit/actor';
 
 /**
@@ -16,6 +17,8 @@ import { auditBy, type AuditActor } from '../audit/actor';
  */
 export async function requestPhoneImport(companyId: number, whatsappId?: number, by?: AuditActor) {
   const whatsapp = whatsappId ? await requireWhatsapp(companyId, whatsappId) : await getDefaultWhatsapp(companyId);
+  // a Cloud API number has no phone, hence no address book
+  assertWebSession(whatsapp);
   if (whatsapp.status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   const requestId = randomUUID();
   await sendSessionCommand({ type: 'importContacts', companyId, whatsappId: whatsapp.id, requestId });

@@ -1,5 +1,6 @@
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { formatLocal } from '#shared/dates';
+import { isCloudProvider } from '#shared/constants';
 import { applyHealthEvent, applySessionEvent } from '../whatsapp/service';
 import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
@@ -13,6 +14,7 @@ import { noteCampaignMessage } from '../campaigns/sender';
 import { applyListItemCheck, applyListItemChecks } from '../contact-lists/checks';
 import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
+import { withCloudMedia } from '../whatsapp-cloud/media';
 
 export const CALL_REJECTED_MESSAGE =
   '*Mensagem automática:*\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
@@ -38,7 +40,12 @@ export async function handleInbound(event: InboundEvent) {
       if (!(await applyListItemCheck(event))) await recordNumberCheck(event);
       return;
     case 'message':
-      await processMessage(companyId, event.whatsappId, event.message);
+      // a Cloud API message's media arrives as an id: fetched and stored here, before the pipeline
+      await processMessage(
+        companyId,
+        event.whatsappId,
+        await withCloudMedia(companyId, event.whatsappId, event.message),
+      );
       return;
     case 'ack': {
       const message = await applyAck(companyId, event);
@@ -100,7 +107,8 @@ async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
   const contact = await ports.upsertContact(message);
   const { ticket } = await ports.findOrCreateTicket(contact, message);
   const stored = await ports.storeMessage(ticket, contact, message);
-  if (accepted || !stored.created) return;
+  // calls reach only WhatsApp Web sessions; a Cloud API number has no call to reject
+  if (accepted || !stored.created || isCloudProvider(whatsapp.provider)) return;
   await sendSessionCommand({
     type: 'rejectCall',
     companyId: event.companyId,

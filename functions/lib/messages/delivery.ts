@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Message, UndeliveredCount } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
 import { REPAIR_AFTER_UNDELIVERED } from '#shared/constants';
-import { ACK, COMMAND_QUEUE, commandGroupId, type SessionCommand } from '#shared/whatsapp-protocol';
+import { ACK, COMMAND_QUEUE, commandGroupId, type ProviderError, type SessionCommand } from '#shared/whatsapp-protocol';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { contactJid, requireContact } from '../contacts/repo';
 import { requireStoredTicket, toTicket, type StoredTicket } from '../tickets/repo';
 import { mutateTicket } from '../tickets/mutate';
 import { publishTicketChange } from '../tickets/events';
-import { getMessageById, getMessageByWid, type StoredMessage } from './repo';
+import { getMessageById, getMessageByWid, widGuardKeys, type StoredMessage } from './repo';
+import { deleteItem, putItem } from '../db';
+import { isCloudProvider } from '#shared/constants';
+import { getWhatsapp } from '../whatsapp/repo';
 import { patchFound, stripKey } from './store';
 
 /**
@@ -19,12 +22,47 @@ import { patchFound, stripKey } from './store';
  */
 export async function applySendResult(
   companyId: number,
-  result: { messageId: string; ack: number; error?: string },
+  result: { messageId: string; ack: number; wid?: string; error?: string; providerError?: ProviderError },
 ): Promise<Message | undefined> {
-  const found = await getMessageById(companyId, result.messageId);
+  let found = await getMessageById(companyId, result.messageId);
   if (!found) return undefined;
-  if (result.error) return (await markSendFailed(companyId, found)) ?? stripKey(found);
+  if (result.wid && result.wid !== found.wid) found = await adoptWid(companyId, found, result.wid);
+  if (result.error) return (await markSendFailed(companyId, found, result.providerError)) ?? stripKey(found);
   return (await raiseAck(companyId, found, result.ack)) ?? stripKey(found);
+}
+
+/**
+ * Makes a provider's id of a stored message find it (acks, statuses): a guard like the one the
+ * message was stored with. The Cloud API sender writes it as soon as Meta answers, so a status that
+ * outruns the send's result still finds the message.
+ */
+export async function linkWid(companyId: number, found: StoredMessage, wid: string) {
+  await putItem({
+    ...widGuardKeys(companyId, wid),
+    msgPk: found.key.pk,
+    msgSk: found.key.sk,
+    messageId: found.id,
+    ticketId: found.ticketId,
+  });
+}
+
+/**
+ * A provider that names the message itself (the Cloud API's wamid, known only from its answer): the
+ * message takes that id, with a guard for it, so the provider's statuses find it; the guard of the
+ * id we chose goes (nothing of that provider ever names it). Idempotent: a redelivered result finds
+ * the message by its id and writes the same values.
+ */
+async function adoptWid(companyId: number, found: StoredMessage, wid: string): Promise<StoredMessage> {
+  await linkWid(companyId, found, wid);
+  const updated = await patchFound(
+    companyId,
+    undefined,
+    found,
+    { wid },
+    found.wid ? { expr: 'wid = :old', values: { ':old': found.wid } } : undefined,
+  );
+  if (updated && found.wid) await deleteItem(widGuardKeys(companyId, found.wid));
+  return { ...(updated ?? found), wid, key: found.key };
 }
 
 /**
@@ -33,11 +71,11 @@ export async function applySendResult(
  */
 export async function applyAck(
   companyId: number,
-  event: { wid: string; ack: number; error?: string },
+  event: { wid: string; ack: number; error?: string; providerError?: ProviderError },
 ): Promise<Message | undefined> {
   const found = await getMessageByWid(companyId, event.wid);
   if (!found) return undefined;
-  if (event.error) return markSendFailed(companyId, found);
+  if (event.error) return markSendFailed(companyId, found, event.providerError);
   return raiseAck(companyId, found, event.ack);
 }
 
@@ -66,11 +104,17 @@ async function raiseAck(companyId: number, found: StoredMessage, ack: number) {
   return cleared ?? raised;
 }
 
-/** WhatsApp did not take the message: shown on it for good (a late ack never clears the error). */
-const markSendFailed = (companyId: number, found: StoredMessage) =>
+/**
+ * WhatsApp did not take the message: shown on it for good (a late ack never clears the error),
+ * with the provider's code and title when it gave them (a Cloud API `failed` status).
+ */
+const markSendFailed = (companyId: number, found: StoredMessage, providerError?: ProviderError) =>
   found.error === 'ERR_SENDING_WAPP_MSG'
     ? undefined
-    : patchFound(companyId, undefined, found, { error: 'ERR_SENDING_WAPP_MSG' });
+    : patchFound(companyId, undefined, found, {
+        error: 'ERR_SENDING_WAPP_MSG',
+        ...(providerError ? { providerError } : {}),
+      });
 
 /**
  * The ticket's count of flagged messages (the warning on its row), changed with the flag that
@@ -119,7 +163,11 @@ export async function flagUndelivered(companyId: number, found: StoredMessage): 
   );
   if (!flagged) return false;
   const ticket = await countUndelivered(companyId, found.ticketId, 1, stored);
-  if (ticket.undeliveredMessages === REPAIR_AFTER_UNDELIVERED) {
+  // a Cloud API number has no session keys to repair (Meta reports each failure itself)
+  if (
+    ticket.undeliveredMessages === REPAIR_AFTER_UNDELIVERED &&
+    !isCloudProvider((await getWhatsapp(companyId, ticket.whatsappId))?.provider)
+  ) {
     const contact = await requireContact(companyId, ticket.contactId);
     const command: SessionCommand = {
       type: 'repairSession',

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '#shared/schemas/messages';
 import { mediaKindOf, mediaTypeOf } from '#shared/schemas/messages';
 import type { Ticket } from '#shared/schemas/tickets';
-import { ACK, COMMAND_QUEUE, commandGroupId, type MediaKind, type SessionCommand } from '#shared/whatsapp-protocol';
+import {
+  ACK,
+  CLOUD_COMMAND_QUEUE,
+  COMMAND_QUEUE,
+  commandGroupId,
+  type MediaKind,
+  type SessionCommand,
+} from '#shared/whatsapp-protocol';
+import { isCloudProvider } from '#shared/constants';
+import { knownProvider, toWhatsapp, whatsappKeys } from '../whatsapp/repo';
+import { batchGet } from '../db';
 import { countIfFirstResponse } from '../sla/clock';
 import { AppError } from '../errors';
 import { stripKeys, updateItem } from '../db';
@@ -10,7 +20,7 @@ import { nowIso } from '../keys';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { acceptStoredUpload, assertTenantKey } from '../storage';
-import { contactJid, requireContact } from '../contacts/repo';
+import { contactJid, contactKeys, toContact } from '../contacts/repo';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
 import { assertCanSee, assertMaySend, type Actor } from '../tickets/access';
 import { conversationMessageId, getMessageById, newWid } from './repo';
@@ -42,7 +52,11 @@ export async function sendMessage(
   if (!input.media && !input.body.trim())
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
-  const contact = await requireContact(companyId, ticket.contactId);
+  // a Cloud API connection's sends go to the Graph API sender, not to a session runner
+  const { contact, provider } = await contactAndProvider(companyId, ticket);
+  const cloud = isCloudProvider(provider);
+  // outbound media through the Cloud API (an upload to Meta first) is not built yet: refused, not lost
+  if (cloud && input.media) throw new AppError('ERR_NOT_SUPPORTED_BY_CLOUD');
   const quoted = sameConversation(
     ticket,
     input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
@@ -113,7 +127,7 @@ export async function sendMessage(
       : {}),
   };
   try {
-    await enqueue(COMMAND_QUEUE, command, {
+    await enqueue(cloud ? CLOUD_COMMAND_QUEUE : COMMAND_QUEUE, command, {
       groupId: commandGroupId(companyId, after.whatsappId),
       dedupId: command.commandId,
     });
@@ -122,6 +136,23 @@ export async function sendMessage(
     return (await patchMessage(companyId, current, saved.id, { error: 'ERR_SENDING_WAPP_MSG' })) ?? saved;
   }
   return saved;
+}
+
+/**
+ * The ticket's contact, and its connection's provider (which transport sends): one read together,
+ * or only the contact once this instance knows the provider (it never changes).
+ */
+async function contactAndProvider(companyId: number, ticket: Ticket) {
+  const known = knownProvider(companyId, ticket.whatsappId);
+  const keys = [
+    contactKeys(companyId, ticket.contactId),
+    ...(known ? [] : [whatsappKeys(companyId, ticket.whatsappId)]),
+  ];
+  const items = await batchGet(keys);
+  const contactItem = items.find((i) => i.sk === keys[0]!.sk);
+  if (!contactItem) throw new AppError('ERR_NO_CONTACT_FOUND');
+  const connection = items.find((i) => String(i.sk).startsWith('WHATSAPP#'));
+  return { contact: toContact(contactItem), provider: known ?? (connection && toWhatsapp(connection).provider) };
 }
 
 /**

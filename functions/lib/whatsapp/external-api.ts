@@ -1,6 +1,7 @@
 import { ExternalSendBody, digitsOnly } from '#shared/schemas/whatsapp';
 import { mediaKindOf } from '#shared/schemas/messages';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
+import { isCloudProvider } from '#shared/constants';
 import { AppError } from '../errors';
 import { companyPlan, getCompany, isCompanyActive } from '../accounts/companies';
 import { storeUploads } from '../storage';
@@ -52,7 +53,10 @@ export async function sendExternal(
 ) {
   const { companyId } = whatsapp;
   if (whatsapp.status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-  const jid = await checkNumber(companyId, whatsapp.id, digitsOnly(input.number));
+  // the Cloud API cannot ask whether a number is on WhatsApp: Meta's answer to the send tells
+  const jid = isCloudProvider(whatsapp.provider)
+    ? `${digitsOnly(input.number)}@s.whatsapp.net`
+    : await checkNumber(companyId, whatsapp.id, digitsOnly(input.number));
   const contact = await upsertContactFromWhatsApp(companyId, { number: jid, isGroup: false });
   const { ticket } = await findOrCreateTicket(companyId, {
     contactId: contact.id,

@@ -3,6 +3,8 @@ import { getItem, putItem } from '../db';
 import { ttlIn } from '../keys';
 import { AppError } from '../errors';
 import { sendSessionCommand } from './commands';
+import { requireWhatsapp } from './repo';
+import { assertWebSession } from '../whatsapp-cloud/connection';
 
 /**
  * "Is this number on WhatsApp?" goes to the runner holding the session: the API enqueues a
@@ -38,6 +40,8 @@ export async function checkNumber(
   digits: string,
   waitMs = 10_000,
 ): Promise<string> {
+  // the Cloud API has no "is this number on WhatsApp?" query
+  assertWebSession(await requireWhatsapp(companyId, whatsappId));
   const cached = await getItem<NumberCheck>(cacheKeys(companyId, whatsappId, digits));
   let result: NumberCheck | undefined = cached;
   if (!result) {

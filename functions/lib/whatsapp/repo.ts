@@ -3,6 +3,7 @@ import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { getItem, queryAll, stripKeys, type Item } from '../db';
 import { pad } from '../keys';
+import { remember } from '../lru';
 
 /**
  * A WhatsApp connection: pk `C#<cid>`, sk `WHATSAPP#<pad(id)>` (session status, QR and retries live
@@ -11,23 +12,87 @@ import { pad } from '../keys';
  * - `WTOKEN#<sha256(token)>` / `WTOKEN` makes API tokens unique and finds a connection by token.
  * The API token itself is never stored: the item holds `tokenHash` and `tokenHint` (its last
  * characters, for the masked form lists show).
+ * A Cloud API connection (provider `cloud`) also holds its access token and app secret sealed
+ * (`accessTokenSealed`, `appSecretSealed`, secrets.ts) with their last characters, and two more guards:
+ * - `WCLOUD#<phoneNumberId>` / `WCLOUD` routes Meta's webhooks to it (one connection per number, platform-wide);
+ * - `WCLOUDVT#<sha256(verifyToken)>` / `WCLOUDVT` answers Meta's webhook verification.
  */
 export const whatsappKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `WHATSAPP#${pad(id)}` });
 export const defaultGuardKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'WHATSAPP_DEFAULT' });
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const tokenGuardKeys = (tokenHash: string) => ({ pk: `WTOKEN#${tokenHash}`, sk: 'WTOKEN' });
+export const cloudNumberKeys = (phoneNumberId: string) => ({ pk: `WCLOUD#${phoneNumberId}`, sk: 'WCLOUD' });
+export const verifyTokenKeys = (hash: string) => ({ pk: `WCLOUDVT#${hash}`, sk: 'WCLOUDVT' });
 /** The token's stored fields; the plaintext goes back to the client once, in the response that set it. */
 export const tokenFields = (token: string) => ({ tokenHash: hashToken(token), tokenHint: token.slice(-4) });
 const maskToken = (hint: string | undefined) => (hint ? `********${hint}` : '');
 /** per-company count of connections, checked against the plan limit in the creating transaction */
 export const CONNECTIONS_USAGE = 'usage#connections';
 
-type StoredWhatsapp = Omit<Whatsapp, 'token'> & { tokenHash?: string; tokenHint?: string };
+/** A Cloud API connection's credentials as stored: sealed, with the last characters for the mask. */
+export interface CloudSecrets {
+  accessTokenSealed?: string;
+  accessTokenHint?: string;
+  appSecretSealed?: string;
+  appSecretHint?: string;
+}
 
-/** The connection with its token masked; the hash stays in the table. */
+type StoredWhatsapp = Omit<Whatsapp, 'token' | 'accessToken' | 'appSecret'> & {
+  tokenHash?: string;
+  tokenHint?: string;
+  verifyTokenHash?: string;
+} & CloudSecrets;
+
+/**
+ * Connections' providers this instance has read (any read of a connection item notes it): fixed
+ * once a connection exists, and connection ids are never reused.
+ */
+const providers = new Map<string, string>();
+const PROVIDERS_KEPT = 5000;
+
+/** The connection with its tokens masked; the hash and the sealed secrets stay in the table. */
 export function toWhatsapp(item: Item): Whatsapp {
-  const { tokenHash: _hash, tokenHint, ...rest } = stripKeys(item) as StoredWhatsapp;
-  return { ...rest, token: maskToken(tokenHint) };
+  const {
+    tokenHash: _hash,
+    tokenHint,
+    verifyTokenHash: _verify,
+    accessTokenSealed: _access,
+    accessTokenHint,
+    appSecretSealed: _secret,
+    appSecretHint,
+    ...rest
+  } = stripKeys(item) as StoredWhatsapp;
+  const cloud =
+    rest.provider === 'cloud' ? { accessToken: maskToken(accessTokenHint), appSecret: maskToken(appSecretHint) } : {};
+  if (rest.provider) remember(providers, `${rest.companyId}:${rest.id}`, rest.provider, PROVIDERS_KEPT);
+  return { ...rest, ...cloud, token: maskToken(tokenHint) };
+}
+
+/** The connection's provider when this instance has read the connection before (the send path's shortcut). */
+export const knownProvider = (companyId: number, id: number) => providers.get(`${companyId}:${id}`);
+
+/** A Cloud API connection's sealed credentials (for the services that open them, never for an answer). */
+export async function storedCloudSecrets(companyId: number, id: number): Promise<CloudSecrets | undefined> {
+  return getItem<CloudSecrets>(whatsappKeys(companyId, id));
+}
+
+/** What a Cloud API connection's guards are keyed by (to move or drop them). */
+export async function storedCloudFields(
+  companyId: number,
+  id: number,
+): Promise<{ phoneNumberId?: string; verifyTokenHash?: string } | undefined> {
+  return getItem(whatsappKeys(companyId, id));
+}
+
+/** The connection Meta's webhook names by phone-number id (one GetItem on the guard, one on the item). */
+export async function findCloudConnection(
+  phoneNumberId: string,
+): Promise<{ whatsapp: Whatsapp; secrets: CloudSecrets } | undefined> {
+  const guard = await getItem<{ companyId: number; whatsappId: number }>(cloudNumberKeys(phoneNumberId));
+  if (!guard) return undefined;
+  const item = await getItem(whatsappKeys(guard.companyId, guard.whatsappId));
+  if (item?.provider !== 'cloud' || item.phoneNumberId !== phoneNumberId) return undefined;
+  return { whatsapp: toWhatsapp(item), secrets: item as CloudSecrets };
 }
 
 export async function getWhatsapp(companyId: number, id: number): Promise<Whatsapp | undefined> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CONNECTION_DEFAULTS, type ConnectionStatus } from '#shared/constants';
+import { CONNECTION_DEFAULTS, isCloudProvider, type ConnectionStatus } from '#shared/constants';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
@@ -13,10 +13,13 @@ import { planLimitReached, usageTx } from '../accounts/plan-limits';
 import { getQueues } from '../queues/repo';
 import {
   CONNECTIONS_USAGE,
+  cloudNumberKeys,
+  verifyTokenKeys,
   defaultGuardKeys,
   defaultWhatsappId,
   listWhatsapps,
   requireWhatsapp,
+  storedCloudFields,
   storedTokenHash,
   tokenFields,
   tokenGuardKeys,
@@ -27,6 +30,14 @@ import { sendSessionCommand } from './commands';
 import { resumeNumberChecks } from '../contact-lists/checks';
 import { assertOwnAssistants } from '../integrations/links';
 import { auditBy, type AuditActor } from '../audit/actor';
+import {
+  armCloudCheck,
+  assertWebSession,
+  cloudClientFor,
+  cloudUpdateFields,
+  newCloudFields,
+  probeCloudNumber,
+} from '../whatsapp-cloud/connection';
 
 const newToken = () => randomBytes(32).toString('base64url');
 
@@ -43,7 +54,8 @@ function assertGreeting(queueIds: number[], greetingMessage: string) {
 
 /**
  * The public shape: `session=0` drops the QR code; only admins see the API token (masked once
- * stored); the health only with `withHealth`.
+ * stored) and a Cloud API connection's credentials (always masked) and verify token; the health
+ * only with `withHealth`.
  */
 export function presentWhatsapp(
   w: Whatsapp,
@@ -51,7 +63,13 @@ export function presentWhatsapp(
 ): Whatsapp {
   const out: Whatsapp = { ...w, queues: w.queues ?? w.queueIds.map((id) => ({ id, name: '' })) };
   if (opts.withQr === false) delete out.qrcode;
-  if (!opts.withToken) delete out.token;
+  if (!opts.withToken) {
+    delete out.token;
+    // a Cloud API connection's credentials (masked) and verify token: only for who may edit it
+    delete out.verifyToken;
+    delete out.accessToken;
+    delete out.appSecret;
+  }
   if (!opts.withHealth) delete out.health;
   return out;
 }
@@ -152,6 +170,7 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   const isDefault = previousDefault === undefined || body.isDefault === true;
   const now = nowIso();
   const token = body.token || newToken();
+  const cloud = isCloudProvider(body.provider) ? await newCloudFields(body) : undefined;
   const whatsapp: Whatsapp = {
     id,
     companyId,
@@ -179,24 +198,72 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
   };
   const { token: _plain, ...stored } = whatsapp;
   const hashed = tokenFields(token);
-  const items: TransactItem[] = [
-    putTx({ ...whatsappKeys(companyId, id), ...stored, ...hashed }, true),
-    usageTx(companyId, 'connections', plan),
-    putTx({ ...tokenGuardKeys(hashed.tokenHash), companyId, whatsappId: id }, true),
-    ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []),
+  const item = { ...whatsappKeys(companyId, id), ...stored, ...hashed, ...cloud };
+  const duplicated = (field: string) => new AppError('ERR_DUPLICATED', 409, [{ path: [field], message: 'duplicated' }]);
+  const guarded: [TransactItem, AppError][] = [
+    [putTx(item, true), new AppError('ERR_CONFLICT')],
+    [usageTx(companyId, 'connections', plan), planLimitReached('connections', plan)],
+    [putTx({ ...tokenGuardKeys(hashed.tokenHash), companyId, whatsappId: id }, true), duplicated('token')],
+    ...(cloud
+      ? ([
+          // one connection per Cloud API number across the platform: the number's webhooks go to it
+          [
+            putTx({ ...cloudNumberKeys(cloud.phoneNumberId), companyId, whatsappId: id }, true),
+            new AppError('ERR_CLOUD_NUMBER_IN_USE', 409, [{ path: ['phoneNumberId'], message: 'duplicated' }]),
+          ],
+          [
+            putTx(
+              {
+                ...verifyTokenKeys(cloud.verifyTokenHash),
+                companyId,
+                whatsappId: id,
+                verifyTokenHash: cloud.verifyTokenHash,
+              },
+              true,
+            ),
+            duplicated('verifyToken'),
+          ],
+        ] as [TransactItem, AppError][])
+      : []),
+    ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []).map(
+      (tx) => [tx, new AppError('ERR_CONFLICT')] as [TransactItem, AppError],
+    ),
   ];
-  await transact(items, (index) =>
-    index === 1
-      ? planLimitReached('connections', plan)
-      : index === 2
-        ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }])
-        : new AppError('ERR_CONFLICT'),
+  await transact(
+    guarded.map(([tx]) => tx),
+    (index) => guarded[index]?.[1] ?? new AppError('ERR_CONFLICT'),
   );
-  // A new connection starts its session at once: the QR code follows on the whatsappSession event.
-  await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
-  await publishWhatsapp(whatsapp);
+  let created = toWhatsapp(item);
+  if (cloud) {
+    // no runner: the Graph API says whether the number is usable, now and every hour (timer `cloud-status`)
+    created = (await probeCloud(companyId, id)) ?? created;
+    await armCloudCheck(companyId, id);
+  } else {
+    // A new connection starts its session at once: the QR code follows on the whatsappSession event.
+    await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
+    await publishWhatsapp(created);
+  }
   // the one time the token is shown in full
-  return whatsapp;
+  return { ...created, token };
+}
+
+/**
+ * A Cloud API connection's status from the Graph API (`GET /{phone-number-id}`), stored with the
+ * reason when it is not CONNECTED, and told to the browsers like a session's.
+ */
+export async function probeCloud(companyId: number, id: number) {
+  const current = await requireWhatsapp(companyId, id);
+  if (!isCloudProvider(current.provider) || !current.phoneNumberId) return current;
+  const probe = await probeCloudNumber(await cloudClientFor(companyId, id), current.phoneNumberId);
+  return setStatus(
+    companyId,
+    id,
+    probe.status,
+    { ...(probe.number ? { number: probe.number } : {}) },
+    {
+      ...(probe.statusReason ? { set: { statusReason: probe.statusReason } } : { remove: ['statusReason'] }),
+    },
+  );
 }
 
 export async function updateWhatsapp(
@@ -220,24 +287,53 @@ export async function updateWhatsapp(
     // Exactly one default per company: the default moves by making another connection default.
     throw new AppError('ERR_NO_OTHER_WHATSAPP');
   }
+  const cloud = await cloudUpdateFields(current, body);
+  if (cloud.set.verifyTokenHash) {
+    const hash = cloud.set.verifyTokenHash as string;
+    const stored = await storedCloudFields(companyId, id);
+    if (stored?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(stored.verifyTokenHash)));
+    items.push(putTx({ ...verifyTokenKeys(hash), companyId, whatsappId: id, verifyTokenHash: hash }, true));
+  }
   // a new token replaces the old one (its guard moves); none or '' keeps the current one
-  const { token, ...fields } = body;
+  const {
+    token,
+    provider: _provider,
+    phoneNumberId: _number,
+    wabaId: _waba,
+    accessToken: _access,
+    appSecret: _secret,
+    verifyToken: _verify,
+    ...fields
+  } = body;
   const rotated = token ? tokenFields(token) : undefined;
   const previous = rotated && (await storedTokenHash(companyId, id));
   if (rotated && previous !== rotated.tokenHash) {
     if (previous) items.push(deleteTx(tokenGuardKeys(previous)));
     items.push(putTx({ ...tokenGuardKeys(rotated.tokenHash), companyId, whatsappId: id }, true));
   }
-  const set: Record<string, unknown> = { ...fields, ...rotated, queueIds, isDefault, updatedAt: nowIso() };
+  const set: Record<string, unknown> = {
+    ...fields,
+    ...rotated,
+    ...cloud.set,
+    queueIds,
+    isDefault,
+    updatedAt: nowIso(),
+  };
   items.unshift(updateTx(whatsappKeys(companyId, id), { set, condition: 'attribute_exists(pk)' }));
   await transact(items, (index) => {
     if (index === 0) return new AppError('ERR_NO_WAPP_FOUND');
     const failed = items[index]!;
-    return 'Put' in failed && failed.Put && String(failed.Put.Item?.pk).startsWith('WTOKEN#')
-      ? new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }])
-      : new AppError('ERR_CONFLICT');
+    const pk = 'Put' in failed && failed.Put ? String(failed.Put.Item?.pk) : '';
+    if (pk.startsWith('WTOKEN#'))
+      return new AppError('ERR_DUPLICATED', 409, [{ path: ['token'], message: 'duplicated' }]);
+    if (pk.startsWith('WCLOUDVT#'))
+      return new AppError('ERR_DUPLICATED', 409, [{ path: ['verifyToken'], message: 'duplicated' }]);
+    return new AppError('ERR_CONFLICT');
   });
-  const updated = await requireWhatsapp(companyId, id);
+  // a Cloud API connection's status is asked again on every edit (new credentials, or a retry)
+  const updated = isCloudProvider(current.provider)
+    ? ((await probeCloud(companyId, id)) ?? (await requireWhatsapp(companyId, id)))
+    : await requireWhatsapp(companyId, id);
   if (rotated && previous !== rotated.tokenHash) {
     // the trail keeps only the tokens' last characters (masked by recordAudit), as the list shows them
     await auditBy(by, {
@@ -281,15 +377,26 @@ export async function deleteWhatsapp(companyId: number, id: number) {
   const tokenHash = await storedTokenHash(companyId, id);
   if (tokenHash) items.push(deleteTx(tokenGuardKeys(tokenHash)));
   if (current.isDefault) items.push(deleteTx(defaultGuardKeys(companyId)));
+  const cloud = isCloudProvider(current.provider) ? await storedCloudFields(companyId, id) : undefined;
+  // a deleted Cloud API connection's number takes no more webhooks (and may be added again)
+  if (cloud?.phoneNumberId) items.push(deleteTx(cloudNumberKeys(cloud.phoneNumberId)));
+  if (cloud?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(cloud.verifyTokenHash)));
   await transact(items, () => new AppError('ERR_NO_WAPP_FOUND'));
   // Log the phone out and drop its keys: a deleted connection must not keep receiving messages.
-  await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
+  if (!cloud) await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
   await publish(companyId, 'whatsapp', { action: 'delete', whatsappId: id });
 }
 
-async function setStatus(companyId: number, id: number, status: ConnectionStatus, extra: Record<string, unknown> = {}) {
+async function setStatus(
+  companyId: number,
+  id: number,
+  status: ConnectionStatus,
+  extra: Record<string, unknown> = {},
+  more: { set?: Record<string, unknown>; remove?: string[] } = {},
+) {
   const item = await updateItem(whatsappKeys(companyId, id), {
-    set: { status, updatedAt: nowIso(), ...extra },
+    set: { status, updatedAt: nowIso(), ...extra, ...more.set },
+    ...(more.remove ? { remove: more.remove } : {}),
     condition: 'attribute_exists(pk)',
   });
   if (!item) return undefined;
@@ -301,7 +408,7 @@ async function setStatus(companyId: number, id: number, status: ConnectionStatus
 
 /** `POST /whatsappsession/{id}`: start or retry the session. */
 export async function startSession(companyId: number, id: number) {
-  await requireWhatsapp(companyId, id);
+  assertWebSession(await requireWhatsapp(companyId, id));
   const w = await setStatus(companyId, id, 'OPENING', { qrcode: '' });
   await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
   return w;
@@ -309,7 +416,7 @@ export async function startSession(companyId: number, id: number) {
 
 /** `PUT /whatsappsession/{id}`: drop the stored keys and pair again with a new QR code. */
 export async function requestNewQr(companyId: number, id: number) {
-  await requireWhatsapp(companyId, id);
+  assertWebSession(await requireWhatsapp(companyId, id));
   const w = await setStatus(companyId, id, 'OPENING', { qrcode: '', retries: 0 });
   await sendSessionCommand({ type: 'newQr', companyId, whatsappId: id });
   return w;
@@ -317,7 +424,7 @@ export async function requestNewQr(companyId: number, id: number) {
 
 /** `DELETE /whatsappsession/{id}`: disconnect and log the phone out. */
 export async function disconnectSession(companyId: number, id: number) {
-  await requireWhatsapp(companyId, id);
+  assertWebSession(await requireWhatsapp(companyId, id));
   await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
 }
 

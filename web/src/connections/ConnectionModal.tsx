@@ -23,7 +23,7 @@ import {
 } from '@mui/material';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import { useTranslation } from 'react-i18next';
-import { CONNECTION_DEFAULTS } from '#shared/constants';
+import { CONNECTION_DEFAULTS, isCloudProvider } from '#shared/constants';
 import { WhatsappBody, type Whatsapp } from '#shared/schemas/whatsapp';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
@@ -50,6 +50,14 @@ interface Form {
   expiresInactiveMessage: string;
   timeUseBotQueues: number | '';
   maxUseBotQueues: number | '';
+  /** WhatsApp Web (`baileys`, legacy `beta`) or Meta's Cloud API (`cloud`): chosen once, at creation */
+  provider: string;
+  phoneNumberId: string;
+  wabaId: string;
+  /** Cloud API secrets: shown masked once stored; the fields hold new values, empty keeps them */
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
 }
 
 const EMPTY: Form = {
@@ -68,7 +76,15 @@ const EMPTY: Form = {
   expiresInactiveMessage: '',
   timeUseBotQueues: CONNECTION_DEFAULTS.timeUseBotQueues,
   maxUseBotQueues: CONNECTION_DEFAULTS.maxUseBotQueues,
+  provider: 'baileys',
+  phoneNumberId: '',
+  wabaId: '',
+  accessToken: '',
+  appSecret: '',
+  verifyToken: '',
 };
+
+const CLOUD_FIELDS = ['phoneNumberId', 'wabaId', 'accessToken', 'appSecret', 'verifyToken'] as const;
 
 const fromWhatsapp = (w: Whatsapp): Form => ({
   name: w.name,
@@ -87,6 +103,12 @@ const fromWhatsapp = (w: Whatsapp): Form => ({
   expiresInactiveMessage: w.expiresInactiveMessage ?? '',
   timeUseBotQueues: w.timeUseBotQueues ?? 0,
   maxUseBotQueues: w.maxUseBotQueues ?? CONNECTION_DEFAULTS.maxUseBotQueues,
+  provider: w.provider,
+  phoneNumberId: w.phoneNumberId ?? '',
+  wabaId: w.wabaId ?? '',
+  accessToken: '',
+  appSecret: '',
+  verifyToken: w.verifyToken ?? '',
 });
 
 const randomToken = () =>
@@ -109,6 +131,8 @@ export function ConnectionModal({
   const [busy, setBusy] = useState(false);
   /** the stored token, masked: only a token typed or generated here is ever shown in full */
   const [maskedToken, setMaskedToken] = useState('');
+  /** a Cloud API connection's stored secrets, masked */
+  const [maskedCloud, setMaskedCloud] = useState({ accessToken: '', appSecret: '' });
   const fieldError = useFieldError(errors);
   const { data: queueData } = useApi<unknown>(open ? '/queue' : null);
   const { data: promptData } = useApi<unknown>(open && plan?.useOpenAi ? '/prompt' : null);
@@ -124,6 +148,7 @@ export function ConnectionModal({
     api.get<Whatsapp>(`/whatsapp/${whatsappId}`, { session: 0 }).then((w) => {
       setForm(fromWhatsapp(w));
       setMaskedToken(w.token ?? '');
+      setMaskedCloud({ accessToken: w.accessToken ?? '', appSecret: w.appSecret ?? '' });
     }, toastError);
   }, [open, whatsappId]);
 
@@ -139,8 +164,14 @@ export function ConnectionModal({
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    const { provider, ...fields } = form;
+    const cloud = isCloudProvider(provider);
+    // the Cloud API fields go only with a cloud connection, and only those filled in
+    for (const key of CLOUD_FIELDS) if (!cloud || !fields[key].trim()) delete (fields as Partial<Form>)[key];
     const parsed = WhatsappBody.safeParse({
-      ...form,
+      ...fields,
+      // fixed once created: sent only by the add form
+      ...(whatsappId ? {} : { provider }),
       expiresTicket: form.expiresTicket === '' ? 0 : form.expiresTicket,
       timeUseBotQueues: form.timeUseBotQueues === '' ? 0 : form.timeUseBotQueues,
       maxUseBotQueues: form.maxUseBotQueues === '' ? CONNECTION_DEFAULTS.maxUseBotQueues : form.maxUseBotQueues,
@@ -206,6 +237,72 @@ export function ConnectionModal({
                 label={t('modal.isDefault')}
               />
             </Stack>
+            <TextField
+              select
+              label={t('modal.provider')}
+              value={isCloudProvider(form.provider) ? 'cloud' : 'baileys'}
+              onChange={(e) => set('provider', e.target.value)}
+              disabled={Boolean(whatsappId)}
+              helperText={t(isCloudProvider(form.provider) ? 'modal.providerCloudHelp' : 'modal.providerWebHelp')}
+              fullWidth
+            >
+              <MenuItem value="baileys">{t('modal.providerWeb')}</MenuItem>
+              <MenuItem value="cloud">{t('modal.providerCloud')}</MenuItem>
+            </TextField>
+            {isCloudProvider(form.provider) && (
+              <>
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  <TextField
+                    label={t('modal.phoneNumberId')}
+                    value={form.phoneNumberId}
+                    onChange={(e) => set('phoneNumberId', e.target.value)}
+                    {...fieldError('phoneNumberId')}
+                    disabled={Boolean(whatsappId)}
+                    required
+                    fullWidth
+                  />
+                  <TextField
+                    label={t('modal.wabaId')}
+                    value={form.wabaId}
+                    onChange={(e) => set('wabaId', e.target.value)}
+                    {...fieldError('wabaId')}
+                    required
+                    fullWidth
+                  />
+                </Stack>
+                {(['accessToken', 'appSecret'] as const).map((key) => {
+                  const error = fieldError(key);
+                  return (
+                    <TextField
+                      key={key}
+                      type="password"
+                      autoComplete="off"
+                      label={t(`modal.${key}`)}
+                      value={form[key]}
+                      onChange={(e) => set(key, e.target.value)}
+                      {...error}
+                      helperText={
+                        error.error
+                          ? error.helperText
+                          : maskedCloud[key]
+                            ? t('modal.secretCurrent', { masked: maskedCloud[key] })
+                            : undefined
+                      }
+                      required={!whatsappId}
+                      fullWidth
+                    />
+                  );
+                })}
+                <TextField
+                  label={t('modal.verifyToken')}
+                  value={form.verifyToken}
+                  onChange={(e) => set('verifyToken', e.target.value)}
+                  {...fieldError('verifyToken')}
+                  helperText={fieldError('verifyToken').helperText ?? t('modal.verifyTokenHelp')}
+                  fullWidth
+                />
+              </>
+            )}
             <Typography variant="subtitle2">{t('modal.sectionMessages')}</Typography>
             {multiline('greetingMessage')}
             {multiline('complationMessage')}

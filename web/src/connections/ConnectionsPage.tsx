@@ -38,7 +38,10 @@ import { HealthCell } from './HealthCell';
 import { QrCodeModal } from './QrCodeModal';
 import { SESSION_CALLS, sessionButtons, type SessionButton } from './session-buttons';
 
-type Row = Pick<Whatsapp, 'id' | 'name' | 'status' | 'isDefault' | 'updatedAt' | 'health'>;
+type Row = Pick<
+  Whatsapp,
+  'id' | 'name' | 'status' | 'isDefault' | 'updatedAt' | 'health' | 'provider' | 'statusReason'
+>;
 
 const STATUS_ICON: Record<string, ReactElement> = {
   CONNECTED: <CheckCircleIcon color="success" />,
@@ -161,7 +164,13 @@ export default function ConnectionsPage() {
             <TableRow key={w.id} hover data-status={w.status}>
               <TableCell>{w.name}</TableCell>
               <TableCell align="center">
-                <Tooltip title={t(`status.${w.status}`, { defaultValue: w.status })}>
+                <Tooltip
+                  title={
+                    w.statusReason
+                      ? t(`cloudReason.${w.statusReason}`)
+                      : t(`status.${w.status}`, { defaultValue: w.status })
+                  }
+                >
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center' }}>
                     {STATUS_ICON[w.status]}
                     <Typography variant="body2">{t(`status.${w.status}`, { defaultValue: w.status })}</Typography>
@@ -171,7 +180,7 @@ export default function ConnectionsPage() {
               {mayAct && (
                 <TableCell align="center">
                   <Stack direction="row" spacing={1} sx={{ justifyContent: 'center' }}>
-                    {sessionButtons(w.status).map((b) => renderButton(w, b))}
+                    {sessionButtons(w.status, w.provider).map((b) => renderButton(w, b))}
                   </Stack>
                 </TableCell>
               )}

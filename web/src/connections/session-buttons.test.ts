@@ -13,6 +13,10 @@ describe('connection session buttons by status (management.md 2)', () => {
   ])('%s shows %j', (status, buttons) => {
     expect(sessionButtons(status)).toEqual(buttons);
   });
+  test('a Cloud API connection shows no session button, whatever its status', () => {
+    for (const s of CONNECTION_STATUSES) expect(sessionButtons(s, 'cloud')).toEqual([]);
+    expect(sessionButtons('DISCONNECTED', 'beta')).toEqual(['retry', 'newQr']);
+  });
   test('every connection status has buttons', () => {
     for (const s of CONNECTION_STATUSES) expect(sessionButtons(s).length).toBeGreaterThan(0);
   });

@@ -1,13 +1,15 @@
-import type { ConnectionStatus } from '#shared/constants';
+import { isCloudProvider, type ConnectionStatus } from '#shared/constants';
 
 export type SessionButton = 'qrcode' | 'retry' | 'newQr' | 'disconnect' | 'connecting';
 
 /**
  * The session buttons of a connection by its status (management.md "Connections page"):
  * qrcode -> QR; DISCONNECTED -> try again and new QR; CONNECTED, PAIRING, TIMEOUT -> disconnect;
- * OPENING -> a disabled "connecting" button with a spinner.
+ * OPENING -> a disabled "connecting" button with a spinner. A Cloud API connection has no session
+ * (no QR code, no pairing): none; its edit asks Meta again.
  */
-export function sessionButtons(status: ConnectionStatus | string): SessionButton[] {
+export function sessionButtons(status: ConnectionStatus | string, provider?: string): SessionButton[] {
+  if (isCloudProvider(provider)) return [];
   switch (status) {
     case 'qrcode':
       return ['qrcode'];

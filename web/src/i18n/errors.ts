@@ -23,6 +23,9 @@ export default {
     ERR_MERGE_GROUP: 'Grupos não podem ser mesclados.',
     ERR_MERGE_IN_PROGRESS: 'Um destes contatos já está sendo mesclado.',
     ERR_LIST_LIMIT_REACHED: 'Você atingiu o número máximo de itens desta lista. Exclua um para adicionar outro.',
+    ERR_NOT_SUPPORTED_BY_CLOUD: 'Esta ação não está disponível para conexões da API oficial (Cloud API).',
+    ERR_CLOUD_NUMBER_IN_USE: 'Este número da Cloud API já está em uso em outra conexão.',
+    ERR_INVALID_WEBHOOK_SIGNATURE: 'Assinatura do webhook inválida.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -86,6 +89,9 @@ export default {
     ERR_MERGE_GROUP: 'Groups cannot be merged.',
     ERR_MERGE_IN_PROGRESS: 'One of these contacts is already being merged.',
     ERR_LIST_LIMIT_REACHED: 'You have reached the maximum number of items in this list. Delete one to add another.',
+    ERR_NOT_SUPPORTED_BY_CLOUD: 'This action is not available for official API (Cloud API) connections.',
+    ERR_CLOUD_NUMBER_IN_USE: 'This Cloud API number is already used by another connection.',
+    ERR_INVALID_WEBHOOK_SIGNATURE: 'Invalid webhook signature.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -149,6 +155,9 @@ export default {
     ERR_MERGE_GROUP: 'Los grupos no se pueden fusionar.',
     ERR_MERGE_IN_PROGRESS: 'Uno de estos contactos ya se está fusionando.',
     ERR_LIST_LIMIT_REACHED: 'Alcanzó el número máximo de elementos de esta lista. Elimine uno para agregar otro.',
+    ERR_NOT_SUPPORTED_BY_CLOUD: 'Esta acción no está disponible para conexiones de la API oficial (Cloud API).',
+    ERR_CLOUD_NUMBER_IN_USE: 'Este número de la Cloud API ya se usa en otra conexión.',
+    ERR_INVALID_WEBHOOK_SIGNATURE: 'Firma del webhook inválida.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',

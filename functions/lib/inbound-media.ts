@@ -1,10 +1,20 @@
 import { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { config } from '#lib/config';
-import { newObjectKey, s3 } from '#lib/storage';
-import { inboundMediaType } from '#lib/upload-policy';
 import type { InboundMessage } from '#shared/whatsapp-protocol';
-import type { ProviderMessage } from './provider';
+import { config } from './config';
+import { newObjectKey, s3 } from './storage';
+import { inboundMediaType } from './upload-policy';
+
+/** A message's media before it is stored: what the provider says of it, and how to fetch it. */
+export interface MediaSource {
+  download: () => Promise<Buffer | Readable>;
+  mimetype: string;
+  fileName?: string;
+  size?: number;
+}
+
+/** A message as a transport hands it over (the session runner's providers, the Cloud API consumer). */
+export type ProviderMessage = Omit<InboundMessage, 'media' | 'mediaError'> & { media?: MediaSource };
 
 const extension = (mimetype: string) => mimetype.split('/')[1]?.split(';')[0]?.replace(/[^\w]/g, '') || 'bin';
 
@@ -22,6 +32,7 @@ async function peek(data: Buffer | Readable): Promise<{ head: Uint8Array; body: 
 }
 
 /**
+ * Every transport's inbound media (the runner's downloads, the Cloud API's media ids).
  * Streams a message's media to S3 under the company's prefix, typed by what its first bytes show
  * (the sender's claimed type is kept only when they agree; see upload-policy.ts). A failed download
  * never drops the message: it arrives with mediaError ERR_WAPP_DOWNLOAD_MEDIA.

@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { isCloudProvider, type ConnectionStatus } from '#shared/constants';
+import { isMaskedSecret } from '#shared/schemas/prompts';
+import type { CloudStatusReason, Whatsapp, WhatsappBody } from '#shared/schemas/whatsapp';
+import { AppError } from '../errors';
+import { log } from '../log';
+import { openSecret, sealSecret } from '../secrets';
+import { putItem } from '../db';
+import { dueShardPk } from '../due';
+import { storedCloudSecrets } from '../whatsapp/repo';
+import { GraphError, graphClient, isTokenError, type GraphClient } from './graph';
+
+/**
+ * A Cloud API connection's own rules: its credentials (sealed), what it cannot do (no runner: no QR
+ * code, pairing, session restart, number checks, address book, calls or groups), and what
+ * "connected" means for it (the token works and the Graph API reports the number usable).
+ */
+
+/** A call a Cloud API number cannot serve. */
+export function assertWebSession(w: Pick<Whatsapp, 'provider'>) {
+  if (isCloudProvider(w.provider)) throw new AppError('ERR_NOT_SUPPORTED_BY_CLOUD');
+}
+
+export const hashVerifyToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const hint = (secret: string) => secret.slice(-4);
+/** A secret given in a body: empty, absent or still the mask the API showed keeps the stored one. */
+const given = (value: string | undefined) => (value && !isMaskedSecret(value) ? value : undefined);
+const invalid = (path: string) => new AppError('ERR_VALIDATION', 400, [{ path: [path], message: 'invalid' }]);
+
+/** The stored fields of a new Cloud API connection: all four credentials required, the secrets sealed. */
+export async function newCloudFields(body: WhatsappBody) {
+  for (const field of ['phoneNumberId', 'wabaId', 'accessToken', 'appSecret'] as const)
+    if (!given(body[field])) throw new AppError('ERR_VALIDATION', 400, [{ path: [field], message: 'required' }]);
+  const verifyToken = body.verifyToken || randomBytes(24).toString('base64url');
+  return {
+    phoneNumberId: body.phoneNumberId!,
+    wabaId: body.wabaId!,
+    verifyToken,
+    verifyTokenHash: hashVerifyToken(verifyToken),
+    accessTokenSealed: await sealSecret(body.accessToken!),
+    accessTokenHint: hint(body.accessToken!),
+    appSecretSealed: await sealSecret(body.appSecret!),
+    appSecretHint: hint(body.appSecret!),
+  };
+}
+
+/**
+ * What an edit changes on a Cloud API connection: new secrets sealed, a new verify token (its
+ * guard moves). The provider and the phone-number id are fixed: another number is another connection.
+ */
+export async function cloudUpdateFields(current: Whatsapp, body: Partial<WhatsappBody>) {
+  if (body.provider && (body.provider === 'cloud') !== isCloudProvider(current.provider)) throw invalid('provider');
+  if (!isCloudProvider(current.provider)) {
+    for (const field of ['phoneNumberId', 'wabaId', 'accessToken', 'appSecret', 'verifyToken'] as const)
+      if (body[field]) throw invalid(field);
+    return { set: {}, credentialsChanged: false };
+  }
+  if (body.phoneNumberId && body.phoneNumberId !== current.phoneNumberId) throw invalid('phoneNumberId');
+  const set: Record<string, unknown> = {};
+  if (body.wabaId) set.wabaId = body.wabaId;
+  const accessToken = given(body.accessToken);
+  if (accessToken)
+    Object.assign(set, { accessTokenSealed: await sealSecret(accessToken), accessTokenHint: hint(accessToken) });
+  const appSecret = given(body.appSecret);
+  if (appSecret) Object.assign(set, { appSecretSealed: await sealSecret(appSecret), appSecretHint: hint(appSecret) });
+  if (body.verifyToken && body.verifyToken !== current.verifyToken)
+    Object.assign(set, { verifyToken: body.verifyToken, verifyTokenHash: hashVerifyToken(body.verifyToken) });
+  return { set, credentialsChanged: Boolean(accessToken) };
+}
+
+/** The Graph API client of a stored Cloud API connection (its access token opened). */
+export async function cloudClientFor(companyId: number, whatsappId: number): Promise<GraphClient> {
+  const sealed = (await storedCloudSecrets(companyId, whatsappId))?.accessTokenSealed;
+  if (!sealed) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  return graphClient(await openSecret(sealed));
+}
+
+/**
+ * The status re-check of Cloud API connections (timer `cloud-status`): one platform-wide wake-up
+ * per connection, `CLOUDCHECK#<shard>` / `<dueAt>#<cid>#<id>`, armed when the connection is created
+ * and again by the timer after each check, so a token that expires or a number Meta restricts shows
+ * on the connection without a send having to fail first. A deleted connection's wake-up is dropped
+ * when it comes due.
+ */
+export const CLOUD_CHECK_PREFIX = 'CLOUDCHECK';
+export const CLOUD_CHECK_SHARDS = 2;
+export const CLOUD_CHECK_EVERY_MINUTES = 60;
+export const cloudCheckKeys = (dueAt: string, companyId: number, whatsappId: number) => ({
+  pk: dueShardPk(CLOUD_CHECK_PREFIX, (companyId + whatsappId) % CLOUD_CHECK_SHARDS),
+  sk: `${dueAt}#${companyId}#${whatsappId}`,
+});
+
+export async function armCloudCheck(companyId: number, whatsappId: number, now = new Date()) {
+  const dueAt = new Date(now.getTime() + CLOUD_CHECK_EVERY_MINUTES * 60_000).toISOString();
+  await putItem({ ...cloudCheckKeys(dueAt, companyId, whatsappId), companyId, whatsappId, dueAt });
+}
+
+/** Graph `status` values of a number that can send and receive (FLAGGED and RATE_LIMITED still can). */
+const USABLE = new Set(['CONNECTED', 'FLAGGED', 'RATE_LIMITED']);
+const RESTRICTED = new Set(['RESTRICTED', 'BANNED', 'DISABLED', 'DELETED']);
+
+export interface CloudProbe {
+  status: ConnectionStatus;
+  statusReason?: CloudStatusReason;
+  number?: string;
+}
+
+/**
+ * The connection's status as the Graph API sees it (`GET /{phone-number-id}`): CONNECTED when the
+ * token works and the number is usable, else DISCONNECTED with the reason in plain words.
+ */
+export async function probeCloudNumber(client: GraphClient, phoneNumberId: string): Promise<CloudProbe> {
+  try {
+    const info = await client.phoneNumber(phoneNumberId);
+    const number = info.display_phone_number?.replace(/\D/g, '') || undefined;
+    const status = info.status?.toUpperCase() ?? '';
+    if (USABLE.has(status)) return { status: 'CONNECTED', number };
+    return {
+      status: 'DISCONNECTED',
+      statusReason: RESTRICTED.has(status) ? 'accountRestricted' : 'numberNotRegistered',
+      number,
+    };
+  } catch (err) {
+    if (!(err instanceof GraphError)) throw err;
+    log.warn('cloud number probe refused', { status: err.status, code: err.code });
+    if (isTokenError(err)) return { status: 'DISCONNECTED', statusReason: 'tokenExpired' };
+    // 100 (unknown object) and 404: the id names no number this token can reach
+    if (err.status === 404 || err.code === 100 || err.code === 133010)
+      return { status: 'DISCONNECTED', statusReason: 'numberNotRegistered' };
+    if (err.code === 368 || err.code === 131031) return { status: 'DISCONNECTED', statusReason: 'accountRestricted' };
+    return { status: 'DISCONNECTED', statusReason: 'graphUnavailable' };
+  }
+}

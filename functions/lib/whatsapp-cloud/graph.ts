@@ -1,0 +1,103 @@
+import type { z, ZodType } from 'zod';
+import { CloudMediaInfo, CloudPhoneNumber, CloudSendAnswer, GraphErrorBody } from '#shared/schemas/whatsapp-cloud';
+import { config } from '../config';
+
+/**
+ * The Graph API port: the few WhatsApp Cloud API endpoints the product calls, typed with the
+ * shared zod schemas. Its base URL (with the API version) is WHATSAPP_GRAPH_URL: Meta's on AWS, the
+ * local fake (infra/local/meta-fake.ts) in `npm start` and the tests.
+ */
+
+const TIMEOUT_MS = 10_000;
+const PHONE_FIELDS = 'id,display_phone_number,verified_name,status,quality_rating,code_verification_status';
+
+/** A refusal of the Graph API (`code` is Meta's: 190 token, 131047 outside the window ...), or no answer (`code` 0). */
+export class GraphError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly title?: string,
+    /** the request may have reached Meta: its outcome is unknown (timeout, connection lost, 5xx) */
+    readonly outcomeUnknown = false,
+  ) {
+    super(message);
+    this.name = 'GraphError';
+  }
+}
+
+export interface GraphClient {
+  phoneNumber(phoneNumberId: string): Promise<z.infer<typeof CloudPhoneNumber>>;
+  sendText(phoneNumberId: string, to: string, body: string, quotedWamid?: string): Promise<string>;
+  mediaInfo(mediaId: string): Promise<z.infer<typeof CloudMediaInfo>>;
+  download(url: string): Promise<Buffer>;
+}
+
+export function graphClient(accessToken: string, baseUrl = config().whatsappGraphUrl): GraphClient {
+  const base = baseUrl.replace(/\/+$/, '');
+  async function call<S extends ZodType>(schema: S, url: string, init: RequestInit = {}): Promise<z.infer<S>> {
+    const res = await request(url, init);
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!res.ok) throw refusal(res.status, body);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new GraphError(res.status, 0, 'unexpected Graph API answer', undefined, true);
+    return parsed.data;
+  }
+  async function request(url: string, init: RequestInit) {
+    try {
+      return await fetch(url, {
+        ...init,
+        headers: { authorization: `Bearer ${accessToken}`, ...(init.headers as Record<string, string>) },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new GraphError(0, 0, `Graph API unreachable: ${(err as Error).message}`, undefined, true);
+    }
+  }
+  return {
+    phoneNumber: (id) => call(CloudPhoneNumber, `${base}/${encodeURIComponent(id)}?fields=${PHONE_FIELDS}`),
+    async sendText(id, to, body, quotedWamid) {
+      const answer = await call(CloudSendAnswer, `${base}/${encodeURIComponent(id)}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to,
+          type: 'text',
+          text: { body, preview_url: false },
+          ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
+        }),
+      });
+      return answer.messages[0]!.id;
+    },
+    mediaInfo: (mediaId) => call(CloudMediaInfo, `${base}/${encodeURIComponent(mediaId)}`),
+    async download(url) {
+      const res = await request(url, {});
+      if (!res.ok) throw refusal(res.status, await res.json().catch(() => undefined));
+      return Buffer.from(await res.arrayBuffer());
+    },
+  };
+}
+
+function refusal(status: number, body: unknown): GraphError {
+  const parsed = GraphErrorBody.safeParse(body);
+  const code = parsed.success ? parsed.data.error.code : 0;
+  const message = parsed.success ? (parsed.data.error.message ?? `Graph API ${status}`) : `Graph API ${status}`;
+  return new GraphError(
+    status,
+    code,
+    message,
+    parsed.success ? parsed.data.error.error_data?.details : undefined,
+    status >= 500,
+  );
+}
+
+/** Meta's codes that mean the token no longer works (expired, revoked, wrong app). */
+export const isTokenError = (err: GraphError) => err.code === 190 || err.status === 401;

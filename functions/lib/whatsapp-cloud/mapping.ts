@@ -1,0 +1,116 @@
+import { ACK, type InboundEvent, type InboundMessage, type NormalizedMediaType } from '#shared/whatsapp-protocol';
+import type { CloudWebhookMessage, CloudWebhookStatus, CloudWebhookValue } from '#shared/schemas/whatsapp-cloud';
+
+/**
+ * Meta's webhook `value` (fields `messages` and `smb_message_echoes`) as the product's normalized
+ * inbound events, so the same pipeline serves both providers: `messages[]` become `message` events,
+ * `message_echoes[]` (Coexistence) our own `fromMe` messages, `statuses[]` `ack` events. Pure: the webhook route verifies, this translates, the queue carries.
+ */
+
+interface Connection {
+  companyId: number;
+  whatsappId: number;
+}
+
+/** A Cloud API user's chat: their WhatsApp id (`wa_id`, the number) as a jid. */
+export const cloudChatJid = (waId: string) => `${waId.replace(/\D/g, '')}@s.whatsapp.net`;
+
+const STATUS_ACK: Record<string, number> = { sent: ACK.sent, delivered: ACK.delivered, read: ACK.read };
+
+const MEDIA_KINDS: Record<string, NormalizedMediaType> = {
+  image: 'image',
+  audio: 'audio',
+  video: 'video',
+  document: 'document',
+  sticker: 'sticker',
+};
+
+function locationBody(loc: NonNullable<CloudWebhookMessage['location']>) {
+  // the runner's shape (thumbnail|link|description), without a thumbnail: Meta sends none
+  const link = `https://maps.google.com/maps?q=${loc.latitude}%2C${loc.longitude}&z=17`;
+  const description = [loc.name, loc.address].filter(Boolean).join(' - ');
+  return ['', link, description].filter((p, i) => i < 2 || p).join('|');
+}
+
+/** One inbound message; undefined for what the product does not show (reactions, system notices, unsupported). */
+export function cloudMessage(m: CloudWebhookMessage, pushName: string | undefined): InboundMessage | undefined {
+  let body = '';
+  let mediaType: NormalizedMediaType = 'chat';
+  let cloudMedia: InboundMessage['cloudMedia'];
+  switch (m.type) {
+    case 'text':
+      body = m.text?.body ?? '';
+      break;
+    case 'button':
+      body = m.button?.text ?? m.button?.payload ?? '';
+      break;
+    case 'interactive':
+      body = m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? '';
+      break;
+    case 'location':
+      if (!m.location) return undefined;
+      body = locationBody(m.location);
+      mediaType = 'locationMessage';
+      break;
+    default: {
+      const kind = MEDIA_KINDS[m.type];
+      const ref = kind ? m[m.type as 'image' | 'audio' | 'video' | 'document' | 'sticker'] : undefined;
+      if (!kind || !ref) return undefined;
+      mediaType = kind;
+      body = ref.caption ?? ref.filename ?? '';
+      cloudMedia = {
+        id: ref.id,
+        mimetype: ref.mime_type ?? 'application/octet-stream',
+        ...(ref.filename ? { fileName: ref.filename } : {}),
+      };
+    }
+  }
+  return {
+    wid: m.id,
+    chatJid: cloudChatJid(m.from),
+    fromMe: false,
+    isGroup: false,
+    ...(pushName ? { pushName } : {}),
+    body,
+    mediaType,
+    ...(cloudMedia ? { cloudMedia } : {}),
+    ...(m.context?.id ? { quotedWid: m.context.id } : {}),
+    timestamp: Number(m.timestamp) || Math.floor(Date.now() / 1000),
+  };
+}
+
+/** One status: `sent` 1, `delivered` 2, `read` 3; `failed` keeps Meta's first error. Others are ignored. */
+export function cloudAck(s: CloudWebhookStatus, conn: Connection): InboundEvent | undefined {
+  const base = { type: 'ack' as const, ...conn, wid: s.id, chatJid: cloudChatJid(s.recipient_id) };
+  if (s.status === 'failed') {
+    const first = s.errors?.[0];
+    return {
+      ...base,
+      ack: ACK.pending,
+      error: 'ERR_SENDING_WAPP_MSG',
+      ...(first ? { providerError: { code: first.code, title: first.title ?? first.message ?? '' } } : {}),
+    };
+  }
+  const ack = STATUS_ACK[s.status];
+  return ack === undefined ? undefined : { ...base, ack };
+}
+
+/** Every event of one webhook `value` for the connection its phone-number id names, in Meta's order. */
+export function cloudEvents(value: CloudWebhookValue, conn: Connection): InboundEvent[] {
+  const names = new Map((value.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
+  const events: InboundEvent[] = [];
+  for (const m of value.messages ?? []) {
+    const message = cloudMessage(m, names.get(m.from));
+    if (message) events.push({ type: 'message', ...conn, message });
+  }
+  // Coexistence: the business's own messages from the WhatsApp Business app, in the customer's chat
+  for (const echo of value.message_echoes ?? []) {
+    const message = cloudMessage({ ...echo, from: echo.to }, undefined);
+    if (message) events.push({ type: 'message', ...conn, message: { ...message, fromMe: true } });
+  }
+  for (const s of value.statuses ?? []) {
+    const ack = cloudAck(s, conn);
+    if (ack) events.push(ack);
+  }
+  return events;
+}

@@ -1,0 +1,98 @@
+import {
+  ACK,
+  INBOUND_QUEUE,
+  inboundGroupId,
+  sendResultDedupId,
+  type InboundEvent,
+  type SessionCommand,
+} from '#shared/whatsapp-protocol';
+import { updateItem } from '../db';
+import { nowIso } from '../keys';
+import { log } from '../log';
+import { enqueue } from '../queue';
+import { getMessageById } from '../messages/repo';
+import { linkWid } from '../messages/delivery';
+import { getWhatsapp } from '../whatsapp/repo';
+import { probeCloud } from '../whatsapp/service';
+import { cloudClientFor } from './connection';
+import { GraphError, isTokenError } from './graph';
+
+type SendCommand = Extract<SessionCommand, { type: 'send' }>;
+
+/**
+ * A `send` command of a Cloud API connection: `POST /{phone-number-id}/messages`. The Graph API has
+ * no idempotency key, so the message is claimed once (`cloudClaimedAt`, conditionally) before the
+ * call: a redelivered command finds it claimed and sends nothing. An outcome that stays unknown
+ * (timeout, connection lost, a 5xx) is not retried: the undelivered watchdog flags the message and
+ * a person decides to resend. The outcome goes on the `inbound` queue as the runner's `sendResult`
+ * does, in the chat's group, so it lands before Meta's statuses for the wamid it carries.
+ */
+export async function sendViaCloud(command: SendCommand) {
+  const { companyId, whatsappId, messageId } = command;
+  const found = await getMessageById(companyId, messageId);
+  if (!found || found.isDeleted) return;
+  const result = (fields: {
+    wid?: string;
+    ack: number;
+    error?: 'ERR_SENDING_WAPP_MSG';
+    providerError?: { code: number; title: string };
+  }) =>
+    report({
+      type: 'sendResult',
+      companyId,
+      whatsappId,
+      messageId,
+      ticketId: command.ticketId,
+      chatJid: command.to,
+      ...fields,
+    });
+  const claimed = await updateItem(found.key, {
+    set: { cloudClaimedAt: nowIso() },
+    condition: 'attribute_exists(pk) AND attribute_not_exists(cloudClaimedAt)',
+  });
+  if (!claimed) {
+    // a retry after Meta answered: its wamid was kept, the result is told again (never the send)
+    const sent = (found as { cloudWamid?: string }).cloudWamid;
+    if (sent) return result({ wid: sent, ack: ACK.sent });
+    log.info('cloud send already claimed: not sent again', { companyId, messageId });
+    return;
+  }
+
+  const whatsapp = await getWhatsapp(companyId, whatsappId);
+  if (!whatsapp?.phoneNumberId || whatsapp.status !== 'CONNECTED')
+    return result({ ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
+  if (command.media) return result({ ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
+  try {
+    const client = await cloudClientFor(companyId, whatsappId);
+    const to = command.to.split('@')[0]!.replace(/\D/g, '');
+    const wamid = await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
+    await updateItem(found.key, { set: { cloudWamid: wamid }, condition: 'attribute_exists(pk)' });
+    await linkWid(companyId, found, wamid);
+    return result({ wid: wamid, ack: ACK.sent });
+  } catch (err) {
+    if (!(err instanceof GraphError)) throw err;
+    if (err.outcomeUnknown) {
+      log.warn('cloud send outcome unknown: left to the undelivered watchdog', {
+        companyId,
+        messageId,
+        status: err.status,
+      });
+      return;
+    }
+    log.warn('cloud send refused', { companyId, messageId, status: err.status, code: err.code });
+    await result({
+      ack: ACK.pending,
+      error: 'ERR_SENDING_WAPP_MSG',
+      providerError: { code: err.code, title: err.title ?? err.message },
+    });
+    // a token Meta no longer takes: the connection shows why
+    if (isTokenError(err)) await probeCloud(companyId, whatsappId);
+  }
+}
+
+async function report(event: Extract<InboundEvent, { type: 'sendResult' }>) {
+  await enqueue(INBOUND_QUEUE, event, {
+    groupId: inboundGroupId(event.companyId, event.whatsappId, event.chatJid ?? `ticket:${event.ticketId}`),
+    dedupId: sendResultDedupId(event.companyId, event.messageId, event.error),
+  });
+}

@@ -1,0 +1,42 @@
+import { isCloudProvider } from '#shared/constants';
+import { deleteItem } from '../db';
+import { dueAcrossShards } from '../due';
+import { log } from '../log';
+import { getWhatsapp } from '../whatsapp/repo';
+import { probeCloud } from '../whatsapp/service';
+import { armCloudCheck, CLOUD_CHECK_PREFIX, CLOUD_CHECK_SHARDS, cloudCheckKeys } from './connection';
+
+interface CloudCheck {
+  companyId: number;
+  whatsappId: number;
+  dueAt: string;
+}
+
+/**
+ * Timer `cloud-status`: every Cloud API connection whose wake-up is due asks the Graph API again
+ * (see armCloudCheck). Each wake-up is removed before its check and the next one armed after it,
+ * so a connection keeps exactly one; a failed check is logged and comes back in an hour.
+ */
+export async function runCloudStatusChecks(now = new Date()) {
+  let checked = 0;
+  for (;;) {
+    const due = await dueAcrossShards<CloudCheck>(CLOUD_CHECK_PREFIX, CLOUD_CHECK_SHARDS, now);
+    if (!due.length) return { checked };
+    for (const item of due) {
+      await deleteItem(cloudCheckKeys(item.dueAt, item.companyId, item.whatsappId));
+      const whatsapp = await getWhatsapp(item.companyId, item.whatsappId);
+      if (!whatsapp || !isCloudProvider(whatsapp.provider)) continue;
+      try {
+        await probeCloud(item.companyId, item.whatsappId);
+        checked++;
+      } catch (err) {
+        log.warn('cloud status check failed', {
+          companyId: item.companyId,
+          whatsappId: item.whatsappId,
+          error: (err as Error).message,
+        });
+      }
+      await armCloudCheck(item.companyId, item.whatsappId, now);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * A fake of Meta's Graph API for WhatsApp Cloud API connections (local stack only, at
+ * `/@meta/v23.0`; WHATSAPP_GRAPH_URL points here). Numbers exist once a test scripts them, with
+ * the access token and app secret Meta would hold for them:
+ * - `GET /v*\/{phone-number-id}`: the number (status, display number), Bearer token required
+ *   (a wrong or expired one is Meta's 401 with code 190);
+ * - `POST /v*\/{phone-number-id}/messages`: a new wamid, or the next scripted error;
+ * - `GET /v*\/{media-id}`: a download URL on this fake, valid 5 minutes;
+ * - `GET /@meta/_media/{media-id}`: the bytes, with the number's Bearer token (401 without).
+ * Test hooks:
+ * - `POST /@meta/_script {phoneNumberId, accessToken, appSecret, wabaId?, displayPhoneNumber?, status?,
+ *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}]}`: creates or changes a number;
+ * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
+ *   wamid?, echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
+ *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
+ *   app: field `smb_message_echoes`), signs it with the number's app secret as Meta does (over the exact bytes
+ *   sent; non-ASCII escaped as `\uXXXX` like Meta unless `utf8`) and posts it to the stack's webhook;
+ * - `POST /@meta/_status {phoneNumberId, wamid, recipient, status, errorCode?, errorTitle?}`: a status webhook
+ *   (send them in any order, or twice);
+ * - `POST /@meta/_deliver {phoneNumberId, raw, signature?}`: posts a body exactly as given (signed unless told);
+ * - `GET /@meta/_requests`: the Graph calls it answered (tokens masked).
+ */
+
+interface FakeNumber {
+  phoneNumberId: string;
+  accessToken: string;
+  appSecret: string;
+  wabaId: string;
+  displayPhoneNumber: string;
+  status: string;
+  tokenExpired: boolean;
+  sendErrors: { code: number; title: string; httpStatus?: number }[];
+}
+
+type Json = Record<string, unknown>;
+
+const MEDIA_URL_TTL_MS = 5 * 60_000;
+
+/** Meta's webhook bodies escape every non-ASCII character (`\u00e9`, surrogate pairs for emoji). */
+export const metaJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+export const metaSignature = (raw: Buffer, appSecret: string) =>
+  `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`;
+
+export function metaFake(base: string, webhookUrl: string) {
+  const numbers = new Map<string, FakeNumber>();
+  const media = new Map<string, { phoneNumberId: string; bytes: Buffer; mimeType: string; urlExpiresAt: number }>();
+  const requests: { method: string; path: string; token?: string; body?: unknown }[] = [];
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const graphError = (res: ServerResponse, status: number, code: number, message: string, extra: Json = {}) =>
+    send(res, status, {
+      error: {
+        message,
+        type: code === 190 ? 'OAuthException' : 'GraphMethodException',
+        code,
+        ...extra,
+        fbtrace_id: 'fake',
+      },
+    });
+  const bearer = (req: IncomingMessage) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const authorized = (req: IncomingMessage, number: FakeNumber) =>
+    !number.tokenExpired && bearer(req) === number.accessToken;
+  const newWamid = () => `wamid.${randomBytes(24).toString('base64url')}`;
+
+  async function deliver(number: FakeNumber, raw: Buffer, opts: { signature?: string; contentType?: string }) {
+    const signature =
+      opts.signature === 'none'
+        ? undefined
+        : opts.signature === 'wrong'
+          ? metaSignature(raw, `${number.appSecret}-not`)
+          : metaSignature(raw, number.appSecret);
+    const res = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': opts.contentType ?? 'application/json',
+        ...(signature ? { 'x-hub-signature-256': signature } : {}),
+      },
+      body: new Uint8Array(raw),
+    });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  }
+
+  const envelope = (number: FakeNumber, value: Json, field = 'messages') => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: number.wabaId,
+        changes: [
+          {
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
+              ...value,
+            },
+            field,
+          },
+        ],
+      },
+    ],
+  });
+
+  function inboundMessage(number: FakeNumber, body: Json) {
+    const message: Json = {
+      from: String(body.from),
+      id: typeof body.wamid === 'string' ? body.wamid : newWamid(),
+      timestamp: String(Math.floor(Date.now() / 1000)),
+    };
+    if (typeof body.contextId === 'string') message.context = { from: number.displayPhoneNumber, id: body.contextId };
+    const m = body.media as
+      | { type: string; mimeType: string; data: string; caption?: string; filename?: string }
+      | undefined;
+    if (m) {
+      const id = String(Date.now()) + randomBytes(4).readUInt32BE(0);
+      const bytes = Buffer.from(m.data, 'base64');
+      media.set(id, { phoneNumberId: number.phoneNumberId, bytes, mimeType: m.mimeType, urlExpiresAt: 0 });
+      message.type = m.type;
+      message[m.type] = {
+        id,
+        mime_type: m.mimeType,
+        sha256: createHash('sha256').update(bytes).digest('base64'),
+        ...(m.caption ? { caption: m.caption } : {}),
+        ...(m.filename ? { filename: m.filename } : {}),
+      };
+    } else if (body.button) {
+      message.type = 'interactive';
+      message.interactive = { type: 'button_reply', button_reply: { id: 'b1', title: String(body.button) } };
+    } else if (body.location) {
+      message.type = 'location';
+      message.location = body.location;
+    } else {
+      message.type = 'text';
+      message.text = { body: String(body.text ?? '') };
+    }
+    return message;
+  }
+
+  async function hooks(path: string, req: IncomingMessage, res: ServerResponse, body: Json | undefined) {
+    if (path === '/_requests') return send(res, 200, requests);
+    if (req.method !== 'POST' || !body) return graphError(res, 404, 100, `no hook ${path}`);
+    if (path === '/_script') {
+      const id = String(body.phoneNumberId);
+      const current = numbers.get(id);
+      const next: FakeNumber = {
+        phoneNumberId: id,
+        accessToken: String(body.accessToken ?? current?.accessToken ?? ''),
+        appSecret: String(body.appSecret ?? current?.appSecret ?? ''),
+        wabaId: String(body.wabaId ?? current?.wabaId ?? '100000000000001'),
+        displayPhoneNumber: String(body.displayPhoneNumber ?? current?.displayPhoneNumber ?? '+55 11 4000-0000'),
+        status: String(body.status ?? current?.status ?? 'CONNECTED'),
+        tokenExpired: Boolean(body.tokenExpired ?? current?.tokenExpired ?? false),
+        sendErrors: (body.sendErrors as FakeNumber['sendErrors']) ?? current?.sendErrors ?? [],
+      };
+      numbers.set(id, next);
+      return send(res, 200, { ok: true });
+    }
+    const number = numbers.get(String(body.phoneNumberId));
+    if (!number) return graphError(res, 404, 100, 'unknown phone number (script it first)');
+    const opts = {
+      signature: body.signature as string | undefined,
+      contentType: body.contentType as string | undefined,
+    };
+    if (path === '/_inbound') {
+      const message = inboundMessage(number, body);
+      // `echo`: the business wrote from the WhatsApp Business app (Coexistence) to `from`
+      const payload = body.echo
+        ? envelope(
+            number,
+            {
+              message_echoes: [
+                { ...message, from: number.displayPhoneNumber.replace(/\D/g, ''), to: String(body.from) },
+              ],
+            },
+            'smb_message_echoes',
+          )
+        : envelope(number, {
+            contacts: [{ profile: { name: String(body.name ?? '') }, wa_id: String(body.from) }],
+            messages: [message],
+          });
+      const raw = Buffer.from(body.utf8 ? JSON.stringify(payload) : metaJson(payload), 'utf8');
+      return send(res, 200, { wamid: message.id, payload, delivered: await deliver(number, raw, opts) });
+    }
+    if (path === '/_status') {
+      const status: Json = {
+        id: String(body.wamid),
+        status: String(body.status),
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: String(body.recipient),
+        ...(body.errorCode !== undefined
+          ? {
+              errors: [
+                {
+                  code: Number(body.errorCode),
+                  title: String(body.errorTitle ?? 'error'),
+                  message: String(body.errorTitle ?? 'error'),
+                },
+              ],
+            }
+          : {}),
+      };
+      const raw = Buffer.from(metaJson(envelope(number, { statuses: [status] })), 'utf8');
+      return send(res, 200, { delivered: await deliver(number, raw, opts) });
+    }
+    if (path === '/_deliver')
+      return send(res, 200, { delivered: await deliver(number, Buffer.from(String(body.raw), 'utf8'), opts) });
+    return graphError(res, 404, 100, `no hook ${path}`);
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname.slice('/@meta'.length);
+    const body = raw.length ? (JSON.parse(raw.toString()) as Json) : undefined;
+    if (path.startsWith('/_') && !path.startsWith('/_media/')) return hooks(path, req, res, body);
+
+    const token = bearer(req);
+    requests.push({ method: req.method ?? 'GET', path, token: token ? `****${token.slice(-4)}` : undefined, body });
+
+    const download = /^\/_media\/([^/]+)$/.exec(path);
+    if (download && req.method === 'GET') {
+      const item = media.get(decodeURIComponent(download[1]!));
+      const number = item && numbers.get(item.phoneNumberId);
+      if (!item || !number) return graphError(res, 404, 100, 'media not found');
+      if (!authorized(req, number)) return graphError(res, 401, 190, 'Error validating access token');
+      if (Date.now() > item.urlExpiresAt) return graphError(res, 404, 100, 'media URL expired');
+      res.writeHead(200, { 'content-type': item.mimeType, 'content-length': String(item.bytes.length) });
+      return void res.end(item.bytes);
+    }
+
+    const graph = /^\/v[\d.]+\/([^/]+)(\/messages)?$/.exec(path);
+    if (!graph) return graphError(res, 404, 100, `no route ${req.method} ${path}`);
+    const id = decodeURIComponent(graph[1]!);
+    const number = numbers.get(id);
+    if (req.method === 'GET' && !graph[2]) {
+      if (number) {
+        if (!authorized(req, number)) return graphError(res, 401, 190, 'Error validating access token');
+        return send(res, 200, {
+          id,
+          display_phone_number: number.displayPhoneNumber,
+          verified_name: 'Fake Business',
+          status: number.status,
+          quality_rating: 'GREEN',
+          code_verification_status: 'VERIFIED',
+        });
+      }
+      const item = media.get(id);
+      const owner = item && numbers.get(item.phoneNumberId);
+      if (!item || !owner) return graphError(res, 400, 100, 'Unsupported get request', { error_subcode: 33 });
+      if (!authorized(req, owner)) return graphError(res, 401, 190, 'Error validating access token');
+      item.urlExpiresAt = Date.now() + MEDIA_URL_TTL_MS;
+      return send(res, 200, {
+        messaging_product: 'whatsapp',
+        id,
+        url: `${base}/@meta/_media/${encodeURIComponent(id)}`,
+        mime_type: item.mimeType,
+        sha256: createHash('sha256').update(item.bytes).digest('hex'),
+        file_size: item.bytes.length,
+      });
+    }
+    if (req.method === 'POST' && graph[2]) {
+      if (!number) return graphError(res, 400, 100, 'Unsupported post request', { error_subcode: 33 });
+      if (!authorized(req, number)) return graphError(res, 401, 190, 'Error validating access token');
+      const scripted = number.sendErrors.shift();
+      if (scripted)
+        return graphError(res, scripted.httpStatus ?? 400, scripted.code, scripted.title, {
+          error_data: { messaging_product: 'whatsapp', details: scripted.title },
+        });
+      if (body?.messaging_product !== 'whatsapp' || !body.to || !body.type)
+        return graphError(res, 400, 100, 'Invalid parameter');
+      return send(res, 200, {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: String(body.to), wa_id: String(body.to).replace(/\D/g, '') }],
+        messages: [{ id: newWamid() }],
+      });
+    }
+    return graphError(res, 404, 100, `no route ${req.method} ${path}`);
+  };
+}

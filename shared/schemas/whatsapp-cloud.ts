@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/**
+ * Meta's WhatsApp Business Cloud API as this product reads it: the webhook's JSON (`messages`
+ * field) and the Graph API answers of the few endpoints used. Lenient where Meta adds fields
+ * (unknown keys pass), strict where we depend on a value.
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/
+ */
+
+const MediaRef = z.object({
+  id: z.string(),
+  mime_type: z.string().optional(),
+  sha256: z.string().optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
+  voice: z.boolean().optional(),
+});
+
+export const CloudWebhookMessage = z.object({
+  from: z.string(),
+  id: z.string(),
+  timestamp: z.string(),
+  type: z.string(),
+  text: z.object({ body: z.string() }).optional(),
+  image: MediaRef.optional(),
+  audio: MediaRef.optional(),
+  video: MediaRef.optional(),
+  document: MediaRef.optional(),
+  sticker: MediaRef.optional(),
+  location: z
+    .object({
+      latitude: z.number(),
+      longitude: z.number(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  reaction: z.object({ message_id: z.string(), emoji: z.string().optional() }).optional(),
+  button: z.object({ text: z.string(), payload: z.string().optional() }).optional(),
+  interactive: z
+    .object({
+      type: z.string(),
+      button_reply: z.object({ id: z.string(), title: z.string() }).optional(),
+      list_reply: z.object({ id: z.string(), title: z.string(), description: z.string().optional() }).optional(),
+    })
+    .optional(),
+  context: z.object({ id: z.string().optional(), from: z.string().optional() }).optional(),
+});
+export type CloudWebhookMessage = z.infer<typeof CloudWebhookMessage>;
+
+export const CLOUD_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+
+export const CloudError = z.object({
+  code: z.number(),
+  title: z.string().optional(),
+  message: z.string().optional(),
+  error_data: z.object({ details: z.string().optional() }).optional(),
+});
+
+export const CloudWebhookStatus = z.object({
+  id: z.string(),
+  /** other values (`deleted`, `warning`, newer ones) are ignored */
+  status: z.string(),
+  timestamp: z.string(),
+  recipient_id: z.string(),
+  errors: z.array(CloudError).optional(),
+});
+export type CloudWebhookStatus = z.infer<typeof CloudWebhookStatus>;
+
+export const CloudWebhookValue = z.object({
+  messaging_product: z.literal('whatsapp').optional(),
+  metadata: z.object({ display_phone_number: z.string().optional(), phone_number_id: z.string() }),
+  contacts: z
+    .array(z.object({ wa_id: z.string(), profile: z.object({ name: z.string().optional() }).optional() }))
+    .optional(),
+  messages: z.array(CloudWebhookMessage).optional(),
+  /** Coexistence (field `smb_message_echoes`): what the business sent from the WhatsApp Business app */
+  message_echoes: z.array(CloudWebhookMessage.extend({ to: z.string() })).optional(),
+  statuses: z.array(CloudWebhookStatus).optional(),
+});
+export type CloudWebhookValue = z.infer<typeof CloudWebhookValue>;
+
+export const CloudWebhook = z.object({
+  object: z.string(),
+  entry: z.array(
+    z.object({
+      id: z.string(),
+      changes: z.array(z.object({ field: z.string(), value: z.unknown() })),
+    }),
+  ),
+});
+export type CloudWebhook = z.infer<typeof CloudWebhook>;
+
+/** `GET /{phone-number-id}?fields=...`: the number as the Graph API reports it. */
+export const CloudPhoneNumber = z.object({
+  id: z.string(),
+  display_phone_number: z.string().optional(),
+  verified_name: z.string().optional(),
+  /** CONNECTED, FLAGGED, RATE_LIMITED (usable); PENDING, UNVERIFIED, OFFLINE, RESTRICTED, BANNED, DISABLED ... */
+  status: z.string().optional(),
+  quality_rating: z.string().optional(),
+  code_verification_status: z.string().optional(),
+});
+export type CloudPhoneNumber = z.infer<typeof CloudPhoneNumber>;
+
+/** `POST /{phone-number-id}/messages`: the wamid Meta gives the message. */
+export const CloudSendAnswer = z.object({
+  messaging_product: z.literal('whatsapp').optional(),
+  contacts: z.array(z.object({ input: z.string().optional(), wa_id: z.string() })).optional(),
+  messages: z.array(z.object({ id: z.string() })).min(1),
+});
+
+/** `GET /{media-id}`: a download URL that lives 5 minutes (fetched with the same token). */
+export const CloudMediaInfo = z.object({
+  id: z.string(),
+  url: z.string().url(),
+  mime_type: z.string(),
+  sha256: z.string().optional(),
+  file_size: z.union([z.number(), z.string()]).optional(),
+});
+
+/** Every Graph API refusal. */
+export const GraphErrorBody = z.object({
+  error: z.object({
+    message: z.string().optional(),
+    type: z.string().optional(),
+    code: z.number(),
+    error_subcode: z.number().optional(),
+    error_data: z.object({ details: z.string().optional() }).optional(),
+    fbtrace_id: z.string().optional(),
+  }),
+});
+
+/** Meta's webhook verification request (`GET` with `hub.mode`, `hub.verify_token`, `hub.challenge`). */
+export const CloudVerifyQuery = z.object({
+  'hub.mode': z.string().optional(),
+  'hub.verify_token': z.string().optional(),
+  'hub.challenge': z.string().max(1000).optional(),
+});
+export type CloudVerifyQuery = z.infer<typeof CloudVerifyQuery>;
