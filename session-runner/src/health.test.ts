@@ -18,10 +18,12 @@ describe('session health', () => {
     expect(disconnectReason(undefined, true)).toBe('qrExpired');
     expect(disconnectReason(499)).toBe('unknown');
     // the codes that stop a session are never left unexplained
-    for (const code of [401, 402, 403, 405, 406, 409, 411]) {
+    for (const code of [401, 402, 403, 406, 409, 411]) {
       expect(decideClose({ code, attempt: 0, replaced: 0, versionRefusals: 1 }).action).not.toBe('reconnect');
       expect(disconnectReason(code)).not.toBe('unknown');
     }
+    // 405 keeps trying (R7), and its lastDisconnect still says why
+    expect(disconnectReason(405)).toBe('clientTooOld');
   });
 
   it('traffic, probes and closes are stamped with the injected clock; 515 after a scan is neither a disconnect nor a reconnect', () => {
