@@ -117,6 +117,8 @@ class ManagedSession {
   }
 
   private bound = false;
+  /** the one binding read, shared by connects that overlap */
+  private binding?: Promise<boolean>;
 
   /**
    * Before the first socket: the auth store writes only while this runner holds the session with
@@ -429,11 +431,26 @@ class ManagedSession {
   }
 
   async connect() {
-    this.queued = false;
     clearTimeout(this.reconnectTimer);
     // already running (a retry pressed on a live session): tell the API where it stands
-    if (this.socket) return this.report(this.status, this.last);
-    if (this.auth.isClosed || !(await this.bindHolder())) return;
+    if (this.socket) {
+      this.queued = false;
+      return this.report(this.status, this.last);
+    }
+    if (!this.bound) {
+      // connects that overlap share one read; after it, one of them creates the socket and the
+      // others find it (the check and the creation below never have an await between them). The
+      // session stays queued meanwhile: a send waits for it instead of finding no socket.
+      this.binding ??= this.bindHolder();
+      const held = await this.binding;
+      if (!held || this.socket) {
+        this.queued = false;
+        if (held) return this.report(this.status, this.last);
+        return;
+      }
+    }
+    this.queued = false;
+    if (this.auth.isClosed) return;
     this.intentional = false;
     this.qrExhausted = false;
     const socket = this.provider.create({

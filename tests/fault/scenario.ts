@@ -80,7 +80,7 @@ export async function runFaultInjection(opts: FaultRunOptions): Promise<FaultRun
   const say = opts.progress ?? (() => undefined);
   const stack = await startStack({
     timers: false,
-    logLevel: 'error',
+    logLevel: process.env.FAULT_LOG_LEVEL || 'error',
     retryBaseMs: 50,
     passwordHashCost: opts.testRun ? 10 : 14,
     shortRun: opts.testRun,
