@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { addMonths } from '../../shared/dates';
 import { apiCall, baseUrl, eventually, launch, newCompany, newPage, shot, unique } from './browser';
-import { runsAlone } from '../integration/helpers';
+import { usesTimers } from '../integration/helpers';
 
-// The invoices timer bills every company. Beside other browser files the admin once landed on
-// /login after paying (a reload while the app refreshed its token revoked the session, fixed in
-// consumeRefreshToken); one run beside them passed since, but took no less: alone for now.
-runsAlone();
+// The invoices timer bills every company due within the lead days (other files' companies get an
+// invoice they never look at) and pauses the expired ones (only this file's). Run alone, this file
+// held the other browser idle for its whole length and made the files after it wait (86 s of lock
+// waits in one run); beside them it needs only the timer's lock, which no other browser file takes.
+usesTimers('invoices');
 
 /**
  * Running the platform from the browser (issue 10; management.md "Settings page", "Invoices and
