@@ -94,10 +94,10 @@ export default defineConfig({
           setupFiles: ['tests/integration/file-lock-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // two browsers at once: the browser files mostly wait (pages, live updates, campaign
-          // pacing), yet three took longer (436 s against 425 s), the stack's one process being
-          // the busiest part
-          maxWorkers: 2,
+          // browsers at once (E2E_WORKERS): the browser files mostly wait (pages, live updates,
+          // campaign pacing); three took longer than two (436 s against 425 s) while the campaign
+          // files and billing held locks for their whole length
+          maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
         },
       },
     ],
