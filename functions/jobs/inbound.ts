@@ -2,38 +2,17 @@ import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { handleInbound } from '#lib/inbound/handle';
-import { log, withLogContext } from '#lib/log';
+import { withLogContext } from '#lib/log';
+import { eachInGroupOrder } from '#lib/fifo-batch';
 
 /**
- * Consumer of the `inbound` FIFO queue (provider events from the session runner). After a record
- * fails, the later records of its message group (one chat) are not processed and are reported as
- * failed with it, so SQS retries them in order and a retried message never lands after its
- * successors; other groups in the batch go on.
+ * Consumer of the `inbound` FIFO queue (provider events from the session runner and the Cloud API
+ * webhook), in each chat's order (eachInGroupOrder: a failed record holds back its chat's later ones).
  */
-export const handler = async (event: SQSEvent) => {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  const failedGroups = new Set<string>();
-  for (const record of event.Records) {
-    const group = record.attributes.MessageGroupId ?? '';
-    if (failedGroups.has(group)) {
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
-    try {
-      const inbound = JSON.parse(record.body) as InboundEvent;
-      await withLogContext(
-        { companyId: inbound.companyId, whatsappId: inbound.whatsappId, inbound: inbound.type },
-        () => handleInbound(inbound),
-      );
-    } catch (err) {
-      log.error('inbound event failed', {
-        messageId: record.messageId,
-        error: (err as Error).message,
-        stack: (err as Error).stack,
-      });
-      failedGroups.add(group);
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-};
+export const handler = (event: SQSEvent) =>
+  eachInGroupOrder(event, 'inbound event failed', async (body) => {
+    const inbound = JSON.parse(body) as InboundEvent;
+    await withLogContext({ companyId: inbound.companyId, whatsappId: inbound.whatsappId, inbound: inbound.type }, () =>
+      handleInbound(inbound),
+    );
+  });

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { expectedRefusal, sdkDetail } from './db';
 
@@ -24,84 +25,68 @@ describe("the SDK's log entries", () => {
   });
 });
 
+/**
+ * A DynamoDB endpoint that accepts connections and reads requests but never answers (a network path
+ * that went silent), the config pointed at it with `env`; `run` gets the sockets it accepted.
+ */
+async function withStalledDynamo(env: Record<string, string>, run: (held: Set<Socket>) => Promise<void>) {
+  const { resetConfig } = await import('./config');
+  const { resetDb } = await import('./db');
+  const held = new Set<Socket>();
+  const server = createServer((socket) => {
+    held.add(socket);
+    socket.on('data', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    TABLE_NAME: 'stalled',
+    MEDIA_BUCKET: 'unused',
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  resetConfig();
+  resetDb();
+  try {
+    await run(held);
+  } finally {
+    process.env = saved;
+    resetConfig();
+    resetDb();
+    for (const socket of held) socket.destroy();
+    server.close();
+  }
+}
+
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (err: Error) => err,
+  );
+
 describe('a stalled DynamoDB', () => {
   it('a request nobody answers ends with a timeout (the SDK retries it, then the call fails) instead of hanging', async () => {
-    const { createServer } = await import('node:net');
-    const { resetConfig } = await import('./config');
-    const { getItem, resetDb } = await import('./db');
-    // accepts connections and reads requests, never answers: a network path that went silent
-    const held = new Set<import('node:net').Socket>();
-    const server = createServer((socket) => {
-      held.add(socket);
-      socket.on('data', () => undefined);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as import('node:net').AddressInfo).port;
-    const env = { ...process.env };
-    Object.assign(process.env, {
-      TABLE_NAME: 'stalled',
-      MEDIA_BUCKET: 'unused',
-      AWS_REGION: 'us-east-1',
-      DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`,
-      DYNAMODB_REQUEST_TIMEOUT_MS: '100',
-      LOG_LEVEL: 'error',
-    });
-    resetConfig();
-    resetDb();
-    try {
-      const error = await getItem({ pk: 'a', sk: 'b' }).then(
-        () => undefined,
-        (err: Error) => err,
-      );
-      expect(error?.name).toBe('TimeoutError');
+    const { getItem } = await import('./db');
+    await withStalledDynamo({ DYNAMODB_REQUEST_TIMEOUT_MS: '100' }, async (held) => {
+      expect((await failureOf(getItem({ pk: 'a', sk: 'b' })))?.name).toBe('TimeoutError');
       // the SDK tried again before giving up: each attempt reached the silent server
       expect(held.size).toBeGreaterThanOrEqual(2);
-    } finally {
-      process.env = env;
-      resetConfig();
-      resetDb();
-      for (const socket of held) socket.destroy();
-      server.close();
-    }
+    });
   });
+
   it("R10: the urgent client (the runner's heartbeat) has its own short timeout, whatever the main client's", async () => {
-    const { createServer } = await import('node:net');
-    const { resetConfig } = await import('./config');
-    const { putItem, resetDb } = await import('./db');
-    const held = new Set<import('node:net').Socket>();
-    const server = createServer((socket) => {
-      held.add(socket);
-      socket.on('data', () => undefined);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as import('node:net').AddressInfo).port;
-    const env = { ...process.env };
-    Object.assign(process.env, {
-      TABLE_NAME: 'stalled',
-      MEDIA_BUCKET: 'unused',
-      AWS_REGION: 'us-east-1',
-      DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}`,
-      // the main client would wait a minute per attempt: the test would time out through it
-      DYNAMODB_REQUEST_TIMEOUT_MS: '60000',
-      DYNAMODB_URGENT_TIMEOUT_MS: '100',
-      LOG_LEVEL: 'error',
-    });
-    resetConfig();
-    resetDb();
-    try {
-      const error = await putItem({ pk: 'WRUNNERS', sk: 'r1' }, { urgent: true }).then(
-        () => undefined,
-        (err: Error) => err,
-      );
-      expect(error?.name).toBe('TimeoutError');
-      // two attempts at most: a heartbeat late is a heartbeat missed, the next one is due soon
-      expect(held.size).toBeLessThanOrEqual(2);
-    } finally {
-      process.env = env;
-      resetConfig();
-      resetDb();
-      for (const socket of held) socket.destroy();
-      server.close();
-    }
+    const { putItem } = await import('./db');
+    // the main client would wait a minute per attempt: the test would time out through it
+    await withStalledDynamo(
+      { DYNAMODB_REQUEST_TIMEOUT_MS: '60000', DYNAMODB_URGENT_TIMEOUT_MS: '100' },
+      async (held) => {
+        expect((await failureOf(putItem({ pk: 'WRUNNERS', sk: 'r1' }, { urgent: true })))?.name).toBe('TimeoutError');
+        // two attempts at most: a heartbeat late is a heartbeat missed, the next one is due soon
+        expect(held.size).toBeLessThanOrEqual(2);
+      },
+    );
   }, 10_000);
 });

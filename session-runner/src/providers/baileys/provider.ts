@@ -255,7 +255,6 @@ const restoreMessage = (stored: unknown): proto.IMessage | undefined =>
 /** What the sessions of one provider share. */
 interface Shared {
   retries: Lru;
-  fetchVersion: VersionFetcher;
   versions: VersionCache;
   /** sessions with a socket open or with work left after it closed (see drain()) */
   sessions: Set<BaileysSession>;
@@ -574,7 +573,6 @@ export function baileysProvider(
 } {
   const shared: Shared = {
     retries: new Lru(CACHE_LIMITS.retries),
-    fetchVersion: opts.fetchVersion ?? fetchWaWebVersion,
     versions: new VersionCache(opts.fetchVersion ?? fetchWaWebVersion),
     sessions: new Set(),
     journal: opts.journal,
