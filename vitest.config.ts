@@ -1,5 +1,6 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import RunsAloneFirst from './tests/integration/sequencer';
+import { UNIT_FILES, unitFilesNeedingIsolation } from './tests/unit-isolation';
 
 // `TEST_NOW=2027-02-28T12:00:00Z npm test` runs every suite as if that instant were now: the stack,
 // the session runner and the test workers all read the same moved clock (infra/local/clock-shift.mjs).
@@ -9,6 +10,8 @@ if (process.env.TEST_NOW) {
   process.env.TEST_CLOCK_OFFSET_MS = String(at - Date.now());
 }
 const setupFiles = ['infra/local/clock-shift.mjs'];
+/** The unit files that replace modules or the environment: each in a fresh worker (tests/unit-isolation.ts). */
+const isolatedUnitFiles = unitFilesNeedingIsolation();
 /** Test files at once in `npm test` (unit and integration share the pool). */
 const WORKERS = Number(process.env.TEST_WORKERS ?? 4);
 
@@ -28,19 +31,27 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: [
-            'shared/**/*.test.ts',
-            'functions/**/*.test.ts',
-            'infra/**/*.test.ts',
-            'session-runner/**/*.test.ts',
-            'web/src/**/*.test.{ts,tsx}',
-            'tests/infra/**/*.test.ts',
-            'tests/*.test.ts',
-          ],
+          include: UNIT_FILES,
+          // One worker runs many unit files on one module cache: importing the code anew for every
+          // file was half of the unit files' CPU. A file that replaces modules or the environment
+          // (vi.mock, vi.stubEnv, ...) runs in a fresh worker of its own (below).
+          exclude: [...configDefaults.exclude, ...isolatedUnitFiles],
+          isolate: false,
           environment: 'node',
           setupFiles,
           testTimeout: 60_000,
           // beside the integration files, in the same pool of workers
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          include: isolatedUnitFiles,
+          environment: 'node',
+          setupFiles,
+          testTimeout: 60_000,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 1 },
         },
@@ -53,6 +64,8 @@ export default defineConfig({
           globalSetup: ['tests/integration/global-setup.ts'],
           // every file holds the stack's file lock: shared, or alone when it calls `runsAlone()`
           setupFiles: [...setupFiles, 'tests/integration/file-lock-setup.ts'],
+          // as the unit files: one module cache per worker (the helpers forget each file's declarations)
+          isolate: process.env.INTEG_ISOLATE === '1',
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Four files at once on one stack; a file that acts on the whole platform (timers over

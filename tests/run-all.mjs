@@ -33,7 +33,19 @@ const held = checks.map(async ({ name, command }) => {
 
 const vitest = await run(
   'npx',
-  ['vitest', 'run', '--project', 'unit', '--project', 'integration', '--project', 'fault', ...process.argv.slice(2)],
+  [
+    'vitest',
+    'run',
+    '--project',
+    'unit',
+    '--project',
+    'unit-isolated',
+    '--project',
+    'integration',
+    '--project',
+    'fault',
+    ...process.argv.slice(2),
+  ],
   { hold: false },
 );
 const results = await Promise.all(held);

@@ -1,5 +1,5 @@
 import { config } from './config';
-import { deleteItem, getItem, updateItem, type Key } from './db';
+import { deleteItem, updateItem, type Key } from './db';
 import { AppError } from './errors';
 
 /**
@@ -69,16 +69,21 @@ export async function take(rule: RateRule, caller: Caller): Promise<Hit | undefi
   const now = Date.now();
   const key = keys(rule, caller, now);
   const windowEnd = (Math.floor(now / 1000 / rule.windowSeconds) + 1) * rule.windowSeconds;
-  // A stale read only changes how long the next delay is; the condition below is what holds the budget.
-  const seen = rule.backoff ? ((await getItem<{ hits?: number }>(key))?.hits ?? 0) : 0;
-  const taken = await updateItem(key, {
+  // One write per hit: it opens the rule again after the first delay, right for every hit within
+  // the free budget (the delay only grows past it). A hit past the budget then learns from the
+  // count it wrote how long the wait really is and sets it; meanwhile the shorter wait still refuses
+  // the others, and the condition is what holds the budget.
+  const taken = await updateItem<{ hits: number }>(key, {
     add: { hits: 1 },
-    set: { ttl: windowEnd + 60, openAt: rule.backoff ? now + holdSeconds(rule, seen) * 1000 : undefined },
+    set: { ttl: windowEnd + 60, openAt: rule.backoff ? now + holdSeconds(rule, 0) * 1000 : undefined },
     condition: rule.backoff
       ? 'attribute_not_exists(hits) OR hits < :free OR openAt <= :now'
       : 'attribute_not_exists(hits) OR hits < :free',
     conditionValues: { ':free': rule.free, ...(rule.backoff ? { ':now': now } : {}) },
   });
+  const seen = (taken?.hits ?? 1) - 1;
+  if (taken && rule.backoff && holdSeconds(rule, seen) !== holdSeconds(rule, 0))
+    await updateItem(key, { set: { openAt: now + holdSeconds(rule, seen) * 1000 }, condition: 'attribute_exists(pk)' });
   if (!taken) throw new AppError('ERR_TOO_MANY_ATTEMPTS');
   return { key };
 }

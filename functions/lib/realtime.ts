@@ -10,7 +10,7 @@ import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { config } from './config';
 import { localClientOptions } from './local-aws';
-import { batchGet, deleteItem, getItem, query, updateItem, batchWrite, type Item } from './db';
+import { batchGet, deleteItem, getItem, query, queryAll, updateItem, batchWrite, type Item } from './db';
 import { ttlIn } from './keys';
 import { log } from './log';
 
@@ -48,6 +48,18 @@ const companyConnKey = (companyId: number, connectionId: string) => ({
   sk: `CONN#${connectionId}`,
 });
 const reverseKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'WS' });
+
+/**
+ * Every open socket is also listed platform-wide: its reverse record carries gsi3 keys under one of
+ * SOCKET_SHARDS partitions (`SOCKETS#<n>`), so a message to every user of every company
+ * (announcements) reads the open sockets, never the list of companies.
+ */
+const SOCKET_SHARDS = 4;
+function socketIndexKeys(connectionId: string) {
+  let hash = 0;
+  for (const ch of connectionId) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return { gsi3pk: `SOCKETS#${hash % SOCKET_SHARDS}`, gsi3sk: connectionId };
+}
 
 /**
  * A connection with its expiry, `<connectionId>@<expires epoch s>`: the entry its user's socket set
@@ -104,9 +116,11 @@ export async function saveConnection(conn: WsConnection) {
     { ...companyConnKey(conn.companyId, conn.connectionId), ...conn, ttl },
     {
       ...reverseKey(conn.connectionId),
+      ...socketIndexKeys(conn.connectionId),
       companyId: conn.companyId,
       userId: conn.userId,
       sessionId: conn.sessionId,
+      connectedAt: conn.connectedAt,
       presence,
       ttl,
     },
@@ -243,8 +257,9 @@ export async function refreshConnection(
   if (!kept) return false;
   const before = await getItem<{ presence?: string }>(reverseKey(conn.connectionId));
   const presence = socketEntry(conn.connectionId, ttl);
+  // the index keys too: a socket opened before the platform-wide list existed joins it here
   const moved = await updateItem(reverseKey(conn.connectionId), {
-    set: { presence, ttl },
+    set: { presence, ttl, ...socketIndexKeys(conn.connectionId) },
     condition: 'attribute_exists(pk)',
   });
   if (!moved) return false;
@@ -377,8 +392,40 @@ export async function publish<T extends object>(
   return connections.length;
 }
 
+/**
+ * Publishes to every open socket of every company (announcements), each under its company's event
+ * name: one Query per shard of the platform-wide socket list, whatever the number of companies.
+ */
+export async function publishToEveryone<T extends object>(name: EventName, data: T & { action: EventAction }) {
+  const now = Date.now() / 1000;
+  const shards = await Promise.all(
+    Array.from({ length: SOCKET_SHARDS }, (_, n) =>
+      queryAll<{ pk: string; companyId: number; connectedAt?: string; ttl?: number }>({
+        index: 'gsi3',
+        pk: `SOCKETS#${n}`,
+        projection: ['pk', 'companyId', 'connectedAt', 'ttl'],
+      }),
+    ),
+  );
+  // a socket past its expiry that DynamoDB has not deleted yet is closed already
+  const open = shards.flat().filter((r) => r.ttl === undefined || r.ttl > now);
+  await postAll(
+    open.map((r) => ({
+      conn: {
+        connectionId: r.pk.slice('WS#'.length),
+        companyId: r.companyId,
+        connectedAt: r.connectedAt ?? new Date(0).toISOString(),
+      },
+      message: { event: channelEvent(r.companyId, name), data } satisfies RealtimeMessage<T>,
+    })),
+  );
+  return open.length;
+}
+
 /** Posts each message to its connection, FANOUT_CONCURRENCY at a time. */
-export async function postAll(posts: { conn: WsConnection; message: unknown }[]) {
+export async function postAll(
+  posts: { conn: Pick<WsConnection, 'connectionId' | 'companyId' | 'connectedAt'>; message: unknown }[],
+) {
   await eachBounded(posts, ({ conn, message }) => postToConnection(conn, message));
 }
 

@@ -28,7 +28,8 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
 /**
  * A new context and page. Service workers are blocked unless a test asks for them (`serviceWorkers:
  * 'allow'`, as pwa.test.ts does): the app's worker precaches the whole build (~3 MB) in every fresh
- * context, about 25 s of CPU on a 2-core machine, which no other test needs.
+ * context, about 25 s of CPU on a 2-core machine, which no other test needs. The page asks for
+ * reduced motion unless a test says otherwise.
  */
 export async function newPage(
   browser: Browser,
@@ -38,6 +39,7 @@ export async function newPage(
     locale?: string;
     colorScheme?: 'light' | 'dark';
     serviceWorkers?: 'allow' | 'block';
+    reducedMotion?: 'reduce' | 'no-preference';
   } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
@@ -46,6 +48,9 @@ export async function newPage(
     locale: opts.locale ?? 'pt-BR',
     colorScheme: opts.colorScheme ?? 'light',
     serviceWorkers: opts.serviceWorkers ?? 'block',
+    // the app honours the system's "reduce motion" (web/src/theme/theme.ts): no dialog, menu or
+    // drawer waits out its transition before the test may click it, and the browser paints less
+    reducedMotion: opts.reducedMotion ?? 'reduce',
   });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error('[browser error]', err.message));

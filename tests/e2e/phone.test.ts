@@ -26,8 +26,9 @@ async function phoneContext(): Promise<{ context: BrowserContext; page: Page }> 
     isMobile: true,
     hasTouch: true,
     locale: 'pt-BR',
-    // as in newPage: the service worker's precache is pwa.test.ts's business
+    // as in newPage: the service worker's precache is pwa.test.ts's business, and motion is reduced
     serviceWorkers: 'block',
+    reducedMotion: 'reduce',
   });
   await context.grantPermissions(['microphone']);
   const page = await context.newPage();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, simulator } from './browser';
 
 let browser: Browser;
@@ -9,9 +9,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Loads of a page that lists the company's connections, each racing the line's live health reports. */
-const LOADS = 12;
 
 describe('live events applied to the cache (web/src/realtime/cache.ts liveMutation)', () => {
   test('a page whose data is still loading when a live event arrives shows its data, not an empty list', async () => {
@@ -27,39 +24,44 @@ describe('live events applied to the cache (web/src/realtime/cache.ts liveMutati
     await eventually(
       async () => (await apiCall('GET', `/whatsapp/${id}`, { token: co.token })).body?.status === 'CONNECTED',
     );
-    // The line reports its health after every probe (`whatsappSession` events to admins); the test
-    // stack probes when asked, so the test asks twice a second while the pages load. An event applied
-    // while GET /whatsapp is in flight makes SWR drop that answer: without a new fetch the list stayed
-    // empty for good (4 of 20 loads on a 2-core machine).
-    let probing = true;
-    const probes = (async () => {
-      while (probing) {
-        await fetch(`${baseUrl()}/@runners/health-check`, { method: 'POST' });
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    })();
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
-    const missing: number[] = [];
-    for (let load = 1; load <= LOADS; load++) {
-      await page.goto('/messages-api');
-      const form = page.getByRole('region', { name: 'Testar envio de texto' });
-      await form.waitFor();
-      await page.waitForTimeout(1500);
-      await form.getByRole('combobox', { name: 'Conexão' }).click();
-      const shown = await page
-        .getByRole('option', { name: /^Linha viva/ })
-        .waitFor({ timeout: 5_000 })
-        .then(
-          () => true,
-          () => false,
-        );
-      await page.keyboard.press('Escape');
-      if (!shown) missing.push(load);
-    }
-    probing = false;
-    await probes;
-    expect(missing, 'page loads whose connection list stayed empty').toEqual([]);
+
+    // The race, made certain: the page's GET /whatsapp is held in the browser until the line's
+    // health report (a `whatsappSession` event, sent to admins after each probe) has reached the
+    // page, so the event is applied while the list is still loading. SWR drops the answer of a
+    // fetch that was in flight when its key was mutated; without a new fetch the list stayed empty
+    // for good (4 of 20 loads on a 2-core machine when this was left to chance).
+    let healthEvents = 0;
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('whatsappSession')) healthEvents++;
+      }),
+    );
+    const held: Route[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/whatsapp',
+      (route) => (held.length === 0 && route.request().method() === 'GET' ? held.push(route) : route.continue()),
+    );
+    await page.goto('/messages-api');
+    const form = page.getByRole('region', { name: 'Testar envio de texto' });
+    await form.waitFor();
+    await eventually(async () => held.length > 0);
+    // the page's socket is open once it is subscribed; probe until a report reaches it
+    await eventually(async () => {
+      await fetch(`${baseUrl()}/@runners/health-check`, { method: 'POST' });
+      return healthEvents > 0;
+    });
+    await held[0].continue();
+    await form.getByRole('combobox', { name: 'Conexão' }).click();
+    const shown = await page
+      .getByRole('option', { name: /^Linha viva/ })
+      .waitFor({ timeout: 10_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    expect(shown, 'the connection list, loaded while a live event arrived, shows the connection').toBe(true);
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { ADMIN, api, login, newCompany, realtimeClient, sleep, type TestCompany } from './helpers';
+import { ADMIN, api, login, newCompany, realtimeClient, sleep, type TestCompany, useStackFromWorker } from './helpers';
 import { createUser } from './fixtures';
 
 // Announcements go to every company, yet no other file writes them or counts their events: they run
@@ -155,6 +155,28 @@ describe('announcements', () => {
       expect(ws.events.filter((e) => e.data?.record?.text === 'still hidden')).toEqual([]);
     } finally {
       ws.close();
+    }
+  });
+
+  it('an announcement reads the open sockets, not the companies: its reads do not grow with the number of companies', async () => {
+    await useStackFromWorker();
+    const { metrics } = await import('../../functions/lib/metrics');
+    const { createAnnouncement, deleteAnnouncement } = await import('../../functions/lib/announcements/service');
+    // more companies than the socket list has shards, each with a user online
+    const sockets = [];
+    for (let i = 0; i < 6; i++) sockets.push(await realtimeClient((await newCompany(`an-n${i}`)).adminToken));
+    try {
+      const m = mark();
+      const { result, usage } = await metrics.measure(() => createAnnouncement({ title: m, text: 'to all' }));
+      // one Query per shard of the platform-wide socket list (4), whatever the number of companies
+      expect(usage.byCommand.QueryCommand, JSON.stringify(usage.byCommand)).toBeLessThanOrEqual(4);
+      for (const ws of sockets)
+        expect(
+          (await ws.waitFor((e) => e.event.endsWith('-announcement') && e.data.record?.title === m)).data.record.id,
+        ).toBe(result.id);
+      await deleteAnnouncement(result.id);
+    } finally {
+      for (const ws of sockets) ws.close();
     }
   });
 });

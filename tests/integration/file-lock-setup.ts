@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { acquireFileLock } from './file-lock';
-import { declaredTimers, ranAlone } from './helpers';
+import { declaredTimers, forgetFileDeclarations, ranAlone } from './helpers';
 
 // Every integration file holds the stack lock (file-lock.ts) while its tests run: shared, or
 // exclusive when the file called `runsAlone()`; then, in name order, the lock of each timer it
@@ -23,4 +23,5 @@ beforeAll(async ({}, file) => {
 }, 60 * 60_000);
 afterAll(async () => {
   for (const release of releases.splice(0).reverse()) await release();
+  forgetFileDeclarations();
 });

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { inject, onTestFinished } from 'vitest';
+import { inject, onTestFinished, vi } from 'vitest';
 import { acquireFileLock } from './file-lock';
 import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,8 @@ export function runsAlone() {
 export const ranAlone = () => alone;
 
 const timers = new Set<string>();
+/** Timers whose lock a test holds now (`holdTimer`): `runTimer` may run them meanwhile. */
+const heldTimers = new Set<string>();
 /**
  * Declares, at the top of a test file, the timers over every company that the file runs
  * (`runTimer`): no two files that run the same timer run at once (file-lock.ts), so one file's tick
@@ -30,6 +32,11 @@ export function usesTimers(...names: string[]) {
 }
 /** The timers this file declared (file-lock-setup.ts). */
 export const declaredTimers = () => [...timers].sort();
+/** Forgets a finished file's declarations: the next file in this worker shares its modules (file-lock-setup.ts). */
+export function forgetFileDeclarations() {
+  alone = false;
+  timers.clear();
+}
 
 /**
  * Holds a timer's lock for part of a test instead of the whole file (`usesTimers()`): from just
@@ -41,9 +48,11 @@ export const declaredTimers = () => [...timers].sort();
 export async function holdTimer(name: string): Promise<() => Promise<void>> {
   const release = await acquireFileLock(inject('fileLockUrl'), 'exclusive', `timer:${name}`);
   let held = true;
+  heldTimers.add(name);
   const releaseOnce = async () => {
     if (!held) return;
     held = false;
+    heldTimers.delete(name);
     await release();
   };
   onTestFinished(releaseOnce);
@@ -53,9 +62,12 @@ export async function holdTimer(name: string): Promise<() => Promise<void>> {
 /**
  * Points this worker's own config at the stack's table, queues and WebSocket gateway, so a test can
  * call services in-process (to count their requests, or to interrupt one midway) on the stack's data.
- * Call it before the first import of functions/lib.
+ * The worker's module cache is emptied first: a file before this one in the same worker may have
+ * loaded functions/lib (whose config keeps the environment it first saw), and this file's own
+ * `vi.mock`s apply to what it imports next.
  */
 export async function useStackFromWorker() {
+  vi.resetModules();
   const { manifest } = await import('../../infra/manifest');
   Object.assign(process.env, {
     TABLE_NAME: inject('tableName'),
@@ -179,9 +191,10 @@ export async function queuesIdle() {
   await fetch(`${baseUrl()}/@queues/idle`);
 }
 
-/** Runs a timer of the stack now, over every company; the file must have declared it (`usesTimers`) or run alone. */
+/** Runs a timer of the stack now, over every company; the file must have declared it (`usesTimers`), hold it now (`holdTimer`) or run alone. */
 export async function runTimer(name: string) {
-  if (!alone && !timers.has(name)) throw new Error(`runTimer('${name}'): declare it first with usesTimers('${name}')`);
+  if (!alone && !timers.has(name) && !heldTimers.has(name))
+    throw new Error(`runTimer('${name}'): declare it first with usesTimers('${name}'), or hold it (holdTimer)`);
   const res = await fetch(`${baseUrl()}/@timers/${name}`, { method: 'POST' });
   return res.json();
 }

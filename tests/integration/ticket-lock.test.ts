@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http, type RouteKey } from '../../infra/manifest';
-import {
-  api,
-  newCompany,
-  queuesIdle,
-  runTimer,
-  table,
-  type ApiResponse,
-  type TestCompany,
-  usesTimers,
-} from './helpers';
+import { api, newCompany, queuesIdle, runTimer, table, type ApiResponse, type TestCompany, holdTimer } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
-
-usesTimers('schedules');
 
 /**
  * The soft lock on every path that changes a ticket (issue 35): a ticket someone else holds is
@@ -43,8 +32,14 @@ const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString()
 
 /** A schedule's outcome as a response: sent (201), or the error it recorded (as the refusal). */
 async function scheduleOutcome(team: Team, id: number): Promise<ApiResponse> {
-  await runTimer('schedules');
-  await queuesIdle();
+  // the schedules timer runs over every company: held only for this tick, not the file's minutes
+  const release = await holdTimer('schedules');
+  try {
+    await runTimer('schedules');
+    await queuesIdle();
+  } finally {
+    await release();
+  }
   const s = (await api('GET', `/schedules/${id}`, { token: team.co.adminToken })).body;
   if (s.status === 'ENVIADA') return { status: 201, body: s, headers: new Headers() };
   return { status: 403, body: { error: s.error, schedule: s }, headers: new Headers() };

@@ -10,15 +10,16 @@ import { hashPassword, needsRehash, verifyPassword } from '../auth';
 import { sendMail } from '../mail';
 import { publish } from '../realtime';
 import { listSettings } from '../settings';
-import { companyPutTx, getCompany, isCompanyExpired, newCompany } from './companies';
+import { companyPutTx, getCompany, isCompanyExpired, newCompany, type StoredCompany } from './companies';
 import { getPlan, planUseTx } from './plans';
 import { createUser, findUserByEmail, getUser, userKeys } from './users';
 import { issueSession, consumeRefreshToken, mayHoldSession, revokeUserSessions } from './sessions';
 import { clear, giveBack, take } from '../rate-limit';
 import { LIMITS } from './limits';
 
-async function sessionPayload(user: User) {
-  const company = await getCompany(user.companyId);
+/** `known`: the company as the caller just read it (login and refresh check it before a session). */
+async function sessionPayload(user: User, known?: StoredCompany) {
+  const company = known ?? (await getCompany(user.companyId));
   if (!company) throw new AppError('ERR_NO_PERMISSION');
   const settings = await listSettings(user.companyId);
   const { asaasCustomerId: _customer, pausedAt: _paused, deletingAt: _deleting, ...shown } = company;
@@ -63,7 +64,7 @@ export async function login(email: string, password: string, address: string) {
     { action: 'update', user: { id: user.id }, sessionId: session.sessionId },
     { kind: 'user', userId: user.id },
   );
-  return { ...session, ...(await sessionPayload(user)) };
+  return { ...session, ...(await sessionPayload(user, company)) };
 }
 
 export async function refresh(refreshToken: string | undefined) {
@@ -73,7 +74,7 @@ export async function refresh(refreshToken: string | undefined) {
   const company = await getCompany(item.companyId);
   if (!user || !company || !mayHoldSession(company, user)) throw new AppError('ERR_SESSION_EXPIRED', 401);
   const session = await issueSession(user, item.sessionId, item.replaces);
-  return { ...session, ...(await sessionPayload(user)) };
+  return { ...session, ...(await sessionPayload(user, company)) };
 }
 
 export async function me(companyId: number, userId: number) {

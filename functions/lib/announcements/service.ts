@@ -2,12 +2,12 @@ import type { Announcement } from '#shared/schemas/announcements';
 import { ANNOUNCEMENT_DEFAULT_PRIORITY, ANNOUNCEMENT_MEDIA_TYPES } from '#shared/schemas/announcements';
 import { PAGE_SIZE } from '#shared/constants';
 import type { AuthContext } from '../auth';
-import { deleteItem, putItem, query, type Item } from '../db';
+import { deleteItem, putItem, query } from '../db';
 import { AppError } from '../errors';
 import { GLOBAL_SCOPE, nextId } from '../ids';
 import { nowIso } from '../keys';
 import { decodeCursor, page } from '../cursor';
-import { publish } from '../realtime';
+import { publishToEveryone } from '../realtime';
 import { deleteObject, presignGet, storeUpload } from '../storage';
 import { acceptUpload } from '../upload-policy';
 import type { UploadedFile } from '../multipart';
@@ -28,26 +28,14 @@ async function present(a: StoredAnnouncement): Promise<Announcement> {
   return a.mediaPath && mediaCompanyId ? { ...rest, mediaUrl: await presignGet(mediaCompanyId, a.mediaPath) } : rest;
 }
 
-const FANOUT_COMPANIES = 8;
-
 /**
  * Every user of every company hears of an active announcement; an inactive or deleted one leaves
- * their lists. One publish per company (companies are paged from gsi1 `COMPANIES`), a few at a time.
+ * their lists. One post per open socket, read from the platform-wide socket list (realtime.ts).
  */
 async function broadcast(a: StoredAnnouncement, action: 'create' | 'update' | 'delete') {
   const payload =
     action !== 'delete' && a.status ? { action, record: await present(a) } : { action: 'delete' as const, id: a.id };
-  let startKey: Item | undefined;
-  do {
-    const out = await query<{ id: number }>({ index: 'gsi1', pk: 'COMPANIES', projection: ['id'], startKey });
-    const ids = out.items.map((c) => c.id);
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length) await publish(ids[next++]!, 'announcement', payload);
-    };
-    await Promise.all(Array.from({ length: Math.min(FANOUT_COMPANIES, ids.length) }, worker));
-    startKey = out.lastKey;
-  } while (startKey);
+  await publishToEveryone('announcement', payload);
 }
 
 /**

@@ -60,3 +60,14 @@ describe('the plain CSS theme (base.css) is the MUI theme (theme.ts)', () => {
     expect(initialMode('x', false)).toBe('light');
   });
 });
+
+describe('less motion when the system asks for it', () => {
+  test('every transition lasts 0 ms and buttons have no ripple; the default theme keeps both', () => {
+    const still = buildTheme('light', true);
+    expect(Object.values(still.transitions.duration)).toEqual(Object.values(still.transitions.duration).map(() => 0));
+    expect(still.components?.MuiButtonBase?.defaultProps?.disableRipple).toBe(true);
+    const moving = buildTheme('light');
+    expect(moving.transitions.duration.enteringScreen).toBeGreaterThan(0);
+    expect(moving.components?.MuiButtonBase?.defaultProps?.disableRipple).toBeUndefined();
+  });
+});
