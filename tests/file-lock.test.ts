@@ -48,4 +48,22 @@ describe('the integration files lock (tests/integration/file-lock.ts)', () => {
     await (await campaigns)();
     await (await stack)();
   });
+
+  it('the files that run alone get in line first, even when another file asks before them; one that never comes holds nobody for long', async () => {
+    server = await startFileLock({ aloneFiles: () => 1, gateMs: 400 });
+    const early = acquireFileLock(server.url, 'shared');
+    expect(await settlesSoon(early)).toBe(false);
+    const alone = acquireFileLock(server.url, 'exclusive');
+    const releaseAlone = await alone;
+    expect(await settlesSoon(early)).toBe(false);
+    await releaseAlone();
+    await (await early)();
+
+    await server.close();
+    server = await startFileLock({ aloneFiles: () => 1, gateMs: 400 });
+    const waiting = acquireFileLock(server.url, 'shared');
+    expect(await settlesSoon(waiting)).toBe(false);
+    // the lone file never comes: the gate opens after gateMs
+    await (await waiting)();
+  });
 });

@@ -251,7 +251,16 @@ describe('billing and platform administration', () => {
     await row.getByText(ddmmyyyy(after.body.dueDate)).waitFor();
     expect(await row.getAttribute('data-due')).toBe('none');
 
-    // Edit: plan, recurrence and billing address; business hours in their own tab.
+    // Edit: plan, recurrence and billing address; business hours in their own tab. The company
+    // arrives late (as on a slow network): what is typed is never overwritten by its arrival.
+    await page.route(
+      (url) => url.pathname === `/api/companies/${co.companyId}`,
+      async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await row.getByRole('button', { name: `Editar ${name}` }).click();
     dialog = page.getByRole('dialog', { name: 'Editar empresa' });
     await dialog.getByLabel(/^Nome para cobrança/).fill('Ops Ltda');

@@ -27,7 +27,16 @@ export interface FileLockServer {
   close(): Promise<void>;
 }
 
-export async function startFileLock(): Promise<FileLockServer> {
+/**
+ * `aloneFiles`: how many files of this run will take the stack lock exclusive (the global setup
+ * reads what sequencer.ts counted); `gateMs`: how long they have to get in line before the others
+ * go ahead anyway.
+ */
+export async function startFileLock(
+  opts: { aloneFiles?: () => number; gateMs?: number } = {},
+): Promise<FileLockServer> {
+  const aloneFiles = opts.aloneFiles ?? (() => 0);
+  const gateMs = opts.gateMs ?? 20_000;
   let nextId = 1;
   /** per lock name: who waits, in arrival order, and who holds it */
   type Lock = { queue: Waiter[]; holders: Map<number, LockMode> };
@@ -39,10 +48,19 @@ export async function startFileLock(): Promise<FileLockServer> {
   };
   const waiters = new Map<number, { waiter: Waiter; name: string }>();
 
+  // The files that run alone go first (sequencer.ts, which counts them into TEST_ALONE_FILES), but
+  // a file beside them that loads faster could get in line before them, and then every file behind
+  // them waited for that one (95 s in one run). Until they are all in line, the stack lock is
+  // granted to none of the others; a file that never comes opens the gate after `gateMs`.
+  let aloneInLine = 0;
+  let gateClosesAt: number | undefined;
+  const gateOpen = () => aloneInLine >= aloneFiles() || Date.now() > (gateClosesAt ?? Infinity);
+
   const grant = (name: string) => {
     const { queue, holders } = lockOf(name);
     while (queue.length) {
       const head = queue[0]!;
+      if (name === 'stack' && head.mode === 'shared' && !gateOpen()) return;
       const modes = [...holders.values()];
       const free = head.mode === 'shared' ? !modes.includes('exclusive') : modes.length === 0;
       if (!free) return;
@@ -64,7 +82,20 @@ export async function startFileLock(): Promise<FileLockServer> {
       const name = url.searchParams.get('name') || 'stack';
       const mode: LockMode = url.searchParams.get('mode') === 'exclusive' ? 'exclusive' : 'shared';
       const waiter: Waiter = { id: nextId++, mode, granted: false };
-      lockOf(name).queue.push(waiter);
+      const { queue } = lockOf(name);
+      if (name === 'stack' && mode === 'exclusive' && !gateOpen()) {
+        // ahead of the files that came first but were held at the gate
+        aloneInLine++;
+        const firstHeld = queue.findIndex((w) => w.mode === 'shared');
+        queue.splice(firstHeld === -1 ? queue.length : firstHeld, 0, waiter);
+      } else {
+        if (name === 'stack' && mode === 'exclusive') aloneInLine++;
+        queue.push(waiter);
+        if (name === 'stack' && mode === 'shared' && gateClosesAt === undefined) {
+          gateClosesAt = Date.now() + gateMs;
+          setTimeout(() => grant('stack'), gateMs + 10).unref();
+        }
+      }
       waiters.set(waiter.id, { waiter, name });
       grant(name);
       return answer({ id: waiter.id });

@@ -37,7 +37,7 @@ export async function startTestStack(project: TestProject, webDir?: string) {
     shortRun: true,
     healthOnDemand: true,
   });
-  fileLock = await startFileLock();
+  fileLock = await startFileLock({ aloneFiles: () => Number(process.env.TEST_ALONE_FILES || 0) });
   project.provide('fileLockUrl', fileLock.url);
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);

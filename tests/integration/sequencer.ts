@@ -16,6 +16,8 @@ export default class RunsAloneFirst extends BaseSequencer {
     // the fault run has a stack of its own: it starts with them, while the shared stack is least busy
     const fault = sorted.filter((f) => f.project.name === 'fault');
     const first = sorted.filter(alone);
+    // the lock server holds the other files until these are in line (file-lock.ts)
+    process.env.TEST_ALONE_FILES = String(first.length);
     return [...fault, ...first, ...sorted.filter((f) => !first.includes(f) && !fault.includes(f))];
   }
 }

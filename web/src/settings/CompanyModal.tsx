@@ -3,6 +3,7 @@ import {
   Alert,
   Box,
   Button,
+  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -52,6 +53,9 @@ export function CompanyModal({
   const [week, setWeek] = useState<DayHours[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  // an edited company's fields are shown once it has loaded: typed into before, they were
+  // overwritten by its arrival (a slow network lost what the user had typed)
+  const [loading, setLoading] = useState(false);
   const fieldError = useFieldError(errors);
 
   useEffect(() => {
@@ -59,11 +63,22 @@ export function CompanyModal({
     setErrors({});
     setTab('data');
     setWeek(null);
-    if (!companyId) return setForm(emptyCompanyForm());
-    api.get<Company>(`/companies/${companyId}`).then((c) => setForm(companyForm(c)), toastError);
+    if (!companyId) {
+      setLoading(false);
+      return setForm(emptyCompanyForm());
+    }
+    let current = true;
+    setLoading(true);
+    api
+      .get<Company>(`/companies/${companyId}`)
+      .then((c) => current && setForm(companyForm(c)), toastError)
+      .finally(() => current && setLoading(false));
     api
       .get<{ schedules: DayHours[] }>(`/companies/${companyId}/schedules`)
-      .then((r) => setWeek(weekOf(r.schedules)), toastError);
+      .then((r) => current && setWeek(weekOf(r.schedules)), toastError);
+    return () => {
+      current = false;
+    };
   }, [open, companyId]);
 
   const set = <K extends keyof CompanyForm>(key: K, value: CompanyForm[K]) => {
@@ -123,7 +138,12 @@ export function CompanyModal({
           </Tabs>
         )}
         <DialogContent dividers>
-          {tab === 'data' && (
+          {loading && (
+            <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+              <CircularProgress aria-label={t('common:buttons.loading')} />
+            </Box>
+          )}
+          {!loading && tab === 'data' && (
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 6 }}>
                 <TextField label={t('companies.modal.name')} required autoFocus {...text('name')} />
@@ -255,7 +275,7 @@ export function CompanyModal({
         <DialogActions>
           <Button onClick={onClose}>{t('common:buttons.cancel')}</Button>
           {tab === 'data' && (
-            <Button type="submit" variant="contained" disabled={busy}>
+            <Button type="submit" variant="contained" disabled={busy || loading}>
               {t('common:buttons.save')}
             </Button>
           )}
