@@ -64,8 +64,9 @@ export default defineConfig({
           globalSetup: ['tests/integration/global-setup.ts'],
           // every file holds the stack's file lock: shared, or alone when it calls `runsAlone()`
           setupFiles: [...setupFiles, 'tests/integration/file-lock-setup.ts'],
-          // as the unit files: one module cache per worker (the helpers forget each file's declarations)
-          isolate: process.env.INTEG_ISOLATE === '1',
+          // as the unit files, one module cache per worker: the helpers forget each file's
+          // declarations, and useStackFromWorker empties the cache for a file that loads functions/lib
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Four files at once on one stack; a file that acts on the whole platform (timers over
