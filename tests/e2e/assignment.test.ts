@@ -46,8 +46,17 @@ describe('automatic assignment', () => {
     try {
       await loginUI(admin.page, co.email, co.password);
 
-      // the queue modal: Distribuição manual -> automatic (round robin)
+      // the queue modal: Distribuição manual -> automatic (round robin). The queue arrives late (as on
+      // a slow network): a choice made meanwhile is never overwritten by its arrival.
       await menu(admin.page, 'Filas & Chatbot', '/queues');
+      await admin.page.route(
+        (url) => url.pathname === `/api/queue/${queue.id}`,
+        async (route) => {
+          await new Promise((r) => setTimeout(r, 1500));
+          await route.continue();
+        },
+        { times: 1 },
+      );
       await admin.page.getByRole('button', { name: 'Editar fila Vendas' }).click();
       const qdialog = admin.page.getByRole('dialog');
       const mode = qdialog.getByRole('combobox', { name: 'Distribuição' });

@@ -32,6 +32,7 @@ import { OptionsEditor } from './OptionsEditor';
 import { firstFreeColor } from './palette';
 import { invalidHours, weekOf, type DayHours } from './hours';
 import { EMPTY_SLA_POLICY, SlaPolicyFields, slaPolicyOf, type SlaPolicyForm } from '../sla/SlaPolicyFields';
+import { RecordFields, useEditedRecord } from '../components/EditedRecord';
 
 interface Form {
   name: string;
@@ -108,26 +109,22 @@ export function QueueModal({
       setPromptId(null);
       setIntegrationId(null);
       setSla(EMPTY_SLA_POLICY);
-      return;
     }
-    api
-      .get<Queue>(`/queue/${queueId}`)
-      .then((q) => {
-        setForm({
-          name: q.name,
-          color: q.color,
-          orderQueue: q.orderQueue ?? '',
-          greetingMessage: q.greetingMessage ?? '',
-          outOfHoursMessage: q.outOfHoursMessage ?? '',
-          assignment: q.assignment ?? 'manual',
-        });
-        setWeek(weekOf(q.schedules));
-        setPromptId(q.promptId ?? null);
-        setIntegrationId(q.integrationId ?? null);
-        setSla(slaPolicyOf(q));
-      })
-      .catch(toastError);
   }, [open, queueId]);
+  const loading = useEditedRecord<Queue>(open, queueId ? `/queue/${queueId}` : null, (q) => {
+    setForm({
+      name: q.name,
+      color: q.color,
+      orderQueue: q.orderQueue ?? '',
+      greetingMessage: q.greetingMessage ?? '',
+      outOfHoursMessage: q.outOfHoursMessage ?? '',
+      assignment: q.assignment ?? 'manual',
+    });
+    setWeek(weekOf(q.schedules));
+    setPromptId(q.promptId ?? null);
+    setIntegrationId(q.integrationId ?? null);
+    setSla(slaPolicyOf(q));
+  });
 
   const set = <K extends keyof Form>(key: K, v: Form[K]) => setForm((f) => ({ ...f, [key]: v }));
 
@@ -166,147 +163,149 @@ export function QueueModal({
           {withHours && <Tab label={t('modal.tabHours')} />}
         </Tabs>
         <DialogContent>
-          <Box hidden={tab !== 0}>
-            <Stack spacing={2} sx={{ pt: 1 }}>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <RecordFields loading={loading}>
+            <Box hidden={tab !== 0}>
+              <Stack spacing={2} sx={{ pt: 1 }}>
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  <TextField
+                    label={t('modal.name')}
+                    value={form.name}
+                    onChange={(e) => set('name', e.target.value)}
+                    {...fieldError('name')}
+                    required
+                    autoFocus
+                    fullWidth
+                  />
+                  <TextField
+                    label={t('modal.color')}
+                    value={form.color}
+                    onChange={(e) => set('color', e.target.value)}
+                    {...fieldError('color')}
+                    required
+                    sx={{ width: { sm: 160 } }}
+                    slotProps={{
+                      input: {
+                        startAdornment: (
+                          <Box
+                            sx={{
+                              width: 18,
+                              height: 18,
+                              borderRadius: 0.5,
+                              bgcolor: form.color || 'transparent',
+                              mr: 1,
+                              flexShrink: 0,
+                              border: 1,
+                              borderColor: 'divider',
+                            }}
+                          />
+                        ),
+                      },
+                    }}
+                  />
+                  <TextField
+                    label={t('modal.orderQueue')}
+                    type="number"
+                    value={form.orderQueue}
+                    onChange={(e) => set('orderQueue', e.target.value === '' ? '' : Number(e.target.value))}
+                    {...fieldError('orderQueue')}
+                    sx={{ width: { sm: 180 } }}
+                  />
+                </Stack>
+                <ColorPalette value={form.color} onChange={(c) => set('color', c)} taken={takenColors} />
                 <TextField
-                  label={t('modal.name')}
-                  value={form.name}
-                  onChange={(e) => set('name', e.target.value)}
-                  {...fieldError('name')}
-                  required
-                  autoFocus
+                  select
+                  label={t('modal.assignment')}
+                  value={form.assignment}
+                  onChange={(e) => set('assignment', e.target.value as AssignmentMode)}
+                  helperText={t(`modal.assignmentHelp.${form.assignment}`)}
+                  {...fieldError('assignment')}
+                  fullWidth
+                >
+                  {ASSIGNMENT_MODES.map((mode) => (
+                    <MenuItem key={mode} value={mode}>
+                      {t(`modal.assignmentModes.${mode}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <TextField
+                  label={t('modal.greetingMessage')}
+                  value={form.greetingMessage}
+                  onChange={(e) => set('greetingMessage', e.target.value)}
+                  {...fieldError('greetingMessage')}
+                  multiline
+                  minRows={3}
                   fullWidth
                 />
-                <TextField
-                  label={t('modal.color')}
-                  value={form.color}
-                  onChange={(e) => set('color', e.target.value)}
-                  {...fieldError('color')}
-                  required
-                  sx={{ width: { sm: 160 } }}
-                  slotProps={{
-                    input: {
-                      startAdornment: (
-                        <Box
-                          sx={{
-                            width: 18,
-                            height: 18,
-                            borderRadius: 0.5,
-                            bgcolor: form.color || 'transparent',
-                            mr: 1,
-                            flexShrink: 0,
-                            border: 1,
-                            borderColor: 'divider',
-                          }}
-                        />
-                      ),
-                    },
-                  }}
-                />
-                <TextField
-                  label={t('modal.orderQueue')}
-                  type="number"
-                  value={form.orderQueue}
-                  onChange={(e) => set('orderQueue', e.target.value === '' ? '' : Number(e.target.value))}
-                  {...fieldError('orderQueue')}
-                  sx={{ width: { sm: 180 } }}
-                />
+                {(plan?.useOpenAi || plan?.useIntegrations) && (
+                  <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                    {plan?.useOpenAi && (
+                      <TextField
+                        select
+                        label={t('modal.prompt')}
+                        value={promptId ?? ''}
+                        onChange={(e) => setPromptId(e.target.value === '' ? null : Number(e.target.value))}
+                        fullWidth
+                      >
+                        <MenuItem value="">{t('modal.none')}</MenuItem>
+                        {prompts.map((p) => (
+                          <MenuItem key={p.id} value={p.id}>
+                            {p.name}
+                          </MenuItem>
+                        ))}
+                      </TextField>
+                    )}
+                    {plan?.useIntegrations && (
+                      <TextField
+                        select
+                        label={t('modal.integration')}
+                        value={integrationId ?? ''}
+                        onChange={(e) => setIntegrationId(e.target.value === '' ? null : Number(e.target.value))}
+                        fullWidth
+                      >
+                        <MenuItem value="">{t('modal.none')}</MenuItem>
+                        {integrations.map((i) => (
+                          <MenuItem key={i.id} value={i.id}>
+                            {i.name} ({i.type})
+                          </MenuItem>
+                        ))}
+                      </TextField>
+                    )}
+                  </Stack>
+                )}
+                <SlaPolicyFields value={sla} onChange={setSla} fieldError={fieldError} />
+                <Divider />
+                {id ? (
+                  <OptionsEditor queueId={id} />
+                ) : (
+                  <Typography color="text.secondary">{t('modal.optionsAfterSave')}</Typography>
+                )}
               </Stack>
-              <ColorPalette value={form.color} onChange={(c) => set('color', c)} taken={takenColors} />
-              <TextField
-                select
-                label={t('modal.assignment')}
-                value={form.assignment}
-                onChange={(e) => set('assignment', e.target.value as AssignmentMode)}
-                helperText={t(`modal.assignmentHelp.${form.assignment}`)}
-                {...fieldError('assignment')}
-                fullWidth
-              >
-                {ASSIGNMENT_MODES.map((mode) => (
-                  <MenuItem key={mode} value={mode}>
-                    {t(`modal.assignmentModes.${mode}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                label={t('modal.greetingMessage')}
-                value={form.greetingMessage}
-                onChange={(e) => set('greetingMessage', e.target.value)}
-                {...fieldError('greetingMessage')}
-                multiline
-                minRows={3}
-                fullWidth
-              />
-              {(plan?.useOpenAi || plan?.useIntegrations) && (
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                  {plan?.useOpenAi && (
-                    <TextField
-                      select
-                      label={t('modal.prompt')}
-                      value={promptId ?? ''}
-                      onChange={(e) => setPromptId(e.target.value === '' ? null : Number(e.target.value))}
-                      fullWidth
-                    >
-                      <MenuItem value="">{t('modal.none')}</MenuItem>
-                      {prompts.map((p) => (
-                        <MenuItem key={p.id} value={p.id}>
-                          {p.name}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                  {plan?.useIntegrations && (
-                    <TextField
-                      select
-                      label={t('modal.integration')}
-                      value={integrationId ?? ''}
-                      onChange={(e) => setIntegrationId(e.target.value === '' ? null : Number(e.target.value))}
-                      fullWidth
-                    >
-                      <MenuItem value="">{t('modal.none')}</MenuItem>
-                      {integrations.map((i) => (
-                        <MenuItem key={i.id} value={i.id}>
-                          {i.name} ({i.type})
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                </Stack>
-              )}
-              <SlaPolicyFields value={sla} onChange={setSla} fieldError={fieldError} />
-              <Divider />
-              {id ? (
-                <OptionsEditor queueId={id} />
-              ) : (
-                <Typography color="text.secondary">{t('modal.optionsAfterSave')}</Typography>
-              )}
-            </Stack>
-          </Box>
-          {withHours && (
-            <Box hidden={tab !== 1}>
-              {invalidHours(week).length > 0 && (
-                <Alert severity="error" sx={{ mb: 1 }}>
-                  {t('modal.hoursInvalid')}
-                </Alert>
-              )}
-              <HoursEditor week={week} onChange={setWeek} />
-              <TextField
-                label={t('modal.outOfHoursMessage')}
-                value={form.outOfHoursMessage}
-                onChange={(e) => set('outOfHoursMessage', e.target.value)}
-                {...fieldError('outOfHoursMessage')}
-                multiline
-                minRows={2}
-                fullWidth
-                sx={{ mt: 2 }}
-              />
             </Box>
-          )}
+            {withHours && (
+              <Box hidden={tab !== 1}>
+                {invalidHours(week).length > 0 && (
+                  <Alert severity="error" sx={{ mb: 1 }}>
+                    {t('modal.hoursInvalid')}
+                  </Alert>
+                )}
+                <HoursEditor week={week} onChange={setWeek} />
+                <TextField
+                  label={t('modal.outOfHoursMessage')}
+                  value={form.outOfHoursMessage}
+                  onChange={(e) => set('outOfHoursMessage', e.target.value)}
+                  {...fieldError('outOfHoursMessage')}
+                  multiline
+                  minRows={2}
+                  fullWidth
+                  sx={{ mt: 2 }}
+                />
+              </Box>
+            )}
+          </RecordFields>
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{id && !queueId ? t('common:buttons.close') : t('common:buttons.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
+          <Button type="submit" variant="contained" disabled={busy || loading}>
             {t('common:buttons.save')}
           </Button>
         </DialogActions>

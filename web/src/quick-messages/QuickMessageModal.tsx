@@ -21,6 +21,7 @@ import { notify } from '../components/toast';
 import { useFieldError } from '../components/useFieldError';
 import { fieldErrors } from '../lib/zod-errors';
 import { mediaFileName, mediaUploadBody } from './media';
+import { RecordFields, useEditedRecord } from '../components/EditedRecord';
 
 /** Add/edit a quick message (management.md "Quick messages", 5, 7, 9): shortcode required; optional media. */
 export function QuickMessageModal({
@@ -49,16 +50,13 @@ export function QuickMessageModal({
     setFile(null);
     if (!id) {
       setForm({ shortcode: '', message: '', geral: true });
-      return setMediaName(null);
+      setMediaName(null);
     }
-    api
-      .get<QuickMessage>(`/quick-messages/${id}`)
-      .then((q) => {
-        setForm({ shortcode: q.shortcode, message: q.message ?? '', geral: Boolean(q.geral) });
-        setMediaName(q.mediaName ?? null);
-      })
-      .catch(toastError);
   }, [open, id]);
+  const loading = useEditedRecord<QuickMessage>(open, id ? `/quick-messages/${id}` : null, (q) => {
+    setForm({ shortcode: q.shortcode, message: q.message ?? '', geral: Boolean(q.geral) });
+    setMediaName(q.mediaName ?? null);
+  });
 
   const removeMedia = async () => {
     if (file) return setFile(null);
@@ -100,53 +98,57 @@ export function QuickMessageModal({
       <form onSubmit={submit} noValidate>
         <DialogTitle id="qm-modal-title">{id ? t('modal.titleEdit') : t('modal.titleAdd')}</DialogTitle>
         <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              label={t('modal.shortcode')}
-              value={form.shortcode}
-              onChange={(e) => setForm({ ...form, shortcode: e.target.value })}
-              {...fieldError('shortcode')}
-              required
-              autoFocus
-              fullWidth
-            />
-            <TextField
-              label={t('modal.message')}
-              value={form.message}
-              onChange={(e) => setForm({ ...form, message: e.target.value })}
-              {...fieldError('message')}
-              multiline
-              minRows={4}
-              fullWidth
-            />
-            <FormControlLabel
-              control={<Switch checked={form.geral} onChange={(e) => setForm({ ...form, geral: e.target.checked })} />}
-              label={t('modal.geral')}
-            />
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                aria-label={t('modal.attach')}
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          <RecordFields loading={loading}>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <TextField
+                label={t('modal.shortcode')}
+                value={form.shortcode}
+                onChange={(e) => setForm({ ...form, shortcode: e.target.value })}
+                {...fieldError('shortcode')}
+                required
+                autoFocus
+                fullWidth
               />
-              <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
-                {t('modal.attach')}
-              </Button>
-              {shownMedia && (
-                <Chip
-                  label={shownMedia}
-                  onDelete={() => void removeMedia()}
-                  deleteIcon={<CancelIcon titleAccess={t('modal.removeMedia', { name: shownMedia })} />}
+              <TextField
+                label={t('modal.message')}
+                value={form.message}
+                onChange={(e) => setForm({ ...form, message: e.target.value })}
+                {...fieldError('message')}
+                multiline
+                minRows={4}
+                fullWidth
+              />
+              <FormControlLabel
+                control={
+                  <Switch checked={form.geral} onChange={(e) => setForm({ ...form, geral: e.target.checked })} />
+                }
+                label={t('modal.geral')}
+              />
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <input
+                  ref={fileInput}
+                  type="file"
+                  hidden
+                  aria-label={t('modal.attach')}
+                  onChange={(e) => setFile(e.target.files?.[0] ?? null)}
                 />
-              )}
+                <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
+                  {t('modal.attach')}
+                </Button>
+                {shownMedia && (
+                  <Chip
+                    label={shownMedia}
+                    onDelete={() => void removeMedia()}
+                    deleteIcon={<CancelIcon titleAccess={t('modal.removeMedia', { name: shownMedia })} />}
+                  />
+                )}
+              </Stack>
             </Stack>
-          </Stack>
+          </RecordFields>
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{t('common:buttons.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
+          <Button type="submit" variant="contained" disabled={busy || loading}>
             {t('common:buttons.save')}
           </Button>
         </DialogActions>

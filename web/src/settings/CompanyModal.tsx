@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -32,6 +31,7 @@ import { invalidHours, weekOf, type DayHours } from '../queues/hours';
 import { asList } from '../realtime/cache';
 import { RECURRENCE_OPTIONS, companyForm, dueDay, emptyCompanyForm, withDay, type CompanyForm } from './company-form';
 import { platformError } from './platform-errors';
+import { RecordFields, useEditedRecord } from '../components/EditedRecord';
 
 /** Create or edit a company (super user; management.md 3 "Company", 4, 5), with its business hours. */
 export function CompanyModal({
@@ -53,9 +53,6 @@ export function CompanyModal({
   const [week, setWeek] = useState<DayHours[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  // an edited company's fields are shown once it has loaded: typed into before, they were
-  // overwritten by its arrival (a slow network lost what the user had typed)
-  const [loading, setLoading] = useState(false);
   const fieldError = useFieldError(errors);
 
   useEffect(() => {
@@ -63,16 +60,8 @@ export function CompanyModal({
     setErrors({});
     setTab('data');
     setWeek(null);
-    if (!companyId) {
-      setLoading(false);
-      return setForm(emptyCompanyForm());
-    }
+    if (!companyId) return setForm(emptyCompanyForm());
     let current = true;
-    setLoading(true);
-    api
-      .get<Company>(`/companies/${companyId}`)
-      .then((c) => current && setForm(companyForm(c)), toastError)
-      .finally(() => current && setLoading(false));
     api
       .get<{ schedules: DayHours[] }>(`/companies/${companyId}/schedules`)
       .then((r) => current && setWeek(weekOf(r.schedules)), toastError);
@@ -80,6 +69,9 @@ export function CompanyModal({
       current = false;
     };
   }, [open, companyId]);
+  const loading = useEditedRecord<Company>(open, companyId ? `/companies/${companyId}` : null, (c) =>
+    setForm(companyForm(c)),
+  );
 
   const set = <K extends keyof CompanyForm>(key: K, value: CompanyForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -138,139 +130,138 @@ export function CompanyModal({
           </Tabs>
         )}
         <DialogContent dividers>
-          {loading && (
-            <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-              <CircularProgress aria-label={t('common:buttons.loading')} />
-            </Box>
-          )}
-          {!loading && tab === 'data' && (
-            <Grid container spacing={2}>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField label={t('companies.modal.name')} required autoFocus {...text('name')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField label={t('companies.modal.email')} type="email" {...text('email')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 4 }}>
-                <TextField
-                  label={t('companies.modal.phone')}
-                  {...text('phone')}
-                  value={maskPhone(form.phone)}
-                  onChange={(e) => set('phone', e.target.value.replace(/\D/g, ''))}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 4 }}>
-                <TextField
-                  select
-                  label={t('companies.modal.plan')}
-                  required
-                  {...text('planId')}
-                  value={form.planId}
-                  onChange={(e) => set('planId', Number(e.target.value))}
-                >
-                  {plans.map((p) => (
-                    <MenuItem key={p.id} value={p.id}>
-                      {p.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              </Grid>
-              <Grid size={{ xs: 12, sm: 4 }}>
-                <TextField
-                  select
-                  label={t('companies.modal.recurrence')}
-                  {...text('recurrence')}
-                  onChange={(e) => set('recurrence', e.target.value as CompanyForm['recurrence'])}
-                >
-                  {RECURRENCE_OPTIONS.map((r) => (
-                    <MenuItem key={r} value={r}>
-                      {t(`companies.recurrences.${r}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              </Grid>
-              <Grid size={{ xs: 12, sm: 4 }}>
-                <TextField
-                  label={t('companies.modal.dueDate')}
-                  type="date"
-                  {...text('dueDate')}
-                  value={dueDay(form.dueDate)}
-                  onChange={(e) => set('dueDate', withDay(form.dueDate, e.target.value))}
-                  slotProps={{ inputLabel: { shrink: true } }}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 8 }}>
-                {!companyId && (
+          <RecordFields loading={loading}>
+            {tab === 'data' && (
+              <Grid container spacing={2}>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField label={t('companies.modal.name')} required autoFocus {...text('name')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField label={t('companies.modal.email')} type="email" {...text('email')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 4 }}>
                   <TextField
-                    label={t('companies.modal.password')}
-                    type="password"
-                    autoComplete="new-password"
-                    helperText={errors.password ? fieldError('password').helperText : t('companies.modal.passwordHint')}
-                    error={Boolean(errors.password)}
-                    value={form.password}
-                    onChange={(e) => set('password', e.target.value)}
-                    fullWidth
-                    size="small"
+                    label={t('companies.modal.phone')}
+                    {...text('phone')}
+                    value={maskPhone(form.phone)}
+                    onChange={(e) => set('phone', e.target.value.replace(/\D/g, ''))}
                   />
-                )}
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormControlLabel
-                  control={<Switch checked={form.status} onChange={(e) => set('status', e.target.checked)} />}
-                  label={t('companies.modal.status')}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={form.campaignsEnabled}
-                      onChange={(e) => set('campaignsEnabled', e.target.checked)}
+                </Grid>
+                <Grid size={{ xs: 12, sm: 4 }}>
+                  <TextField
+                    select
+                    label={t('companies.modal.plan')}
+                    required
+                    {...text('planId')}
+                    value={form.planId}
+                    onChange={(e) => set('planId', Number(e.target.value))}
+                  >
+                    {plans.map((p) => (
+                      <MenuItem key={p.id} value={p.id}>
+                        {p.name}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                </Grid>
+                <Grid size={{ xs: 12, sm: 4 }}>
+                  <TextField
+                    select
+                    label={t('companies.modal.recurrence')}
+                    {...text('recurrence')}
+                    onChange={(e) => set('recurrence', e.target.value as CompanyForm['recurrence'])}
+                  >
+                    {RECURRENCE_OPTIONS.map((r) => (
+                      <MenuItem key={r} value={r}>
+                        {t(`companies.recurrences.${r}`)}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                </Grid>
+                <Grid size={{ xs: 12, sm: 4 }}>
+                  <TextField
+                    label={t('companies.modal.dueDate')}
+                    type="date"
+                    {...text('dueDate')}
+                    value={dueDay(form.dueDate)}
+                    onChange={(e) => set('dueDate', withDay(form.dueDate, e.target.value))}
+                    slotProps={{ inputLabel: { shrink: true } }}
+                  />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 8 }}>
+                  {!companyId && (
+                    <TextField
+                      label={t('companies.modal.password')}
+                      type="password"
+                      autoComplete="new-password"
+                      helperText={
+                        errors.password ? fieldError('password').helperText : t('companies.modal.passwordHint')
+                      }
+                      error={Boolean(errors.password)}
+                      value={form.password}
+                      onChange={(e) => set('password', e.target.value)}
+                      fullWidth
+                      size="small"
                     />
-                  }
-                  label={t('companies.modal.campaignsEnabled')}
-                />
+                  )}
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <FormControlLabel
+                    control={<Switch checked={form.status} onChange={(e) => set('status', e.target.checked)} />}
+                    label={t('companies.modal.status')}
+                  />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <FormControlLabel
+                    control={
+                      <Switch
+                        checked={form.campaignsEnabled}
+                        onChange={(e) => set('campaignsEnabled', e.target.checked)}
+                      />
+                    }
+                    label={t('companies.modal.campaignsEnabled')}
+                  />
+                </Grid>
+                <Grid size={12}>
+                  <Typography variant="subtitle2">{t('companies.modal.billing')}</Typography>
+                </Grid>
+                <Grid size={{ xs: 12, sm: 8 }}>
+                  <TextField label={t('companies.modal.billingName')} {...text('billingName')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 4 }}>
+                  <TextField label={t('companies.modal.document')} {...text('document')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField label={t('companies.modal.address')} {...text('address')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField label={t('companies.modal.address2')} {...text('address2')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 3 }}>
+                  <TextField label={t('companies.modal.city')} {...text('city')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 3 }}>
+                  <TextField label={t('companies.modal.state')} {...text('state')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 3 }}>
+                  <TextField label={t('companies.modal.zipcode')} {...text('zipcode')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 3 }}>
+                  <TextField label={t('companies.modal.country')} {...text('country')} />
+                </Grid>
               </Grid>
-              <Grid size={12}>
-                <Typography variant="subtitle2">{t('companies.modal.billing')}</Typography>
-              </Grid>
-              <Grid size={{ xs: 12, sm: 8 }}>
-                <TextField label={t('companies.modal.billingName')} {...text('billingName')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 4 }}>
-                <TextField label={t('companies.modal.document')} {...text('document')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField label={t('companies.modal.address')} {...text('address')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField label={t('companies.modal.address2')} {...text('address2')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 3 }}>
-                <TextField label={t('companies.modal.city')} {...text('city')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 3 }}>
-                <TextField label={t('companies.modal.state')} {...text('state')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 3 }}>
-                <TextField label={t('companies.modal.zipcode')} {...text('zipcode')} />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 3 }}>
-                <TextField label={t('companies.modal.country')} {...text('country')} />
-              </Grid>
-            </Grid>
-          )}
-          {tab === 'hours' && (
-            <Box sx={{ maxWidth: 640 }}>
-              <Alert severity="info" sx={{ mb: 1 }}>
-                {t('schedulesHint')}
-              </Alert>
-              {week && <HoursEditor week={week} onChange={setWeek} />}
-              <Button variant="contained" sx={{ mt: 2 }} onClick={() => void saveHours()}>
-                {t('saveSchedules')}
-              </Button>
-            </Box>
-          )}
+            )}
+            {tab === 'hours' && (
+              <Box sx={{ maxWidth: 640 }}>
+                <Alert severity="info" sx={{ mb: 1 }}>
+                  {t('schedulesHint')}
+                </Alert>
+                {week && <HoursEditor week={week} onChange={setWeek} />}
+                <Button variant="contained" sx={{ mt: 2 }} onClick={() => void saveHours()}>
+                  {t('saveSchedules')}
+                </Button>
+              </Box>
+            )}
+          </RecordFields>
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{t('common:buttons.cancel')}</Button>

@@ -22,6 +22,7 @@ import { useFieldError } from '../components/useFieldError';
 import { fieldErrors } from '../lib/zod-errors';
 import { ColorPalette } from '../queues/ColorPalette';
 import { QUEUE_PALETTE } from '../queues/palette';
+import { RecordFields, useEditedRecord } from '../components/EditedRecord';
 
 /** Add/edit a tag (management.md 5 and 6): name of at least 3; the kanban flag only for admin and supervisor. */
 export function TagModal({
@@ -46,11 +47,11 @@ export function TagModal({
   useEffect(() => {
     if (!open) return;
     setErrors({});
-    if (!tagId) return setForm({ name: '', color: QUEUE_PALETTE[22], kanban: 0 });
-    api
-      .get<Tag>(`/tags/${tagId}`)
-      .then((tag) => setForm({ name: tag.name, color: tag.color, kanban: tag.kanban ? 1 : 0 }), toastError);
+    if (!tagId) setForm({ name: '', color: QUEUE_PALETTE[22], kanban: 0 });
   }, [open, tagId]);
+  const loading = useEditedRecord<Tag>(open, tagId ? `/tags/${tagId}` : null, (tag) =>
+    setForm({ name: tag.name, color: tag.color, kanban: tag.kanban ? 1 : 0 }),
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -76,52 +77,56 @@ export function TagModal({
       <form onSubmit={submit} noValidate>
         <DialogTitle id="tag-modal-title">{tagId ? t('modal.titleEdit') : t('modal.titleAdd')}</DialogTitle>
         <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              label={t('modal.name')}
-              value={form.name}
-              onChange={(e) => {
-                setForm({ ...form, name: e.target.value });
-                setErrors(({ name: _, ...rest }) => rest);
-              }}
-              error={nameError.error}
-              // Section 5 gives the tag's own words: 'Mensagem muito curta' (short) and 'Obrigatório' (required).
-              helperText={errors.name === 'short' ? t('modal.tooShort') : nameError.helperText}
-              required
-              autoFocus
-              fullWidth
-            />
-            <TextField
-              label={t('modal.color')}
-              value={form.color}
-              onChange={(e) => setForm({ ...form, color: e.target.value })}
-              {...fieldError('color')}
-              fullWidth
-              slotProps={{
-                input: {
-                  startAdornment: (
-                    <Box sx={{ width: 18, height: 18, borderRadius: 0.5, bgcolor: form.color, mr: 1, flexShrink: 0 }} />
-                  ),
-                },
-              }}
-            />
-            <ColorPalette value={form.color} onChange={(color) => setForm({ ...form, color })} />
-            {mayKanban && (
-              <FormControlLabel
-                control={
-                  <Switch
-                    checked={form.kanban === 1}
-                    onChange={(e) => setForm({ ...form, kanban: e.target.checked ? 1 : 0 })}
-                  />
-                }
-                label={t('modal.kanban')}
+          <RecordFields loading={loading}>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <TextField
+                label={t('modal.name')}
+                value={form.name}
+                onChange={(e) => {
+                  setForm({ ...form, name: e.target.value });
+                  setErrors(({ name: _, ...rest }) => rest);
+                }}
+                error={nameError.error}
+                // Section 5 gives the tag's own words: 'Mensagem muito curta' (short) and 'Obrigatório' (required).
+                helperText={errors.name === 'short' ? t('modal.tooShort') : nameError.helperText}
+                required
+                autoFocus
+                fullWidth
               />
-            )}
-          </Stack>
+              <TextField
+                label={t('modal.color')}
+                value={form.color}
+                onChange={(e) => setForm({ ...form, color: e.target.value })}
+                {...fieldError('color')}
+                fullWidth
+                slotProps={{
+                  input: {
+                    startAdornment: (
+                      <Box
+                        sx={{ width: 18, height: 18, borderRadius: 0.5, bgcolor: form.color, mr: 1, flexShrink: 0 }}
+                      />
+                    ),
+                  },
+                }}
+              />
+              <ColorPalette value={form.color} onChange={(color) => setForm({ ...form, color })} />
+              {mayKanban && (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={form.kanban === 1}
+                      onChange={(e) => setForm({ ...form, kanban: e.target.checked ? 1 : 0 })}
+                    />
+                  }
+                  label={t('modal.kanban')}
+                />
+              )}
+            </Stack>
+          </RecordFields>
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{t('common:buttons.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
+          <Button type="submit" variant="contained" disabled={busy || loading}>
             {t('common:buttons.save')}
           </Button>
         </DialogActions>
