@@ -81,10 +81,10 @@ export async function take(rule: RateRule, caller: Caller): Promise<Hit | undefi
       : 'attribute_not_exists(hits) OR hits < :free',
     conditionValues: { ':free': rule.free, ...(rule.backoff ? { ':now': now } : {}) },
   });
-  const seen = (taken?.hits ?? 1) - 1;
-  if (taken && rule.backoff && holdSeconds(rule, seen) !== holdSeconds(rule, 0))
-    await updateItem(key, { set: { openAt: now + holdSeconds(rule, seen) * 1000 }, condition: 'attribute_exists(pk)' });
   if (!taken) throw new AppError('ERR_TOO_MANY_ATTEMPTS');
+  const seen = taken.hits - 1;
+  if (rule.backoff && holdSeconds(rule, seen) !== holdSeconds(rule, 0))
+    await updateItem(key, { set: { openAt: now + holdSeconds(rule, seen) * 1000 }, condition: 'attribute_exists(pk)' });
   return { key };
 }
 

@@ -257,9 +257,8 @@ export async function refreshConnection(
   if (!kept) return false;
   const before = await getItem<{ presence?: string }>(reverseKey(conn.connectionId));
   const presence = socketEntry(conn.connectionId, ttl);
-  // the index keys too: a socket opened before the platform-wide list existed joins it here
   const moved = await updateItem(reverseKey(conn.connectionId), {
-    set: { presence, ttl, ...socketIndexKeys(conn.connectionId) },
+    set: { presence, ttl },
     condition: 'attribute_exists(pk)',
   });
   if (!moved) return false;
@@ -400,7 +399,7 @@ export async function publishToEveryone<T extends object>(name: EventName, data:
   const now = Date.now() / 1000;
   const shards = await Promise.all(
     Array.from({ length: SOCKET_SHARDS }, (_, n) =>
-      queryAll<{ pk: string; companyId: number; connectedAt?: string; ttl?: number }>({
+      queryAll<{ pk: string; companyId: number; connectedAt: string; ttl: number }>({
         index: 'gsi3',
         pk: `SOCKETS#${n}`,
         projection: ['pk', 'companyId', 'connectedAt', 'ttl'],
@@ -408,14 +407,10 @@ export async function publishToEveryone<T extends object>(name: EventName, data:
     ),
   );
   // a socket past its expiry that DynamoDB has not deleted yet is closed already
-  const open = shards.flat().filter((r) => r.ttl === undefined || r.ttl > now);
+  const open = shards.flat().filter((r) => r.ttl > now);
   await postAll(
     open.map((r) => ({
-      conn: {
-        connectionId: r.pk.slice('WS#'.length),
-        companyId: r.companyId,
-        connectedAt: r.connectedAt ?? new Date(0).toISOString(),
-      },
+      conn: { connectionId: r.pk.slice('WS#'.length), companyId: r.companyId, connectedAt: r.connectedAt },
       message: { event: channelEvent(r.companyId, name), data } satisfies RealtimeMessage<T>,
     })),
   );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, unique } from './browser';
+import { answerLate, apiCall, eventually, launch, loginUI, newCompany, newPage, shot, unique } from './browser';
 
 /**
  * Automatic assignment (issue 24) in Chromium against the local stack: an admin turns a queue to
@@ -49,14 +49,7 @@ describe('automatic assignment', () => {
       // the queue modal: Distribuição manual -> automatic (round robin). The queue arrives late (as on
       // a slow network): a choice made meanwhile is never overwritten by its arrival.
       await menu(admin.page, 'Filas & Chatbot', '/queues');
-      await admin.page.route(
-        (url) => url.pathname === `/api/queue/${queue.id}`,
-        async (route) => {
-          await new Promise((r) => setTimeout(r, 1500));
-          await route.continue();
-        },
-        { times: 1 },
-      );
+      await answerLate(admin.page, `/api/queue/${queue.id}`);
       await admin.page.getByRole('button', { name: 'Editar fila Vendas' }).click();
       const qdialog = admin.page.getByRole('dialog');
       const mode = qdialog.getByRole('combobox', { name: 'Distribuição' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { addMonths } from '../../shared/dates';
-import { apiCall, baseUrl, eventually, launch, newCompany, newPage, shot, unique } from './browser';
+import { answerLate, apiCall, baseUrl, eventually, launch, newCompany, newPage, shot, unique } from './browser';
 import { usesTimers } from '../integration/helpers';
 
 // The invoices timer bills every company due within the lead days (other files' companies get an
@@ -253,14 +253,7 @@ describe('billing and platform administration', () => {
 
     // Edit: plan, recurrence and billing address; business hours in their own tab. The company
     // arrives late (as on a slow network): what is typed is never overwritten by its arrival.
-    await page.route(
-      (url) => url.pathname === `/api/companies/${co.companyId}`,
-      async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
-        await route.continue();
-      },
-      { times: 1 },
-    );
+    await answerLate(page, `/api/companies/${co.companyId}`);
     await row.getByRole('button', { name: `Editar ${name}` }).click();
     dialog = page.getByRole('dialog', { name: 'Editar empresa' });
     await dialog.getByLabel(/^Nome para cobrança/).fill('Ops Ltda');

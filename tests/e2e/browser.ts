@@ -68,6 +68,18 @@ export async function newPage(
   return { context, page };
 }
 
+/** The page's next request for `pathname` is answered `ms` late (a slow network), whatever the page does meanwhile. */
+export async function answerLate(page: Page, pathname: string, ms = 1500) {
+  await page.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      await new Promise((r) => setTimeout(r, ms));
+      await route.continue();
+    },
+    { times: 1 },
+  );
+}
+
 /** Screenshots of the main screens, kept out of git, looked at after each run. */
 export async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { acquireFileLock } from './file-lock';
-import { aloneLockOf, declaredTimers, forgetFileDeclarations, ranAlone } from './helpers';
+import { declaredTimers, forgetFileDeclarations, ranAlone } from './helpers';
 
 // Every integration file holds the stack lock (file-lock.ts) while its tests run: shared, or
 // exclusive when the file called `runsAlone()`; then, in name order, the lock of each timer it
@@ -14,7 +14,7 @@ beforeAll(async ({}, file) => {
   const url = inject('fileLockUrl');
   const started = Date.now();
   try {
-    releases.push(await (ranAlone() ? aloneLockOf() : acquireFileLock(url, 'shared')));
+    releases.push(await acquireFileLock(url, ranAlone() ? 'exclusive' : 'shared'));
     if (ranAlone()) return;
     for (const timer of declaredTimers()) releases.push(await acquireFileLock(url, 'exclusive', `timer:${timer}`));
   } finally {

@@ -83,18 +83,14 @@ export async function startFileLock(
       const mode: LockMode = url.searchParams.get('mode') === 'exclusive' ? 'exclusive' : 'shared';
       const waiter: Waiter = { id: nextId++, mode, granted: false };
       const { queue } = lockOf(name);
-      if (name === 'stack' && mode === 'exclusive' && !gateOpen()) {
-        // ahead of the files that came first but were held at the gate
-        aloneInLine++;
-        const firstHeld = queue.findIndex((w) => w.mode === 'shared');
-        queue.splice(firstHeld === -1 ? queue.length : firstHeld, 0, waiter);
-      } else {
-        if (name === 'stack' && mode === 'exclusive') aloneInLine++;
-        queue.push(waiter);
-        if (name === 'stack' && mode === 'shared' && gateClosesAt === undefined) {
-          gateClosesAt = Date.now() + gateMs;
-          setTimeout(() => grant('stack'), gateMs + 10).unref();
-        }
+      const firstHeld = name === 'stack' && !gateOpen() ? queue.findIndex((w) => w.mode === 'shared') : -1;
+      // a lone file goes ahead of the files that came first but are held at the gate
+      if (mode === 'exclusive' && firstHeld !== -1) queue.splice(firstHeld, 0, waiter);
+      else queue.push(waiter);
+      if (name === 'stack' && mode === 'exclusive') aloneInLine++;
+      if (name === 'stack' && mode === 'shared' && gateClosesAt === undefined) {
+        gateClosesAt = Date.now() + gateMs;
+        setTimeout(() => grant('stack'), gateMs + 10).unref();
       }
       waiters.set(waiter.id, { waiter, name });
       grant(name);

@@ -15,17 +15,9 @@ let alone = false;
  */
 export function runsAlone() {
   alone = true;
-  // In line for the lock at once, while the file is still loading: these files go first
-  // (sequencer.ts), but a file beside them that loads faster used to get in line before them, and
-  // every file behind them then waited for it (95 s in one run).
-  aloneLock = acquireFileLock(inject('fileLockUrl'), 'exclusive');
-  aloneLock.catch(() => undefined); // awaited, and its failure reported, by file-lock-setup.ts
 }
-let aloneLock: Promise<() => Promise<void>> | undefined;
 /** Whether this file called `runsAlone()` (file-lock-setup.ts). */
 export const ranAlone = () => alone;
-/** The exclusive lock `runsAlone()` got in line for (file-lock-setup.ts). */
-export const aloneLockOf = () => aloneLock!;
 
 const timers = new Set<string>();
 /** Timers whose lock a test holds now (`holdTimer`): `runTimer` may run them meanwhile. */
@@ -43,7 +35,6 @@ export const declaredTimers = () => [...timers].sort();
 /** Forgets a finished file's declarations: the next file in this worker shares its modules (file-lock-setup.ts). */
 export function forgetFileDeclarations() {
   alone = false;
-  aloneLock = undefined;
   timers.clear();
 }
 

@@ -23,6 +23,7 @@ import { notify } from '../components/toast';
 import { useFieldError } from '../components/useFieldError';
 import { asList } from '../realtime/cache';
 import { checkPrompt, emptyPrompt, promptToForm, type PromptForm } from './prompt-form';
+import { useEditedRecord } from '../components/EditedRecord';
 
 /** Field-specific words of section 5 where the generic ones would be vague. */
 const SPECIFIC: Record<string, Record<string, string>> = {
@@ -52,7 +53,7 @@ export function PromptModal({
   const { data: queueData } = useApi<unknown>(open ? '/queue' : null);
   const queues = asList<{ id: number; name: string }>(queueData, 'queues');
 
-  const [loading, setLoading] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: promptId is a trigger: each prompt opened starts from an empty form
   useEffect(() => {
     if (!open) return;
     setErrors({});
@@ -60,17 +61,10 @@ export function PromptModal({
     // never the last dialog's values: an edit shows its prompt once loaded, and what the user typed
     // meanwhile is not saved as if it were that prompt's (the load would overwrite it)
     setForm(emptyPrompt());
-    if (!promptId) return;
-    let current = true;
-    setLoading(true);
-    api
-      .get<Prompt>(`/prompt/${promptId}`)
-      .then((p) => current && setForm(promptToForm(p)), toastError)
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
   }, [open, promptId]);
+  const loading = useEditedRecord<Prompt>(open, promptId ? `/prompt/${promptId}` : null, (p) =>
+    setForm(promptToForm(p)),
+  );
 
   const fieldError = (key: string) => {
     const specific = SPECIFIC[key]?.[errors[key] ?? ''];
