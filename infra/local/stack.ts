@@ -8,7 +8,7 @@ import webpush from 'web-push';
 import { manifest, SESSION_RUNNER_CONSUMER, type RouteKey } from '../manifest';
 import { queueEnvName } from '../../functions/lib/queue';
 import { COMMAND_QUEUE as SESSION_COMMANDS } from '../../shared/whatsapp-protocol';
-import { startDynamo } from './dynamo';
+import { startDynamo, uniqueTableName } from './dynamo';
 import { startS3 } from './s3';
 import { startGateway, type GatewayRoute, type HttpHandler, type LocalEndpoint } from './gateway';
 import { ExternalConsumer, LocalQueue, withFaults } from './queues';
@@ -76,6 +76,11 @@ export interface StackOptions {
    * every 2 s: hundreds of idle test connections otherwise write their health all run long
    */
   healthOnDemand?: boolean;
+  /**
+   * tests: a table of its own on the DynamoDB Local at this endpoint (the test run's, SHARED_DYNAMO_ENV
+   * in infra/local/dynamo.ts) rather than a JVM of its own; ignored with `dataDir`
+   */
+  sharedDynamo?: string;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
   faultInjection?: { failRate: number; queues: string[] };
 }
@@ -139,10 +144,13 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const base = `http://${publicHost}:${port}`;
   const [dynamoPort, s3Port] = [await freePort(), await freePort()];
 
+  const shared = dataDir ? undefined : opts.sharedDynamo;
+  const tableName = shared ? uniqueTableName(TABLE_NAME) : TABLE_NAME;
   const dynamo = await startDynamo({
     port: dynamoPort,
     dataDir: dataDir && join(dataDir, 'dynamodb'),
-    tableName: TABLE_NAME,
+    tableName,
+    shared,
     stream: opts.streams !== false,
     ttl: opts.timeToLive !== false,
     shortRun: opts.shortRun,
@@ -155,7 +163,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const vapid = localVapidKeys(dataDir);
 
   Object.assign(process.env, {
-    TABLE_NAME,
+    TABLE_NAME: tableName,
     MEDIA_BUCKET,
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: dynamo.endpoint,
@@ -459,7 +467,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       const consumer = await importHandler(def.handler);
       return startStreamPoller({
         endpoint: dynamo.endpoint,
-        tableName: TABLE_NAME,
+        tableName,
         batchSize: def.batchSize,
         consumer,
         onError: (error) =>

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InboundEvent, SessionCommand } from '#shared/whatsapp-protocol';
-import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
-import { freePort } from '../../infra/local/ports';
+import { startTestTable, type LocalDynamo } from '../../infra/local/dynamo';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
 import { resetConfig } from '#lib/config';
 import { deleteItem, queryAll, resetDb } from '#lib/db';
@@ -21,15 +20,15 @@ type RunnerInfo = import('#lib/fleet/registry').RunnerInfo;
 /** A fleet on a fast clock: heartbeats every 200 ms, dead after 1.5 s. */
 const SETTINGS = { heartbeatMs: 200, heartbeatTtlMs: 1_500, rebalanceMs: 250, handoversPerTick: 4 };
 
-let dynamo: LocalDynamo;
+let dynamo: LocalDynamo & { tableName: string };
 let sim: RunningHub;
 let hub: SimulatorHub;
 beforeAll(async () => {
   sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
   hub = sim.hub;
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'fleet-test', ...RUNNER_TEST_TABLE });
+  dynamo = await startTestTable('fleet-test');
   Object.assign(process.env, {
-    TABLE_NAME: 'fleet-test',
+    TABLE_NAME: dynamo.tableName,
     MEDIA_BUCKET: 'unused',
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     AWS_REGION: 'us-east-1',

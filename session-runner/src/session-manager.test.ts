@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, it, expect, vi } from 'vitest';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
-import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
+import { startTestTable, type LocalDynamo } from '../../infra/local/dynamo';
 import { type RunningHub, type SimulatorHub, startSimulatorHub } from '../../infra/local/simulator-hub';
-import { freePort } from '../../infra/local/ports';
 import { resetConfig } from '#lib/config';
 import { resetDb, updateItem } from '#lib/db';
 
@@ -24,7 +23,7 @@ const { simulatorProvider } = await import('./providers/simulator');
 const { AuthStore } = await import('./auth-store');
 const { claimSend } = await import('./sent-store');
 
-let dynamo: LocalDynamo;
+let dynamo: LocalDynamo & { tableName: string };
 let sim: RunningHub;
 /** the simulated WhatsApp: phones and the server the sessions connect to */
 let hub: SimulatorHub;
@@ -33,9 +32,9 @@ const provider = (runnerId: string) => simulatorProvider(sim.url, runnerId);
 beforeAll(async () => {
   sim = await startSimulatorHub({ qrIntervalMs: 60_000 });
   hub = sim.hub;
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'runner-test', ...RUNNER_TEST_TABLE });
+  dynamo = await startTestTable('runner-test');
   Object.assign(process.env, {
-    TABLE_NAME: 'runner-test',
+    TABLE_NAME: dynamo.tableName,
     MEDIA_BUCKET: 'unused',
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     AWS_REGION: 'us-east-1',

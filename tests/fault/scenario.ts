@@ -7,6 +7,7 @@
  * (tests/bench/fault-injection.ts).
  */
 import { startStack, type LocalStack } from '../../infra/local/stack';
+import { sharedDynamo } from '../../infra/local/dynamo';
 import { apiClient } from './fleet-setup';
 
 export interface FaultRunOptions {
@@ -84,6 +85,8 @@ export async function runFaultInjection(opts: FaultRunOptions): Promise<FaultRun
     retryBaseMs: 50,
     passwordHashCost: opts.testRun ? 10 : 14,
     shortRun: opts.testRun,
+    // in `npm test`, a table on the run's DynamoDB Local rather than a second JVM
+    sharedDynamo: sharedDynamo(),
     faultInjection: { failRate: opts.failRate, queues: ['inbound'] },
   });
   try {

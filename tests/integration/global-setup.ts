@@ -2,6 +2,7 @@
 import '../../infra/local/clock-shift.mjs';
 import type { TestProject } from 'vitest/node';
 import { startStack, type LocalStack } from '../../infra/local/stack';
+import { SHARED_DYNAMO_ENV } from '../../infra/local/dynamo';
 import { TEST_PASSWORD_HASH_COST } from './stack-options';
 import { type FileLockServer, startFileLock } from './file-lock';
 
@@ -37,6 +38,9 @@ export async function startTestStack(project: TestProject, webDir?: string) {
     shortRun: true,
     healthOnDemand: true,
   });
+  // the files and stacks that need a DynamoDB of their own (the runner's stores, the fault run) make
+  // a table on this one: the workers start after the global set-up and inherit it
+  process.env[SHARED_DYNAMO_ENV] = process.env.DYNAMODB_ENDPOINT;
   fileLock = await startFileLock({ aloneFiles: () => Number(process.env.TEST_ALONE_FILES || 0) });
   project.provide('fileLockUrl', fileLock.url);
   project.provide('baseUrl', stack.url);

@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import { BufferJSON, proto } from '@whiskeysockets/baileys';
-import { RUNNER_TEST_TABLE, startDynamo, type LocalDynamo } from '../../../../infra/local/dynamo';
-import { freePort } from '../../../../infra/local/ports';
+import { startTestTable, type LocalDynamo } from '../../../../infra/local/dynamo';
 import { resetConfig } from '#lib/config';
 import { deleteItem, resetDb, queryAll } from '#lib/db';
 import { AuthStore, SessionNotHeld } from '../../auth-store';
 import { loadDynamoAuthState } from './auth-state';
 
-let dynamo: LocalDynamo;
+let dynamo: LocalDynamo & { tableName: string };
 
 beforeAll(async () => {
-  dynamo = await startDynamo({ port: await freePort(), tableName: 'auth-test', ...RUNNER_TEST_TABLE });
+  dynamo = await startTestTable('auth-test');
   Object.assign(process.env, {
-    TABLE_NAME: 'auth-test',
+    TABLE_NAME: dynamo.tableName,
     MEDIA_BUCKET: 'unused',
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     AWS_REGION: 'us-east-1',
