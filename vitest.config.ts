@@ -12,6 +12,8 @@ if (process.env.TEST_NOW) {
 const setupFiles = ['infra/local/clock-shift.mjs'];
 /** The unit files that replace modules or the environment: each in a fresh worker (tests/unit-isolation.ts). */
 const isolatedUnitFiles = unitFilesNeedingIsolation();
+/** The browser file that waits out real campaign pacing: a suite of its own (`npm run test:campaign-scale`). */
+const CAMPAIGN_SCALE = 'tests/e2e/campaigns-scale.test.ts';
 /** Test files at once in `npm test` (unit and integration share the pool). */
 const WORKERS = Number(process.env.TEST_WORKERS ?? 4);
 
@@ -19,8 +21,8 @@ const WORKERS = Number(process.env.TEST_WORKERS ?? 4);
  * Test projects (docs/testing.md): `unit` (beside the code, plus infra assertions), `integration`
  * (over HTTP against the local stack, started once per run with DynamoDB Local in memory), `fault`
  * (delivery while the session runner is killed, on a stack of its own), `fault-full` (the fleet and
- * the larger fault run, `npm run test:fault-full`, which CI runs) and `e2e` (real Chromium, run by
- * `npm run test:e2e`). Every run ends with its slowest files (tests/slowest-files-reporter.ts).
+ * the larger fault run, `npm run test:fault-full`, which CI runs), `e2e` (real Chromium, run by
+ * `npm run test:e2e`) and `campaign-scale` (the paced 200-contact campaign in Chromium, which CI runs). Every run ends with its slowest files (tests/slowest-files-reporter.ts).
  */
 export default defineConfig({
   test: {
@@ -103,6 +105,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // real campaign pacing for a minute or more: CI runs it as a suite of its own (below)
+          exclude: [...configDefaults.exclude, CAMPAIGN_SCALE],
           globalSetup: ['tests/e2e/global-setup.ts'],
           // the same locks as the integration files: runsAlone(), usesTimers()
           setupFiles: ['tests/integration/file-lock-setup.ts'],
@@ -112,6 +116,18 @@ export default defineConfig({
           // campaign pacing); three took longer than two (436 s against 425 s) while the campaign
           // files and billing held locks for their whole length
           maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+        },
+      },
+      {
+        test: {
+          name: 'campaign-scale',
+          // issue 11's campaign on the simulator, paced in real time (200 contacts in CI,
+          // `npm run test:campaign-scale`): a minute and more of waiting on pacing in one file
+          include: [CAMPAIGN_SCALE],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/integration/file-lock-setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
         },
       },
     ],
