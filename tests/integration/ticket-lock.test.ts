@@ -348,8 +348,9 @@ async function held(team: Team) {
 async function snapshot(co: TestCompany, t: Held) {
   const stored = await table().get(`C#${co.companyId}`, `TICKET#${String(t.ticket.id).padStart(10, '0')}`);
   // the undelivered watchdog's flag is its own (undelivered.test.ts runs it platform-wide, clock
-  // ahead, beside this file): a ticket's count of unacknowledged messages and the order key it moves
-  const { undeliveredMessages: _count, gsi2sk: _order, ...ticket } = stored ?? {};
+  // ahead, beside this file): a ticket's count of unacknowledged messages, the order key it moves
+  // and the version its write takes (every ticket write takes one: the change shows in the rest)
+  const { undeliveredMessages: _count, gsi2sk: _order, version: _version, ...ticket } = stored ?? {};
   const messages = (await api('GET', `/messages/${t.ticket.id}`, { token: co.adminToken })).body.messages?.map(
     (m: { id: string; body: string; isDeleted: boolean }) => [m.id, m.body, m.isDeleted],
   );
