@@ -338,8 +338,8 @@ export function startGateway(opts: GatewayOptions) {
       if (tooLarge) {
         // answered at once; the rest is read and dropped, never kept, so a client still sending
         // (fetch writes the whole body before it reads) gets the 413 instead of a reset, up to
-        // DISCARD_MAX_BYTES, past which the connection goes
-        res.setHeader('connection', 'close');
+        // DISCARD_MAX_BYTES, past which the connection goes. Not `connection: close`: the server
+        // then destroys the socket once the answer is out, and a client still writing meets EPIPE
         discardRest(req);
         return sendJson(res, 413, { error: 'ERR_PAYLOAD_TOO_LARGE' });
       }

@@ -6,6 +6,42 @@ const noDeadLetter = () => {
 };
 
 describe('local queue (SQS semantics)', () => {
+  it('idle for one company waits for its messages and for messages no company owns, not for other companies', async () => {
+    const release = new Map<string, () => void>();
+    const done: string[] = [];
+    const q = new LocalQueue(
+      { name: 'c', fifo: true, consumer: 'x' },
+      async (e) => {
+        const body = e.Records[0]!.body;
+        await new Promise<void>((r) => release.set(body, r));
+        done.push(body);
+      },
+      noDeadLetter,
+    );
+    const settled = (p: Promise<void>) =>
+      Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 30))]);
+    q.send(JSON.stringify({ companyId: 2, n: 1 }), { dedupId: 'a' });
+    q.send('{"n":2}', { groupId: 'company#3#whatsapp#1', dedupId: 'b' });
+    await new Promise((r) => setTimeout(r, 5));
+    // company 1 has nothing queued: company 2's and company 3's work do not hold it up
+    expect(await settled(q.idle('1'))).toBe(true);
+    expect(await settled(q.idle('2'))).toBe(false);
+    expect(await settled(q.idle('3'))).toBe(false);
+    release.get(JSON.stringify({ companyId: 2, n: 1 }))!();
+    expect(await settled(q.idle('2'))).toBe(true);
+    expect(await settled(q.idle())).toBe(false);
+    // a message that names no company holds up every company's wait
+    q.send('not json', { dedupId: 'c' });
+    await new Promise((r) => setTimeout(r, 5));
+    const one = q.idle('1');
+    expect(await settled(one)).toBe(false);
+    release.get('not json')!();
+    expect(await settled(one)).toBe(true);
+    release.get('{"n":2}')!();
+    expect(await settled(q.idle())).toBe(true);
+    expect(done.sort()).toEqual(['not json', '{"companyId":2,"n":1}', '{"n":2}'].sort());
+  });
+
   it('delivers messages of one FIFO group in order, one at a time', async () => {
     const seen: string[] = [];
     let concurrent = 0;

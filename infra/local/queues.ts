@@ -35,6 +35,23 @@ interface Message {
   dedupId?: string;
   receiveCount: number;
   sentAt: number;
+  /** the company it is for (its body's `companyId`, or its group's `company#<id>#`), `*` when neither says */
+  scope: string;
+  /** waited for by idle(): from its send (or its delay's end, for one delayed a minute or more) to its last delivery */
+  outstanding?: boolean;
+}
+
+/** Whose work a message is: idle(companyId) waits only for that company's and for work no company owns. */
+function scopeOf(body: string, groupId?: string): string {
+  const group = groupId?.match(/^company#(\d+)#/);
+  if (group) return group[1]!;
+  try {
+    const companyId = (JSON.parse(body) as { companyId?: unknown } | null)?.companyId;
+    if (typeof companyId === 'number' || (typeof companyId === 'string' && companyId)) return String(companyId);
+  } catch {
+    // not JSON: nobody's in particular
+  }
+  return '*';
 }
 
 const DEDUP_WINDOW_MS = 5 * 60 * 1000;
@@ -60,6 +77,9 @@ export class LocalQueue {
   private delayed = 0;
   private retrying = 0;
   private idleWaiters: (() => void)[] = [];
+  /** per scope (scopeOf), the messages idle() waits for */
+  private outstanding = new Map<string, number>();
+  private scopedWaiters: { scope: string; done: () => void }[] = [];
   private timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -80,16 +100,26 @@ export class LocalQueue {
       if (seen && now - seen < DEDUP_WINDOW_MS) return id;
       this.dedup.set(dedupId, now);
     }
-    const message: Message = { id, body, groupId: opts.groupId, dedupId, receiveCount: 0, sentAt: now };
+    const message: Message = {
+      id,
+      body,
+      groupId: opts.groupId,
+      dedupId,
+      receiveCount: 0,
+      sentAt: now,
+      scope: scopeOf(body, opts.groupId),
+    };
     const delayMs = (opts.delaySeconds ?? 0) * 1000;
     // A message delayed for minutes (a campaign waiting for tomorrow's cap) is scheduled work, not
     // work in progress: waiting for the queues to be idle does not wait for it.
     const counted = delayMs < SCHEDULED_AFTER_MS;
     if (counted) this.inFlight++;
+    if (counted) this.track(message);
     if (delayMs > 0) this.delayed++;
     this.later(() => {
       if (counted) this.inFlight--;
       if (delayMs > 0) this.delayed--;
+      this.track(message);
       this.ready.push(message);
       this.pump();
     }, delayMs);
@@ -150,9 +180,11 @@ export class LocalQueue {
     this.delivering--;
     if (!error) {
       if (message.groupId) this.busyGroups.delete(message.groupId);
+      this.settle(message);
       return this.pump();
     }
     if (message.receiveCount >= (this.def.maxReceiveCount ?? 5)) {
+      this.settle(message);
       this.deadLetters.push(message);
       this.deadLettered++;
       this.onDeadLetter(this.def.name, message, error);
@@ -178,6 +210,31 @@ export class LocalQueue {
     if (this.inFlight === 0 && this.ready.length === 0) {
       for (const done of this.idleWaiters.splice(0)) done();
     }
+    if (this.scopedWaiters.length === 0) return;
+    const waiting = this.scopedWaiters;
+    this.scopedWaiters = waiting.filter((w) => !this.isDrainedFor(w.scope));
+    for (const w of waiting) if (!this.scopedWaiters.includes(w)) w.done();
+  }
+
+  /** From now until its last delivery, idle() waits for this message. */
+  private track(message: Message) {
+    if (message.outstanding) return;
+    message.outstanding = true;
+    this.outstanding.set(message.scope, (this.outstanding.get(message.scope) ?? 0) + 1);
+  }
+
+  /** Delivered, or gone to the dead letters: done with. */
+  private settle(message: Message) {
+    if (!message.outstanding) return;
+    message.outstanding = false;
+    const left = (this.outstanding.get(message.scope) ?? 1) - 1;
+    if (left > 0) this.outstanding.set(message.scope, left);
+    else this.outstanding.delete(message.scope);
+  }
+
+  /** Nothing of this company's, and nothing of no company's, is queued, retrying or being delivered. */
+  isDrainedFor(companyId: string) {
+    return !this.outstanding.has(companyId) && !this.outstanding.has('*');
   }
 
   /** The counts SQS's GetQueueAttributes gives (a message waiting for its retry is not visible, as on SQS). */
@@ -195,6 +252,7 @@ export class LocalQueue {
     const moved = this.deadLetters.splice(0);
     for (const message of moved) {
       message.receiveCount = 0;
+      this.track(message);
       this.ready.push(message);
     }
     this.pump();
@@ -206,8 +264,16 @@ export class LocalQueue {
     return this.ready.length === 0 && this.inFlight === 0;
   }
 
-  /** Resolves when nothing is queued, delayed for less than a minute, or in flight. */
-  idle(): Promise<void> {
+  /**
+   * Resolves when nothing is queued, delayed for less than a minute, or in flight; with a company,
+   * when nothing of that company's is, nor anything no company owns (scopeOf): other companies'
+   * traffic does not hold it up.
+   */
+  idle(companyId?: string): Promise<void> {
+    if (companyId !== undefined) {
+      if (this.isDrainedFor(companyId)) return Promise.resolve();
+      return new Promise((done) => this.scopedWaiters.push({ scope: companyId, done }));
+    }
     if (this.inFlight === 0 && this.ready.length === 0) return Promise.resolve();
     return new Promise((done) => this.idleWaiters.push(done));
   }

@@ -99,8 +99,8 @@ export interface LocalStack {
   simulator?: SimulatorHub;
   /** tests: batches failed on purpose by `faultInjection` */
   faults: { injected: number };
-  /** resolves when every queue is empty and nothing is in flight */
-  idle(): Promise<void>;
+  /** resolves when every queue is empty and nothing is in flight (of that company's, with one) */
+  idle(companyId?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -318,12 +318,14 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
     if (!timer) throw new Error(`no timer ${name}`);
     return timer();
   };
-  const idle = async () => {
+  /** With a company: its work and work no company owns only (LocalQueue.idle), not other companies'. */
+  const idle = async (companyId?: string) => {
     // A consumer may enqueue into another queue: wait until a full pass finds every queue idle.
+    const drained = (q: LocalQueue) => (companyId === undefined ? q.isDrained() : q.isDrainedFor(companyId));
     for (let pass = 0; pass < 50; pass++) {
-      await Promise.all([...queues.values()].map((q) => q.idle()));
+      await Promise.all([...queues.values()].map((q) => q.idle(companyId)));
       await new Promise((r) => setTimeout(r, 5));
-      if ([...queues.values()].every((q) => q.isDrained())) return;
+      if ([...queues.values()].every(drained)) return;
     }
   };
 
@@ -370,8 +372,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: true }));
     },
-    '/@queues/idle': async (_req, res) => {
-      await idle();
+    '/@queues/idle': async (req, res) => {
+      await idle(new URL(req.url!, base).searchParams.get('companyId') ?? undefined);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({

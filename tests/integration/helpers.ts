@@ -187,8 +187,13 @@ export async function realtimeClient(token: string) {
 }
 
 /** Waits until the local queues have drained (local runtime only). */
-export async function queuesIdle() {
-  await fetch(`${baseUrl()}/@queues/idle`);
+/**
+ * Waits until the stack's queues have done what was sent to them. With a company: only that
+ * company's work (and work no company owns): other files' traffic beside this one does not hold
+ * the wait up (infra/local/queues.ts).
+ */
+export async function queuesIdle(companyId?: number) {
+  await fetch(`${baseUrl()}/@queues/idle${companyId === undefined ? '' : `?companyId=${companyId}`}`);
 }
 
 /** Runs a timer of the stack now, over every company; the file must have declared it (`usesTimers`), hold it now (`holdTimer`) or run alone. */

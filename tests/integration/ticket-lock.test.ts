@@ -36,7 +36,7 @@ async function scheduleOutcome(team: Team, id: number): Promise<ApiResponse> {
   const release = await holdTimer('schedules');
   try {
     await runTimer('schedules');
-    await queuesIdle();
+    await queuesIdle(team.co.companyId);
   } finally {
     await release();
   }
@@ -340,7 +340,7 @@ async function held(team: Team) {
   });
   const message = (await api('POST', `/messages/${ticket.id}`, { token: team.ana.token, body: { body: 'from Ana' } }))
     .body;
-  await queuesIdle();
+  await queuesIdle(team.co.companyId);
   return { contact, ticket, message };
 }
 
@@ -400,11 +400,11 @@ describe('the soft lock on every route that changes a ticket', () => {
       const t = await held(tm);
       const before = await snapshot(tm.co, t);
       expectOutcome(await row.call(tm, t, tm.bruno.token), row.refused ?? 'ERR_TICKET_LOCKED', 'colleague');
-      await queuesIdle();
+      await queuesIdle(tm.co.companyId);
       expect(await snapshot(tm.co, t)).toEqual(before);
 
       expectOutcome(await row.call(tm, t, tm.ana.token), row.holder, 'holder');
-      await queuesIdle();
+      await queuesIdle(tm.co.companyId);
       // the holder changes her own ticket: no takeover
       expect(await takeoversOf(tm.co, t.ticket.id)).toEqual([]);
 
