@@ -210,10 +210,12 @@ export class LocalQueue {
     if (this.inFlight === 0 && this.ready.length === 0) {
       for (const done of this.idleWaiters.splice(0)) done();
     }
-    if (this.scopedWaiters.length === 0) return;
     const waiting = this.scopedWaiters;
-    this.scopedWaiters = waiting.filter((w) => !this.isDrainedFor(w.scope));
-    for (const w of waiting) if (!this.scopedWaiters.includes(w)) w.done();
+    this.scopedWaiters = [];
+    for (const w of waiting) {
+      if (this.isDrainedFor(w.scope)) w.done();
+      else this.scopedWaiters.push(w);
+    }
   }
 
   /** From now until its last delivery, idle() waits for this message. */

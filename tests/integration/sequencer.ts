@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const ALONE = /^runsAlone\(\);/m;
+const LOCKED_PROJECTS = ['integration', 'e2e', 'campaign-scale'];
 /** `usesTimers('a', 'b')` for the whole file, `holdTimer('a')` around a tick (tests/integration/helpers.ts) */
 const TIMER_CALL = /\b(?:usesTimers|holdTimer)\(([^)]*)\)/g;
 
@@ -58,8 +59,11 @@ export function spreadTimers<T>(files: PlannedFile<T>[], workers: number): T[] {
 export default class RunsAloneFirst extends BaseSequencer {
   async sort(files: TestSpecification[]) {
     const sorted = await super.sort(files);
-    const text = new Map(sorted.map((f) => [f, readFileSync(f.moduleId, 'utf8')]));
-    const alone = (f: TestSpecification) => ALONE.test(text.get(f)!);
+    const text = new Map(
+      // the projects whose files take the file locks (file-lock-setup.ts)
+      sorted.filter((f) => LOCKED_PROJECTS.includes(f.project.name)).map((f) => [f, readFileSync(f.moduleId, 'utf8')]),
+    );
+    const alone = (f: TestSpecification) => ALONE.test(text.get(f) ?? '');
     // the fault run has a stack of its own: it starts with them, while the shared stack is least busy
     const fault = sorted.filter((f) => f.project.name === 'fault');
     const first = sorted.filter(alone);
