@@ -13,6 +13,7 @@ import { localClientOptions } from './local-aws';
 import { batchGet, deleteItem, getItem, query, queryAll, updateItem, batchWrite, type Item } from './db';
 import { ttlIn } from './keys';
 import { log } from './log';
+import { eachLimit } from './each-limit';
 
 /**
  * WebSocket connections: `C#<companyId>#WS` / `CONN#<connectionId>` holds who is connected and which
@@ -425,10 +426,5 @@ export async function postAll(
 }
 
 /** Runs `run` over `items`, at most `limit` at a time (fan-outs: socket posts, Web Push deliveries). */
-export async function eachBounded<T>(items: T[], run: (item: T) => Promise<unknown>, limit = FANOUT_CONCURRENCY) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
+export const eachBounded = <T>(items: T[], run: (item: T) => Promise<unknown>, limit = FANOUT_CONCURRENCY) =>
+  eachLimit(items, limit, run);

@@ -54,7 +54,11 @@ interface TestRunner {
 const started: TestRunner[] = [];
 
 /** A runner process in miniature: its session manager, runner API and fleet membership. */
-async function startRunner(id: string, writeHeartbeat?: (info: RunnerInfo) => Promise<void>): Promise<TestRunner> {
+async function startRunner(
+  id: string,
+  writeHeartbeat?: (info: RunnerInfo) => Promise<void>,
+  settings = SETTINGS,
+): Promise<TestRunner> {
   let fleet: InstanceType<typeof Fleet> | undefined;
   const manager = new SessionManager(simulatorProvider(sim.url, id), id, 2_000, {
     owns: (c, w) => fleet!.owns(c, w),
@@ -71,7 +75,7 @@ async function startRunner(id: string, writeHeartbeat?: (info: RunnerInfo) => Pr
       checkHealth: () => manager.checkHealth(),
     },
   });
-  fleet = new Fleet(manager, { runnerId: id, url: `http://127.0.0.1:${api.port}`, token }, SETTINGS, writeHeartbeat);
+  fleet = new Fleet(manager, { runnerId: id, url: `http://127.0.0.1:${api.port}`, token }, settings, writeHeartbeat);
   await fleet.start();
   let gone = false;
   const runner: TestRunner = {
@@ -267,10 +271,16 @@ describe('session fleet', () => {
 
   it('self-fencing: a runner that cannot write its heartbeat closes its sockets before a peer may take them', async () => {
     let failing = false;
-    const a = await startRunner('fleet-m', async (info) => {
-      if (failing) throw new Error('DynamoDB unreachable');
-      await heartbeat(info);
-    });
+    // a TTL of 3 s gives the fence its margin of 600 ms (a fifth of the TTL; 3 s in production):
+    // on a loaded machine, 300 ms of a 1.5 s TTL was sometimes less than closing the socket took
+    const a = await startRunner(
+      'fleet-m',
+      async (info) => {
+        if (failing) throw new Error('DynamoDB unreachable');
+        await heartbeat(info);
+      },
+      { ...SETTINGS, heartbeatTtlMs: 3_000 },
+    );
     await pairedSessions(a, [601]);
     await startRunner('fleet-n');
     failing = true;

@@ -86,6 +86,16 @@ export async function ensureInvoice(
   }
 }
 
+/**
+ * The timer's path: issues the period's invoice unless its guard shows one was issued (one read for
+ * a company already billed, where `ensureInvoice` reads the invoice too). True when this call issued it.
+ */
+export async function issueInvoiceOnce(company: StoredCompany, plan: Plan) {
+  const day = company.dueDate && dueDay(company.dueDate);
+  if (day && (await getItem(periodKeys(company.id, day), { consistent: true }))) return false;
+  return (await ensureInvoice(company, plan)).created;
+}
+
 async function invoiceOfPeriod(companyId: number, day: string) {
   const guard = await getItem<{ invoiceId: number }>(periodKeys(companyId, day), { consistent: true });
   return guard ? getInvoice(companyId, guard.invoiceId, { consistent: true }) : undefined;

@@ -27,6 +27,7 @@ import {
 import { decodeCursor, page } from '../cursor';
 import { companyScope, nextId } from '../ids';
 import { nowIso } from '../keys';
+import { chunked, eachLimit } from '../each-limit';
 import { publish } from '../realtime';
 import { presignGet, putObject, tenantPrefix } from '../storage';
 import type { UploadedFile } from '../multipart';
@@ -209,15 +210,6 @@ export async function deleteContactListItem(companyId: number, id: number) {
 const IMPORT_CONCURRENCY = 8;
 const IMPORT_BATCH = 100;
 
-async function eachLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-const chunked = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /** The first sheet's rows as header -> value maps, with their spreadsheet line (the header is line 1). */
 function readSheet(file: UploadedFile): { line: number; row: Record<string, unknown> }[] {

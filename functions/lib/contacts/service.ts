@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { batchGet, deleteTx, putIfTx, putTx, transact, updateItem, type TransactItem } from '../db';
 import { companyScope, counterTx, nextId } from '../ids';
 import { nowIso } from '../keys';
+import { chunked, eachLimit } from '../each-limit';
 import { publish } from '../realtime';
 import { bumpDay, dayOf } from '../dashboard/aggregates';
 import {
@@ -256,17 +257,6 @@ const IMPORT_CHUNK = 50;
 /** Transactions in flight at once. */
 const IMPORT_CONCURRENCY = 6;
 
-/** Runs `work` on every item with at most `limit` running at once. */
-async function eachLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-const chunked = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * Writes imported contacts in one transaction, then adds them to the usage counter. The counter stays
