@@ -139,8 +139,11 @@ describe('shell: sign up, log in, language, theme', () => {
     await page.getByLabel('Senha').fill(co.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL('**/tickets');
+    // the page as the user sees it before they reach for the menu: the list has loaded
+    await page.getByText('Nenhum atendimento encontrado.').waitFor();
     await expect(page.getByRole('navigation').isVisible()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Abrir menu' }).click();
+    await page.getByRole('navigation').waitFor();
     await page.getByRole('link', { name: 'Tarefas' }).click();
     await page.waitForURL('**/todolist');
     // the temporary drawer closes itself after navigating

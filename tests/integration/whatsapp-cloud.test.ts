@@ -7,6 +7,7 @@ import {
   login,
   newCompany,
   queuesIdle,
+  holdTimer,
   runTimer,
   table,
   type TestCompany,
@@ -17,7 +18,8 @@ import { createContact, createTicket, createUser } from './fixtures';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CLOUD_COMMAND_QUEUE } from '../../shared/whatsapp-protocol';
 
-usesTimers('company-cleanup', 'cloud-status');
+// company-cleanup (shared with platform-admin.test.ts) is held only by the test that deletes a company
+usesTimers('cloud-status');
 
 /**
  * WhatsApp Business Cloud API connections (issue 36) over HTTP against the local stack, with Meta's
@@ -679,6 +681,7 @@ describe('a deleted company and its Cloud API connection', () => {
     expect(await widGuard(co, sent.wid)).toBeUndefined();
     expect(await widGuard(co, wid)).toBeDefined();
     const sup = (await login(ADMIN.email, ADMIN.password)).token;
+    await holdTimer('company-cleanup');
     expect((await api('DELETE', `/companies/${co.companyId}`, { token: sup })).status).toBe(202);
     await runTimer('company-cleanup');
     await queuesIdle();
