@@ -210,7 +210,6 @@ export async function deleteContactListItem(companyId: number, id: number) {
 const IMPORT_CONCURRENCY = 8;
 const IMPORT_BATCH = 100;
 
-
 /** The first sheet's rows as header -> value maps, with their spreadsheet line (the header is line 1). */
 function readSheet(file: UploadedFile): { line: number; row: Record<string, unknown> }[] {
   const extension = file.fileName.split('.').pop()?.toLowerCase();

@@ -257,7 +257,6 @@ const IMPORT_CHUNK = 50;
 /** Transactions in flight at once. */
 const IMPORT_CONCURRENCY = 6;
 
-
 /**
  * Writes imported contacts in one transaction, then adds them to the usage counter. The counter stays
  * out of the transaction: every chunk would touch that one item, and transactions on the same item
