@@ -134,6 +134,14 @@ export async function loginUI(page: Page, email: string, password: string) {
   await page.waitForURL('**/tickets');
 }
 
+/**
+ * Waits until the signed-in page's realtime socket is open (the top bar's "Reconectando…" strip is
+ * gone): from then on the server's events reach it. Call it once the layout shows.
+ */
+export async function realtimeUp(page: Page) {
+  await page.getByRole('status', { name: 'Reconectando…' }).waitFor({ state: 'detached', timeout: 15_000 });
+}
+
 /** The WhatsApp simulator's local endpoints (a fake phone per connection). */
 export async function simulator(path: string, body?: unknown) {
   const res = await fetch(`${baseUrl()}/@simulator/${path}`, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
+import { apiCall, eventually, launch, loginUI, newCompany, newPage, realtimeUp, shot, simulator } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ describe('contacts: import the phone address book (POST /contacts/import)', () =
     await page.goto('/contacts');
     await page.getByRole('button', { name: 'Importar do WhatsApp' }).waitFor();
     // the page's socket must be connected to hear the parts of a small book, imported in milliseconds
-    await page.waitForTimeout(1500);
+    await realtimeUp(page);
     await page.getByRole('button', { name: 'Importar do WhatsApp' }).click();
     await page.getByText('Contatos importados da agenda do telefone: 2').waitFor();
     await page.getByText('Agenda Bruno').waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiCall, launch, loginUI, newCompany, newPage, setItemFields, shot, unique } from './browser';
+import { apiCall, launch, loginUI, newCompany, newPage, realtimeUp, setItemFields, shot, unique } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,8 +16,8 @@ describe('session (attendance.md 4.1)', () => {
     const first = await newPage(browser);
     await loginUI(first.page, co.email, co.password);
     await first.page.getByRole('tab', { name: 'Abertos' }).waitFor();
-    // give the socket a moment to be connected before the second login publishes the event
-    await first.page.waitForTimeout(1500);
+    // the socket is open before the second login publishes the event
+    await realtimeUp(first.page);
 
     const second = await newPage(browser);
     await loginUI(second.page, co.email, co.password);

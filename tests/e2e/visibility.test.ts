@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiCall, eventually, launch, loginUI, newCompany, newPage, shot, simulator } from './browser';
+import { apiCall, eventually, launch, loginUI, newCompany, newPage, realtimeUp, shot, simulator } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -84,7 +84,7 @@ describe('ticket visibility (attendance.md 2.4, 6)', () => {
     await att.page.getByRole('link', { name: 'Contatos' }).waitFor();
     expect(await att.page.getByText('Administração').count()).toBe(0);
     // the socket must be registered before the change, or the event has nobody to reach
-    await att.page.waitForTimeout(1500);
+    await realtimeUp(att.page);
     const promoted = await apiCall('PUT', `/users/${created.body.id}`, { token: co.token, body: { profile: 'admin' } });
     expect(promoted.status).toBe(200);
     await att.page.getByText('Administração').first().waitFor();
