@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'company.due_date_changed',
   'company.deleted',
   'connection.token_rotated',
+  'connection.credentials_changed',
   'api_token.used',
   'data.exported',
   'data.imported',

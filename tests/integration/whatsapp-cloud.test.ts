@@ -143,6 +143,38 @@ describe('Cloud API connections', () => {
     expect(kept.body.status).toBe('CONNECTED');
   });
 
+  it('a change of its credentials is on the audit trail by name, never by value', async () => {
+    const co = await newCompany('cloudaudit');
+    const line = await cloudLine(co);
+    const trail = async () =>
+      (await api('GET', '/audit?action=connection.credentials_changed', { token: co.adminToken })).body
+        .entries as any[];
+    // a rename, or the masks sent back as the form shows them, changes no credential
+    const shown = (await api('GET', `/whatsapp/${line.id}`, { token: co.adminToken })).body;
+    await api('PUT', `/whatsapp/${line.id}`, {
+      token: co.adminToken,
+      body: { name: 'Cloud renamed', accessToken: shown.accessToken, appSecret: shown.appSecret },
+    });
+    expect(await trail()).toEqual([]);
+    const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
+    const appSecret = randomBytes(16).toString('hex');
+    await meta('/_script', { phoneNumberId: line.phoneNumberId, accessToken, appSecret });
+    const res = await api('PUT', `/whatsapp/${line.id}`, { token: co.adminToken, body: { accessToken, appSecret } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const entries = await trail();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorId: co.admin.id,
+      target: { type: 'connection', id: line.id, name: 'Cloud renamed' },
+      changes: { changedFields: ['accessToken', 'appSecret'] },
+    });
+    const stored = JSON.stringify(await table().query(`C#${co.companyId}#AUDIT`));
+    for (const secret of [accessToken, appSecret, line.accessToken, line.appSecret]) {
+      expect(JSON.stringify(entries)).not.toContain(secret);
+      expect(stored).not.toContain(secret);
+    }
+  });
+
   it('a token Meta no longer accepts, a number not registered or a restricted account leave it DISCONNECTED with the reason', async () => {
     const co = await newCompany('cloudreason');
     const expired = await cloudLine(co, { tokenExpired: true });

@@ -39,6 +39,7 @@ export type AuditAction =
   | 'company.due_date_changed'
   | 'company.deleted'
   | 'connection.token_rotated'
+  | 'connection.credentials_changed'
   | 'api_token.used'
   | 'data.exported'
   | 'data.imported'

@@ -44,16 +44,21 @@ export async function newCloudFields(body: WhatsappBody) {
   };
 }
 
+/** What an edit of a Cloud API connection can change of its credentials (the audit trail names them). */
+export type CloudCredential = 'wabaId' | 'accessToken' | 'appSecret' | 'verifyToken';
+
 /**
  * What an edit changes on a Cloud API connection: new secrets sealed, a new verify token (its
- * guard moves). The provider and the phone-number id are fixed: another number is another connection.
+ * guard moves), and which credentials that is (`changed`: a secret given again, not its mask,
+ * counts whatever its value). The provider and the phone-number id are fixed: another number is
+ * another connection.
  */
 export async function cloudUpdateFields(current: Whatsapp, body: Partial<WhatsappBody>) {
   if (body.provider && (body.provider === 'cloud') !== isCloudProvider(current.provider)) throw invalid('provider');
   if (!isCloudProvider(current.provider)) {
     for (const field of ['phoneNumberId', 'wabaId', 'accessToken', 'appSecret', 'verifyToken'] as const)
       if (body[field]) throw invalid(field);
-    return { set: {}, credentialsChanged: false };
+    return { set: {}, credentialsChanged: false, changed: [] as CloudCredential[] };
   }
   if (body.phoneNumberId && body.phoneNumberId !== current.phoneNumberId) throw invalid('phoneNumberId');
   const set: Record<string, unknown> = {};
@@ -65,7 +70,12 @@ export async function cloudUpdateFields(current: Whatsapp, body: Partial<Whatsap
   if (appSecret) Object.assign(set, { appSecretSealed: await sealSecret(appSecret), appSecretHint: hint(appSecret) });
   if (body.verifyToken && body.verifyToken !== current.verifyToken)
     Object.assign(set, { verifyToken: body.verifyToken, verifyTokenHash: hashVerifyToken(body.verifyToken) });
-  return { set, credentialsChanged: Boolean(accessToken) };
+  const changed: CloudCredential[] = [];
+  if (body.wabaId && body.wabaId !== current.wabaId) changed.push('wabaId');
+  if (accessToken) changed.push('accessToken');
+  if (appSecret) changed.push('appSecret');
+  if (set.verifyToken) changed.push('verifyToken');
+  return { set, credentialsChanged: Boolean(accessToken), changed };
 }
 
 /** The Graph API client of a stored Cloud API connection (its access token opened). */

@@ -342,6 +342,17 @@ export async function updateWhatsapp(
       changes: { token: { from: current.token || null, to: token } },
     });
   }
+  if (cloud.changed.length) {
+    // which credentials changed, never their values (the secrets are sealed; the trail has no hint of them)
+    await auditBy(by, {
+      action: 'connection.credentials_changed',
+      target: { type: 'connection', id, name: updated.name },
+      changes: {
+        changedFields: cloud.changed,
+        ...(cloud.changed.includes('wabaId') && { wabaId: { from: current.wabaId ?? null, to: body.wabaId } }),
+      },
+    });
+  }
   await publishWhatsapp(updated);
   if (previousDefault !== undefined && previousDefault !== id && isDefault) {
     const old = await requireWhatsapp(companyId, previousDefault).catch(() => undefined);

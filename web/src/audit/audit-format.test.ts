@@ -19,6 +19,11 @@ describe('audit page wording', () => {
       'source: codes.spreadsheet',
     ]);
   });
+  test('the credentials an edit changed are codes shown in words, never values', () => {
+    expect(summarizeChanges({ changedFields: ['accessToken', 'appSecret'] }, t)).toEqual([
+      'changedFields: codes.accessToken, codes.appSecret',
+    ]);
+  });
   test('empty values are a dash, booleans words, long values cut', () => {
     expect(formatValue(null, t)).toBe('—');
     expect(formatValue('', t)).toBe('—');

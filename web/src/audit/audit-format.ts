@@ -22,8 +22,8 @@ export function formatValue(value: unknown, t: Translate): string {
 const isChange = (v: unknown): v is { from?: unknown; to?: unknown } =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && ('from' in v || 'to' in v);
 
-/** Values the server records as codes (an import's source), in words. */
-const CODED_FIELDS = new Set(['source']);
+/** Values the server records as codes (an import's source, the credentials an edit changed), in words. */
+const CODED_FIELDS = new Set(['source', 'changedFields']);
 
 /**
  * The changes as short lines: the operation of a plan change (`op`) first, in words; then
@@ -40,8 +40,10 @@ export function summarizeChanges(changes: AuditRow['changes'], t: Translate): st
   return typeof op === 'string' ? [t(`ops.${op}`, { defaultValue: op }), ...lines] : lines;
 
   function line(name: string, value: unknown) {
-    if (CODED_FIELDS.has(name) && typeof value === 'string')
-      return `${field(name)}: ${t(`codes.${value}`, { defaultValue: value })}`;
+    const code = (v: string) => t(`codes.${v}`, { defaultValue: v });
+    if (CODED_FIELDS.has(name) && typeof value === 'string') return `${field(name)}: ${code(value)}`;
+    if (CODED_FIELDS.has(name) && Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      return `${field(name)}: ${value.map(code).join(', ')}`;
     if (isChange(value)) {
       if (!('from' in value)) return `${field(name)}: ${formatValue(value.to, t)}`;
       return `${field(name)}: ${formatValue(value.from, t)} → ${formatValue(value.to, t)}`;
