@@ -87,6 +87,12 @@ export const ERROR_STATUS = {
   ERR_NOT_SUPPORTED_BY_CLOUD: 400,
   /** another connection (of any company) already holds this Cloud API phone-number id */
   ERR_CLOUD_NUMBER_IN_USE: 409,
+  /**
+   * a free-form message to a customer of a Cloud API number outside the 24-hour window since their
+   * last message (`details.windowEndsAt`: when it closed, null if they never wrote): only an
+   * approved template may be sent then
+   */
+  ERR_CLOUD_WINDOW_CLOSED: 409,
   /** a webhook whose X-Hub-Signature-256 is missing or does not match the app secret */
   ERR_INVALID_WEBHOOK_SIGNATURE: 401,
 } as const;

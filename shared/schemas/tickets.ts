@@ -50,6 +50,12 @@ export const Ticket = z.object({
   firstResponseAt: z.string().nullable().optional(),
   slaFirstResponseBreached: z.boolean().optional(),
   slaResolutionBreached: z.boolean().optional(),
+  /**
+   * When the customer last wrote on this ticket (or, for a ticket an attendant opened, on the
+   * contact's latest earlier ticket on the connection): a Cloud API number's 24-hour window follows
+   * from it (shared/cloud-window.ts). Absent until the customer writes.
+   */
+  customerMessageAt: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -447,9 +447,18 @@ async function conversation(label: string, script: Record<string, unknown> = {})
   const co = await newCompany(label);
   const line = await cloudLine(co, script);
   const number = customer();
-  const contact = await createContact(co.adminToken, { number });
-  const ticket = (await createTicket(co.adminToken, { contactId: contact.id, whatsappId: line.id })) as { id: number };
-  return { co, line, number, ticket };
+  // the customer writes first: the sends below need their 24-hour window open
+  await inbound(line, { from: number, text: 'oi' });
+  const [pending] = await eventually(async () => {
+    const list = await ticketsOf(co);
+    return list.length ? list : undefined;
+  });
+  const accepted = await api('PUT', `/tickets/${pending.id}`, {
+    token: co.adminToken,
+    body: { status: 'open', userId: co.admin.id },
+  });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return { co, line, number, ticket: { id: pending.id as number } };
 }
 
 async function sendText(co: TestCompany, ticketId: number, body: string) {
@@ -588,6 +597,9 @@ describe('sending through the Cloud API', () => {
   it("the external messages API sends through Meta with the connection's API token, without a number check", async () => {
     const co = await newCompany('cloudxapi');
     const line = await cloudLine(co);
+    // the customer wrote today: their window is open
+    await inbound(line, { from: '5511966660042', text: 'Meu pedido?' });
+    await eventually(async () => (await ticketsOf(co)).length === 1);
     const res = await api('POST', '/messages/send', {
       headers: { authorization: `Bearer ${line.created.token}` },
       body: { number: '+55 (11) 96666-0042', body: 'Seu pedido saiu' },
@@ -618,6 +630,83 @@ describe('sending through the Cloud API', () => {
       return w.status === 'DISCONNECTED' ? w : undefined;
     });
     expect(connection.statusReason).toBe('tokenExpired');
+  });
+});
+
+describe('the 24-hour customer service window', () => {
+  const HOUR = 3_600_000;
+  const ticketOf = async (co: TestCompany, id: number) =>
+    (await api('GET', `/tickets/${id}`, { token: co.adminToken })).body as Record<string, any>;
+  const wroteAt = (co: TestCompany, ticketId: number, at: string) =>
+    table().set(`C#${co.companyId}`, `TICKET#${String(ticketId).padStart(10, '0')}`, { customerMessageAt: at });
+
+  it("a ticket keeps when the customer last wrote; the customer's next message moves it", async () => {
+    const { co, line, number, ticket } = await conversation('cloudwin');
+    const first = (await ticketOf(co, ticket.id)).customerMessageAt;
+    expect(Date.parse(first)).toBeGreaterThan(Date.now() - HOUR);
+    await wroteAt(co, ticket.id, new Date(Date.now() - 2 * HOUR).toISOString());
+    await inbound(line, { from: number, text: 'de novo' });
+    await eventually(async () => Date.parse((await ticketOf(co, ticket.id)).customerMessageAt) > Date.now() - HOUR);
+    // our own messages never move it
+    const before = (await ticketOf(co, ticket.id)).customerMessageAt;
+    await sendText(co, ticket.id, 'certo');
+    expect((await ticketOf(co, ticket.id)).customerMessageAt).toBe(before);
+  });
+
+  it('outside the window a free-form send is ERR_CLOUD_WINDOW_CLOSED: nothing stored, nothing sent; the customer writing opens it again', async () => {
+    const { co, line, number, ticket } = await conversation('cloudwinshut');
+    const wrote = new Date(Date.now() - 25 * HOUR).toISOString();
+    await wroteAt(co, ticket.id, wrote);
+    const messages = (await messagesOf(co, ticket.id)).length;
+    const sent = (await sendsTo(line)).length;
+    const refused = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: { body: 'olá?' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error: 'ERR_CLOUD_WINDOW_CLOSED',
+      details: { windowEndsAt: new Date(Date.parse(wrote) + 24 * HOUR).toISOString() },
+    });
+    await queuesIdle(co.companyId);
+    expect((await messagesOf(co, ticket.id)).length).toBe(messages);
+    expect((await sendsTo(line)).length).toBe(sent);
+    // one hour inside the window still sends
+    await wroteAt(co, ticket.id, new Date(Date.now() - 23 * HOUR).toISOString());
+    await sendText(co, ticket.id, 'ainda dá');
+    await eventually(async () => (await sendsTo(line)).length === sent + 1);
+    await wroteAt(co, ticket.id, wrote);
+    expect((await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: { body: 'x' } })).status).toBe(
+      409,
+    );
+    await inbound(line, { from: number, text: 'voltei' });
+    await eventually(async () => (await ticketOf(co, ticket.id)).customerMessageAt > wrote);
+    await sendText(co, ticket.id, 'bem-vindo de volta');
+    await eventually(async () => (await sendsTo(line)).length === sent + 2);
+  });
+
+  it("a ticket an attendant opens carries the window over from the contact's last ticket; a customer who never wrote has none", async () => {
+    const { co, line, ticket } = await conversation('cloudwincarry');
+    const wrote = (await ticketOf(co, ticket.id)).customerMessageAt;
+    const closed = await api('PUT', `/tickets/${ticket.id}`, { token: co.adminToken, body: { status: 'closed' } });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const contactId = (await ticketOf(co, ticket.id)).contactId;
+    const again = (await createTicket(co.adminToken, { contactId, whatsappId: line.id })) as { id: number };
+    expect((await ticketOf(co, again.id)).customerMessageAt).toBe(wrote);
+    await sendText(co, again.id, 'retomando');
+
+    const stranger = await createContact(co.adminToken, { number: customer() });
+    const cold = (await createTicket(co.adminToken, { contactId: stranger.id, whatsappId: line.id })) as { id: number };
+    expect((await ticketOf(co, cold.id)).customerMessageAt).toBeUndefined();
+    const refused = await api('POST', `/messages/${cold.id}`, { token: co.adminToken, body: { body: 'oi' } });
+    expect(refused.body).toEqual({ error: 'ERR_CLOUD_WINDOW_CLOSED', details: { windowEndsAt: null } });
+  });
+
+  it('a WhatsApp Web connection has no window: its sends are never refused for it', async () => {
+    const co = await newCompany('cloudwinweb');
+    const web = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Web line' } });
+    expect(web.status).toBe(201);
+    const contact = await createContact(co.adminToken, { number: customer() });
+    const t = (await createTicket(co.adminToken, { contactId: contact.id, whatsappId: web.body.id })) as { id: number };
+    const res = await api('POST', `/messages/${t.id}`, { token: co.adminToken, body: { body: 'oi' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
 });
 

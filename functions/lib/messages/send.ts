@@ -11,6 +11,7 @@ import {
   type SessionCommand,
 } from '#shared/whatsapp-protocol';
 import { isCloudProvider } from '#shared/constants';
+import { cloudWindowEndsAt, cloudWindowLeftMs } from '#shared/cloud-window';
 import { knownProvider, toWhatsapp, whatsappKeys } from '../whatsapp/repo';
 import { batchGet } from '../db';
 import { countIfFirstResponse } from '../sla/clock';
@@ -57,6 +58,11 @@ export async function sendMessage(
   const cloud = isCloudProvider(provider);
   // outbound media through the Cloud API (an upload to Meta first) is not built yet: refused, not lost
   if (cloud && input.media) throw new AppError('ERR_NOT_SUPPORTED_BY_CLOUD');
+  // outside the customer service window Meta takes only templates (its 131047): refused here, nothing stored
+  if (cloud && cloudWindowLeftMs(ticket.customerMessageAt, Date.now()) === 0)
+    throw new AppError('ERR_CLOUD_WINDOW_CLOSED', undefined, {
+      windowEndsAt: cloudWindowEndsAt(ticket.customerMessageAt),
+    });
   const quoted = sameConversation(
     ticket,
     input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,

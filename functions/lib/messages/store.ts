@@ -112,6 +112,7 @@ const bumpOf = (m: Message, unread: boolean) => ({
   createdAt: m.createdAt,
   lastMessage: lastMessageText(m),
   unread,
+  fromCustomer: !m.fromMe,
 });
 
 /**

@@ -136,13 +136,32 @@ export function ticketPutTx(after: StoredTicket, expectedVersion: number | null)
 export async function bumpTicket(
   before: StoredTicket,
   /** `firstResponse`: an attendant's message, the wait's first response unless one was recorded (sla/clock.ts) */
-  m: { id: string; createdAt: string; lastMessage: string; unread: boolean; firstResponse?: boolean },
+  m: {
+    id: string;
+    createdAt: string;
+    lastMessage: string;
+    unread: boolean;
+    firstResponse?: boolean;
+    /** a customer's message: the ticket keeps when they last wrote (the Cloud API's window) */
+    fromCustomer?: boolean;
+  },
   opts: { onlyIfBehind?: boolean } = {},
 ): Promise<StoredTicket | undefined> {
   const updatedAt = m.createdAt > before.updatedAt ? m.createdAt : nowIso();
   const order = `${updatedAt}#${pad(before.id)}`;
   const item = await updateItem(ticketKeys(before.companyId, before.id), {
-    set: { lastMessage: m.lastMessage, updatedAt, gsi1sk: order, gsi2sk: order, gsi3sk: order, lastMessageId: m.id },
+    set: {
+      lastMessage: m.lastMessage,
+      updatedAt,
+      gsi1sk: order,
+      gsi2sk: order,
+      gsi3sk: order,
+      lastMessageId: m.id,
+      // an older message delivered late never moves it back
+      ...(m.fromCustomer && !(before.customerMessageAt && before.customerMessageAt > m.createdAt)
+        ? { customerMessageAt: m.createdAt }
+        : {}),
+    },
     ...(m.firstResponse ? { setIfAbsent: { firstResponseAt: m.createdAt } } : {}),
     add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },
     // a message moves its ticket once, also when a concurrent redelivery's repair got there first

@@ -6,7 +6,7 @@ import { SETTING_DEFAULTS } from '#shared/constants';
 import { AppError } from '../errors';
 import { batchGet, deleteTx, getItem, putTx, query, transact, type TransactItem, type Item } from '../db';
 import { companyScope, nextId } from '../ids';
-import { nowIso } from '../keys';
+import { nowIso, pad } from '../keys';
 import { log } from '../log';
 import { settingKeys, settingValue } from '../settings';
 import { getUser, toUser, userKeys } from '../accounts/users';
@@ -123,7 +123,8 @@ function newTicket(
   fields: Pick<
     StoredTicket,
     'status' | 'userId' | 'user' | 'queueId' | 'queue' | 'whatsappId' | 'whatsapp' | 'contactId' | 'contact' | 'isGroup'
-  >,
+  > &
+    Partial<Pick<StoredTicket, 'customerMessageAt'>>,
 ): StoredTicket {
   const now = nowIso();
   return {
@@ -255,8 +256,12 @@ export async function createTicketByUser(
     queueSnap(companyId, body.queueId ?? null),
     userSnap(companyId, userId),
   ]);
-  const id = await nextId(companyScope(companyId), 'ticket');
+  const [id, customerMessageAt] = await Promise.all([
+    nextId(companyScope(companyId), 'ticket'),
+    lastCustomerMessageAt(companyId, contact.id, whatsappId),
+  ]);
   const ticket = newTicket(companyId, id, {
+    ...(customerMessageAt ? { customerMessageAt } : {}),
     status: 'open',
     userId,
     user,
@@ -276,6 +281,23 @@ export async function createTicketByUser(
     throw err;
   }
   return toTicket(ticket);
+}
+
+/**
+ * When the customer last wrote to this connection, for a ticket an attendant opens: as their latest
+ * earlier ticket on it recorded (gsi5 lists a contact's tickets by connection, then creation). The
+ * Cloud API's 24-hour window carries over to the new ticket.
+ */
+async function lastCustomerMessageAt(companyId: number, contactId: number, whatsappId: number) {
+  const { items } = await query<{ id: number }>({
+    index: 'gsi5',
+    pk: ticketIndex.contact(companyId, contactId),
+    sk: { beginsWith: `${pad(whatsappId)}#` },
+    forward: false,
+    limit: 1,
+  });
+  const latest = items[0] && (await getStoredTicket(companyId, items[0].id));
+  return latest?.customerMessageAt ?? undefined;
 }
 
 /** Runs a write again when its transaction met a concurrent one (ERR_CONFLICT without a failed condition). */

@@ -24,6 +24,8 @@ export default {
     ERR_MERGE_IN_PROGRESS: 'Um destes contatos já está sendo mesclado.',
     ERR_LIST_LIMIT_REACHED: 'Você atingiu o número máximo de itens desta lista. Exclua um para adicionar outro.',
     ERR_NOT_SUPPORTED_BY_CLOUD: 'Esta ação não está disponível para conexões da API oficial (Cloud API).',
+    ERR_CLOUD_WINDOW_CLOSED:
+      'A janela de 24 horas desta conversa está fechada: pela API oficial, só dá para responder depois que o cliente escrever de novo.',
     ERR_CLOUD_NUMBER_IN_USE: 'Este número da Cloud API já está em uso em outra conexão.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Assinatura do webhook inválida.',
     ERR_CAMPAIGN_NOT_EDITABLE:
@@ -90,6 +92,8 @@ export default {
     ERR_MERGE_IN_PROGRESS: 'One of these contacts is already being merged.',
     ERR_LIST_LIMIT_REACHED: 'You have reached the maximum number of items in this list. Delete one to add another.',
     ERR_NOT_SUPPORTED_BY_CLOUD: 'This action is not available for official API (Cloud API) connections.',
+    ERR_CLOUD_WINDOW_CLOSED:
+      "This conversation's 24-hour window is closed: through the official API you can reply once the customer writes again.",
     ERR_CLOUD_NUMBER_IN_USE: 'This Cloud API number is already used by another connection.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Invalid webhook signature.',
     ERR_CAMPAIGN_NOT_EDITABLE:
@@ -156,6 +160,8 @@ export default {
     ERR_MERGE_IN_PROGRESS: 'Uno de estos contactos ya se está fusionando.',
     ERR_LIST_LIMIT_REACHED: 'Alcanzó el número máximo de elementos de esta lista. Elimine uno para agregar otro.',
     ERR_NOT_SUPPORTED_BY_CLOUD: 'Esta acción no está disponible para conexiones de la API oficial (Cloud API).',
+    ERR_CLOUD_WINDOW_CLOSED:
+      'La ventana de 24 horas de esta conversación está cerrada: por la API oficial, puede responder cuando el cliente escriba de nuevo.',
     ERR_CLOUD_NUMBER_IN_USE: 'Este número de la Cloud API ya se usa en otra conexión.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Firma del webhook inválida.',
     ERR_CAMPAIGN_NOT_EDITABLE:
