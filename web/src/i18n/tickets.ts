@@ -92,9 +92,15 @@ export default {
       empty: 'Nenhuma mensagem ainda.',
       readOnly: 'Visualização',
     },
+    window: {
+      left: 'Janela de 24 h: {{time}}',
+      closed: 'Janela de 24 h fechada',
+      help: 'Pela API oficial, mensagens livres só podem ser enviadas até 24 horas depois da última mensagem do cliente.',
+    },
     composer: {
       placeholder: 'Digite uma mensagem',
       placeholderClosed: 'Reabra ou aceite este ticket para enviar uma mensagem.',
+      placeholderWindowClosed: 'A janela de 24 horas fechou: responda quando o cliente escrever de novo.',
       send: 'Enviar',
       emoji: 'Emoji',
       attach: 'Anexar arquivo',
@@ -236,9 +242,15 @@ export default {
       empty: 'No messages yet.',
       readOnly: 'Preview',
     },
+    window: {
+      left: '24 h window: {{time}}',
+      closed: '24 h window closed',
+      help: 'Through the official API, free-form messages can be sent only within 24 hours of the customer’s last message.',
+    },
     composer: {
       placeholder: 'Type a message',
       placeholderClosed: 'Reopen or accept this ticket to send a message.',
+      placeholderWindowClosed: 'The 24-hour window has closed: reply once the customer writes again.',
       send: 'Send',
       emoji: 'Emoji',
       attach: 'Attach file',
@@ -380,9 +392,15 @@ export default {
       empty: 'Aún no hay mensajes.',
       readOnly: 'Vista previa',
     },
+    window: {
+      left: 'Ventana de 24 h: {{time}}',
+      closed: 'Ventana de 24 h cerrada',
+      help: 'Por la API oficial, los mensajes libres solo se pueden enviar hasta 24 horas después del último mensaje del cliente.',
+    },
     composer: {
       placeholder: 'Escriba un mensaje',
       placeholderClosed: 'Reabra o acepte este ticket para enviar un mensaje.',
+      placeholderWindowClosed: 'La ventana de 24 horas se cerró: responda cuando el cliente escriba de nuevo.',
       send: 'Enviar',
       emoji: 'Emoji',
       attach: 'Adjuntar archivo',

@@ -60,12 +60,14 @@ const EMOJI_PICKER = { width: 350, height: 450 };
 
 interface Props {
   ticket: Ticket;
+  /** a Cloud API ticket whose 24-hour window has closed: nothing free-form can be sent */
+  windowClosed?: boolean;
   replyTo: Message | null;
   onCancelReply(): void;
 }
 
 /** The composer of 2.6: text (up to 5 rows), emoji, media, audio, quick replies, signature, quoting. */
-export function Composer({ ticket, replyTo, onCancelReply }: Props) {
+export function Composer({ ticket, windowClosed = false, replyTo, onCancelReply }: Props) {
   const { t } = useTranslation('tickets');
   const { user } = useAuth();
   const [text, setText] = useState('');
@@ -83,7 +85,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
   const recorder = useRecorder();
   const realtime = useRealtimeClient();
-  const open = ticket.status === 'open';
+  const open = ticket.status === 'open' && !windowClosed;
   const query = quickReplyQuery(text);
   // fetched afresh each time the suggestions open (no dedupe window) and on every quickMessage event, so a
   // reply created a moment ago, here or by a colleague, is offered at once
@@ -319,7 +321,13 @@ export function Composer({ ticket, replyTo, onCancelReply }: Props) {
               fullWidth
               size="small"
               disabled={!open}
-              placeholder={open ? t('composer.placeholder') : t('composer.placeholderClosed')}
+              placeholder={
+                open
+                  ? t('composer.placeholder')
+                  : windowClosed
+                    ? t('composer.placeholderWindowClosed')
+                    : t('composer.placeholderClosed')
+              }
               value={text}
               onChange={(e) => {
                 setText(e.target.value);

@@ -38,6 +38,7 @@ import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
 import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
 import { SlaCountdown } from '../sla/SlaCountdown';
+import { CloudWindowChip, useCloudWindow } from './CloudWindow';
 import type { Message, Ticket } from './types';
 import { can } from '#shared/permissions';
 import { lockHolder, mayTakeOver } from '#shared/presence';
@@ -71,6 +72,10 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [busy, setBusy] = useState(false);
   const { value: setting } = useSettings();
   const { viewers, typists } = useTicketPresence(ticket?.id ?? 0, user?.id);
+  const windowLeft = useCloudWindow({
+    whatsappId: ticket?.whatsappId ?? 0,
+    customerMessageAt: ticket?.customerMessageAt,
+  });
   const shown = ticket !== null;
   useEffect(() => {
     if (shown) void loadPresence();
@@ -216,6 +221,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
               <SlaCountdown ticket={ticket} />
+              {ticket.status !== 'closed' && <CloudWindowChip left={windowLeft} />}
               {viewers.length > 0 && (
                 <Suspense fallback={null}>
                   <ViewerAvatars viewers={viewers} />
@@ -321,7 +327,12 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
             <LockNotice holder={holder} canTakeOver={canTakeOver} busy={busy} onTakeOver={takeOver} />
           </Suspense>
         ) : (
-          <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <Composer
+            ticket={ticket}
+            windowClosed={windowLeft === 0}
+            replyTo={replyTo}
+            onCancelReply={() => setReplyTo(null)}
+          />
         )}
       </Box>
       <MountWhenOpened open={drawer}>

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  apiCall,
+  baseUrl,
+  eventually,
+  launch,
+  loginUI,
+  newCompany,
+  newPage,
+  realtimeUp,
+  setItemFields,
+  shot,
+} from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Meta's side, played by the local stack's fake (infra/local/meta-fake.ts). */
+async function meta(path: string, body: unknown) {
+  const res = await fetch(`${baseUrl()}/@meta${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return res.json();
+}
+
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+
+describe('the Cloud API 24-hour window (issue 36)', () => {
+  test("a cloud ticket shows its window's time left; once closed the composer is shut, and the customer writing opens it again", async () => {
+    const co = await newCompany('cloudwin');
+    const phoneNumberId = `1${digits(14)}`;
+    const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
+    const appSecret = randomBytes(16).toString('hex');
+    await meta('/_script', { phoneNumberId, accessToken, appSecret, displayPhoneNumber: '+55 11 4000-1234' });
+    const line = await apiCall('POST', '/whatsapp', {
+      token: co.token,
+      body: { name: 'Oficial', provider: 'cloud', phoneNumberId, wabaId: `2${digits(14)}`, accessToken, appSecret },
+    });
+    expect(line.status, JSON.stringify(line.body)).toBe(201);
+    const from = `55119${digits(8)}`;
+    await meta('/_inbound', { phoneNumberId, from, text: 'Oi, meu pedido chegou?', profileName: 'Carla Nunes' });
+    const ticket = await eventually(async () => {
+      const list = await apiCall('GET', '/tickets?showAll=true&status=pending', { token: co.token });
+      return list.body.tickets[0];
+    });
+    const accepted = await apiCall('PUT', `/tickets/${ticket.id}`, {
+      token: co.token,
+      body: { status: 'open', userId: co.userId },
+    });
+    expect(accepted.status).toBe(200);
+
+    const { context, page } = await newPage(browser);
+    await loginUI(page, co.email, co.password);
+    await page.goto(`/tickets/${ticket.uuid}`);
+    const composer = page.getByRole('textbox', { name: 'Digite uma mensagem' });
+    await page.getByRole('timer', { name: /^Janela de 24 h: 23 h 5\d min$/ }).waitFor();
+    await expect(composer.isEnabled()).resolves.toBe(true);
+    await shot(page, 'cloud-window-open');
+
+    // a day and an hour since the customer wrote: the window has closed
+    await setItemFields(`C#${co.companyId}`, `TICKET#${String(ticket.id).padStart(10, '0')}`, {
+      customerMessageAt: new Date(Date.now() - 25 * 3_600_000).toISOString(),
+    });
+    await page.reload();
+    await page.getByRole('timer', { name: 'Janela de 24 h fechada' }).waitFor();
+    await expect(composer.isDisabled()).resolves.toBe(true);
+    await expect(composer.getAttribute('placeholder')).resolves.toBe(
+      'A janela de 24 horas fechou: responda quando o cliente escrever de novo.',
+    );
+    await shot(page, 'cloud-window-closed');
+
+    // the customer writes: the open page sees the window again, live (once its socket is up and
+    // has joined the ticket's rooms, as attendance.test.ts waits for them)
+    await realtimeUp(page);
+    await page.waitForTimeout(500);
+    await meta('/_inbound', { phoneNumberId, from, text: 'Alguém aí?' });
+    await page.getByRole('timer', { name: 'Janela de 24 h: 23 h 59 min' }).waitFor({ timeout: 10_000 });
+    await composer.fill('Chegou sim, Carla!');
+    await page.getByRole('button', { name: 'Enviar' }).click();
+    await page.getByText('Chegou sim, Carla!').waitFor();
+    await context.close();
+  });
+});
