@@ -22,9 +22,11 @@ describe('session (attendance.md 4.1)', () => {
     const second = await newPage(browser);
     await loginUI(second.page, co.email, co.password);
 
+    // the message shows, then the page reloads to /login, which says it again (the toast before the
+    // reload lasts a second at most: a test could miss it, and a person could too)
+    await first.page.waitForURL('**/login', { timeout: 15_000 });
     await first.page.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 15_000 });
     await shot(first.page, '09-used-elsewhere');
-    await first.page.waitForURL('**/login', { timeout: 15_000 });
     await second.page.getByRole('tab', { name: 'Abertos' }).waitFor();
     await first.context.close();
     await second.context.close();

@@ -4,6 +4,19 @@
  */
 const KEYS = { token: 'token', companyId: 'companyId', userId: 'userId', dueDate: 'companyDueDate' } as const;
 
+/**
+ * Why this browser's session just ended, kept across the reload to /login so the login page can say
+ * it (the toast before the reload shows for a second at most). Read once.
+ */
+export const signOutNotice = {
+  set: (reason: 'usedElsewhere') => sessionStorage.setItem('signedOutReason', reason),
+  take(): string | null {
+    const reason = sessionStorage.getItem('signedOutReason');
+    sessionStorage.removeItem('signedOutReason');
+    return reason;
+  },
+};
+
 export const sessionStore = {
   token: () => localStorage.getItem(KEYS.token),
   setToken: (token: string) => localStorage.setItem(KEYS.token, token),

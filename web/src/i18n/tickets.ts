@@ -95,7 +95,6 @@ export default {
     window: {
       left: 'Janela de 24 h: {{time}}',
       closed: 'Janela de 24 h fechada',
-      help: 'Pela API oficial, mensagens livres só podem ser enviadas até 24 horas depois da última mensagem do cliente.',
     },
     composer: {
       placeholder: 'Digite uma mensagem',
@@ -245,7 +244,6 @@ export default {
     window: {
       left: '24 h window: {{time}}',
       closed: '24 h window closed',
-      help: 'Through the official API, free-form messages can be sent only within 24 hours of the customer’s last message.',
     },
     composer: {
       placeholder: 'Type a message',
@@ -395,7 +393,6 @@ export default {
     window: {
       left: 'Ventana de 24 h: {{time}}',
       closed: 'Ventana de 24 h cerrada',
-      help: 'Por la API oficial, los mensajes libres solo se pueden enviar hasta 24 horas después del último mensaje del cliente.',
     },
     composer: {
       placeholder: 'Escriba un mensaje',

@@ -6,6 +6,7 @@ import { AFTER_LOGIN } from '../auth/guard';
 import { ApiError } from '../api/errors';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
+import { signOutNotice } from '../auth/storage';
 import { PublicLayout } from '../components/PublicLayout';
 import { useFieldError } from '../components/useFieldError';
 import { fieldErrors } from '../lib/zod-errors';
@@ -30,6 +31,11 @@ export default function LoginPage() {
   const fieldError = useFieldError(errors);
   useEffect(() => {
     void loadSchema();
+  }, []);
+  // a session ended because the account signed in elsewhere: said here too, after the reload
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
+  useEffect(() => {
+    if (signOutNotice.take() === 'usedElsewhere') notify.error(t('common:session.usedElsewhere'));
   }, []);
 
   const submit = async (e: FormEvent) => {

@@ -6,7 +6,7 @@ import { REDIRECT_DELAY_MS } from '#shared/constants';
 import { api } from '../api/client';
 import { config, wsUrl } from '../config';
 import { useAuth } from '../auth/AuthProvider';
-import { sessionStore } from '../auth/storage';
+import { sessionStore, signOutNotice } from '../auth/storage';
 import { isUsedElsewhere, tokenSessionId } from '../auth/session';
 import { notify } from '../components/toast';
 import { RealtimeClient } from './client';
@@ -81,6 +81,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       rt.stop();
       setTimeout(() => {
         localStorage.clear();
+        // the login page says it again after the reload
+        signOutNotice.set('usedElsewhere');
         window.location.reload();
       }, REDIRECT_DELAY_MS);
     });

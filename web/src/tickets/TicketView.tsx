@@ -38,7 +38,7 @@ import { ticketActions } from './api';
 import { TagPicker } from './TagPicker';
 import { ticketMenuItems, type TicketMenuItem } from './ticket-menu';
 import { SlaCountdown } from '../sla/SlaCountdown';
-import { CloudWindowChip, useCloudWindow } from './CloudWindow';
+import { useCloudWindow } from './useCloudWindow';
 import type { Message, Ticket } from './types';
 import { can } from '#shared/permissions';
 import { lockHolder, mayTakeOver } from '#shared/presence';
@@ -52,6 +52,8 @@ const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ defaul
 const loadPresence = () => import('../presence/TicketPresence');
 const ViewerAvatars = lazy(() => loadPresence().then((m) => ({ default: m.ViewerAvatars })));
 const LockNotice = lazy(() => loadPresence().then((m) => ({ default: m.LockNotice })));
+// the Cloud API window's chip loads for a ticket of a Cloud API number only
+const CloudWindowChip = lazy(() => import('./CloudWindowChip'));
 const ScheduleModal = lazy(() => import('./ScheduleModal').then((m) => ({ default: m.ScheduleModal })));
 
 /** The open ticket (2.4): header with actions and tags, messages, composer, contact drawer. */
@@ -221,7 +223,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
             </Box>
             <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
               <SlaCountdown ticket={ticket} />
-              {ticket.status !== 'closed' && <CloudWindowChip left={windowLeft} />}
+              {ticket.status !== 'closed' && windowLeft !== null && (
+                <Suspense fallback={null}>
+                  <CloudWindowChip left={windowLeft} />
+                </Suspense>
+              )}
               {viewers.length > 0 && (
                 <Suspense fallback={null}>
                   <ViewerAvatars viewers={viewers} />

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatWindowLeft } from './CloudWindow';
+import { formatWindowLeft } from './CloudWindowChip';
 
 describe('the 24-hour window chip', () => {
   test('time left is rounded down to the minute: a message that just came in leaves 23 h 59 min, never a day', () => {

@@ -1,0 +1,21 @@
+import { isCloudProvider } from '#shared/constants';
+import { cloudWindowLeftMs } from '#shared/cloud-window';
+import { useApi } from '../api/swr';
+import { asList } from '../realtime/cache';
+import { useNow } from '../sla/useNow';
+import type { Ticket } from './types';
+
+/**
+ * The Cloud API's 24-hour window of a ticket (issue 36, shared/cloud-window.ts): null for a ticket of
+ * a WhatsApp Web connection, else the milliseconds left (0: closed). Ticks every 30 s in the browser.
+ */
+export function useCloudWindow(ticket: Pick<Ticket, 'whatsappId' | 'customerMessageAt'>): number | null {
+  const { data } = useApi<unknown>('/whatsapp');
+  const connection = asList<{ id: number; provider?: string }>(data, 'whatsapps').find(
+    (w) => w.id === ticket.whatsappId,
+  );
+  const cloud = isCloudProvider(connection?.provider);
+  // re-renders every 30 s; the time is read at each render, not at the last tick
+  useNow(cloud, 30_000);
+  return cloud ? cloudWindowLeftMs(ticket.customerMessageAt, Date.now()) : null;
+}
