@@ -86,7 +86,10 @@ describe('the Cloud API 24-hour window (issue 36)', () => {
     await page.getByRole('timer', { name: 'Janela de 24 h: 23 h 59 min' }).waitFor({ timeout: 10_000 });
     await composer.fill('Chegou sim, Carla!');
     await page.getByRole('button', { name: 'Enviar' }).click();
-    await page.getByRole('log', { name: 'Atendimento' }).getByText(/Chegou sim, Carla!/).waitFor();
+    await page
+      .getByRole('log', { name: 'Atendimento' })
+      .getByText(/Chegou sim, Carla!/)
+      .waitFor();
     await context.close();
   });
 });
