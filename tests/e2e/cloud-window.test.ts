@@ -73,6 +73,10 @@ describe('the Cloud API 24-hour window (issue 36)', () => {
     await page.reload();
     await page.getByRole('timer', { name: 'Janela de 24 h fechada' }).waitFor();
     await expect(composer.isDisabled()).resolves.toBe(true);
+    // nothing else goes out either: no voice message, no attachment
+    await expect(page.getByRole('button', { name: 'Gravar áudio' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Enviar' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Anexar arquivo' }).isDisabled()).resolves.toBe(true);
     await expect(composer.getAttribute('placeholder')).resolves.toBe(
       'A janela de 24 horas fechou: responda quando o cliente escrever de novo.',
     );

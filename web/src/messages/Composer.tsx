@@ -338,7 +338,7 @@ export function Composer({ ticket, windowClosed = false, replyTo, onCancelReply 
               slotProps={{ htmlInput: { 'aria-label': t('composer.placeholder') } }}
               sx={{ '& .MuiInputBase-root': { borderRadius: 3 } }}
             />
-            {ready || !canRecord(ticket.status) ? (
+            {ready || !canRecord(ticket.status) || windowClosed ? (
               <IconButton
                 aria-label={t('composer.send')}
                 color="primary"
