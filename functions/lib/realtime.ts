@@ -184,7 +184,7 @@ export async function removeConnection(connectionId: string, companyId?: number)
  * costs nothing.
  */
 export async function closeConnections(companyId: number, connectionIds: string[]) {
-  await eachBounded(connectionIds, async (connectionId) => {
+  await eachLimit(connectionIds, FANOUT_CONCURRENCY, async (connectionId) => {
     await removeConnection(connectionId, companyId);
     await disconnect(connectionId);
   });
@@ -422,9 +422,5 @@ export async function publishToEveryone<T extends object>(name: EventName, data:
 export async function postAll(
   posts: { conn: Pick<WsConnection, 'connectionId' | 'companyId' | 'connectedAt'>; message: unknown }[],
 ) {
-  await eachBounded(posts, ({ conn, message }) => postToConnection(conn, message));
+  await eachLimit(posts, FANOUT_CONCURRENCY, ({ conn, message }) => postToConnection(conn, message));
 }
-
-/** Runs `run` over `items`, at most `limit` at a time (fan-outs: socket posts, Web Push deliveries). */
-export const eachBounded = <T>(items: T[], run: (item: T) => Promise<unknown>, limit = FANOUT_CONCURRENCY) =>
-  eachLimit(items, limit, run);

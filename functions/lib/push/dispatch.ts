@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { listUsers, toUser, userKeys } from '../accounts/users';
 import { getStoredTicket, toTicket } from '../tickets/repo';
 import { enqueue } from '../queue';
-import { eachBounded } from '../realtime';
+import { eachLimit } from '../each-limit';
 import { log } from '../log';
 import { vapidKeys, type VapidKeys } from '../secrets';
 import { PUSH_QUEUE, type Notification, type PushJob } from './jobs';
@@ -50,13 +50,9 @@ export async function runPushJob(job: PushJob) {
   if (job.kind === 'deliver') return redeliver(job, keys);
   const targets = await targetsOf(job);
   const failed: Target[] = [];
-  await eachBounded(
-    targets,
-    async (target) => {
-      if (!(await deliver(target, keys))) failed.push(target);
-    },
-    DELIVERY_CONCURRENCY,
-  );
+  await eachLimit(targets, DELIVERY_CONCURRENCY, async (target) => {
+    if (!(await deliver(target, keys))) failed.push(target);
+  });
   // each failed device is retried on its own, so the ones that got it are not sent it twice
   for (const { sub, notification } of failed)
     await enqueue(

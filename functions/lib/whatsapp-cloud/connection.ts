@@ -58,7 +58,7 @@ export async function cloudUpdateFields(current: Whatsapp, body: Partial<Whatsap
   if (!isCloudProvider(current.provider)) {
     for (const field of ['phoneNumberId', 'wabaId', 'accessToken', 'appSecret', 'verifyToken'] as const)
       if (body[field]) throw invalid(field);
-    return { set: {}, credentialsChanged: false, changed: [] as CloudCredential[] };
+    return { set: {}, changed: [] as CloudCredential[] };
   }
   if (body.phoneNumberId && body.phoneNumberId !== current.phoneNumberId) throw invalid('phoneNumberId');
   const set: Record<string, unknown> = {};
@@ -75,7 +75,7 @@ export async function cloudUpdateFields(current: Whatsapp, body: Partial<Whatsap
   if (accessToken) changed.push('accessToken');
   if (appSecret) changed.push('appSecret');
   if (set.verifyToken) changed.push('verifyToken');
-  return { set, credentialsChanged: Boolean(accessToken), changed };
+  return { set, changed };
 }
 
 /** The Graph API client of a stored Cloud API connection (its access token opened). */

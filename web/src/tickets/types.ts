@@ -43,7 +43,7 @@ export interface Ticket {
   tags?: Tag[];
   /** messages of the ticket the undelivered watchdog flagged */
   undeliveredMessages?: number;
-  /** when the customer last wrote (a Cloud API number's 24-hour window: tickets/CloudWindow.tsx) */
+  /** when the customer last wrote (a Cloud API number's 24-hour window: tickets/useCloudWindow.ts) */
   customerMessageAt?: string | null;
   /** service levels (issue 24): see web/src/sla/deadline.ts */
   slaStartAt?: string | null;
