@@ -154,7 +154,15 @@ export const http: HttpModule[] = [
   { name: 'version', access: 'version', routes: ['GET /version'] },
   {
     name: 'whatsapp',
-    routes: ['GET /whatsapp', 'GET /whatsapp/{id}', 'POST /whatsapp', 'PUT /whatsapp/{id}', 'DELETE /whatsapp/{id}'],
+    routes: [
+      'GET /whatsapp',
+      'GET /whatsapp/{id}',
+      'POST /whatsapp',
+      'PUT /whatsapp/{id}',
+      'DELETE /whatsapp/{id}',
+      'GET /whatsapp/{id}/templates',
+      'POST /whatsapp/{id}/templates/sync',
+    ],
   },
   {
     name: 'whatsappsession',

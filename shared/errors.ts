@@ -95,6 +95,14 @@ export const ERROR_STATUS = {
   ERR_CLOUD_WINDOW_CLOSED: 409,
   /** a webhook whose X-Hub-Signature-256 is missing or does not match the app secret */
   ERR_INVALID_WEBHOOK_SIGNATURE: 401,
+  /** message templates are Meta's: only a Cloud API connection has them and sends them */
+  ERR_TEMPLATES_NEED_CLOUD: 400,
+  /** no template of that name and language on the connection (synced from its WhatsApp Business Account) */
+  ERR_TEMPLATE_NOT_FOUND: 404,
+  /** the template is not approved, or has parts the product cannot fill (`details`: status, unsupported) */
+  ERR_TEMPLATE_NOT_SENDABLE: 409,
+  /** the Graph API did not answer the template sync (`details.reason`: tokenExpired, graphUnavailable ...) */
+  ERR_TEMPLATE_SYNC_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

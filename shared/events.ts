@@ -35,6 +35,8 @@ export const EVENT_NAMES = [
   'typing',
   /** a service-level deadline missed (issue 24): to the ticket's attendant and the admins */
   'sla',
+  /** a Cloud API connection's message templates (issue 36): one changed (`update`, `delete`) or all synced (`reload`) */
+  'whatsappTemplate',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

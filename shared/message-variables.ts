@@ -12,6 +12,10 @@ export interface VariableContext {
   timeZone?: string;
 }
 
+/** The `{{protocol}}` of a ticket's message: the day (UTC) and the ticket's number. */
+export const protocolOf = (now: Date, ticketId: number) =>
+  `${now.toISOString().slice(0, 10).replace(/-/g, '')}${ticketId}`;
+
 /** Greeting by the local hour, as the product words it. */
 export function greetingFor(hour: number): string {
   if (hour >= 6 && hour < 12) return 'Bom dia';

@@ -37,6 +37,11 @@ export const sendResultDedupId = (companyId: number, messageId: string, error?: 
   `${companyId}:${messageId}:sendResult:${error ?? 'sent'}`;
 export const ackDedupId = (companyId: number, wid: string, ack: number, error?: string) =>
   `${companyId}:${wid}:ack:${error ? 'failed' : ack}`;
+/** A template's change (Cloud API): one per connection, template, event and time Meta sent it. */
+export const templateStatusRouting = (e: Extract<InboundEvent, { type: 'templateStatus' }>) => ({
+  groupId: inboundGroupId(e.companyId, e.whatsappId, 'templates'),
+  dedupId: `${e.companyId}:${e.whatsappId}:template:${e.templateId}:${e.event}:${e.at}`,
+});
 
 /** Why a provider refused a message (the Cloud API's error code and title). */
 export interface ProviderError {
@@ -82,6 +87,14 @@ export type SessionCommand =
       quotedParticipant?: string;
       /** the quoted message's text, shown inside the quote */
       quotedBody?: string;
+      /** Cloud API only: an approved template with its variables' values (`body` is its text, for the record) */
+      template?: {
+        name: string;
+        language: string;
+        named: boolean;
+        header: { name: string; value: string }[];
+        body: { name: string; value: string }[];
+      };
     })
   | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
   | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
@@ -229,7 +242,21 @@ export type InboundEvent =
       contacts: AddressBookEntry[];
     }
   /** the session health monitor's counters: on every change of state, else at most every few seconds */
-  | { type: 'health'; companyId: number; whatsappId: number; health: ConnectionHealth };
+  | { type: 'health'; companyId: number; whatsappId: number; health: ConnectionHealth }
+  /** Meta changed a message template of the connection's WhatsApp Business Account (Cloud API) */
+  | {
+      type: 'templateStatus';
+      companyId: number;
+      whatsappId: number;
+      templateId: string;
+      name: string;
+      language: string;
+      /** Meta's `event`: the new status (APPROVED, PAUSED ...) or what happened (UNARCHIVED, DELETED ...) */
+      event: string;
+      reason?: string;
+      /** when Meta sent it (seconds): an older event never overwrites a newer one */
+      at: number;
+    };
 
 /** Ack values (attendance.md 2.5): 0 pending, 1 sent, 2 delivered, 3 read, 4/5 played. */
 export const ACK = { pending: 0, sent: 1, delivered: 2, read: 3, played: 4 } as const;

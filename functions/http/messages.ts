@@ -97,6 +97,7 @@ export const handler = httpModule({
           : quick && { ...quick, kind: mediaKindOf(quick.mimetype) },
       quotedMsgId: body.quotedMsg?.id,
       userId: auth.userId,
+      ...(body.template ? { template: body.template } : {}),
     });
     return reply(message, 201);
   }),

@@ -6,6 +6,7 @@ import { WhatsappBody, WhatsappQuery, WhatsappUpdateBody } from '#shared/schemas
 import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
 import { createWhatsapp, deleteWhatsapp, presentFor, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
 import { actorOf } from '#lib/audit/actor';
+import { listTemplates, syncTemplates } from '#lib/whatsapp-cloud/templates';
 
 const params = z.object({ id: idParam });
 const withQr = (session: unknown) => !(session === '0' || session === false);
@@ -33,6 +34,18 @@ export const handler = httpModule({
       const updated = await updateWhatsapp(auth.companyId, params.id, body, actorOf(auth, clientAddress));
       return presentFor(auth.profile, (await withQueues(auth.companyId, [updated]))[0]!);
     },
+  ),
+
+  /** a Cloud API connection's message templates (the composer's picker, the templates dialog); [] for WhatsApp Web */
+  'GET /whatsapp/{id}/templates': route({ params }, async ({ auth, params }) => {
+    await requireWhatsapp(auth.companyId, params.id);
+    return listTemplates(auth.companyId, params.id);
+  }),
+
+  /** read them again from the WhatsApp Business Account now */
+  'POST /whatsapp/{id}/templates/sync': route(
+    { permission: 'connections-page:editOrDeleteConnection', params },
+    async ({ auth, params }) => syncTemplates(auth.companyId, params.id),
   ),
 
   'DELETE /whatsapp/{id}': route(

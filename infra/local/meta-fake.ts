@@ -9,10 +9,14 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  *   (a wrong or expired one is Meta's 401 with code 190);
  * - `POST /v*\/{phone-number-id}/messages`: a new wamid, or the next scripted error;
  * - `GET /v*\/{media-id}`: a download URL on this fake, valid 5 minutes;
+ * - `GET /v*\/{waba-id}/message_templates?limit&after`: the business account's templates, paged;
+ *   a `template` send is checked as Meta does: unknown name or language 132001, not approved
+ *   132015/132016 (paused, disabled) or 132001, wrong number of parameters 132000;
  * - `GET /@meta/_media/{media-id}`: the bytes, with the number's Bearer token (401 without).
  * Test hooks:
  * - `POST /@meta/_script {phoneNumberId, accessToken, appSecret, wabaId?, displayPhoneNumber?, status?,
- *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}]}`: creates or changes a number;
+ *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}], templates?: [Graph template]}`: creates or
+ *   changes a number (`templates` replace its business account's; ids are given when missing);
  * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
  *   wamid?, echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
  *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
@@ -21,6 +25,9 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * - `POST /@meta/_status {phoneNumberId, wamid, recipient, status, errorCode?, errorTitle?}`: a status webhook
  *   (send them in any order, or twice);
  * - `POST /@meta/_deliver {phoneNumberId, raw, signature?}`: posts a body exactly as given (signed unless told);
+ * - `POST /@meta/_templateStatus {phoneNumberId, name, language, event, reason?}`: the template of the
+ *   number's business account takes `event` as its status (DELETED removes it) and Meta's
+ *   `message_template_status_update` webhook is posted, signed with the number's app secret;
  * - `GET /@meta/_requests`: the Graph calls it answered (tokens masked).
  */
 
@@ -39,6 +46,27 @@ type Json = Record<string, unknown>;
 
 const MEDIA_URL_TTL_MS = 5 * 60_000;
 
+/** Why Meta would refuse a template send (its codes), or nothing. */
+function templateRefusal(list: Json[], sent: Json | undefined): { code: number; title: string } | undefined {
+  const language = (sent?.language as Json | undefined)?.code;
+  const template = list.find((t) => t.name === sent?.name && t.language === language);
+  if (!template) return { code: 132001, title: 'Template name does not exist in the translation' };
+  if (template.status === 'PAUSED') return { code: 132015, title: 'Template is paused' };
+  if (template.status === 'DISABLED') return { code: 132016, title: 'Template is disabled' };
+  if (template.status !== 'APPROVED') return { code: 132001, title: 'Template is not approved' };
+  const components = (template.components as Json[] | undefined) ?? [];
+  const sentComponents = (sent?.components as Json[] | undefined) ?? [];
+  for (const type of ['HEADER', 'BODY']) {
+    const text = String(components.find((c) => c.type === type)?.text ?? '');
+    const expected = new Set([...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1])).size;
+    const given =
+      (sentComponents.find((c) => c.type === type.toLowerCase())?.parameters as unknown[] | undefined) ?? [];
+    if (given.length !== expected)
+      return { code: 132000, title: 'Number of parameters does not match the expected number of params' };
+  }
+  return undefined;
+}
+
 /** Meta's webhook bodies escape every non-ASCII character (`\u00e9`, surrogate pairs for emoji). */
 export const metaJson = (value: unknown) =>
   JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -48,6 +76,9 @@ export const metaSignature = (raw: Buffer, appSecret: string) =>
 
 export function metaFake(base: string, webhookUrl: string) {
   const numbers = new Map<string, FakeNumber>();
+  /** templates by business account, in Graph's shape */
+  const templates = new Map<string, Json[]>();
+  let templateIds = 900000000000000;
   const media = new Map<string, { phoneNumberId: string; bytes: Buffer; mimeType: string; urlExpiresAt: number }>();
   const requests: { method: string; path: string; token?: string; body?: unknown }[] = [];
 
@@ -159,6 +190,11 @@ export function metaFake(base: string, webhookUrl: string) {
         sendErrors: (body.sendErrors as FakeNumber['sendErrors']) ?? current?.sendErrors ?? [],
       };
       numbers.set(id, next);
+      if (Array.isArray(body.templates))
+        templates.set(
+          next.wabaId,
+          (body.templates as Json[]).map((t) => ({ ...t, id: String(t.id ?? templateIds++) })),
+        );
       return send(res, 200, { ok: true });
     }
     const number = numbers.get(String(body.phoneNumberId));
@@ -208,6 +244,38 @@ export function metaFake(base: string, webhookUrl: string) {
       const raw = Buffer.from(metaJson(envelope(number, { statuses: [status] })), 'utf8');
       return send(res, 200, { delivered: await deliver(number, raw, opts) });
     }
+    if (path === '/_templateStatus') {
+      const list = templates.get(number.wabaId) ?? [];
+      const template = list.find((t) => t.name === body.name && t.language === body.language);
+      const event = String(body.event);
+      if (template && event === 'DELETED') list.splice(list.indexOf(template), 1);
+      else if (template) template.status = event;
+      const raw = Buffer.from(
+        metaJson({
+          object: 'whatsapp_business_account',
+          entry: [
+            {
+              id: number.wabaId,
+              time: Math.floor(Date.now() / 1000),
+              changes: [
+                {
+                  value: {
+                    event,
+                    message_template_id: Number(template?.id ?? 1),
+                    message_template_name: String(body.name),
+                    message_template_language: String(body.language),
+                    reason: body.reason === undefined ? 'NONE' : String(body.reason),
+                  },
+                  field: 'message_template_status_update',
+                },
+              ],
+            },
+          ],
+        }),
+        'utf8',
+      );
+      return send(res, 200, { delivered: await deliver(number, raw, opts) });
+    }
     if (path === '/_deliver')
       return send(res, 200, { delivered: await deliver(number, Buffer.from(String(body.raw), 'utf8'), opts) });
     return graphError(res, 404, 100, `no hook ${path}`);
@@ -231,6 +299,26 @@ export function metaFake(base: string, webhookUrl: string) {
       if (Date.now() > item.urlExpiresAt) return graphError(res, 404, 100, 'media URL expired');
       res.writeHead(200, { 'content-type': item.mimeType, 'content-length': String(item.bytes.length) });
       return void res.end(item.bytes);
+    }
+
+    const listing = /^\/v[\d.]+\/([^/]+)\/message_templates$/.exec(path);
+    if (listing && req.method === 'GET') {
+      const wabaId = decodeURIComponent(listing[1]!);
+      const owner = [...numbers.values()].find((n) => n.wabaId === wabaId);
+      if (!owner) return graphError(res, 400, 100, 'Unsupported get request', { error_subcode: 33 });
+      if (!authorized(req, owner)) return graphError(res, 401, 190, 'Error validating access token');
+      const all = templates.get(wabaId) ?? [];
+      const limit = Math.max(1, Number(url.searchParams.get('limit')) || 25);
+      const start = Number(url.searchParams.get('after') ?? 0) || 0;
+      const page = all.slice(start, start + limit);
+      const more = start + limit < all.length;
+      return send(res, 200, {
+        data: page,
+        paging: {
+          cursors: { before: String(start), after: String(start + page.length) },
+          ...(more ? { next: `${base}/@meta${path}?after=${start + page.length}` } : {}),
+        },
+      });
     }
 
     const graph = /^\/v[\d.]+\/([^/]+)(\/messages)?$/.exec(path);
@@ -273,6 +361,13 @@ export function metaFake(base: string, webhookUrl: string) {
         });
       if (body?.messaging_product !== 'whatsapp' || !body.to || !body.type)
         return graphError(res, 400, 100, 'Invalid parameter');
+      if (body.type === 'template') {
+        const refused = templateRefusal(templates.get(number.wabaId) ?? [], body.template as Json | undefined);
+        if (refused)
+          return graphError(res, 400, refused.code, refused.title, {
+            error_data: { messaging_product: 'whatsapp', details: refused.title },
+          });
+      }
       return send(res, 200, {
         messaging_product: 'whatsapp',
         contacts: [{ input: String(body.to), wa_id: String(body.to).replace(/\D/g, '') }],

@@ -7,6 +7,7 @@ import {
   inboundGroupId,
   messageDedupId,
   sendResultDedupId,
+  templateStatusRouting,
   type InboundEvent,
 } from '#shared/whatsapp-protocol';
 import { backoff } from './close-policy';
@@ -97,6 +98,8 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       return { groupId: g('address-book'), dedupId: `${event.companyId}:${event.requestId}:book:${event.part}` };
     case 'lidMapping':
       return { groupId: g(event.pn), dedupId: `${event.companyId}:${event.lid}:${event.pn}:lid` };
+    case 'templateStatus':
+      return templateStatusRouting(event);
     case 'session':
     case 'health':
       // every status change counts, in order (health reports travel with them)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG, bodyId, cursorQuery } from './common';
 import type { NormalizedMediaType } from '../whatsapp-protocol';
+import { TemplateSendInput, type MessageTemplate } from './whatsapp-templates';
 
 /**
  * Message (attendance.md 3). `id` is a time-ordered string (sortable by creation time), so a page
@@ -51,6 +52,8 @@ export interface Message {
   transcript?: string | null;
   /** a campaign's message: its acks fill the contact's shipping item (campaign id, shipping number) */
   campaign?: { campaignId: number; shipping: string };
+  /** a Cloud API template message: which template, with the values its variables were sent with */
+  template?: MessageTemplate;
   createdAt: string;
   updatedAt: string;
 }
@@ -83,12 +86,18 @@ export const SendMessageBody = z
       .optional(),
     /** a quick reply chosen in the composer: its media (if any) goes with the text, as a copy of its own */
     quickMessageId: z.number().int().positive().optional(),
+    /** an approved template of a Cloud API connection (the message's text is the template's, filled) */
+    template: TemplateSendInput.optional(),
     /** older clients send these; the server decides both */
     read: z.unknown().optional(),
     fromMe: z.unknown().optional(),
     mediaUrl: z.unknown().optional(),
   })
-  .refine((v) => v.media || v.quickMessageId || v.body.trim().length > 0, { message: MSG.required, path: ['body'] })
+  .refine((v) => v.media || v.quickMessageId || v.template || v.body.trim().length > 0, {
+    message: MSG.required,
+    path: ['body'],
+  })
+  .refine((v) => !(v.template && (v.media || v.quickMessageId)), { message: 'a template only', path: ['template'] })
   .refine((v) => !(v.media && v.quickMessageId), { message: 'one media only', path: ['quickMessageId'] });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 

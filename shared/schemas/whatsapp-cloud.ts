@@ -138,3 +138,73 @@ export const CloudVerifyQuery = z.object({
   'hub.challenge': z.string().max(1000).optional(),
 });
 export type CloudVerifyQuery = z.infer<typeof CloudVerifyQuery>;
+
+const GraphTemplateComponent = z
+  .object({
+    /** HEADER, BODY, FOOTER, BUTTONS (others: carousels, limited-time offers ...) */
+    type: z.string(),
+    /** a header's: TEXT, IMAGE, VIDEO, DOCUMENT, LOCATION */
+    format: z.string().optional(),
+    text: z.string().optional(),
+    buttons: z
+      .array(
+        z
+          .object({
+            type: z.string(),
+            text: z.string().optional(),
+            url: z.string().optional(),
+            example: z.unknown().optional(),
+          })
+          .passthrough(),
+      )
+      .optional(),
+    example: z
+      .object({
+        header_text: z.array(z.string()).optional(),
+        body_text: z.array(z.array(z.string())).optional(),
+        header_text_named_params: z.array(z.object({ param_name: z.string(), example: z.string() })).optional(),
+        body_text_named_params: z.array(z.object({ param_name: z.string(), example: z.string() })).optional(),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+/** `GET /{waba-id}/message_templates`: one template in one language. */
+export const CloudTemplate = z.object({
+  id: z.string(),
+  name: z.string(),
+  language: z.string(),
+  status: z.string(),
+  category: z.string().optional(),
+  parameter_format: z.string().optional(),
+  rejected_reason: z.string().optional(),
+  components: z.array(GraphTemplateComponent).default([]),
+});
+export type CloudTemplate = z.infer<typeof CloudTemplate>;
+
+/** A page of templates; `paging.next` is present while more follow (asked for with `after`). */
+export const CloudTemplatesPage = z.object({
+  data: z.array(CloudTemplate),
+  paging: z
+    .object({
+      cursors: z.object({ before: z.string().optional(), after: z.string().optional() }).optional(),
+      next: z.string().optional(),
+    })
+    .optional(),
+});
+
+/**
+ * The `message_template_status_update` webhook (its entry's id is the WhatsApp Business Account):
+ * `event` is the new status (APPROVED, REJECTED, PAUSED, DISABLED, PENDING_DELETION ...) or what
+ * happened (ARCHIVED, UNARCHIVED, REINSTATED, FLAGGED, DELETED ...).
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/message_template_status_update
+ */
+export const CloudTemplateStatusValue = z.object({
+  event: z.string().min(1),
+  message_template_id: z.union([z.number(), z.string()]).transform(String),
+  message_template_name: z.string(),
+  message_template_language: z.string(),
+  reason: z.string().nullable().optional(),
+});
+export type CloudTemplateStatusValue = z.infer<typeof CloudTemplateStatusValue>;

@@ -86,6 +86,8 @@ export const Whatsapp = z.object({
   verifyToken: z.string().optional(),
   /** why a Cloud API number is not CONNECTED (the Graph API's answer, in plain words) */
   statusReason: z.enum(['tokenExpired', 'numberNotRegistered', 'accountRestricted', 'graphUnavailable']).optional(),
+  /** when the message templates were last synced from the WhatsApp Business Account (Cloud API) */
+  templatesSyncedAt: z.string().optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 

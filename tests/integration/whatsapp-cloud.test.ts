@@ -17,6 +17,19 @@ import { eventually, rawTable } from './whatsapp-sim';
 import { createContact, createTicket, createUser } from './fixtures';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CLOUD_COMMAND_QUEUE } from '../../shared/whatsapp-protocol';
+import {
+  cloudLine,
+  conversation,
+  customer,
+  inbound,
+  messagesOf,
+  meta,
+  sendText,
+  sendsTo,
+  storedMessage,
+  ticketsOf,
+  type CloudLine,
+} from './cloud-fixtures';
 
 // company-cleanup (shared with platform-admin.test.ts) is held only by the test that deletes a company
 usesTimers('cloud-status');
@@ -27,73 +40,8 @@ usesTimers('cloud-status');
  * number's app secret and post them to `/api/webhooks/whatsapp-cloud`.
  */
 
-async function meta<T = any>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}/@meta${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as T;
-}
-
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
-const customer = () => `55119${digits(8)}`;
-
-interface CloudLine {
-  id: number;
-  phoneNumberId: string;
-  accessToken: string;
-  appSecret: string;
-  verifyToken: string;
-  created: Record<string, any>;
-}
-
-/** A number scripted in the fake (Meta's side), then a Cloud API connection for it. */
-async function cloudLine(co: TestCompany, script: Record<string, unknown> = {}, body: Record<string, unknown> = {}) {
-  const phoneNumberId = `1${digits(14)}`;
-  const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
-  const appSecret = randomBytes(16).toString('hex');
-  await meta('/_script', { phoneNumberId, accessToken, appSecret, displayPhoneNumber: '+55 11 4000-1234', ...script });
-  const res = await api('POST', '/whatsapp', {
-    token: co.adminToken,
-    body: {
-      name: 'Cloud line',
-      provider: 'cloud',
-      phoneNumberId,
-      wabaId: `2${digits(14)}`,
-      accessToken,
-      appSecret,
-      ...body,
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return {
-    id: res.body.id,
-    phoneNumberId,
-    accessToken,
-    appSecret,
-    verifyToken: res.body.verifyToken,
-    created: res.body,
-  } as CloudLine;
-}
-
-const inbound = (line: CloudLine, fields: Record<string, unknown>) =>
-  meta<{ wamid: string; payload: any; delivered: { status: number; body: any } }>('/_inbound', {
-    phoneNumberId: line.phoneNumberId,
-    ...fields,
-  });
-
 /** The stored message of a WhatsApp id, found the way acks find it (the wid guard), or undefined. */
 const widGuard = (co: TestCompany, wid: string) => table().get(`C#${co.companyId}#WID#${wid}`, 'WID');
-
-async function ticketsOf(co: TestCompany) {
-  const res = await api('GET', '/tickets?showAll=true&status=pending', { token: co.adminToken });
-  return res.body.tickets as any[];
-}
-
-async function messagesOf(co: TestCompany, ticketId: number) {
-  return (await api('GET', `/messages/${ticketId}?limit=100`, { token: co.adminToken })).body.messages as any[];
-}
 
 describe('Cloud API connections', () => {
   it('a cloud connection is CONNECTED when the Graph API reports its number usable, with no QR code and no runner', async () => {
@@ -441,39 +389,6 @@ describe('Meta webhook notifications (POST /webhooks/whatsapp-cloud)', () => {
     expect(await ticketsOf(co)).toHaveLength(1);
   });
 });
-
-/** A cloud line with an open ticket (the admin's) for a customer of a known number. */
-async function conversation(label: string, script: Record<string, unknown> = {}) {
-  const co = await newCompany(label);
-  const line = await cloudLine(co, script);
-  const number = customer();
-  // the customer writes first: the sends below need their 24-hour window open
-  await inbound(line, { from: number, text: 'oi' });
-  const [pending] = await eventually(async () => {
-    const list = await ticketsOf(co);
-    return list.length ? list : undefined;
-  });
-  const accepted = await api('PUT', `/tickets/${pending.id}`, {
-    token: co.adminToken,
-    body: { status: 'open', userId: co.admin.id },
-  });
-  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-  return { co, line, number, ticket: { id: pending.id as number } };
-}
-
-async function sendText(co: TestCompany, ticketId: number, body: string) {
-  const res = await api('POST', `/messages/${ticketId}`, { token: co.adminToken, body: { body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; wid: string };
-}
-
-const sendsTo = async (line: CloudLine) =>
-  (await meta<any[]>('/_requests')).filter(
-    (r) => r.method === 'POST' && r.path.endsWith(`/${line.phoneNumberId}/messages`),
-  );
-
-const storedMessage = async (co: TestCompany, ticketId: number, id: string) =>
-  (await messagesOf(co, ticketId)).find((m) => m.id === id);
 
 /** The same command again on the sender's queue, as SQS redelivers it after the 5-minute dedup window. */
 async function redeliver(command: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { ACK } from '#shared/whatsapp-protocol';
 import { CAMPAIGN_MESSAGE_FIELDS, type PauseReason } from '#shared/schemas/campaigns';
 import type { Message } from '#shared/schemas/messages';
-import { fillVariables } from '#shared/message-variables';
+import { fillVariables, protocolOf } from '#shared/message-variables';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { query, transact, updateItem, updateTx, type Item } from '../db';
@@ -185,8 +185,6 @@ async function finish(c: StoredCampaign, step: number) {
   });
   if (updated) await announceCampaign(updated, 'update');
 }
-
-const protocolOf = (now: Date, ticketId: number) => `${now.toISOString().slice(0, 10).replace(/-/g, '')}${ticketId}`;
 
 /** The variant's text with the variables of section 9 and the company's campaign variables filled in. */
 export function campaignText(

@@ -15,6 +15,7 @@ import { applyListItemCheck, applyListItemChecks } from '../contact-lists/checks
 import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
 import { withCloudMedia } from '../whatsapp-cloud/media';
+import { applyTemplateStatus } from '../whatsapp-cloud/templates';
 
 export const CALL_REJECTED_MESSAGE =
   '*Mensagem automática:*\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
@@ -28,6 +29,9 @@ export async function handleInbound(event: InboundEvent) {
       return;
     case 'health':
       await applyHealthEvent(event);
+      return;
+    case 'templateStatus':
+      await applyTemplateStatus(event);
       return;
     case 'addressBook':
       await applyAddressBook(event);

@@ -12,6 +12,9 @@ import {
 } from '#shared/whatsapp-protocol';
 import { isCloudProvider } from '#shared/constants';
 import { cloudWindowEndsAt, cloudWindowLeftMs } from '#shared/cloud-window';
+import { protocolOf } from '#shared/message-variables';
+import type { TemplateSendInput } from '#shared/schemas/whatsapp-templates';
+import { prepareTemplateSend } from '../whatsapp-cloud/templates';
 import { knownProvider, toWhatsapp, whatsappKeys } from '../whatsapp/repo';
 import { batchGet } from '../db';
 import { countIfFirstResponse } from '../sla/clock';
@@ -48,9 +51,11 @@ export async function sendMessage(
     id?: string;
     /** a campaign's send: its acks are reported to the campaign */
     campaign?: Message['campaign'];
+    /** an approved template of a Cloud API connection: the message's text is the template's, filled */
+    template?: TemplateSendInput;
   },
 ): Promise<Message> {
-  if (!input.media && !input.body.trim())
+  if (!input.media && !input.template && !input.body.trim())
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
   // a Cloud API connection's sends go to the Graph API sender, not to a session runner
@@ -58,8 +63,16 @@ export async function sendMessage(
   const cloud = isCloudProvider(provider);
   // outbound media through the Cloud API (an upload to Meta first) is not built yet: refused, not lost
   if (cloud && input.media) throw new AppError('ERR_NOT_SUPPORTED_BY_CLOUD');
+  if (input.template && !cloud) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
+  const template =
+    input.template &&
+    (await prepareTemplateSend(companyId, ticket.whatsappId, input.template, {
+      contactName: contact.name,
+      now: new Date(),
+      protocol: protocolOf(new Date(), ticket.id),
+    }));
   // outside the customer service window Meta takes only templates (its 131047): refused here, nothing stored
-  if (cloud && cloudWindowLeftMs(ticket.customerMessageAt, Date.now()) === 0)
+  if (cloud && !template && cloudWindowLeftMs(ticket.customerMessageAt, Date.now()) === 0)
     throw new AppError('ERR_CLOUD_WINDOW_CLOSED', undefined, {
       windowEndsAt: cloudWindowEndsAt(ticket.customerMessageAt),
     });
@@ -76,7 +89,7 @@ export async function sendMessage(
     contactId: ticket.contactId,
     whatsappId: ticket.whatsappId,
     wid,
-    body: input.body,
+    body: template ? template.text : input.body,
     fromMe: true,
     read: true,
     ack: 0,
@@ -93,6 +106,7 @@ export async function sendMessage(
     automatic: Boolean(input.automatic),
     error: null,
     ...(input.campaign ? { campaign: input.campaign } : {}),
+    ...(template ? { template: template.kept } : {}),
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };
@@ -123,6 +137,7 @@ export async function sendMessage(
     to: contactJid(contact),
     body: saved.body,
     ...(input.media ? { media: input.media } : {}),
+    ...(template ? { template: template.graph } : {}),
     ...(quoted?.wid
       ? {
           quotedWid: quoted.wid,
@@ -197,5 +212,7 @@ export async function resendMessage(companyId: number, actor: Actor, id: string)
     media: media && mimetype ? { ...media, mimetype, kind: mediaKindOf(mimetype) } : undefined,
     quotedMsgId: found.quotedMsgId ?? undefined,
     userId: actor.userId,
+    // a template goes again as the same template with the values it was sent with
+    ...(found.template ? { template: found.template } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import { fillVariables } from '#shared/message-variables';
+import { fillVariables, protocolOf } from '#shared/message-variables';
 import { queueTimeouts, queues as queueDefs } from '../../../infra/manifest';
 import { query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
@@ -128,7 +128,6 @@ async function recover(s: StoredSchedule, dueKey: string, now: Date): Promise<bo
 const maxAttempts = () => queueDefs.find((q) => q.name === SCHEDULE_QUEUE)?.maxReceiveCount ?? 5;
 
 /** `{{protocol}}`: the date and the ticket id, as the product numbers its services. */
-const protocolOf = (now: Date, ticketId: number) => `${now.toISOString().slice(0, 10).replace(/-/g, '')}${ticketId}`;
 
 /**
  * Whether the contact wrote to the company (any connection) at or after `since`: one Query per

@@ -1,5 +1,13 @@
 import type { z, ZodType } from 'zod';
-import { CloudMediaInfo, CloudPhoneNumber, CloudSendAnswer, GraphErrorBody } from '#shared/schemas/whatsapp-cloud';
+import {
+  CloudMediaInfo,
+  CloudPhoneNumber,
+  CloudSendAnswer,
+  CloudTemplatesPage,
+  GraphErrorBody,
+  type CloudTemplate,
+} from '#shared/schemas/whatsapp-cloud';
+import type { SessionCommand } from '#shared/whatsapp-protocol';
 import { config } from '../config';
 
 /**
@@ -10,6 +18,15 @@ import { config } from '../config';
 
 const TIMEOUT_MS = 10_000;
 const PHONE_FIELDS = 'id,display_phone_number,verified_name,status,quality_rating,code_verification_status';
+const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,rejected_reason,components';
+/** a WhatsApp Business Account holds at most a few thousand templates: past this, the list is cut */
+const MAX_TEMPLATE_PAGES = 50;
+
+/**
+ * A template message to send: its variables' values in the template's order, by name; named
+ * parameters (`{{first_name}}`) travel with their names, positional ones by order.
+ */
+export type TemplateMessage = NonNullable<Extract<SessionCommand, { type: 'send' }>['template']>;
 
 /** A refusal of the Graph API (`code` is Meta's: 190 token, 131047 outside the window ...), or no answer (`code` 0). */
 export class GraphError extends Error {
@@ -29,6 +46,9 @@ export class GraphError extends Error {
 export interface GraphClient {
   phoneNumber(phoneNumberId: string): Promise<z.infer<typeof CloudPhoneNumber>>;
   sendText(phoneNumberId: string, to: string, body: string, quotedWamid?: string): Promise<string>;
+  sendTemplate(phoneNumberId: string, to: string, template: TemplateMessage): Promise<string>;
+  /** every template of a WhatsApp Business Account, page after page */
+  templates(wabaId: string): Promise<CloudTemplate[]>;
   mediaInfo(mediaId: string): Promise<z.infer<typeof CloudMediaInfo>>;
   download(url: string): Promise<Buffer>;
 }
@@ -60,22 +80,39 @@ export function graphClient(accessToken: string, baseUrl = config().whatsappGrap
       throw new GraphError(0, 0, `Graph API unreachable: ${(err as Error).message}`, undefined, true);
     }
   }
+  async function postMessage(id: string, message: Record<string, unknown>) {
+    const answer = await call(CloudSendAnswer, `${base}/${encodeURIComponent(id)}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...message }),
+    });
+    return answer.messages[0]!.id;
+  }
   return {
     phoneNumber: (id) => call(CloudPhoneNumber, `${base}/${encodeURIComponent(id)}?fields=${PHONE_FIELDS}`),
-    async sendText(id, to, body, quotedWamid) {
-      const answer = await call(CloudSendAnswer, `${base}/${encodeURIComponent(id)}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          messaging_product: 'whatsapp',
-          recipient_type: 'individual',
-          to,
-          type: 'text',
-          text: { body, preview_url: false },
-          ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
-        }),
-      });
-      return answer.messages[0]!.id;
+    sendText: (id, to, body, quotedWamid) =>
+      postMessage(id, {
+        to,
+        type: 'text',
+        text: { body, preview_url: false },
+        ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
+      }),
+    sendTemplate: (id, to, template) => postMessage(id, { to, type: 'template', template: templateBody(template) }),
+    async templates(wabaId) {
+      const all: CloudTemplate[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < MAX_TEMPLATE_PAGES; page++) {
+        const query = new URLSearchParams({ fields: TEMPLATE_FIELDS, limit: '100', ...(after ? { after } : {}) });
+        const answer = await call(
+          CloudTemplatesPage,
+          `${base}/${encodeURIComponent(wabaId)}/message_templates?${query}`,
+        );
+        all.push(...answer.data);
+        after = answer.paging?.cursors?.after;
+        // the cursor is followed, never the `next` URL: the token goes only to the configured base
+        if (!answer.paging?.next || !after) break;
+      }
+      return all;
     },
     mediaInfo: (mediaId) => call(CloudMediaInfo, `${base}/${encodeURIComponent(mediaId)}`),
     async download(url) {
@@ -84,6 +121,17 @@ export function graphClient(accessToken: string, baseUrl = config().whatsappGrap
       return Buffer.from(await res.arrayBuffer());
     },
   };
+}
+
+/** Meta's `template` object: the header's and the body's text parameters, named when the template is. */
+function templateBody(t: TemplateMessage) {
+  const parameters = (values: TemplateMessage['body']) =>
+    values.map((v) => ({ type: 'text', text: v.value, ...(t.named ? { parameter_name: v.name } : {}) }));
+  const components = [
+    ...(t.header.length ? [{ type: 'header', parameters: parameters(t.header) }] : []),
+    ...(t.body.length ? [{ type: 'body', parameters: parameters(t.body) }] : []),
+  ];
+  return { name: t.name, language: { code: t.language }, ...(components.length ? { components } : {}) };
 }
 
 function refusal(status: number, body: unknown): GraphError {

@@ -65,7 +65,9 @@ export async function sendViaCloud(command: SendCommand) {
   try {
     const client = await cloudClientFor(companyId, whatsappId);
     const to = command.to.split('@')[0]!.replace(/\D/g, '');
-    const wamid = await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
+    const wamid = command.template
+      ? await client.sendTemplate(whatsapp.phoneNumberId, to, command.template)
+      : await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
     await updateItem(found.key, { set: { cloudWamid: wamid }, condition: 'attribute_exists(pk)' });
     await linkWid(companyId, found, wamid);
     return result({ wid: wamid, ack: ACK.sent });

@@ -4,6 +4,7 @@ import { dueAcrossShards } from '../due';
 import { log } from '../log';
 import { getWhatsapp } from '../whatsapp/repo';
 import { probeCloud } from '../whatsapp/service';
+import { syncTemplatesQuietly } from './templates';
 import { armCloudCheck, CLOUD_CHECK_PREFIX, CLOUD_CHECK_SHARDS, cloudCheckKeys } from './connection';
 
 interface CloudCheck {
@@ -14,7 +15,7 @@ interface CloudCheck {
 
 /**
  * Timer `cloud-status`: every Cloud API connection whose wake-up is due asks the Graph API again
- * (see armCloudCheck). Each wake-up is removed before its check and the next one armed after it,
+ * (see armCloudCheck) and, when connected, reads its templates again. Each wake-up is removed before its check and the next one armed after it,
  * so a connection keeps exactly one; a failed check is logged and comes back in an hour.
  */
 export async function runCloudStatusChecks(now = new Date()) {
@@ -27,7 +28,9 @@ export async function runCloudStatusChecks(now = new Date()) {
       const whatsapp = await getWhatsapp(item.companyId, item.whatsappId);
       if (!whatsapp || !isCloudProvider(whatsapp.provider)) continue;
       try {
-        await probeCloud(item.companyId, item.whatsappId);
+        const probed = await probeCloud(item.companyId, item.whatsappId);
+        // templates made or changed in Meta's manager show within the hour even without the webhook
+        if (probed?.status === 'CONNECTED') await syncTemplatesQuietly(item.companyId, item.whatsappId);
         checked++;
       } catch (err) {
         log.warn('cloud status check failed', {

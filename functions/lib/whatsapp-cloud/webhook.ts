@@ -1,10 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { CloudWebhookValue, type CloudVerifyQuery } from '#shared/schemas/whatsapp-cloud';
+import { CloudTemplateStatusValue, CloudWebhookValue, type CloudVerifyQuery } from '#shared/schemas/whatsapp-cloud';
 import {
   INBOUND_QUEUE,
   ackDedupId,
   inboundGroupId,
   messageDedupId,
+  templateStatusRouting,
   type InboundEvent,
 } from '#shared/whatsapp-protocol';
 import { AppError } from '../errors';
@@ -12,8 +13,9 @@ import { getItem } from '../db';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { openSecret } from '../secrets';
-import { findCloudConnection, verifyTokenKeys } from '../whatsapp/repo';
+import { findCloudConnection, findWabaConnections, verifyTokenKeys } from '../whatsapp/repo';
 import { cloudEvents } from './mapping';
+import { templateStatusEvent } from './templates';
 
 /**
  * Meta's webhook for Cloud API connections (`/webhooks/whatsapp-cloud`): the verification
@@ -27,6 +29,8 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 const MAX_NUMBERS_PER_WEBHOOK = 25;
 /** The webhook fields the product reads: customers' messages and statuses, and Coexistence echoes. */
 const WEBHOOK_FIELDS = new Set(['messages', 'smb_message_echoes']);
+/** A template's status changed: the change names the WhatsApp Business Account (the entry's id), not a number. */
+const TEMPLATE_FIELD = 'message_template_status_update';
 
 /**
  * `GET`: Meta subscribes with `hub.mode=subscribe`, `hub.verify_token` and `hub.challenge`; the
@@ -54,24 +58,34 @@ export function signatureMatches(raw: Buffer, header: string | undefined, appSec
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));
 }
 
-/** The phone-number ids a payload names (read only to find whose app secret signs it). */
-function namedNumbers(raw: Buffer): string[] {
+/**
+ * The phone-number ids a payload names, and the business accounts of its template changes (read
+ * only to find whose app secret signs it).
+ */
+function namedSenders(raw: Buffer): { numbers: string[]; accounts: string[] } {
   let payload: unknown;
   try {
     payload = JSON.parse(raw.toString('utf8'));
   } catch {
-    return [];
+    return { numbers: [], accounts: [] };
   }
-  const ids = new Set<string>();
+  const numbers = new Set<string>();
+  const accounts = new Set<string>();
   const entries = (payload as { entry?: unknown })?.entry;
   for (const entry of Array.isArray(entries) ? entries : []) {
     const changes = (entry as { changes?: unknown })?.changes;
     for (const change of Array.isArray(changes) ? changes : []) {
-      const id = (change as { value?: { metadata?: { phone_number_id?: unknown } } })?.value?.metadata?.phone_number_id;
-      if (typeof id === 'string' && id) ids.add(id);
+      const { field, value } = (change ?? {}) as {
+        field?: unknown;
+        value?: { metadata?: { phone_number_id?: unknown } };
+      };
+      const account = (entry as { id?: unknown }).id;
+      if (field === TEMPLATE_FIELD && typeof account === 'string' && account) accounts.add(account);
+      const id = value?.metadata?.phone_number_id;
+      if (typeof id === 'string' && id) numbers.add(id);
     }
   }
-  return [...ids];
+  return { numbers: [...numbers], accounts: [...accounts] };
 }
 
 /**
@@ -84,24 +98,59 @@ function namedNumbers(raw: Buffer): string[] {
  */
 export async function acceptNotification(raw: Buffer, signature: string | undefined): Promise<number> {
   if (!signature) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
-  const named = namedNumbers(raw);
+  const named = namedSenders(raw);
   // an unsigned caller must not make us read the table for every id it lists
-  if (named.length > MAX_NUMBERS_PER_WEBHOOK) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
-  const found = new Map<string, { companyId: number; whatsappId: number }>();
-  for (const id of named) {
-    const connection = await findCloudConnection(id);
-    if (!connection?.secrets.appSecretSealed) continue;
+  if (named.numbers.length + named.accounts.length > MAX_NUMBERS_PER_WEBHOOK)
+    throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
+  type Conn = { companyId: number; whatsappId: number };
+  const checked = async (connection: {
+    whatsapp: { companyId: number; id: number };
+    secrets: { appSecretSealed?: string };
+  }) => {
+    if (!connection.secrets.appSecretSealed) return undefined;
     const appSecret = await openSecret(connection.secrets.appSecretSealed);
     if (!signatureMatches(raw, signature, appSecret)) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
-    found.set(id, { companyId: connection.whatsapp.companyId, whatsappId: connection.whatsapp.id });
+    return { companyId: connection.whatsapp.companyId, whatsappId: connection.whatsapp.id };
+  };
+  const found = new Map<string, Conn>();
+  for (const id of named.numbers) {
+    const connection = await findCloudConnection(id);
+    const conn = connection && (await checked(connection));
+    if (conn) found.set(id, conn);
+  }
+  // a business account's change goes to each of its connections, every one's app secret checked
+  const ofAccount = new Map<string, Conn[]>();
+  for (const account of named.accounts) {
+    const conns: Conn[] = [];
+    for (const connection of await findWabaConnections(account)) {
+      const conn = await checked(connection);
+      if (conn) conns.push(conn);
+    }
+    if (conns.length) ofAccount.set(account, conns);
   }
   // nothing here could be checked: a payload naming no connection of ours proves nothing
-  if (!found.size) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
+  if (!found.size && !ofAccount.size) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
 
-  const payload = JSON.parse(raw.toString('utf8')) as { entry?: { changes?: { field?: string; value?: unknown }[] }[] };
+  const payload = JSON.parse(raw.toString('utf8')) as {
+    entry?: { id?: string; time?: number; changes?: { field?: string; value?: unknown }[] }[];
+  };
   let queued = 0;
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
+      if (change.field === TEMPLATE_FIELD) {
+        const value = CloudTemplateStatusValue.safeParse(change.value);
+        if (!value.success) {
+          log.warn('cloud template change not understood', { issues: value.error.issues.length });
+          continue;
+        }
+        const at = Number(entry.time) || Math.floor(Date.now() / 1000);
+        for (const conn of ofAccount.get(entry.id ?? '') ?? []) {
+          const event = templateStatusEvent(value.data, conn, at);
+          await enqueue(INBOUND_QUEUE, event, routing(event));
+          queued++;
+        }
+        continue;
+      }
       if (!WEBHOOK_FIELDS.has(change.field ?? '')) continue;
       const value = CloudWebhookValue.safeParse(change.value);
       if (!value.success) {
@@ -125,5 +174,6 @@ function routing(event: InboundEvent) {
     return { groupId: group(event.message.chatJid), dedupId: messageDedupId(event.companyId, event.message.wid) };
   if (event.type === 'ack')
     return { groupId: group(event.chatJid), dedupId: ackDedupId(event.companyId, event.wid, event.ack, event.error) };
+  if (event.type === 'templateStatus') return templateStatusRouting(event);
   throw new Error(`no routing for ${event.type}`);
 }

@@ -15,7 +15,9 @@ import { remember } from '../lru';
  * A Cloud API connection (provider `cloud`) also holds its access token and app secret sealed
  * (`accessTokenSealed`, `appSecretSealed`, secrets.ts) with their last characters, and two more guards:
  * - `WCLOUD#<phoneNumberId>` / `WCLOUD` routes Meta's webhooks to it (one connection per number, platform-wide);
- * - `WCLOUDVT#<sha256(verifyToken)>` / `WCLOUDVT` answers Meta's webhook verification.
+ * - `WCLOUDVT#<sha256(verifyToken)>` / `WCLOUDVT` answers Meta's webhook verification;
+ * - `WCLOUDWABA#<wabaId>` / `<cid>#<id>` finds the connections of a WhatsApp Business Account (its
+ *   template webhooks name the account, not a number).
  */
 export const whatsappKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `WHATSAPP#${pad(id)}` });
 export const defaultGuardKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'WHATSAPP_DEFAULT' });
@@ -23,6 +25,10 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 export const tokenGuardKeys = (tokenHash: string) => ({ pk: `WTOKEN#${tokenHash}`, sk: 'WTOKEN' });
 export const cloudNumberKeys = (phoneNumberId: string) => ({ pk: `WCLOUD#${phoneNumberId}`, sk: 'WCLOUD' });
 export const verifyTokenKeys = (hash: string) => ({ pk: `WCLOUDVT#${hash}`, sk: 'WCLOUDVT' });
+export const wabaGuardKeys = (wabaId: string, companyId: number, whatsappId: number) => ({
+  pk: `WCLOUDWABA#${wabaId}`,
+  sk: `${companyId}#${whatsappId}`,
+});
 /** The token's stored fields; the plaintext goes back to the client once, in the response that set it. */
 export const tokenFields = (token: string) => ({ tokenHash: hashToken(token), tokenHint: token.slice(-4) });
 const maskToken = (hint: string | undefined) => (hint ? `********${hint}` : '');
@@ -94,6 +100,20 @@ export async function findCloudConnection(
   if (item?.provider !== 'cloud' || item.phoneNumberId !== phoneNumberId) return undefined;
   return { whatsapp: toWhatsapp(item), secrets: item as CloudSecrets };
 }
+
+/** The Cloud API connections of a WhatsApp Business Account, with their secrets (Meta's template webhooks). */
+export async function findWabaConnections(wabaId: string): Promise<{ whatsapp: Whatsapp; secrets: CloudSecrets }[]> {
+  const guards = await queryAll<{ companyId: number; whatsappId: number }>({ pk: `WCLOUDWABA#${wabaId}` });
+  const found = [];
+  for (const guard of guards.slice(0, MAX_WABA_CONNECTIONS)) {
+    const item = await getItem(whatsappKeys(guard.companyId, guard.whatsappId));
+    if (item?.provider === 'cloud' && item.wabaId === wabaId)
+      found.push({ whatsapp: toWhatsapp(item), secrets: item as CloudSecrets });
+  }
+  return found;
+}
+/** one business account behind more connections than this is no use of ours: the rest are not read */
+const MAX_WABA_CONNECTIONS = 25;
 
 export async function getWhatsapp(companyId: number, id: number): Promise<Whatsapp | undefined> {
   const item = await getItem(whatsappKeys(companyId, id));

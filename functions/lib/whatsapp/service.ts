@@ -3,6 +3,7 @@ import { CONNECTION_DEFAULTS, isCloudProvider, type ConnectionStatus } from '#sh
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
+import { dropTemplates, syncTemplatesQuietly } from '../whatsapp-cloud/templates';
 import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
@@ -15,6 +16,7 @@ import {
   CONNECTIONS_USAGE,
   cloudNumberKeys,
   verifyTokenKeys,
+  wabaGuardKeys,
   defaultGuardKeys,
   defaultWhatsappId,
   listWhatsapps,
@@ -223,6 +225,11 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
             ),
             duplicated('verifyToken'),
           ],
+          // its business account's template webhooks find it through this
+          [
+            putTx({ ...wabaGuardKeys(cloud.wabaId, companyId, id), companyId, whatsappId: id }),
+            new AppError('ERR_CONFLICT'),
+          ],
         ] as [TransactItem, AppError][])
       : []),
     ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []).map(
@@ -238,6 +245,8 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
     // no runner: the Graph API says whether the number is usable, now and every hour (timer `cloud-status`)
     created = (await probeCloud(companyId, id)) ?? created;
     await armCloudCheck(companyId, id);
+    // the templates it may send outside the 24-hour window, read now (and hourly after)
+    if (created.status === 'CONNECTED') await syncTemplatesQuietly(companyId, id);
   } else {
     // A new connection starts its session at once: the QR code follows on the whatsappSession event.
     await sendSessionCommand({ type: 'start', companyId, whatsappId: id });
@@ -293,6 +302,11 @@ export async function updateWhatsapp(
     const stored = await storedCloudFields(companyId, id);
     if (stored?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(stored.verifyTokenHash)));
     items.push(putTx({ ...verifyTokenKeys(hash), companyId, whatsappId: id, verifyTokenHash: hash }, true));
+  }
+  const wabaMoved = Boolean(cloud.set.wabaId && cloud.set.wabaId !== current.wabaId);
+  if (wabaMoved) {
+    if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, id)));
+    items.push(putTx({ ...wabaGuardKeys(cloud.set.wabaId as string, companyId, id), companyId, whatsappId: id }));
   }
   // a new token replaces the old one (its guard moves); none or '' keeps the current one
   const {
@@ -353,6 +367,8 @@ export async function updateWhatsapp(
       },
     });
   }
+  // another business account has other templates
+  if (wabaMoved && updated.status === 'CONNECTED') await syncTemplatesQuietly(companyId, id);
   await publishWhatsapp(updated);
   if (previousDefault !== undefined && previousDefault !== id && isDefault) {
     const old = await requireWhatsapp(companyId, previousDefault).catch(() => undefined);
@@ -392,7 +408,9 @@ export async function deleteWhatsapp(companyId: number, id: number) {
   // a deleted Cloud API connection's number takes no more webhooks (and may be added again)
   if (cloud?.phoneNumberId) items.push(deleteTx(cloudNumberKeys(cloud.phoneNumberId)));
   if (cloud?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(cloud.verifyTokenHash)));
+  if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, id)));
   await transact(items, () => new AppError('ERR_NO_WAPP_FOUND'));
+  if (cloud) await dropTemplates(companyId, id);
   // Log the phone out and drop its keys: a deleted connection must not keep receiving messages.
   if (!cloud) await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
   await publish(companyId, 'whatsapp', { action: 'delete', whatsappId: id });
