@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import busboy from 'busboy';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
@@ -9,6 +10,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  *   (a wrong or expired one is Meta's 401 with code 190);
  * - `POST /v*\/{phone-number-id}/messages`: a new wamid, or the next scripted error;
  * - `GET /v*\/{media-id}`: a download URL on this fake, valid 5 minutes;
+ * - `POST /v*\/{phone-number-id}/media` (multipart: messaging_product, type, file): a media id whose
+ *   bytes `GET /v*\/{media-id}` serves again; a media send naming an unknown id is Meta's 131053;
  * - `GET /v*\/{waba-id}/message_templates?limit&after`: the business account's templates, paged;
  *   a `template` send is checked as Meta does: unknown name or language 132001, not approved
  *   132015/132016 (paused, disabled) or 132001, wrong number of parameters 132000;
@@ -45,6 +48,30 @@ interface FakeNumber {
 type Json = Record<string, unknown>;
 
 const MEDIA_URL_TTL_MS = 5 * 60_000;
+
+/** A multipart body's fields and its one file (Meta's media upload). */
+function readForm(headers: IncomingHttpHeaders, raw: Buffer) {
+  return new Promise<{ fields: Record<string, string>; file?: { name: string; mimeType: string; bytes: Buffer } }>(
+    (done, fail) => {
+      const fields: Record<string, string> = {};
+      let file: { name: string; mimeType: string; bytes: Buffer } | undefined;
+      const parser = busboy({ headers });
+      parser.on('field', (name, value) => {
+        fields[name] = value;
+      });
+      parser.on('file', (_name, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          file = { name: info.filename ?? 'file', mimeType: info.mimeType, bytes: Buffer.concat(chunks) };
+        });
+      });
+      parser.on('close', () => done({ fields, file }));
+      parser.on('error', fail);
+      parser.end(raw);
+    },
+  );
+}
 
 /** Why Meta would refuse a template send (its codes), or nothing. */
 function templateRefusal(list: Json[], sent: Json | undefined): { code: number; title: string } | undefined {
@@ -284,7 +311,8 @@ export function metaFake(base: string, webhookUrl: string) {
   return async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname.slice('/@meta'.length);
-    const body = raw.length ? (JSON.parse(raw.toString()) as Json) : undefined;
+    const multipart = (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+    const body = raw.length && !multipart ? (JSON.parse(raw.toString()) as Json) : undefined;
     if (path.startsWith('/_') && !path.startsWith('/_media/')) return hooks(path, req, res, body);
 
     const token = bearer(req);
@@ -319,6 +347,29 @@ export function metaFake(base: string, webhookUrl: string) {
           ...(more ? { next: `${base}/@meta${path}?after=${start + page.length}` } : {}),
         },
       });
+    }
+
+    const upload = /^\/v[\d.]+\/([^/]+)\/media$/.exec(path);
+    if (upload && req.method === 'POST') {
+      const number = numbers.get(decodeURIComponent(upload[1]!));
+      if (!number) return graphError(res, 400, 100, 'Unsupported post request', { error_subcode: 33 });
+      if (!authorized(req, number)) return graphError(res, 401, 190, 'Error validating access token');
+      const form = multipart ? await readForm(req.headers, raw) : undefined;
+      if (form?.fields.messaging_product !== 'whatsapp' || !form.file)
+        return graphError(res, 400, 100, 'Invalid parameter');
+      const id = `${Date.now()}${randomBytes(4).readUInt32BE(0)}`;
+      // what Meta keeps of an upload: the bytes, retrievable by the media id as a customer's are
+      media.set(id, {
+        phoneNumberId: number.phoneNumberId,
+        bytes: form.file.bytes,
+        mimeType: form.fields.type ?? form.file.mimeType,
+        urlExpiresAt: 0,
+      });
+      requests[requests.length - 1]!.body = {
+        ...form.fields,
+        file: { name: form.file.name, size: form.file.bytes.length },
+      };
+      return send(res, 200, { id });
     }
 
     const graph = /^\/v[\d.]+\/([^/]+)(\/messages)?$/.exec(path);
@@ -361,6 +412,14 @@ export function metaFake(base: string, webhookUrl: string) {
         });
       if (body?.messaging_product !== 'whatsapp' || !body.to || !body.type)
         return graphError(res, 400, 100, 'Invalid parameter');
+      const mediaRef = (body[String(body.type)] as Json | undefined)?.id;
+      if (
+        ['image', 'video', 'audio', 'document', 'sticker'].includes(String(body.type)) &&
+        !media.has(String(mediaRef))
+      )
+        return graphError(res, 400, 131053, 'Media upload error', {
+          error_data: { messaging_product: 'whatsapp', details: 'unknown media id' },
+        });
       if (body.type === 'template') {
         const refused = templateRefusal(templates.get(number.wabaId) ?? [], body.template as Json | undefined);
         if (refused)

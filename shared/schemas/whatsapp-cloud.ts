@@ -110,6 +110,9 @@ export const CloudSendAnswer = z.object({
   messages: z.array(z.object({ id: z.string() })).min(1),
 });
 
+/** `POST /{phone-number-id}/media`: the uploaded file's media id. */
+export const CloudUploadAnswer = z.object({ id: z.string().min(1) });
+
 /** `GET /{media-id}`: a download URL that lives 5 minutes (fetched with the same token). */
 export const CloudMediaInfo = z.object({
   id: z.string(),

@@ -524,15 +524,42 @@ describe('sending through the Cloud API', () => {
     expect((await sendsTo(line))[0].body).toMatchObject({ to: '5511966660042', text: { body: 'Seu pedido saiu' } });
   });
 
-  it('outbound media on a cloud connection is refused with ERR_NOT_SUPPORTED_BY_CLOUD, not lost', async () => {
-    const { co, line, ticket } = await conversation('cloudmediaout');
+  it('a file is uploaded to Meta, then sent by its media id: a document with its name, an image with its caption', async () => {
+    const { co, line, number, ticket } = await conversation('cloudmediaout');
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4 '), randomBytes(48)]);
     const form = new FormData();
-    form.append('medias', new Blob([Buffer.from('%PDF-1.4 small')], { type: 'application/pdf' }), 'contrato.pdf');
-    form.append('body', 'contrato.pdf');
+    form.append('medias', new Blob([pdf], { type: 'application/pdf' }), 'contrato.pdf');
     const res = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: form });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('ERR_NOT_SUPPORTED_BY_CLOUD');
-    expect(await sendsTo(line)).toHaveLength(0);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [upload, send] = await eventually(async () => {
+      const all = (await meta<any[]>('/_requests')).filter((r) => r.path.includes(`/${line.phoneNumberId}/`));
+      const found = [all.find((r) => r.path.endsWith('/media')), all.find((r) => r.body?.type === 'document')];
+      return found[0] && found[1] ? found : undefined;
+    });
+    expect(upload.body).toMatchObject({
+      messaging_product: 'whatsapp',
+      type: 'application/pdf',
+      file: { name: 'contrato.pdf', size: pdf.length },
+    });
+    expect(send.body).toMatchObject({ to: number, type: 'document', document: { filename: 'contrato.pdf' } });
+    expect(send.body.document.caption).toBeUndefined();
+    // what Meta holds under that id is the file's bytes
+    const graph = `${baseUrl()}/@meta/v23.0`;
+    const auth = { authorization: `Bearer ${line.accessToken}` };
+    const info = await (await fetch(`${graph}/${send.body.document.id}`, { headers: auth })).json();
+    const held = Buffer.from(await (await fetch(info.url, { headers: auth })).arrayBuffer());
+    expect(held.equals(pdf)).toBe(true);
+    await eventually(async () => (await storedMessage(co, ticket.id, res.body.id))?.ack === 1);
+
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
+    const photo = new FormData();
+    photo.append('medias', new Blob([png], { type: 'image/png' }), 'foto.png');
+    photo.append('body', 'olha a foto 📷');
+    const sent = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: photo });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const image = await eventually(async () => (await sendsTo(line)).find((r) => r.body.type === 'image'));
+    expect(image.body.image).toMatchObject({ caption: 'olha a foto 📷' });
+    expect(image.body.image.filename).toBeUndefined();
   });
 
   it('a token Meta stopped accepting fails the send and shows the connection DISCONNECTED with the reason', async () => {

@@ -61,8 +61,6 @@ export async function sendMessage(
   // a Cloud API connection's sends go to the Graph API sender, not to a session runner
   const { contact, provider } = await contactAndProvider(companyId, ticket);
   const cloud = isCloudProvider(provider);
-  // outbound media through the Cloud API (an upload to Meta first) is not built yet: refused, not lost
-  if (cloud && input.media) throw new AppError('ERR_NOT_SUPPORTED_BY_CLOUD');
   if (input.template && !cloud) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
   const template =
     input.template &&

@@ -4,10 +4,12 @@ import {
   CloudPhoneNumber,
   CloudSendAnswer,
   CloudTemplatesPage,
+  CloudUploadAnswer,
   GraphErrorBody,
   type CloudTemplate,
 } from '#shared/schemas/whatsapp-cloud';
 import type { SessionCommand } from '#shared/whatsapp-protocol';
+import type { CloudMediaType } from '#shared/cloud-media';
 import { config } from '../config';
 
 /**
@@ -47,6 +49,10 @@ export interface GraphClient {
   phoneNumber(phoneNumberId: string): Promise<z.infer<typeof CloudPhoneNumber>>;
   sendText(phoneNumberId: string, to: string, body: string, quotedWamid?: string): Promise<string>;
   sendTemplate(phoneNumberId: string, to: string, template: TemplateMessage): Promise<string>;
+  /** a media message of a file uploaded first (`uploadMedia`) */
+  sendMedia(phoneNumberId: string, to: string, media: CloudOutboundMedia, quotedWamid?: string): Promise<string>;
+  /** `POST /{phone-number-id}/media`: the file to Meta, for a media id that lasts 30 days */
+  uploadMedia(phoneNumberId: string, bytes: Buffer, mimetype: string, fileName: string): Promise<string>;
   /** every template of a WhatsApp Business Account, page after page */
   templates(wabaId: string): Promise<CloudTemplate[]>;
   mediaInfo(mediaId: string): Promise<z.infer<typeof CloudMediaInfo>>;
@@ -98,6 +104,28 @@ export function graphClient(accessToken: string, baseUrl = config().whatsappGrap
         ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
       }),
     sendTemplate: (id, to, template) => postMessage(id, { to, type: 'template', template: templateBody(template) }),
+    sendMedia: (id, to, media, quotedWamid) =>
+      postMessage(id, {
+        to,
+        type: media.type,
+        [media.type]: {
+          id: media.id,
+          ...(media.caption ? { caption: media.caption } : {}),
+          ...(media.filename ? { filename: media.filename } : {}),
+        },
+        ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
+      }),
+    async uploadMedia(id, bytes, mimetype, fileName) {
+      const form = new FormData();
+      form.set('messaging_product', 'whatsapp');
+      form.set('type', mimetype);
+      form.set('file', new Blob([new Uint8Array(bytes)], { type: mimetype }), fileName);
+      const answer = await call(CloudUploadAnswer, `${base}/${encodeURIComponent(id)}/media`, {
+        method: 'POST',
+        body: form,
+      });
+      return answer.id;
+    },
     async templates(wabaId) {
       const all: CloudTemplate[] = [];
       let after: string | undefined;
@@ -124,6 +152,14 @@ export function graphClient(accessToken: string, baseUrl = config().whatsappGrap
 }
 
 /** Meta's `template` object: the header's and the body's text parameters, named when the template is. */
+/** A media message: the uploaded file's id, with a caption (not for audio and stickers) and a document's file name. */
+export interface CloudOutboundMedia {
+  type: CloudMediaType;
+  id: string;
+  caption?: string;
+  filename?: string;
+}
+
 function templateBody(t: TemplateMessage) {
   const parameters = (values: TemplateMessage['body']) =>
     values.map((v) => ({ type: 'text', text: v.value, ...(t.named ? { parameter_name: v.name } : {}) }));

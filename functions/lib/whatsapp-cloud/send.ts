@@ -15,7 +15,9 @@ import { linkWid } from '../messages/delivery';
 import { getWhatsapp } from '../whatsapp/repo';
 import { probeCloud } from '../whatsapp/service';
 import { cloudClientFor } from './connection';
-import { GraphError, isTokenError } from './graph';
+import { GraphError, isTokenError, type GraphClient } from './graph';
+import { getObject } from '../storage';
+import { cloudMediaType } from '#shared/cloud-media';
 
 type SendCommand = Extract<SessionCommand, { type: 'send' }>;
 
@@ -61,13 +63,14 @@ export async function sendViaCloud(command: SendCommand) {
   const whatsapp = await getWhatsapp(companyId, whatsappId);
   if (!whatsapp?.phoneNumberId || whatsapp.status !== 'CONNECTED')
     return result({ ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
-  if (command.media) return result({ ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
   try {
     const client = await cloudClientFor(companyId, whatsappId);
     const to = command.to.split('@')[0]!.replace(/\D/g, '');
     const wamid = command.template
       ? await client.sendTemplate(whatsapp.phoneNumberId, to, command.template)
-      : await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
+      : command.media
+        ? await sendMediaViaCloud(client, whatsapp.phoneNumberId, to, command)
+        : await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
     await updateItem(found.key, { set: { cloudWamid: wamid }, condition: 'attribute_exists(pk)' });
     await linkWid(companyId, found, wamid);
     return result({ wid: wamid, ack: ACK.sent });
@@ -90,6 +93,30 @@ export async function sendViaCloud(command: SendCommand) {
     // a token Meta no longer takes: the connection shows why
     if (isTokenError(err)) await probeCloud(companyId, whatsappId);
   }
+}
+
+/**
+ * A file: uploaded to Meta first (`POST /{phone-number-id}/media`), then sent by its media id as
+ * what Meta takes it as (shared/cloud-media.ts), with the text as caption unless the text is only
+ * the file's name (the composer's body for a file sent without words).
+ */
+async function sendMediaViaCloud(client: GraphClient, phoneNumberId: string, to: string, command: SendCommand) {
+  const media = command.media!;
+  const bytes = await getObject(media.key);
+  const type = cloudMediaType(media.mimetype, bytes.length);
+  const id = await client.uploadMedia(phoneNumberId, bytes, media.mimetype, media.fileName);
+  const caption = command.body.trim() && command.body !== media.fileName ? command.body : undefined;
+  return client.sendMedia(
+    phoneNumberId,
+    to,
+    {
+      type,
+      id,
+      ...(caption && type !== 'audio' ? { caption } : {}),
+      ...(type === 'document' ? { filename: media.fileName } : {}),
+    },
+    command.quotedWid,
+  );
 }
 
 async function report(event: Extract<InboundEvent, { type: 'sendResult' }>) {
