@@ -3,8 +3,9 @@
  * build's manifest (`build.manifest`, `<dist>/.vite/manifest.json`) and adds up, for each page, the
  * JavaScript and CSS of its chunks and everything they import statically, transitively, each file
  * gzipped at level 9 as Vite's reportCompressedSize does. Dynamic imports are not followed: they load
- * later, when used (the emoji picker on the first click, a private page after login), or just after
- * the page has shown (the ticket page's tooltips and tag picker: printed as "then, once it shows").
+ * later, when used (the emoji picker on the first click, a private page after login), or beside and
+ * just after the page (the error toasts' texts; the ticket page's tooltips and tag picker: printed as
+ * "then, once it shows").
  *
  *   npm run bench -- bundle-size        # builds into a temporary folder, then prints the figures
  *   WEB_DIST=web/dist npm run bench -- bundle-size   # measures an existing build instead
@@ -32,14 +33,20 @@ type Manifest = Record<string, ManifestChunk>;
  *
  * Issue 25's goals (`targetKb`, 150 and 300 KB) are met since the login page is drawn without MUI
  * and the ticket page fetches its tooltips, tag picker and volume slider after it shows. `budgetKb`
- * is the goal, or the measured figure plus a few KB where that is lower (login, 123 KB), so that a
+ * is the goal, or the measured figure plus a few KB where that is lower (login: 120.5 KB measured, 123 KB budget), so that a
  * change adding weight to a page's first download fails the e2e test.
  */
 export const PAGES: Record<
   'login' | 'ticket',
   { url: string; chunks: readonly string[]; after?: readonly string[]; budgetKb: number; targetKb: number }
 > = {
-  login: { url: '/login', chunks: ['index.html', 'src/login/LoginPage.tsx'], budgetKb: 126, targetKb: 150 },
+  login: {
+    url: '/login',
+    chunks: ['index.html', 'src/login/LoginPage.tsx'],
+    after: ['src/i18n/errors.ts'],
+    budgetKb: 123,
+    targetKb: 150,
+  },
   ticket: {
     url: '/tickets/:ticketId',
     chunks: [
@@ -49,7 +56,7 @@ export const PAGES: Record<
       ...['chats', 'announcements', 'tickets'].map((ns) => `src/i18n/${ns}.ts`),
     ],
     // fetched as soon as the page has shown (not before it): printed beside the figure, not budgeted
-    after: ['src/tickets/TagAutocomplete.tsx', '@mui/material/Tooltip/index.mjs'],
+    after: ['src/tickets/TagAutocomplete.tsx', '@mui/material/Tooltip/index.mjs', 'src/i18n/errors.ts'],
     budgetKb: 300,
     targetKb: 300,
   },

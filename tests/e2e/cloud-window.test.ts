@@ -75,7 +75,7 @@ describe('the Cloud API 24-hour window (issue 36)', () => {
     await expect(composer.isDisabled()).resolves.toBe(true);
     // nothing else goes out either: no voice message, no attachment
     await expect(page.getByRole('button', { name: 'Gravar áudio' }).count()).resolves.toBe(0);
-    await expect(page.getByRole('button', { name: 'Enviar' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Enviar', exact: true }).isDisabled()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Anexar arquivo' }).isDisabled()).resolves.toBe(true);
     await expect(composer.getAttribute('placeholder')).resolves.toBe(
       'A janela de 24 horas fechou: responda quando o cliente escrever de novo.',
@@ -89,7 +89,7 @@ describe('the Cloud API 24-hour window (issue 36)', () => {
     await meta('/_inbound', { phoneNumberId, from, text: 'Alguém aí?' });
     await page.getByRole('timer', { name: 'Janela de 24 h: 23 h 59 min' }).waitFor({ timeout: 10_000 });
     await composer.fill('Chegou sim, Carla!');
-    await page.getByRole('button', { name: 'Enviar' }).click();
+    await page.getByRole('button', { name: 'Enviar', exact: true }).click();
     await page
       .getByRole('log', { name: 'Atendimento' })
       .getByText(/Chegou sim, Carla!/)

@@ -251,6 +251,7 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'POST /whatsapp',
     'PUT /whatsapp/{id}',
     'DELETE /whatsapp/{id}',
+    'POST /whatsapp/{id}/templates/sync',
     'POST /whatsappsession/{id}',
     'PUT /whatsappsession/{id}',
     'DELETE /whatsappsession/{id}',

@@ -13,7 +13,8 @@ export function errorMessage(err: unknown): string | null {
 }
 
 export function toastError(err: unknown) {
-  const text = errorMessage(err);
-  if (text) notify.error(text);
-  else console.error(err);
+  if (!(err instanceof ApiError && err.code)) return console.error(err);
+  // the texts load beside the first page: an error in its first moments waits for them
+  if (i18n.hasLoadedNamespace('errors')) notify.error(errorMessage(err) as string);
+  else void i18n.loadNamespaces('errors').then(() => notify.error(errorMessage(err) as string));
 }

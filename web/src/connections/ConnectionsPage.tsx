@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { lazy, useState, type ReactElement } from 'react';
 import {
   Box,
   Button,
@@ -20,7 +20,9 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import CropFreeIcon from '@mui/icons-material/CropFree';
 import SignalOffIcon from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
 import SignalIcon from '@mui/icons-material/SignalCellular4Bar';
+import TemplateIcon from '@mui/icons-material/QuickreplyOutlined';
 import { useTranslation } from 'react-i18next';
+import { isCloudProvider } from '#shared/constants';
 import { can } from '#shared/permissions';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { api } from '../api/client';
@@ -29,6 +31,7 @@ import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import { useConfirm } from '../components/ConfirmProvider';
 import { useConfirmedDelete } from '../components/useConfirmedDelete';
+import { MountWhenOpened } from '../components/MountWhenOpened';
 import { PageFrame } from '../components/PageFrame';
 import { formatShortDateTime } from '../lib/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
@@ -40,8 +43,11 @@ import { SESSION_CALLS, sessionButtons, type SessionButton } from './session-but
 
 type Row = Pick<
   Whatsapp,
-  'id' | 'name' | 'status' | 'isDefault' | 'updatedAt' | 'health' | 'provider' | 'statusReason'
+  'id' | 'name' | 'status' | 'isDefault' | 'updatedAt' | 'health' | 'provider' | 'statusReason' | 'templatesSyncedAt'
 >;
+
+// a Cloud API connection's message templates: loaded when first opened
+const TemplatesDialog = lazy(() => import('../templates/TemplatesDialog'));
 
 const STATUS_ICON: Record<string, ReactElement> = {
   CONNECTED: <CheckCircleIcon color="success" />,
@@ -64,6 +70,7 @@ export default function ConnectionsPage() {
   const [modal, setModal] = useState<{ id?: number } | null>(null);
   const [qr, setQr] = useState<{ id: number; name: string } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  const [templatesOf, setTemplatesOf] = useState<number | null>(null);
   const mayAdd = can(user?.profile, 'connections-page:addConnection');
   const mayAct = can(user?.profile, 'connections-page:actionButtons');
   const mayEdit = can(user?.profile, 'connections-page:editOrDeleteConnection');
@@ -162,7 +169,21 @@ export default function ConnectionsPage() {
         <TableBody>
           {list.map((w) => (
             <TableRow key={w.id} hover data-status={w.status}>
-              <TableCell>{w.name}</TableCell>
+              <TableCell>
+                <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+                  {w.name}
+                  {isCloudProvider(w.provider) && (
+                    <Button
+                      size="small"
+                      startIcon={<TemplateIcon />}
+                      aria-label={t('buttons.templatesOf', { name: w.name })}
+                      onClick={() => setTemplatesOf(w.id)}
+                    >
+                      {t('buttons.templates')}
+                    </Button>
+                  )}
+                </Stack>
+              </TableCell>
               <TableCell align="center">
                 <Tooltip
                   title={
@@ -229,6 +250,14 @@ export default function ConnectionsPage() {
         }}
       />
       <QrCodeModal whatsapp={qr} onClose={() => setQr(null)} />
+      <MountWhenOpened open={templatesOf !== null}>
+        <TemplatesDialog
+          whatsapp={list.find((w) => w.id === templatesOf)}
+          maySync={mayEdit}
+          onClose={() => setTemplatesOf(null)}
+          onSynced={() => void mutate()}
+        />
+      </MountWhenOpened>
     </PageFrame>
   );
 }

@@ -28,6 +28,10 @@ export default {
       'A janela de 24 horas desta conversa está fechada: pela API oficial, só dá para responder depois que o cliente escrever de novo.',
     ERR_CLOUD_NUMBER_IN_USE: 'Este número da Cloud API já está em uso em outra conexão.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Assinatura do webhook inválida.',
+    ERR_TEMPLATES_NEED_CLOUD: 'Modelos de mensagem existem só em conexões da API oficial (Cloud API).',
+    ERR_TEMPLATE_NOT_FOUND: 'Modelo não encontrado: sincronize os modelos na página de conexões.',
+    ERR_TEMPLATE_NOT_SENDABLE: 'Este modelo não está aprovado ou não pode ser preenchido aqui.',
+    ERR_TEMPLATE_SYNC_FAILED: 'A Meta não respondeu à sincronização dos modelos: verifique a conexão.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -96,6 +100,10 @@ export default {
       "This conversation's 24-hour window is closed: through the official API you can reply once the customer writes again.",
     ERR_CLOUD_NUMBER_IN_USE: 'This Cloud API number is already used by another connection.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Invalid webhook signature.',
+    ERR_TEMPLATES_NEED_CLOUD: 'Message templates exist only on official API (Cloud API) connections.',
+    ERR_TEMPLATE_NOT_FOUND: 'Template not found: sync the templates on the connections page.',
+    ERR_TEMPLATE_NOT_SENDABLE: 'This template is not approved or cannot be filled in here.',
+    ERR_TEMPLATE_SYNC_FAILED: 'Meta did not answer the template sync: check the connection.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -164,6 +172,10 @@ export default {
       'La ventana de 24 horas de esta conversación está cerrada: por la API oficial, puede responder cuando el cliente escriba de nuevo.',
     ERR_CLOUD_NUMBER_IN_USE: 'Este número de la Cloud API ya se usa en otra conexión.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Firma del webhook inválida.',
+    ERR_TEMPLATES_NEED_CLOUD: 'Las plantillas de mensaje existen solo en conexiones de la API oficial (Cloud API).',
+    ERR_TEMPLATE_NOT_FOUND: 'Plantilla no encontrada: sincronice las plantillas en la página de conexiones.',
+    ERR_TEMPLATE_NOT_SENDABLE: 'Esta plantilla no está aprobada o no se puede completar aquí.',
+    ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',

@@ -21,7 +21,7 @@ describe('i18n', () => {
     expect(Object.keys(namespaces).filter((ns) => ns in lazyNamespaces)).toEqual([]);
   });
   test('every catalogued error code has a toast text (section 8)', () => {
-    const codes = flatKeys(namespaces.errors.pt);
+    const codes = flatKeys(all.errors.pt);
     for (const code of ERROR_CODES.filter((c) => !['ERR_ROUTE_NOT_FOUND', 'ERR_INVALID_CURSOR'].includes(c)))
       expect(codes).toContain(code);
   });

@@ -3,7 +3,6 @@ import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '#shared/constants';
 import common from './common';
 import auth from './auth';
-import errors from './errors';
 import pwa from './pwa';
 import { fleetMenuLabel } from './fleet-menu';
 import type { Locales, Strings } from './types';
@@ -19,20 +18,25 @@ const withFleetMenu = (lang: Language): Strings => ({
  * translation shows in review); add an area by adding its file to one of these two tables.
  *
  * `namespaces` ship with the app: the public pages (login, signup, reset), the shared words of every
- * page, the error toasts and the offline notice need them before anything else loads.
+ * page and the offline notice need them before anything else loads. The error toasts' texts (three
+ * languages of every catalogued code) are fetched at start-up beside the page instead of inside it
+ * (`eagerNamespaces`); a toast raised before they arrive waits for them (api/toast-error.ts).
  */
 export const namespaces: Record<string, Locales> = {
   common: { pt: withFleetMenu('pt'), en: withFleetMenu('en'), es: withFleetMenu('es') },
   auth,
-  errors,
   pwa,
 };
+
+/** Lazy namespaces that start loading with the app rather than when a component first asks. */
+export const eagerNamespaces = ['errors'];
 
 /**
  * Every other area loads as its own small chunk the first time a component asks for it
  * (`useTranslation('tickets')` suspends until then), so the login page downloads none of them.
  */
 export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>> = {
+  errors: () => import('./errors'),
   tickets: () => import('./tickets'),
   contacts: () => import('./contacts'),
   dashboard: () => import('./dashboard'),
@@ -61,6 +65,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   notifications: () => import('./notifications'),
   search: () => import('./search'),
   sla: () => import('./sla'),
+  templates: () => import('./templates'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */
@@ -116,7 +121,7 @@ export function initI18n(lang?: Language) {
       partialBundledLanguages: true,
       lng: language,
       fallbackLng: 'pt',
-      ns: Object.keys(namespaces),
+      ns: [...Object.keys(namespaces), ...eagerNamespaces],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,

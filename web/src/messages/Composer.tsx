@@ -57,17 +57,21 @@ const EmojiPicker = lazy(() => import('emoji-picker-react'));
 // The popover places itself by its first content: the loading placeholder takes the picker's size, or the
 // picker, arriving taller, would hang below the screen.
 const EMOJI_PICKER = { width: 350, height: 450 };
+// the template picker and its button: for a ticket of a Cloud API number only
+const TemplateButton = lazy(() => import('../templates/TemplateButton'));
 
 interface Props {
   ticket: Ticket;
   /** a Cloud API ticket whose 24-hour window has closed: nothing free-form can be sent */
   windowClosed?: boolean;
+  /** a ticket of a Cloud API number: its connection's message templates can be sent */
+  cloud?: boolean;
   replyTo: Message | null;
   onCancelReply(): void;
 }
 
 /** The composer of 2.6: text (up to 5 rows), emoji, media, audio, quick replies, signature, quoting. */
-export function Composer({ ticket, windowClosed = false, replyTo, onCancelReply }: Props) {
+export function Composer({ ticket, windowClosed = false, cloud = false, replyTo, onCancelReply }: Props) {
   const { t } = useTranslation('tickets');
   const { user } = useAuth();
   const [text, setText] = useState('');
@@ -86,6 +90,11 @@ export function Composer({ ticket, windowClosed = false, replyTo, onCancelReply 
   const recorder = useRecorder();
   const realtime = useRealtimeClient();
   const open = ticket.status === 'open' && !windowClosed;
+  const templateButton = cloud && (
+    <Suspense fallback={null}>
+      <TemplateButton ticket={ticket} windowClosed={windowClosed} />
+    </Suspense>
+  );
   const query = quickReplyQuery(text);
   // fetched afresh each time the suggestions open (no dedupe window) and on every quickMessage event, so a
   // reply created a moment ago, here or by a colleague, is offered at once
@@ -203,6 +212,7 @@ export function Composer({ ticket, windowClosed = false, replyTo, onCancelReply 
           </IconButton>
         </Stack>
       )}
+      {windowClosed && templateButton}
       {quick && (
         <Chip
           size="small"
@@ -281,6 +291,7 @@ export function Composer({ ticket, windowClosed = false, replyTo, onCancelReply 
               onChange={(e) => void upload(e.currentTarget)}
               data-testid="composer-file"
             />
+            {!windowClosed && templateButton}
             {offerCamera && (
               <>
                 <input

@@ -13,6 +13,7 @@ import { formatTime } from '../lib/format';
 import type { Message } from '../tickets/types';
 import { ackMark, canDeleteMessage, canResendMessage } from './timeline';
 import { bodyIsMediaData, MediaContent } from './MediaContent';
+import { formatted } from './formatted';
 
 const AckIcon = ({ ack }: { ack?: number }) => {
   const { t } = useTranslation('tickets');
@@ -22,22 +23,6 @@ const AckIcon = ({ ack }: { ack?: number }) => {
   const Icon = mark.icon === 'clock' ? ScheduleIcon : mark.icon === 'done' ? DoneIcon : DoneAllIcon;
   return <Icon sx={sx} aria-label={label} titleAccess={label} />;
 };
-
-const MARKS = [
-  [/^\*[^*]+\*$/, 'strong'],
-  [/^_[^_]+_$/, 'em'],
-  [/^~[^~]+~$/, 's'],
-] as const;
-
-/** WhatsApp-style *bold*, _italic_, ~strike~ rendered safely (no HTML injection). */
-function formatted(text: string) {
-  const parts = text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~)/g);
-  return parts.map((part, i) => {
-    const Tag = MARKS.find(([re]) => re.test(part))?.[1];
-    // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one split text have no identity and never reorder
-    return Tag ? <Tag key={i}>{part.slice(1, -1)}</Tag> : part;
-  });
-}
 
 interface Props {
   message: Message;

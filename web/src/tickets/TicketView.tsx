@@ -336,6 +336,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           <Composer
             ticket={ticket}
             windowClosed={windowLeft === 0}
+            cloud={windowLeft !== null}
             replyTo={replyTo}
             onCancelReply={() => setReplyTo(null)}
           />

@@ -1,0 +1,302 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  List,
+  ListItemButton,
+  ListItemText,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { can } from '#shared/permissions';
+import { isSendableTemplate, renderTemplate, type WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
+import { api } from '../api/client';
+import { errorMessage, toastError } from '../api/toast-error';
+import { useAuth } from '../auth/AuthProvider';
+import { SearchField } from '../components/SearchField';
+import { usePhone } from '../components/usePhone';
+import { formatted } from '../messages/formatted';
+import type { Ticket } from '../tickets/types';
+import {
+  allFilled,
+  MESSAGE_VARIABLES,
+  matchTemplates,
+  parameterKey,
+  prefillValues,
+  templateSendInput,
+  valuesByComponent,
+  type ParameterValues,
+} from './template-rules';
+import { useTemplates } from './useTemplates';
+
+/** From this many templates on, the picker offers a search box. */
+const SEARCH_FROM = 6;
+
+interface Props {
+  ticket: Pick<Ticket, 'id' | 'whatsappId'>;
+  open: boolean;
+  onClose(): void;
+}
+
+/**
+ * The template picker of a Cloud API ticket (issue 36): the connection's approved templates that the
+ * product can fill, one field per variable, a live preview, and the template sent as the ticket's
+ * message (in or out of the 24-hour window).
+ */
+export default function TemplatePicker({ ticket, open, onClose }: Props) {
+  const { t } = useTranslation(['templates', 'common']);
+  const phone = usePhone();
+  const { user } = useAuth();
+  const { data, error, isLoading } = useTemplates(open ? (ticket.whatsappId ?? null) : null);
+  const templates = useMemo(() => (data ?? []).filter(isSendableTemplate), [data]);
+  const [query, setQuery] = useState('');
+  // by id: a template paused meanwhile (a realtime update) leaves the choice
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [values, setValues] = useState<ParameterValues>({});
+  const [busy, setBusy] = useState(false);
+  const chosen = templates.find((x) => x.id === chosenId) ?? null;
+  const ready = chosen !== null && allFilled(chosen.parameters, values);
+
+  useEffect(() => {
+    if (!open) {
+      setChosenId(null);
+      setQuery('');
+    }
+  }, [open]);
+
+  const choose = (template: WhatsappTemplate) => {
+    setChosenId(template.id);
+    setValues(prefillValues(template.parameters));
+  };
+
+  const send = async () => {
+    if (!chosen || !ready || busy) return;
+    setBusy(true);
+    try {
+      await api.post(`/messages/${ticket.id}`, { template: templateSendInput(chosen, values) });
+      onClose();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const content = () => {
+    if (error)
+      return (
+        <Alert severity="error" role="alert">
+          {errorMessage(error) ?? t('errors:ERR_INTERNAL_SERVER_ERROR')}
+        </Alert>
+      );
+    if (isLoading || !data)
+      return (
+        <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
+          <CircularProgress aria-label={t('common:buttons.loading')} />
+        </Box>
+      );
+    if (templates.length === 0)
+      return (
+        <Stack sx={{ alignItems: 'center', gap: 1, py: 3, textAlign: 'center' }}>
+          <Typography sx={{ fontWeight: 600 }}>{t('picker.empty')}</Typography>
+          {can(user?.profile, 'connections-page:editOrDeleteConnection') && (
+            <>
+              <Typography variant="body2" color="text.secondary">
+                {t('picker.emptyAdmin')}
+              </Typography>
+              <Button component={RouterLink} to="/connections" onClick={onClose}>
+                {t('picker.connections')}
+              </Button>
+            </>
+          )}
+        </Stack>
+      );
+    if (!chosen) return <TemplateList templates={templates} query={query} onQuery={setQuery} onChoose={choose} />;
+    return (
+      <Stack sx={{ gap: 2 }}>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{chosen.name}</Typography>
+          <TemplateChips template={chosen} />
+          {templates.length > 1 && (
+            <Button size="small" sx={{ ml: 'auto' }} onClick={() => setChosenId(null)}>
+              {t('picker.change')}
+            </Button>
+          )}
+        </Stack>
+        <Stack direction={{ xs: 'column', md: 'row' }} sx={{ gap: 2, alignItems: 'flex-start' }}>
+          <Stack sx={{ gap: 1.5, flex: 1, width: '100%' }}>
+            {chosen.parameters.map((p) => (
+              <TextField
+                key={parameterKey(p)}
+                size="small"
+                fullWidth
+                label={t(`picker.field.${p.component}`, { variable: `{{${p.name}}}` })}
+                placeholder={p.example}
+                value={values[parameterKey(p)] ?? ''}
+                onChange={(e) => setValues((v) => ({ ...v, [parameterKey(p)]: e.target.value }))}
+                slotProps={{ htmlInput: { maxLength: 1024 } }}
+              />
+            ))}
+            <Typography variant="caption" color="text.secondary">
+              {chosen.parameters.length
+                ? t('picker.variablesHint', { variables: MESSAGE_VARIABLES.join(', ') })
+                : t('picker.noVariables')}
+            </Typography>
+          </Stack>
+          <TemplatePreview template={chosen} values={values} />
+        </Stack>
+      </Stack>
+    );
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      fullScreen={phone}
+      aria-labelledby="template-picker-title"
+    >
+      <DialogTitle id="template-picker-title">{t('picker.title')}</DialogTitle>
+      <DialogContent dividers>{content()}</DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common:buttons.cancel')}</Button>
+        <Button
+          variant="contained"
+          disabled={!ready || busy}
+          startIcon={busy ? <CircularProgress size={16} /> : undefined}
+          onClick={() => void send()}
+        >
+          {t('picker.send')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function TemplateChips({ template }: { template: WhatsappTemplate }) {
+  const { t } = useTranslation('templates');
+  return (
+    <Stack direction="row" sx={{ gap: 0.5, flexShrink: 0 }}>
+      <Chip size="small" variant="outlined" label={template.language} />
+      <Chip
+        size="small"
+        variant="outlined"
+        label={t(`category.${template.category}`, { defaultValue: template.category })}
+      />
+    </Stack>
+  );
+}
+
+function TemplateList({
+  templates,
+  query,
+  onQuery,
+  onChoose,
+}: {
+  templates: WhatsappTemplate[];
+  query: string;
+  onQuery(query: string): void;
+  onChoose(template: WhatsappTemplate): void;
+}) {
+  const { t } = useTranslation('templates');
+  const shown = matchTemplates(templates, query);
+  return (
+    <Stack sx={{ gap: 1 }}>
+      {templates.length >= SEARCH_FROM && <SearchField label={t('picker.search')} value={query} onChange={onQuery} />}
+      <List dense disablePadding aria-label={t('picker.choose')}>
+        {shown.map((template) => (
+          <ListItemButton
+            key={template.id}
+            onClick={() => onChoose(template)}
+            sx={{ gap: 1, borderBottom: 1, borderColor: 'divider' }}
+          >
+            <ListItemText
+              primary={template.name}
+              secondary={template.body}
+              slotProps={{
+                primary: { sx: { fontWeight: 600, wordBreak: 'break-all' } },
+                secondary: { noWrap: true },
+              }}
+              sx={{ minWidth: 0 }}
+            />
+            <TemplateChips template={template} />
+          </ListItemButton>
+        ))}
+      </List>
+      {shown.length === 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
+          {t('picker.noMatch')}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+/** The message as the customer will read it: the values typed so far, the others as written. */
+function TemplatePreview({ template, values }: { template: WhatsappTemplate; values: ParameterValues }) {
+  const { t } = useTranslation('templates');
+  const text = renderTemplate(template, valuesByComponent(template.parameters, values));
+  return (
+    <Box component="section" aria-label={t('picker.preview')} sx={{ flex: 1, width: '100%' }}>
+      <Typography variant="overline" color="text.secondary">
+        {t('picker.preview')}
+      </Typography>
+      <Box
+        sx={{
+          p: 1.5,
+          borderRadius: 2,
+          bgcolor: (th) => (th.palette.mode === 'dark' ? '#0b141a' : '#efeae2'),
+        }}
+      >
+        <Box
+          data-testid="template-preview"
+          sx={{
+            ml: 'auto',
+            maxWidth: 420,
+            px: 1.25,
+            py: 0.75,
+            borderRadius: 2,
+            boxShadow: 1,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+            bgcolor: (th) => (th.palette.mode === 'dark' ? '#005c4b' : '#dcf8c6'),
+          }}
+        >
+          {formatted(text)}
+        </Box>
+        {template.buttons.length > 0 && (
+          <Stack sx={{ ml: 'auto', maxWidth: 420, mt: 0.5, gap: 0.5 }}>
+            {template.buttons.map((label, i) => (
+              <Box
+                // biome-ignore lint/suspicious/noArrayIndexKey: a template's buttons are fixed and may share a label
+                key={i}
+                sx={{
+                  textAlign: 'center',
+                  py: 0.5,
+                  borderRadius: 2,
+                  bgcolor: 'background.paper',
+                  color: 'info.main',
+                  fontSize: 14,
+                }}
+              >
+                {label}
+              </Box>
+            ))}
+          </Stack>
+        )}
+      </Box>
+    </Box>
+  );
+}
