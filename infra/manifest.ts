@@ -437,7 +437,8 @@ export const queues: QueueDef[] = [
   // (AI prompts and integrations answer from this consumer: timeout x retries with backoff, see AI_TIMEOUT_MS)
   { name: 'inbound', fifo: true, consumer: 'jobs/inbound', timeoutSeconds: 120 },
   // API -> Meta's Graph API: sends of Cloud API connections (FIFO per connection); each claimed once, never resent
-  { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send' },
+  // a rate limit of Meta's fails the record and SQS retries it: ten receives outlast a throughput limit
+  { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send', maxReceiveCount: 10 },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)

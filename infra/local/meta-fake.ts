@@ -18,8 +18,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * - `GET /@meta/_media/{media-id}`: the bytes, with the number's Bearer token (401 without).
  * Test hooks:
  * - `POST /@meta/_script {phoneNumberId, accessToken, appSecret, wabaId?, displayPhoneNumber?, status?,
- *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}], templates?: [Graph template]}`: creates or
- *   changes a number (`templates` replace its business account's; ids are given when missing);
+ *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}], templates?: [Graph template],
+ *   messagingLimit?: 'TIER_250' | 'TIER_2K' | ... | 'TIER_UNLIMITED'}`: creates or changes a number (`templates` replace its business account's; ids are given when missing);
  * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
  *   wamid?, echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
  *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
@@ -43,6 +43,8 @@ interface FakeNumber {
   status: string;
   tokenExpired: boolean;
   sendErrors: { code: number; title: string; httpStatus?: number }[];
+  /** the portfolio's messaging limit tier the number reports (`whatsapp_business_manager_messaging_limit`) */
+  messagingLimit: string;
 }
 
 type Json = Record<string, unknown>;
@@ -215,6 +217,7 @@ export function metaFake(base: string, webhookUrl: string) {
         status: String(body.status ?? current?.status ?? 'CONNECTED'),
         tokenExpired: Boolean(body.tokenExpired ?? current?.tokenExpired ?? false),
         sendErrors: (body.sendErrors as FakeNumber['sendErrors']) ?? current?.sendErrors ?? [],
+        messagingLimit: String(body.messagingLimit ?? current?.messagingLimit ?? 'TIER_250'),
       };
       numbers.set(id, next);
       if (Array.isArray(body.templates))
@@ -386,6 +389,7 @@ export function metaFake(base: string, webhookUrl: string) {
           status: number.status,
           quality_rating: 'GREEN',
           code_verification_status: 'VERIFIED',
+          whatsapp_business_manager_messaging_limit: number.messagingLimit,
         });
       }
       const item = media.get(id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG, name2to50, nullableBodyId } from './common';
+import { TemplateSendInput, type MessageTemplate } from './whatsapp-templates';
 
 /**
  * Campaigns (management.md "Campaigns", 3, 4, 5, 7, 9). Statuses of section 4, plus PAUSADA: the
@@ -55,6 +56,11 @@ export interface Campaign extends CampaignCounters {
   fileListId: number | null;
   mediaPath: string | null;
   mediaName: string | null;
+  /**
+   * A Cloud API connection's campaign sends this approved template (Meta takes nothing else from a
+   * business to customers outside their 24-hour window); its values may use the message variables.
+   */
+  template?: MessageTemplate | null;
   mediaUrl?: string;
   contactList?: { id: number; name: string } | null;
   whatsapp?: { id: number; name: string } | null;
@@ -97,13 +103,15 @@ export const CampaignBody = z
     tagId: nullableBodyId.optional(),
     tagListId: nullableBodyId.optional(),
     fileListId: nullableBodyId.optional(),
+    /** required for a Cloud API connection (the messages are then not used); refused for WhatsApp Web */
+    template: TemplateSendInput.nullable().optional(),
     scheduledAt,
     /** accepted and ignored: the server derives the status */
     status: z.string().optional(),
   })
   .transform(({ tagListId, status: _status, ...rest }) => ({ ...rest, tagId: rest.tagId ?? tagListId }))
   .superRefine((v, ctx) => {
-    if (!CAMPAIGN_MESSAGE_FIELDS.some((f) => v[f].trim()))
+    if (!v.template && !CAMPAIGN_MESSAGE_FIELDS.some((f) => v[f].trim()))
       ctx.addIssue({ code: 'custom', path: ['message1'], message: MSG.required });
     if (!v.whatsappId) ctx.addIssue({ code: 'custom', path: ['whatsappId'], message: MSG.required });
     if (!v.contactListId && !v.tagId) ctx.addIssue({ code: 'custom', path: ['contactListId'], message: MSG.required });
@@ -181,8 +189,11 @@ export interface CampaignReport extends CampaignCounters {
 export interface ConnectionLimit {
   whatsappId: number;
   name: string;
-  /** sends allowed today: the daily cap, lower while the number warms up */
-  dailyCap: number;
+  /**
+   * sends allowed today: the daily cap, lower while the number warms up; on a Cloud API number its
+   * business portfolio's messaging limit, null when Meta set none
+   */
+  dailyCap: number | null;
   sentToday: number;
   warmingUp: boolean;
   /** days since the connection was created */

@@ -100,6 +100,8 @@ export const CloudPhoneNumber = z.object({
   status: z.string().optional(),
   quality_rating: z.string().optional(),
   code_verification_status: z.string().optional(),
+  /** the business portfolio's messaging limit: TIER_250, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED ... */
+  whatsapp_business_manager_messaging_limit: z.string().optional(),
 });
 export type CloudPhoneNumber = z.infer<typeof CloudPhoneNumber>;
 

@@ -88,6 +88,12 @@ export const Whatsapp = z.object({
   statusReason: z.enum(['tokenExpired', 'numberNotRegistered', 'accountRestricted', 'graphUnavailable']).optional(),
   /** when the message templates were last synced from the WhatsApp Business Account (Cloud API) */
   templatesSyncedAt: z.string().optional(),
+  /**
+   * Meta's messaging limit of the number's business portfolio (Cloud API): how many customers it may
+   * message outside their 24-hour window in a moving 24 hours; -1 is unlimited. Read with the number
+   * (`whatsapp_business_manager_messaging_limit`); unknown until then.
+   */
+  cloudMessagingLimit: z.number().optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 

@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { acquire, LIMITER, limiterDay, nextLimiterDayAt, sentTodayOf, spacingMs } from './limiter';
+import { messagingLimitOf } from '../whatsapp-cloud/connection';
+import {
+  acquire,
+  CLOUD_LIMITS,
+  dailyCapOf,
+  LIMITER,
+  limiterDay,
+  nextLimiterDayAt,
+  sentTodayOf,
+  spacingMs,
+} from './limiter';
 
 /** The limiter items in memory, with DynamoDB's conditional update on the item's version. */
 const limiterItems = vi.hoisted(() => new Map<string, Record<string, unknown>>());
@@ -124,5 +134,48 @@ describe('acquire: the connection slot', () => {
     expect(await acquire(1, line, 20_000, NOW)).toEqual({ ok: true });
     expect(await acquire(1, { ...line, id: 8 }, 20_000, NOW)).toEqual({ ok: true });
     expect(await acquire(2, line, 20_000, NOW)).toEqual({ ok: true });
+  });
+});
+
+describe("the Cloud API profile: Meta's limits instead of the anti-ban pacing", () => {
+  const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+  const newCloud = { id: 9, createdAt: new Date(NOW).toISOString(), provider: 'cloud' as const };
+
+  beforeEach(() => limiterItems.clear());
+
+  it('spaces sends by the number throughput, whatever the interval, the jitter or the age', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.99);
+    const spacing = Math.ceil(1000 / CLOUD_LIMITS.MESSAGES_PER_SECOND);
+    expect(spacingMs(60, newCloud, 1000, NOW)).toBe(spacing);
+    expect(spacingMs(0, newCloud, 1000, NOW)).toBe(spacing);
+    // the same connection on WhatsApp Web would wait the interval, stretched while it warms up
+    expect(spacingMs(60, { ...newCloud, provider: 'baileys' }, 1000, NOW)).toBeGreaterThanOrEqual(90_000);
+    vi.restoreAllMocks();
+  });
+
+  it("caps the day at the portfolio's messaging limit, Meta's default until it is known, none when unlimited", () => {
+    expect(dailyCapOf(newCloud, NOW)).toBe(CLOUD_LIMITS.DEFAULT_DAILY_LIMIT);
+    expect(dailyCapOf({ ...newCloud, cloudMessagingLimit: 10_000 }, NOW)).toBe(10_000);
+    expect(dailyCapOf({ ...newCloud, cloudMessagingLimit: -1 }, NOW)).toBeNull();
+    // a day-old WhatsApp Web number warms up instead
+    expect(dailyCapOf({ ...newCloud, provider: 'baileys' }, NOW)).toBe(LIMITER.WARMUP_START);
+  });
+
+  it('acquire stops at the messaging limit and never for an unlimited portfolio', async () => {
+    const limited = { ...newCloud, cloudMessagingLimit: 2 };
+    expect(await acquire(1, limited, 0, NOW)).toEqual({ ok: true });
+    expect(await acquire(1, limited, 0, NOW + 1)).toEqual({ ok: true });
+    expect(await acquire(1, limited, 0, NOW + 2)).toMatchObject({ ok: false, reason: 'dailyCap' });
+    const unlimited = { ...newCloud, id: 10, cloudMessagingLimit: -1 };
+    for (let i = 0; i < 300; i++) expect(await acquire(1, unlimited, 0, NOW + i)).toEqual({ ok: true });
+  });
+
+  it("reads Meta's tiers as customers per 24 hours", () => {
+    expect(messagingLimitOf('TIER_250')).toBe(250);
+    expect(messagingLimitOf('TIER_2K')).toBe(2000);
+    expect(messagingLimitOf('TIER_100K')).toBe(100_000);
+    expect(messagingLimitOf('TIER_UNLIMITED')).toBe(-1);
+    expect(messagingLimitOf('SOMETHING_NEW')).toBeUndefined();
+    expect(messagingLimitOf(undefined)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { isCloudProvider } from '#shared/constants';
 import type { PauseReason } from '#shared/schemas/campaigns';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { DEFAULT_TIME_ZONE, localDay, nextLocalDayStart, wholeDaysSince } from '#shared/dates';
@@ -19,6 +20,13 @@ import { nowIso } from '../keys';
  * - automatic pause: from PAUSE_MIN_SENT sends on, a failure share of PAUSE_FAILURE_RATIO or more
  *   (`failures`: refused sends, rejected acks, blocked recipients), or fewer than NO_ACK_MIN_RATIO of
  *   the sends delivered, read or failed once NO_ACK_MIN_SENT went out (`noAcks`).
+ *
+ * A Cloud API number has no client to be banned for: no warm-up and no anti-ban interval, but Meta's
+ * published limits (CLOUD_LIMITS): its throughput (spacing of 1/MESSAGES_PER_SECOND s) and the
+ * business portfolio's messaging limit as the daily cap (read with the number; Meta's default for
+ * a new portfolio until then). Meta counts that limit per portfolio over a moving 24 hours and only
+ * customers outside their window; the cap counts every campaign send of the connection per day, so
+ * it errs on the side of sending fewer. The pauses on failures and missing acks apply to both.
  */
 export const LIMITER = {
   DAILY_CAP: 1000,
@@ -34,6 +42,16 @@ export const LIMITER = {
   NO_ACK_MIN_RATIO: 0.2,
 } as const;
 
+/** Meta's documented limits of a Cloud API number ("Throughput", "Messaging limits"). */
+export const CLOUD_LIMITS = {
+  /** the default throughput of a business phone number */
+  MESSAGES_PER_SECOND: 80,
+  /** a new business portfolio's messaging limit (customers per moving 24 hours) */
+  DEFAULT_DAILY_LIMIT: 250,
+} as const;
+
+type Paced = Pick<Whatsapp, 'createdAt'> & Partial<Pick<Whatsapp, 'provider' | 'cloudMessagingLimit'>>;
+
 const limitPk = (companyId: number) => `C#${companyId}#CAMPLIMIT`;
 const limitKeys = (companyId: number, whatsappId: number) => ({ pk: limitPk(companyId), sk: `W#${whatsappId}` });
 
@@ -48,15 +66,22 @@ export interface LimitState {
 
 export const ageDays = (w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) => wholeDaysSince(w.createdAt, now);
 
-export function dailyCapOf(w: Pick<Whatsapp, 'createdAt'>, now = Date.now()) {
+/** Today's cap of campaign sends on the connection; null is none (a Cloud API portfolio without limit). */
+export function dailyCapOf(w: Paced, now = Date.now()): number | null {
+  if (isCloudProvider(w.provider))
+    return w.cloudMessagingLimit === -1 ? null : (w.cloudMessagingLimit ?? CLOUD_LIMITS.DEFAULT_DAILY_LIMIT);
   const age = ageDays(w, now);
   return age < LIMITER.WARMUP_DAYS
     ? Math.min(LIMITER.DAILY_CAP, LIMITER.WARMUP_START + LIMITER.WARMUP_STEP * age)
     : LIMITER.DAILY_CAP;
 }
 
-/** The wait before the next send: the interval, randomized, stretched while the number warms up. */
-export function spacingMs(intervalSeconds: number, w: Pick<Whatsapp, 'createdAt'>, secondMs: number, now = Date.now()) {
+/**
+ * The wait before the next send: the interval, randomized, stretched while the number warms up; on a
+ * Cloud API number, the number's throughput.
+ */
+export function spacingMs(intervalSeconds: number, w: Paced, secondMs: number, now = Date.now()) {
+  if (isCloudProvider(w.provider)) return Math.ceil(secondMs / CLOUD_LIMITS.MESSAGES_PER_SECOND);
   const base = Math.max(intervalSeconds, LIMITER.MIN_SPACING_SECONDS) * secondMs;
   const warm = ageDays(w, now) < LIMITER.WARMUP_DAYS ? LIMITER.WARMUP_SPACING_FACTOR : 1;
   return Math.round(base * warm * (1 + Math.random() * LIMITER.JITTER));
@@ -83,7 +108,7 @@ export type Acquired =
  */
 export async function acquire(
   companyId: number,
-  whatsapp: Pick<Whatsapp, 'id' | 'createdAt'>,
+  whatsapp: Pick<Whatsapp, 'id'> & Paced,
   spacing: number,
   now = Date.now(),
 ): Promise<Acquired> {
@@ -93,8 +118,8 @@ export async function acquire(
     if ((state.nextSendAt ?? 0) > now) return { ok: false, waitMs: state.nextSendAt! - now, reason: 'spacing' };
     const today = limiterDay(now);
     const sentToday = sentTodayOf(state, now);
-    if (sentToday >= dailyCapOf(whatsapp as Whatsapp, now))
-      return { ok: false, waitMs: nextLimiterDayAt(now) - now, reason: 'dailyCap' };
+    const cap = dailyCapOf(whatsapp, now);
+    if (cap !== null && sentToday >= cap) return { ok: false, waitMs: nextLimiterDayAt(now) - now, reason: 'dailyCap' };
     const version = state.version ?? 0;
     const taken = await updateItem(limitKeys(companyId, whatsapp.id), {
       set: {

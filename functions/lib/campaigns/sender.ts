@@ -234,6 +234,24 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
         fromMe: true,
       });
       const { variables } = await campaignSettings(c.companyId);
+      const link = { campaignId: c.id, shipping: s.number };
+      if (c.template) {
+        // a Cloud API campaign: its template alone, each value filled for this contact
+        const fill = (values?: Record<string, string>) =>
+          values &&
+          Object.fromEntries(
+            Object.entries(values).map(([k, v]) => [k, campaignText(v, contact.name, ticket.id, variables)]),
+          );
+        const { name, language, header, body } = c.template;
+        const message = await sendMessage(c.companyId, ticket, {
+          body: '',
+          template: { name, language, header: fill(header), body: fill(body) },
+          automatic: true,
+          campaign: link,
+        });
+        await markSent(c, key, message.id, attempt);
+        return;
+      }
       const template = c[CAMPAIGN_MESSAGE_FIELDS[s.variant - 1] ?? 'message1'] || c.message1;
       const body = campaignText(template, contact.name, ticket.id, variables);
       const media =
@@ -245,7 +263,6 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
               kind: mediaKindOf(c.mediaMimetype),
             }
           : undefined;
-      const link = { campaignId: c.id, shipping: s.number };
       const message = await sendMessage(c.companyId, ticket, { body, media, automatic: true, campaign: link });
       const files = c.fileListId ? await getFileList(c.companyId, c.fileListId) : undefined;
       for (const option of files?.options ?? []) {
@@ -261,14 +278,7 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
           automatic: true,
         });
       }
-      const updated = await updateItem(key, {
-        set: { status: 'sent', sentAt: nowIso(), messageId: message.id, attempts: attempt },
-        remove: ['sendingAt'],
-        condition: '#status = :sending',
-        conditionNames: { '#status': 'status' },
-        conditionValues: { ':sending': 'sending' },
-      });
-      if (updated) await bump(c.companyId, c.id, { sent: 1 });
+      await markSent(c, key, message.id, attempt);
       return;
     } catch (err) {
       lastError = (err as { code?: string }).code ?? (err as Error).message;
@@ -284,6 +294,18 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
     conditionValues: { ':sending': 'sending' },
   });
   if (failed) await bump(c.companyId, c.id, { sent: 1, failed: 1 });
+}
+
+/** The contact's shipping item is sent (once: a second hand-over of the same item counts nothing). */
+async function markSent(c: StoredCampaign, key: ReturnType<typeof shippingKeys>, messageId: string, attempt: number) {
+  const updated = await updateItem(key, {
+    set: { status: 'sent', sentAt: nowIso(), messageId, attempts: attempt },
+    remove: ['sendingAt'],
+    condition: '#status = :sending',
+    conditionNames: { '#status': 'status' },
+    conditionValues: { ':sending': 'sending' },
+  });
+  if (updated) await bump(c.companyId, c.id, { sent: 1 });
 }
 
 /** Moves the campaign's counters, publishes, and pauses the campaign when a threshold is crossed. */

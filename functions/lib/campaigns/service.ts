@@ -1,4 +1,6 @@
-import { PAGE_SIZE } from '#shared/constants';
+import { isCloudProvider, PAGE_SIZE } from '#shared/constants';
+import { MSG } from '#shared/schemas/common';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
 import {
   CAMPAIGN_EDIT_WINDOW_MS,
   type Campaign,
@@ -42,6 +44,7 @@ import {
   toStoredCampaign,
   type StoredCampaign,
 } from './repo';
+import { checkTemplateInput } from '../whatsapp-cloud/templates';
 import { announceCampaign } from './events';
 import { enqueueCampaignJob } from './jobs';
 import { ageDays, clearConnectionPause, companyLimits, dailyCapOf, LIMITER, sentTodayOf } from './limiter';
@@ -99,11 +102,28 @@ export async function listCampaigns(companyId: number, f: { searchParam?: string
 }
 
 /** The references of the form belong to the company (a foreign id is ERR_NOT_FOUND). */
-async function checkReferences(companyId: number, body: CampaignBody) {
-  if (body.whatsappId) await requireWhatsapp(companyId, body.whatsappId);
+async function checkReferences(companyId: number, body: CampaignBody, mediaPath?: string | null) {
+  if (body.whatsappId) assertCampaignTemplate(await requireWhatsapp(companyId, body.whatsappId), body, mediaPath);
+  if (body.template && body.whatsappId) await checkTemplateInput(companyId, body.whatsappId, body.template);
   if (body.contactListId) await requireContactList(companyId, body.contactListId);
   if (body.tagId) await requireTag(companyId, body.tagId);
   if (body.fileListId) await requireFileList(companyId, body.fileListId);
+}
+
+/**
+ * A Cloud API connection's campaign is a template (ERR_VALIDATION `template` required), and sends
+ * nothing else: no file list, no campaign media (Meta would refuse them outside the window, after
+ * the template went). A WhatsApp Web connection has no templates (ERR_TEMPLATES_NEED_CLOUD).
+ */
+function assertCampaignTemplate(whatsapp: Whatsapp, body: CampaignBody, mediaPath?: string | null) {
+  const invalid = (path: string, message: string) => new AppError('ERR_VALIDATION', 400, [{ path: [path], message }]);
+  if (!isCloudProvider(whatsapp.provider)) {
+    if (body.template) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
+    return;
+  }
+  if (!body.template) throw invalid('template', MSG.required);
+  if (body.fileListId) throw invalid('fileListId', 'not with a template');
+  if (mediaPath) throw invalid('mediaPath', 'not with a template');
 }
 
 const fields = (body: CampaignBody) => ({
@@ -118,6 +138,7 @@ const fields = (body: CampaignBody) => ({
   contactListId: body.contactListId ?? null,
   tagId: body.contactListId ? null : (body.tagId ?? null),
   fileListId: body.fileListId ?? null,
+  template: body.template ?? null,
   scheduledAt: body.scheduledAt ?? null,
 });
 
@@ -196,7 +217,7 @@ async function updateEditable(
 export async function updateCampaign(companyId: number, id: number, body: CampaignBody) {
   const current = await requireStoredCampaign(companyId, id);
   if (!isEditable(current)) throw notEditable();
-  await checkReferences(companyId, body);
+  await checkReferences(companyId, body, current.mediaPath);
   const f = fields(body);
   if (current.status === 'CANCELADA') return updateEditable(companyId, current, f);
   // the date decides between INATIVA and PROGRAMADA (and the start on the due index)
@@ -359,6 +380,8 @@ export async function dispatchDueCampaigns(now = new Date()) {
 export async function attachCampaignMedia(companyId: number, id: number, file: UploadedFile) {
   const current = await requireStoredCampaign(companyId, id);
   if (!isEditable(current)) throw notEditable();
+  if (current.template)
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['mediaPath'], message: 'not with a template' }]);
   const { key, mimetype } = await storeUpload(companyId, 'campaigns', file);
   try {
     const out = await updateEditable(companyId, current, {
@@ -416,7 +439,7 @@ export async function connectionLimits(companyId: number): Promise<ConnectionLim
       name: w.name,
       dailyCap: dailyCapOf(w),
       sentToday: sentTodayOf(l),
-      warmingUp: ageDays(w) < LIMITER.WARMUP_DAYS,
+      warmingUp: !isCloudProvider(w.provider) && ageDays(w) < LIMITER.WARMUP_DAYS,
       ageDays: ageDays(w),
       pausedReason: l.pausedReason ?? null,
       pausedAt: l.pausedAt ?? null,

@@ -113,6 +113,19 @@ export interface CloudProbe {
   status: ConnectionStatus;
   statusReason?: CloudStatusReason;
   number?: string;
+  /** the business portfolio's messaging limit (-1: unlimited), when Meta told it */
+  messagingLimit?: number;
+}
+
+/**
+ * Meta's messaging limit tiers as a number of customers per moving 24 hours (`TIER_2K` 2000,
+ * `TIER_UNLIMITED` -1); an unknown value is left unknown.
+ */
+export function messagingLimitOf(tier: string | undefined): number | undefined {
+  if (!tier) return undefined;
+  if (/^TIER_UNLIMITED$/i.test(tier)) return -1;
+  const m = /^TIER_(\d+)(K?)$/i.exec(tier);
+  return m ? Number(m[1]) * (m[2] ? 1000 : 1) : undefined;
 }
 
 /**
@@ -124,7 +137,8 @@ export async function probeCloudNumber(client: GraphClient, phoneNumberId: strin
     const info = await client.phoneNumber(phoneNumberId);
     const number = info.display_phone_number?.replace(/\D/g, '') || undefined;
     const status = info.status?.toUpperCase() ?? '';
-    if (USABLE.has(status)) return { status: 'CONNECTED', number };
+    const messagingLimit = messagingLimitOf(info.whatsapp_business_manager_messaging_limit);
+    if (USABLE.has(status)) return { status: 'CONNECTED', number, messagingLimit };
     return {
       status: 'DISCONNECTED',
       statusReason: RESTRICTED.has(status) ? 'accountRestricted' : 'numberNotRegistered',

@@ -19,7 +19,8 @@ import { config } from '../config';
  */
 
 const TIMEOUT_MS = 10_000;
-const PHONE_FIELDS = 'id,display_phone_number,verified_name,status,quality_rating,code_verification_status';
+const PHONE_FIELDS =
+  'id,display_phone_number,verified_name,status,quality_rating,code_verification_status,whatsapp_business_manager_messaging_limit';
 const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,rejected_reason,components';
 /** a WhatsApp Business Account holds at most a few thousand templates: past this, the list is cut */
 const MAX_TEMPLATE_PAGES = 50;
@@ -185,3 +186,11 @@ function refusal(status: number, body: unknown): GraphError {
 
 /** Meta's codes that mean the token no longer works (expired, revoked, wrong app). */
 export const isTokenError = (err: GraphError) => err.code === 190 || err.status === 401;
+
+/**
+ * Meta's rate limits (its error codes reference): the number's throughput (130429), the pair rate to
+ * one customer (131056), the business account's (80007) and the app's (4) request limits. Meta took
+ * nothing: the same message may go again a little later.
+ */
+export const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([130429, 131056, 80007, 4]);
+export const isRateLimited = (err: GraphError) => RATE_LIMIT_CODES.has(err.code) || err.status === 429;

@@ -15,7 +15,7 @@ import { linkWid } from '../messages/delivery';
 import { getWhatsapp } from '../whatsapp/repo';
 import { probeCloud } from '../whatsapp/service';
 import { cloudClientFor } from './connection';
-import { GraphError, isTokenError, type GraphClient } from './graph';
+import { GraphError, isRateLimited, isTokenError, type GraphClient } from './graph';
 import { getObject } from '../storage';
 import { cloudMediaType } from '#shared/cloud-media';
 
@@ -26,7 +26,10 @@ type SendCommand = Extract<SessionCommand, { type: 'send' }>;
  * no idempotency key, so the message is claimed once (`cloudClaimedAt`, conditionally) before the
  * call: a redelivered command finds it claimed and sends nothing. An outcome that stays unknown
  * (timeout, connection lost, a 5xx) is not retried: the undelivered watchdog flags the message and
- * a person decides to resend. The outcome goes on the `inbound` queue as the runner's `sendResult`
+ * a person decides to resend. A rate limit of Meta's is no outcome: Meta took nothing, so the claim
+ * is released and the command fails, for the queue to deliver it again after its back-off (the
+ * connection's later sends wait behind it in its FIFO group): a campaign waits, it does not fail.
+ * The outcome goes on the `inbound` queue as the runner's `sendResult`
  * does, in the chat's group, so it lands before Meta's statuses for the wamid it carries.
  */
 export async function sendViaCloud(command: SendCommand) {
@@ -48,8 +51,9 @@ export async function sendViaCloud(command: SendCommand) {
       chatJid: command.to,
       ...fields,
     });
+  const claimedAt = nowIso();
   const claimed = await updateItem(found.key, {
-    set: { cloudClaimedAt: nowIso() },
+    set: { cloudClaimedAt: claimedAt },
     condition: 'attribute_exists(pk) AND attribute_not_exists(cloudClaimedAt)',
   });
   if (!claimed) {
@@ -84,6 +88,14 @@ export async function sendViaCloud(command: SendCommand) {
       });
       return;
     }
+    if (isRateLimited(err)) {
+      await updateItem(found.key, {
+        remove: ['cloudClaimedAt'],
+        condition: 'cloudClaimedAt = :claimed',
+        conditionValues: { ':claimed': claimedAt },
+      });
+      throw new CloudRateLimited(err.code);
+    }
     log.warn('cloud send refused', { companyId, messageId, status: err.status, code: err.code });
     await result({
       ack: ACK.pending,
@@ -117,6 +129,14 @@ async function sendMediaViaCloud(client: GraphClient, phoneNumberId: string, to:
     },
     command.quotedWid,
   );
+}
+
+/** Meta's rate limit on a send: the command is retried by its queue (never reported as failed). */
+export class CloudRateLimited extends Error {
+  constructor(readonly code: number) {
+    super(`Meta rate limit ${code}: the send waits for the queue's retry`);
+    this.name = 'CloudRateLimited';
+  }
 }
 
 async function report(event: Extract<InboundEvent, { type: 'sendResult' }>) {

@@ -249,6 +249,31 @@ export const templateStatusEvent = (
 });
 
 /**
+ * The stored template `input` names, sendable (approved, nothing the product cannot fill) and given
+ * a value for each of its variables: ERR_TEMPLATE_NOT_FOUND, ERR_TEMPLATE_NOT_SENDABLE or
+ * ERR_VALIDATION (`template.<component>.<variable>`) otherwise. Checked on a send and when a
+ * campaign is saved (its values are filled per contact later, so a value only has to be there).
+ */
+export async function checkTemplateInput(companyId: number, whatsappId: number, input: TemplateSendInput) {
+  const item = await getItem(templateKeys(companyId, whatsappId, input.name, input.language));
+  if (!item) throw new AppError('ERR_TEMPLATE_NOT_FOUND');
+  const template = toTemplate(item);
+  if (!isSendableTemplate(template))
+    throw new AppError('ERR_TEMPLATE_NOT_SENDABLE', undefined, {
+      status: template.status,
+      ...(template.unsupported ? { unsupported: template.unsupported } : {}),
+    });
+  const missing = template.parameters.filter((p) => !input[p.component]?.[p.name]?.trim());
+  if (missing.length)
+    throw new AppError(
+      'ERR_VALIDATION',
+      400,
+      missing.map((p) => ({ path: ['template', p.component, p.name], message: 'required' })),
+    );
+  return template;
+}
+
+/**
  * A template the composer chose, ready to store and send: the stored template must be approved and
  * fillable, every variable given a value (message variables such as `{{firstName}}` filled from
  * the contact and the ticket). Answers the message's text, what the message keeps, and the Graph call.
@@ -259,14 +284,7 @@ export async function prepareTemplateSend(
   input: TemplateSendInput,
   context: VariableContext,
 ): Promise<{ text: string; kept: MessageTemplate; graph: TemplateMessage }> {
-  const item = await getItem(templateKeys(companyId, whatsappId, input.name, input.language));
-  if (!item) throw new AppError('ERR_TEMPLATE_NOT_FOUND');
-  const template = toTemplate(item);
-  if (!isSendableTemplate(template))
-    throw new AppError('ERR_TEMPLATE_NOT_SENDABLE', undefined, {
-      status: template.status,
-      ...(template.unsupported ? { unsupported: template.unsupported } : {}),
-    });
+  const template = await checkTemplateInput(companyId, whatsappId, input);
   const values: { header: Record<string, string>; body: Record<string, string> } = { header: {}, body: {} };
   const graph: TemplateMessage = {
     name: template.name,

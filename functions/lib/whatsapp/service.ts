@@ -268,7 +268,10 @@ export async function probeCloud(companyId: number, id: number) {
     companyId,
     id,
     probe.status,
-    { ...(probe.number ? { number: probe.number } : {}) },
+    {
+      ...(probe.number ? { number: probe.number } : {}),
+      ...(probe.messagingLimit !== undefined ? { cloudMessagingLimit: probe.messagingLimit } : {}),
+    },
     {
       ...(probe.statusReason ? { set: { statusReason: probe.statusReason } } : { remove: ['statusReason'] }),
     },

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Box,
   Button,
   Chip,
+  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -22,7 +23,9 @@ import {
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CancelIcon from '@mui/icons-material/Cancel';
 import { useTranslation } from 'react-i18next';
+import { isCloudProvider } from '#shared/constants';
 import { CAMPAIGN_MESSAGE_FIELDS, CampaignBody, type Campaign } from '#shared/schemas/campaigns';
+import type { WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
@@ -31,6 +34,9 @@ import { useFieldError } from '../components/useFieldError';
 import { asList } from '../realtime/cache';
 import { fieldErrors } from '../lib/zod-errors';
 import { toLocalInput } from '../schedules/schedule-view';
+import { prefillValues, templateSendInput, type ParameterValues } from '../templates/template-rules';
+import { useTemplates } from '../templates/useTemplates';
+import { CampaignTemplate } from './CampaignTemplate';
 import { PauseNotice } from './PauseNotice';
 import { VariableChips } from './VariableChips';
 import {
@@ -38,10 +44,15 @@ import {
   audienceOf,
   canCancel,
   canRestart,
+  findTemplate,
   insertAt,
   isEditable,
   parseSettings,
+  templateErrors,
+  templateFieldValues,
   variableToken,
+  type TemplateChoice,
+  type TemplateError,
 } from './campaign-rules';
 import type { CampaignSettingsList } from '#shared/schemas/campaigns';
 
@@ -49,6 +60,9 @@ type MessageField = (typeof CAMPAIGN_MESSAGE_FIELDS)[number];
 interface Named {
   id: number;
   name: string;
+}
+interface Connection extends Named {
+  provider?: string;
 }
 
 const emptyForm = () => ({
@@ -67,7 +81,9 @@ const emptyForm = () => ({
 
 /**
  * Add/edit a campaign (management.md "Campaigns", 4, 9): name, connection, audience (contact list or
- * tag), file list, scheduledAt, five message variants with the message variables, and media.
+ * tag), file list, scheduledAt, five message variants with the message variables, and media. On a
+ * Cloud API connection the message is one approved template with its variables instead, and there is
+ * no file list or media (Meta takes only templates from a business outside the 24-hour window).
  * Read-only unless INATIVA, CANCELADA, or PROGRAMADA more than 1 hour ahead. Cancel and restart here.
  */
 export function CampaignModal({
@@ -88,6 +104,9 @@ export function CampaignModal({
   const [file, setFile] = useState<File | null>(null);
   const [mediaName, setMediaName] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [chosen, setChosen] = useState<TemplateChoice | null>(null);
+  const [values, setValues] = useState<ParameterValues>({});
+  const [templateErrs, setTemplateErrs] = useState<Record<string, TemplateError>>({});
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const messageInput = useRef<HTMLTextAreaElement>(null);
@@ -99,11 +118,18 @@ export function CampaignModal({
   const { data: tags } = useApi<unknown>(open ? '/tags/list' : null);
   const { data: files } = useApi<unknown>(open ? '/files' : null, { limit: 100 });
   const { data: settings } = useApi<CampaignSettingsList>(open ? '/campaign-settings' : null);
-  const customVariables = parseSettings(settings).variables;
+  const variableKeys = [...MESSAGE_VARIABLES, ...parseSettings(settings).variables.map((v) => v.key)];
+  const connections = asList<Connection>(whatsapps, 'whatsapps');
+  const cloud = isCloudProvider(connections.find((w) => w.id === form.whatsappId)?.provider);
+  const templates = useTemplates(open && cloud ? Number(form.whatsappId) : null);
+  const template = findTemplate(templates.data, chosen);
 
   useEffect(() => {
     if (!open) return;
     setErrors({});
+    setTemplateErrs({});
+    setChosen(campaign?.template ? { name: campaign.template.name, language: campaign.template.language } : null);
+    setValues(templateFieldValues(campaign?.template));
     setFile(null);
     setTab('message1');
     setMediaName(campaign?.mediaName ?? null);
@@ -125,6 +151,26 @@ export function CampaignModal({
   }, [open, campaign]);
 
   const set = (patch: Partial<ReturnType<typeof emptyForm>>) => setForm((f) => ({ ...f, ...patch }));
+
+  // another connection has other templates
+  const chooseConnection = (whatsappId: number | '') => {
+    set({ whatsappId });
+    setChosen(null);
+    setValues({});
+    setTemplateErrs({});
+  };
+
+  const chooseTemplate = (next: WhatsappTemplate) => {
+    setChosen({ name: next.name, language: next.language });
+    setValues(prefillValues(next.parameters));
+    setTemplateErrs({});
+  };
+
+  // a variable typed in loses its error at once
+  const setTemplateValue = (key: string, value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setTemplateErrs(({ [key]: _, ...rest }) => rest);
+  };
 
   const insertVariable = (key: string) => {
     const el = messageInput.current;
@@ -165,14 +211,25 @@ export function CampaignModal({
       tagId: undefined,
       fileListId: form.fileListId || null,
       scheduledAt: form.scheduledAt ? new Date(form.scheduledAt).toISOString() : null,
+      // a Cloud API campaign sends its template only: the message variants and file list are not used
+      ...(cloud && {
+        ...Object.fromEntries(CAMPAIGN_MESSAGE_FIELDS.map((f) => [f, ''])),
+        fileListId: null,
+        ...(template && { template: templateSendInput(template, values) }),
+      }),
     };
     const parsed = CampaignBody.safeParse(raw);
-    if (!parsed.success) {
-      const errs = fieldErrors(parsed.error);
+    const tplErrs = cloud ? templateErrors(chosen, template, values, !!(file || mediaName)) : {};
+    const errs = parsed.success ? {} : fieldErrors(parsed.error);
+    // without a template the schema asks for a message, which a cloud campaign has none of: the template's error says it
+    if (cloud) delete errs.message1;
+    if (Object.keys(errs).length || Object.keys(tplErrs).length) {
       if (errs.contactListId && audience === 'tag') errs.tagId = errs.contactListId;
+      setTemplateErrs(tplErrs);
       return setErrors(errs);
     }
     setErrors({});
+    setTemplateErrs({});
     setBusy(true);
     try {
       const body = { ...raw, tagId: undefined };
@@ -217,7 +274,11 @@ export function CampaignModal({
       select
       label={label}
       value={form[name]}
-      onChange={(e) => set({ [name]: e.target.value === '' ? '' : Number(e.target.value) })}
+      onChange={(e) => {
+        const value = e.target.value === '' ? '' : Number(e.target.value);
+        if (name === 'whatsappId') chooseConnection(value);
+        else set({ [name]: value });
+      }}
       disabled={!editable}
       required={!optional}
       fullWidth
@@ -259,9 +320,7 @@ export function CampaignModal({
                   fullWidth
                 />
               </Grid>
-              <Grid size={{ xs: 12, md: 4 }}>
-                {select('whatsappId', t('modal.whatsapp'), asList<Named>(whatsapps, 'whatsapps'))}
-              </Grid>
+              <Grid size={{ xs: 12, md: 4 }}>{select('whatsappId', t('modal.whatsapp'), connections)}</Grid>
               <Grid size={{ xs: 12, md: 4 }}>
                 <TextField
                   label={t('modal.scheduledAt')}
@@ -302,69 +361,91 @@ export function CampaignModal({
                   ? select('contactListId', t('modal.contactList'), asList<Named>(lists, 'records'))
                   : select('tagId', t('modal.tag'), asList<Named>(tags, 'tags'))}
               </Grid>
-              <Grid size={{ xs: 12, md: 4 }}>
-                {select('fileListId', t('modal.fileList'), asList<Named>(files, 'files'), true)}
-              </Grid>
+              {!cloud && (
+                <Grid size={{ xs: 12, md: 4 }}>
+                  {select('fileListId', t('modal.fileList'), asList<Named>(files, 'files'), true)}
+                </Grid>
+              )}
             </Grid>
-            <Box>
-              <Tabs
-                value={tab}
-                onChange={(_, v) => setTab(v)}
-                variant="scrollable"
-                aria-label={t('modal.messagesHint')}
-              >
-                {CAMPAIGN_MESSAGE_FIELDS.map((f, i) => (
-                  <Tab
-                    key={f}
-                    value={f}
-                    label={t('modal.messageTab', { n: i + 1 })}
-                    sx={form[f].trim() ? { fontWeight: 700 } : undefined}
+            {cloud ? (
+              // its fields' words are the template picker's, a namespace of their own
+              <Suspense fallback={<CircularProgress size={24} aria-label={t('common:buttons.loading')} />}>
+                <CampaignTemplate
+                  templates={templates.data}
+                  loadError={templates.error}
+                  chosen={chosen}
+                  template={template}
+                  values={values}
+                  onChoose={chooseTemplate}
+                  onValue={setTemplateValue}
+                  editable={editable}
+                  errors={templateErrs}
+                  variableKeys={variableKeys}
+                />
+              </Suspense>
+            ) : (
+              <Box>
+                <Tabs
+                  value={tab}
+                  onChange={(_, v) => setTab(v)}
+                  variant="scrollable"
+                  aria-label={t('modal.messagesHint')}
+                >
+                  {CAMPAIGN_MESSAGE_FIELDS.map((f, i) => (
+                    <Tab
+                      key={f}
+                      value={f}
+                      label={t('modal.messageTab', { n: i + 1 })}
+                      sx={form[f].trim() ? { fontWeight: 700 } : undefined}
+                    />
+                  ))}
+                </Tabs>
+                <TextField
+                  inputRef={messageInput}
+                  label={t('modal.message', { n: Number(tab.slice(-1)) })}
+                  value={form[tab]}
+                  onChange={(e) => set({ [tab]: e.target.value })}
+                  multiline
+                  minRows={5}
+                  fullWidth
+                  disabled={!editable}
+                  sx={{ mt: 1 }}
+                  {...(tab === 'message1' ? fieldError('message1') : {})}
+                  helperText={
+                    tab === 'message1' && errors.message1 ? fieldError('message1').helperText : t('modal.messagesHint')
+                  }
+                />
+                {editable && <VariableChips keys={variableKeys} onInsert={insertVariable} />}
+              </Box>
+            )}
+            {(!cloud || shownMedia) && (
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <input
+                  ref={fileInput}
+                  type="file"
+                  hidden
+                  aria-label={t('modal.attach')}
+                  onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+                />
+                {editable && !cloud && (
+                  <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
+                    {t('modal.attach')}
+                  </Button>
+                )}
+                {shownMedia && (
+                  <Chip
+                    label={shownMedia}
+                    onDelete={editable ? () => void removeMedia() : undefined}
+                    deleteIcon={<CancelIcon titleAccess={t('modal.removeMedia', { name: shownMedia })} />}
                   />
-                ))}
-              </Tabs>
-              <TextField
-                inputRef={messageInput}
-                label={t('modal.message', { n: Number(tab.slice(-1)) })}
-                value={form[tab]}
-                onChange={(e) => set({ [tab]: e.target.value })}
-                multiline
-                minRows={5}
-                fullWidth
-                disabled={!editable}
-                sx={{ mt: 1 }}
-                {...(tab === 'message1' ? fieldError('message1') : {})}
-                helperText={
-                  tab === 'message1' && errors.message1 ? fieldError('message1').helperText : t('modal.messagesHint')
-                }
-              />
-              {editable && (
-                <VariableChips
-                  keys={[...MESSAGE_VARIABLES, ...customVariables.map((v) => v.key)]}
-                  onInsert={insertVariable}
-                />
-              )}
-            </Box>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                aria-label={t('modal.attach')}
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-              />
-              {editable && (
-                <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
-                  {t('modal.attach')}
-                </Button>
-              )}
-              {shownMedia && (
-                <Chip
-                  label={shownMedia}
-                  onDelete={editable ? () => void removeMedia() : undefined}
-                  deleteIcon={<CancelIcon titleAccess={t('modal.removeMedia', { name: shownMedia })} />}
-                />
-              )}
-            </Stack>
+                )}
+                {cloud && shownMedia && (
+                  <Typography variant="caption" color="error" role="alert">
+                    {t('modal.templateErrors.media')}
+                  </Typography>
+                )}
+              </Stack>
+            )}
           </Stack>
         </DialogContent>
         <DialogActions>
@@ -380,7 +461,7 @@ export function CampaignModal({
           )}
           <Button onClick={onClose}>{editable ? t('common:buttons.cancel') : t('modal.close')}</Button>
           {editable && (
-            <Button type="submit" variant="contained" disabled={busy}>
+            <Button type="submit" variant="contained" disabled={busy || (cloud && templates.isLoading)}>
               {t('common:buttons.save')}
             </Button>
           )}

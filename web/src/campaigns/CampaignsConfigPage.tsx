@@ -181,7 +181,7 @@ export default function CampaignsConfigPage() {
               <TableRow key={l.whatsappId}>
                 <TableCell>{l.name}</TableCell>
                 <TableCell align="center">
-                  {l.sentToday} / {l.dailyCap}
+                  {l.sentToday} / {l.dailyCap ?? '∞'}
                 </TableCell>
                 <TableCell align="center">
                   {l.warmingUp ? t('config.warmingUp', { days: l.ageDays }) : t('config.notWarmingUp')}

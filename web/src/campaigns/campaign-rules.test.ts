@@ -1,14 +1,18 @@
 import { describe, expect, test } from 'vitest';
+import type { WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
 import {
   addVariable,
   audienceOf,
   canCancel,
   canDelete,
   canRestart,
+  findTemplate,
   insertAt,
   isEditable,
   parseSettings,
   progressPercent,
+  templateErrors,
+  templateFieldValues,
 } from './campaign-rules';
 
 const now = Date.parse('2030-01-01T12:00:00Z');
@@ -81,5 +85,82 @@ describe('campaign rules (management.md 4, 5, 9)', () => {
     expect(audienceOf({ contactListId: null, tagId: 3 })).toBe('tag');
     expect(audienceOf({ contactListId: 2, tagId: null })).toBe('list');
     expect(audienceOf(null)).toBe('list');
+  });
+});
+
+const template = (over: Partial<WhatsappTemplate> = {}): WhatsappTemplate => ({
+  id: '901',
+  whatsappId: 7,
+  name: 'order_update',
+  language: 'pt_BR',
+  category: 'UTILITY',
+  status: 'APPROVED',
+  header: 'Pedido {{1}}',
+  body: 'Olá {{1}}, seu pedido {{2}} saiu.',
+  buttons: [],
+  parameterFormat: 'positional',
+  parameters: [
+    { component: 'header', name: '1' },
+    { component: 'body', name: '1' },
+    { component: 'body', name: '2' },
+  ],
+  updatedAt: '2027-01-01T00:00:00.000Z',
+  ...over,
+});
+
+describe('campaign templates (Cloud API connections)', () => {
+  test('the chosen template is found by name and language, whatever its status', () => {
+    const list = [
+      template(),
+      template({ id: '902', language: 'es' }),
+      template({ id: '903', name: 'promo', status: 'PAUSED' }),
+    ];
+    expect(findTemplate(list, { name: 'order_update', language: 'es' })?.id).toBe('902');
+    expect(findTemplate(list, { name: 'promo', language: 'pt_BR' })?.id).toBe('903');
+    expect(findTemplate(list, { name: 'order_update', language: 'en_US' })).toBeNull();
+    expect(findTemplate(list, null)).toBeNull();
+    expect(findTemplate(undefined, { name: 'order_update', language: 'pt_BR' })).toBeNull();
+  });
+
+  test("a saved campaign's values fill the fields of their component: the header's {{1}} is not the body's", () => {
+    expect(
+      templateFieldValues({
+        name: 'order_update',
+        language: 'pt_BR',
+        header: { 1: '#9' },
+        body: { 1: '{{firstName}}', 2: '{{pedido}}' },
+      }),
+    ).toEqual({ 'header:1': '#9', 'body:1': '{{firstName}}', 'body:2': '{{pedido}}' });
+    expect(templateFieldValues({ name: 'welcome', language: 'es' })).toEqual({});
+    expect(templateFieldValues(null)).toEqual({});
+  });
+
+  test('a cloud campaign needs a template chosen and still sendable on its connection', () => {
+    const filled = { 'header:1': '#9', 'body:1': 'Ana', 'body:2': '#9' };
+    const chosen = { name: 'order_update', language: 'pt_BR' };
+    expect(templateErrors(chosen, template(), filled, false)).toEqual({});
+    expect(templateErrors(null, null, {}, false)).toEqual({ template: 'required' });
+    // gone from the connection, paused or refused by Meta since the campaign was saved
+    expect(templateErrors(chosen, null, filled, false)).toEqual({ template: 'unavailable' });
+    expect(templateErrors(chosen, template({ status: 'PAUSED' }), filled, false)).toEqual({ template: 'unavailable' });
+    expect(templateErrors(chosen, template({ unsupported: 'mediaHeader' }), filled, false)).toEqual({
+      template: 'unavailable',
+    });
+  });
+
+  test('every variable of a cloud campaign is filled (Meta refuses a blank one), each error on its own field', () => {
+    const chosen = { name: 'order_update', language: 'pt_BR' };
+    expect(templateErrors(chosen, template(), { 'body:1': 'Ana', 'body:2': '  ' }, false)).toEqual({
+      'header:1': 'variable',
+      'body:2': 'variable',
+    });
+    expect(templateErrors(chosen, template({ parameters: [] }), {}, false)).toEqual({});
+  });
+
+  test('a cloud campaign carries no attachment', () => {
+    const chosen = { name: 'welcome', language: 'pt_BR' };
+    expect(templateErrors(chosen, template({ name: 'welcome', parameters: [] }), {}, true)).toEqual({
+      media: 'media',
+    });
   });
 });

@@ -6,6 +6,13 @@ import {
   type CampaignSettingsList,
   type CampaignStatus,
 } from '#shared/schemas/campaigns';
+import {
+  isSendableTemplate,
+  type MessageTemplate,
+  type TemplateComponent,
+  type WhatsappTemplate,
+} from '#shared/schemas/whatsapp-templates';
+import { allFilled, parameterKey, type ParameterValues } from '../templates/template-rules';
 
 /**
  * Editable only while INATIVA, or PROGRAMADA with more than 1 hour until scheduledAt; a canceled
@@ -76,3 +83,41 @@ export function insertAt(text: string, token: string, start = text.length, end =
 /** The campaign form's audience: a contact list or a tag (`tagListId` on the wire). */
 export const audienceOf = (c: Pick<Campaign, 'contactListId' | 'tagId'> | null | undefined): 'list' | 'tag' =>
   c?.tagId && !c.contactListId ? 'tag' : 'list';
+
+/** A campaign keeps its template by name and language (Meta's key), not by id. */
+export type TemplateChoice = Pick<MessageTemplate, 'name' | 'language'>;
+
+/** The chosen template in a connection's list, whatever its status (null: not there, or none chosen). */
+export const findTemplate = (list: WhatsappTemplate[] | undefined, chosen: TemplateChoice | null) =>
+  (chosen && list?.find((t) => t.name === chosen.name && t.language === chosen.language)) || null;
+
+/** A saved campaign's template values as the form's fields hold them (`header:1`, `body:first_name`). */
+export function templateFieldValues(template: MessageTemplate | null | undefined): ParameterValues {
+  const out: ParameterValues = {};
+  for (const component of ['header', 'body'] as const satisfies TemplateComponent[])
+    for (const [name, value] of Object.entries(template?.[component] ?? {}))
+      out[parameterKey({ component, name })] = value;
+  return out;
+}
+
+export type TemplateError = 'required' | 'unavailable' | 'variable' | 'media';
+
+/**
+ * A Cloud API connection's campaign sends one approved template and nothing else: one must be
+ * chosen and still be sendable on the connection (`unavailable`: paused, rejected or gone since), every
+ * variable filled (Meta refuses a blank one), and no attachment. Errors by field: `template`, the
+ * variables' `parameterKey`, `media`.
+ */
+export function templateErrors(
+  chosen: TemplateChoice | null,
+  template: WhatsappTemplate | null,
+  values: ParameterValues,
+  hasMedia: boolean,
+): Record<string, TemplateError> {
+  const out: Record<string, TemplateError> = {};
+  if (!chosen) out.template = 'required';
+  else if (!template || !isSendableTemplate(template)) out.template = 'unavailable';
+  for (const p of template?.parameters ?? []) if (!allFilled([p], values)) out[parameterKey(p)] = 'variable';
+  if (hasMedia) out.media = 'media';
+  return out;
+}

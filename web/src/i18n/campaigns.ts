@@ -67,6 +67,16 @@ export default {
       attach: 'Anexar arquivo',
       removeMedia: 'Remover anexo {{name}}',
       mediaRemoved: 'Anexo removido.',
+      template: 'Modelo',
+      templateHint:
+        'Conexão da API oficial: cada contato recebe este modelo aprovado pela Meta, com as variáveis preenchidas com os dados dele.',
+      noTemplates: 'Nenhum modelo aprovado nesta conexão: sincronize os modelos na página de conexões.',
+      templateErrors: {
+        required: 'Escolha um modelo.',
+        unavailable: 'O modelo {{name}} ({{language}}) não está mais aprovado nesta conexão: escolha outro.',
+        variable: 'Preencha esta variável: a Meta recusa um modelo com variável vazia.',
+        media: 'Um modelo não leva anexo: remova-o para salvar.',
+      },
       cancelCampaign: 'Cancelar campanha',
       restart: 'Reiniciar campanha',
       close: 'Fechar',
@@ -195,6 +205,16 @@ export default {
       attach: 'Attach file',
       removeMedia: 'Remove attachment {{name}}',
       mediaRemoved: 'Attachment removed.',
+      template: 'Template',
+      templateHint:
+        'Official API connection: each contact receives this template approved by Meta, its variables filled with their data.',
+      noTemplates: 'No approved templates on this connection: sync the templates on the connections page.',
+      templateErrors: {
+        required: 'Choose a template.',
+        unavailable: 'The template {{name}} ({{language}}) is no longer approved on this connection: choose another.',
+        variable: 'Fill in this variable: Meta refuses a template with an empty variable.',
+        media: 'A template carries no attachment: remove it to save.',
+      },
       cancelCampaign: 'Cancel campaign',
       restart: 'Restart campaign',
       close: 'Close',
@@ -324,6 +344,17 @@ export default {
       attach: 'Adjuntar archivo',
       removeMedia: 'Quitar adjunto {{name}}',
       mediaRemoved: 'Adjunto eliminado.',
+      template: 'Plantilla',
+      templateHint:
+        'Conexión de la API oficial: cada contacto recibe esta plantilla aprobada por Meta, con las variables completadas con sus datos.',
+      noTemplates:
+        'No hay plantillas aprobadas en esta conexión: sincronice las plantillas en la página de conexiones.',
+      templateErrors: {
+        required: 'Elija una plantilla.',
+        unavailable: 'La plantilla {{name}} ({{language}}) ya no está aprobada en esta conexión: elija otra.',
+        variable: 'Complete esta variable: Meta rechaza una plantilla con una variable vacía.',
+        media: 'Una plantilla no lleva adjunto: quítelo para guardar.',
+      },
       cancelCampaign: 'Cancelar campaña',
       restart: 'Reiniciar campaña',
       close: 'Cerrar',

@@ -4,7 +4,6 @@ import {
   Alert,
   Box,
   Button,
-  Chip,
   CircularProgress,
   Dialog,
   DialogActions,
@@ -14,29 +13,26 @@ import {
   ListItemButton,
   ListItemText,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { can } from '#shared/permissions';
-import { isSendableTemplate, renderTemplate, type WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
+import { isSendableTemplate, type WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
 import { api } from '../api/client';
 import { errorMessage, toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import { SearchField } from '../components/SearchField';
 import { usePhone } from '../components/usePhone';
-import { formatted } from '../messages/formatted';
 import type { Ticket } from '../tickets/types';
 import {
   allFilled,
   MESSAGE_VARIABLES,
   matchTemplates,
-  parameterKey,
   prefillValues,
   templateSendInput,
-  valuesByComponent,
   type ParameterValues,
 } from './template-rules';
+import { TemplateChips, TemplateFields, TemplatePreview } from './TemplateParts';
 import { useTemplates } from './useTemplates';
 
 /** From this many templates on, the picker offers a search box. */
@@ -135,18 +131,11 @@ export default function TemplatePicker({ ticket, open, onClose }: Props) {
         </Stack>
         <Stack direction={{ xs: 'column', md: 'row' }} sx={{ gap: 2, alignItems: 'flex-start' }}>
           <Stack sx={{ gap: 1.5, flex: 1, width: '100%' }}>
-            {chosen.parameters.map((p) => (
-              <TextField
-                key={parameterKey(p)}
-                size="small"
-                fullWidth
-                label={t(`picker.field.${p.component}`, { variable: `{{${p.name}}}` })}
-                placeholder={p.example}
-                value={values[parameterKey(p)] ?? ''}
-                onChange={(e) => setValues((v) => ({ ...v, [parameterKey(p)]: e.target.value }))}
-                slotProps={{ htmlInput: { maxLength: 1024 } }}
-              />
-            ))}
+            <TemplateFields
+              template={chosen}
+              values={values}
+              onChange={(key, value) => setValues((v) => ({ ...v, [key]: value }))}
+            />
             <Typography variant="caption" color="text.secondary">
               {chosen.parameters.length
                 ? t('picker.variablesHint', { variables: MESSAGE_VARIABLES.join(', ') })
@@ -182,20 +171,6 @@ export default function TemplatePicker({ ticket, open, onClose }: Props) {
         </Button>
       </DialogActions>
     </Dialog>
-  );
-}
-
-function TemplateChips({ template }: { template: WhatsappTemplate }) {
-  const { t } = useTranslation('templates');
-  return (
-    <Stack direction="row" sx={{ gap: 0.5, flexShrink: 0 }}>
-      <Chip size="small" variant="outlined" label={template.language} />
-      <Chip
-        size="small"
-        variant="outlined"
-        label={t(`category.${template.category}`, { defaultValue: template.category })}
-      />
-    </Stack>
   );
 }
 
@@ -241,62 +216,5 @@ function TemplateList({
         </Typography>
       )}
     </Stack>
-  );
-}
-
-/** The message as the customer will read it: the values typed so far, the others as written. */
-function TemplatePreview({ template, values }: { template: WhatsappTemplate; values: ParameterValues }) {
-  const { t } = useTranslation('templates');
-  const text = renderTemplate(template, valuesByComponent(template.parameters, values));
-  return (
-    <Box component="section" aria-label={t('picker.preview')} sx={{ flex: 1, width: '100%' }}>
-      <Typography variant="overline" color="text.secondary">
-        {t('picker.preview')}
-      </Typography>
-      <Box
-        sx={{
-          p: 1.5,
-          borderRadius: 2,
-          bgcolor: (th) => (th.palette.mode === 'dark' ? '#0b141a' : '#efeae2'),
-        }}
-      >
-        <Box
-          data-testid="template-preview"
-          sx={{
-            ml: 'auto',
-            maxWidth: 420,
-            px: 1.25,
-            py: 0.75,
-            borderRadius: 2,
-            boxShadow: 1,
-            whiteSpace: 'pre-wrap',
-            overflowWrap: 'anywhere',
-            bgcolor: (th) => (th.palette.mode === 'dark' ? '#005c4b' : '#dcf8c6'),
-          }}
-        >
-          {formatted(text)}
-        </Box>
-        {template.buttons.length > 0 && (
-          <Stack sx={{ ml: 'auto', maxWidth: 420, mt: 0.5, gap: 0.5 }}>
-            {template.buttons.map((label, i) => (
-              <Box
-                // biome-ignore lint/suspicious/noArrayIndexKey: a template's buttons are fixed and may share a label
-                key={i}
-                sx={{
-                  textAlign: 'center',
-                  py: 0.5,
-                  borderRadius: 2,
-                  bgcolor: 'background.paper',
-                  color: 'info.main',
-                  fontSize: 14,
-                }}
-              >
-                {label}
-              </Box>
-            ))}
-          </Stack>
-        )}
-      </Box>
-    </Box>
   );
 }
