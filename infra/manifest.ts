@@ -162,6 +162,7 @@ export const http: HttpModule[] = [
       'DELETE /whatsapp/{id}',
       'GET /whatsapp/{id}/templates',
       'POST /whatsapp/{id}/templates/sync',
+      'GET /whatsapp/{id}/usage',
     ],
   },
   {

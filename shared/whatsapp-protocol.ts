@@ -43,6 +43,20 @@ export const templateStatusRouting = (e: Extract<InboundEvent, { type: 'template
   dedupId: `${e.companyId}:${e.whatsappId}:template:${e.templateId}:${e.event}:${e.at}`,
 });
 
+/** A message's price category as a Cloud API status reports it; `charged` false for Meta's free ones. */
+export interface MessagePricing {
+  category: string;
+  charged: boolean;
+  /** the status's time, seconds */
+  at: number;
+}
+
+/** A number's quality event (Cloud API): one per connection, event and time Meta sent it. */
+export const numberQualityRouting = (e: Extract<InboundEvent, { type: 'numberQuality' }>) => ({
+  groupId: inboundGroupId(e.companyId, e.whatsappId, 'quality'),
+  dedupId: `${e.companyId}:${e.whatsappId}:quality:${e.event}:${e.at}`,
+});
+
 /** Why a provider refused a message (the Cloud API's error code and title). */
 export interface ProviderError {
   code: number;
@@ -175,6 +189,8 @@ export type InboundEvent =
       error?: 'ERR_SENDING_WAPP_MSG';
       /** the provider's own reason, when it gives one (Cloud API `failed` statuses: Meta's code and title) */
       providerError?: ProviderError;
+      /** what Meta prices the message as (Cloud API statuses): counted once per message, in the month of `at` */
+      pricing?: MessagePricing;
     }
   | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
   | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)
@@ -254,6 +270,18 @@ export type InboundEvent =
       /** Meta's `event`: the new status (APPROVED, PAUSED ...) or what happened (UNARCHIVED, DELETED ...) */
       event: string;
       reason?: string;
+      /** when Meta sent it (seconds): an older event never overwrites a newer one */
+      at: number;
+    }
+  /** Meta flagged, unflagged or re-tiered a Cloud API number (webhook `phone_number_quality_update`) */
+  | {
+      type: 'numberQuality';
+      companyId: number;
+      whatsappId: number;
+      /** FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE, THROUGHPUT_UPGRADE, ONBOARDING ... */
+      event: string;
+      /** the portfolio's messaging limit now, when the event tells it (-1: unlimited) */
+      messagingLimit?: number;
       /** when Meta sent it (seconds): an older event never overwrites a newer one */
       at: number;
     };

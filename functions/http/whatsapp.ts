@@ -7,6 +7,7 @@ import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
 import { createWhatsapp, deleteWhatsapp, presentFor, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
 import { actorOf } from '#lib/audit/actor';
 import { listTemplates, syncTemplates } from '#lib/whatsapp-cloud/templates';
+import { listUsage } from '#lib/whatsapp-cloud/usage';
 
 const params = z.object({ id: idParam });
 const withQr = (session: unknown) => !(session === '0' || session === false);
@@ -46,6 +47,15 @@ export const handler = httpModule({
   'POST /whatsapp/{id}/templates/sync': route(
     { permission: 'connections-page:editOrDeleteConnection', params },
     async ({ auth, params }) => syncTemplates(auth.companyId, params.id),
+  ),
+
+  /** (admins) a Cloud API connection's messages Meta priced, by month and category; [] for WhatsApp Web */
+  'GET /whatsapp/{id}/usage': route(
+    { permission: 'connections-page:actionButtons', params },
+    async ({ auth, params }) => {
+      await requireWhatsapp(auth.companyId, params.id);
+      return listUsage(auth.companyId, params.id);
+    },
   ),
 
   'DELETE /whatsapp/{id}': route(

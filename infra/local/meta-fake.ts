@@ -19,7 +19,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * Test hooks:
  * - `POST /@meta/_script {phoneNumberId, accessToken, appSecret, wabaId?, displayPhoneNumber?, status?,
  *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}], templates?: [Graph template],
- *   messagingLimit?: 'TIER_250' | 'TIER_2K' | ... | 'TIER_UNLIMITED'}`: creates or changes a number (`templates` replace its business account's; ids are given when missing);
+ *   messagingLimit?: 'TIER_250' | 'TIER_2K' | ... | 'TIER_UNLIMITED', qualityRating?}`: creates or changes a number (`templates` replace its business account's; ids are given when missing);
  * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
  *   wamid?, echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
  *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
@@ -31,6 +31,10 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * - `POST /@meta/_templateStatus {phoneNumberId, name, language, event, reason?}`: the template of the
  *   number's business account takes `event` as its status (DELETED removes it) and Meta's
  *   `message_template_status_update` webhook is posted, signed with the number's app secret;
+ * - `POST /@meta/_qualityUpdate {phoneNumberId, event, limit?, qualityRating?, time?}`: the number's
+ *   quality or its portfolio's messaging limit changes (`limit` a tier such as TIER_2K) and Meta's
+ *   `phone_number_quality_update` webhook is posted, signed with the number's app secret;
+ * - `POST /@meta/_status` takes `pricing?: {category, type?}` (type `regular` is charged);
  * - `GET /@meta/_requests`: the Graph calls it answered (tokens masked).
  */
 
@@ -45,6 +49,8 @@ interface FakeNumber {
   sendErrors: { code: number; title: string; httpStatus?: number }[];
   /** the portfolio's messaging limit tier the number reports (`whatsapp_business_manager_messaging_limit`) */
   messagingLimit: string;
+  /** GREEN, YELLOW, RED or UNKNOWN (`quality_rating`) */
+  qualityRating: string;
 }
 
 type Json = Record<string, unknown>;
@@ -218,6 +224,7 @@ export function metaFake(base: string, webhookUrl: string) {
         tokenExpired: Boolean(body.tokenExpired ?? current?.tokenExpired ?? false),
         sendErrors: (body.sendErrors as FakeNumber['sendErrors']) ?? current?.sendErrors ?? [],
         messagingLimit: String(body.messagingLimit ?? current?.messagingLimit ?? 'TIER_250'),
+        qualityRating: String(body.qualityRating ?? current?.qualityRating ?? 'GREEN'),
       };
       numbers.set(id, next);
       if (Array.isArray(body.templates))
@@ -259,6 +266,17 @@ export function metaFake(base: string, webhookUrl: string) {
         status: String(body.status),
         timestamp: String(Math.floor(Date.now() / 1000)),
         recipient_id: String(body.recipient),
+        // per-message pricing, as Meta adds it to each status of a message it prices
+        ...(body.pricing
+          ? {
+              pricing: {
+                pricing_model: 'PMP',
+                category: String((body.pricing as Json).category),
+                type: String((body.pricing as Json).type ?? 'regular'),
+                billable: ((body.pricing as Json).type ?? 'regular') === 'regular',
+              },
+            }
+          : {}),
         ...(body.errorCode !== undefined
           ? {
               errors: [
@@ -297,6 +315,34 @@ export function metaFake(base: string, webhookUrl: string) {
                     reason: body.reason === undefined ? 'NONE' : String(body.reason),
                   },
                   field: 'message_template_status_update',
+                },
+              ],
+            },
+          ],
+        }),
+        'utf8',
+      );
+      return send(res, 200, { delivered: await deliver(number, raw, opts) });
+    }
+    if (path === '/_qualityUpdate') {
+      // the number's quality or its portfolio's messaging limit changed (Meta's phone_number_quality_update)
+      if (body.limit !== undefined) number.messagingLimit = String(body.limit);
+      if (body.qualityRating !== undefined) number.qualityRating = String(body.qualityRating);
+      const raw = Buffer.from(
+        metaJson({
+          object: 'whatsapp_business_account',
+          entry: [
+            {
+              id: number.wabaId,
+              time: Number(body.time ?? Math.floor(Date.now() / 1000)),
+              changes: [
+                {
+                  value: {
+                    display_phone_number: number.displayPhoneNumber.replace(/\D/g, ''),
+                    event: String(body.event),
+                    ...(body.limit !== undefined ? { max_daily_conversations_per_business: String(body.limit) } : {}),
+                  },
+                  field: 'phone_number_quality_update',
                 },
               ],
             },
@@ -387,7 +433,7 @@ export function metaFake(base: string, webhookUrl: string) {
           display_phone_number: number.displayPhoneNumber,
           verified_name: 'Fake Business',
           status: number.status,
-          quality_rating: 'GREEN',
+          quality_rating: number.qualityRating,
           code_verification_status: 'VERIFIED',
           whatsapp_business_manager_messaging_limit: number.messagingLimit,
         });

@@ -8,6 +8,7 @@ import {
   messageDedupId,
   sendResultDedupId,
   templateStatusRouting,
+  numberQualityRouting,
   type InboundEvent,
 } from '#shared/whatsapp-protocol';
 import { backoff } from './close-policy';
@@ -100,6 +101,8 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       return { groupId: g(event.pn), dedupId: `${event.companyId}:${event.lid}:${event.pn}:lid` };
     case 'templateStatus':
       return templateStatusRouting(event);
+    case 'numberQuality':
+      return numberQualityRouting(event);
     case 'session':
     case 'health':
       // every status change counts, in order (health reports travel with them)

@@ -5,7 +5,7 @@ import { MSG } from './common';
  * Web Push (issue 25): a device is one browser push subscription (its endpoint), owned by one user,
  * with that user's choice of what is pushed to it.
  */
-export const PUSH_KINDS = ['pendingTicket', 'ticketMessage', 'chatMention', 'slaBreach'] as const;
+export const PUSH_KINDS = ['pendingTicket', 'ticketMessage', 'chatMention', 'slaBreach', 'connectionAlert'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 export const PushPreferences = z.object({
@@ -17,6 +17,11 @@ export const PushPreferences = z.object({
   chatMention: z.boolean({ error: MSG.required }),
   /** a ticket of mine or of my queues missed its service-level deadline */
   slaBreach: z.boolean({ error: MSG.required }),
+  /**
+   * (admins) a Cloud API number's quality dropped or Meta lowered its messaging limit. Optional: a
+   * device subscribed before this kind existed has it on until its user turns it off.
+   */
+  connectionAlert: z.boolean().optional(),
 });
 export type PushPreferences = z.infer<typeof PushPreferences>;
 
@@ -75,7 +80,7 @@ export interface PushConfig {
 export interface PushPayload {
   title: string;
   body: string;
-  /** `/tickets/<uuid>` or `/chats/<uuid>` */
+  /** `/tickets/<uuid>`, `/chats/<uuid>` or `/connections` */
   url: string;
   /** one notification per ticket or chat: a newer one replaces it */
   tag: string;

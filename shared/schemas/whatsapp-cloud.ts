@@ -64,6 +64,19 @@ export const CloudWebhookStatus = z.object({
   timestamp: z.string(),
   recipient_id: z.string(),
   errors: z.array(CloudError).optional(),
+  /**
+   * Per-message pricing (`pricing_model` PMP): `category` marketing, utility, authentication,
+   * service ...; `type` `regular` is charged, `free_customer_service` and `free_entry_point` are not
+   * (`billable`, deprecated, said the same before `type`).
+   */
+  pricing: z
+    .object({
+      category: z.string().optional(),
+      type: z.string().optional(),
+      billable: z.boolean().optional(),
+      pricing_model: z.string().optional(),
+    })
+    .optional(),
 });
 export type CloudWebhookStatus = z.infer<typeof CloudWebhookStatus>;
 
@@ -213,3 +226,28 @@ export const CloudTemplateStatusValue = z.object({
   reason: z.string().nullable().optional(),
 });
 export type CloudTemplateStatusValue = z.infer<typeof CloudTemplateStatusValue>;
+
+/**
+ * Webhook field `phone_number_quality_update` (the entry's id is the business account): one number
+ * (by its display number) was flagged or unflagged, or its portfolio's messaging limit moved
+ * (`max_daily_conversations_per_business`, a tier such as TIER_2K; `current_limit` before 2026).
+ */
+export const CloudNumberQualityValue = z.object({
+  display_phone_number: z.string(),
+  event: z.string().min(1),
+  max_daily_conversations_per_business: z.union([z.string(), z.number()]).optional(),
+  current_limit: z.string().optional(),
+});
+export type CloudNumberQualityValue = z.infer<typeof CloudNumberQualityValue>;
+
+/** GET /whatsapp/{id}/usage: one month of a Cloud API connection's messages Meta priced, by category. */
+export interface CloudUsageMonth {
+  /** YYYY-MM (UTC) */
+  month: string;
+  /** messages Meta charges for, by category (marketing, utility, authentication ...) */
+  charged: Record<string, number>;
+  /** messages Meta priced as free (in the customer service window, free entry points), by category */
+  free: Record<string, number>;
+  totalCharged: number;
+  totalFree: number;
+}

@@ -94,6 +94,11 @@ export const Whatsapp = z.object({
    * (`whatsapp_business_manager_messaging_limit`); unknown until then.
    */
   cloudMessagingLimit: z.number().optional(),
+  /** the number's quality rating as Meta last reported it: GREEN, YELLOW, RED or UNKNOWN (Cloud API) */
+  cloudQuality: z.string().optional(),
+  /** Meta's last quality event of the number (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE ...) and when it came */
+  cloudQualityEvent: z.string().optional(),
+  cloudQualityEventAt: z.string().optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 

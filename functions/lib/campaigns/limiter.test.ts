@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { messagingLimitOf } from '../whatsapp-cloud/connection';
+import { messagingLimitOf } from '../whatsapp-cloud/mapping';
 import {
   acquire,
   CLOUD_LIMITS,

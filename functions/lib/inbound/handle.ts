@@ -6,6 +6,7 @@ import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
 import { linkContactLid } from '../contacts/service';
+import { applyNumberQuality, recordPricing } from '../whatsapp-cloud/usage';
 import { applyAck, applySendResult } from '../messages/delivery';
 import { markEdited, markRevoked } from '../messages/edits';
 import { getTicket } from '../tickets/service';
@@ -33,6 +34,9 @@ export async function handleInbound(event: InboundEvent) {
     case 'templateStatus':
       await applyTemplateStatus(event);
       return;
+    case 'numberQuality':
+      await applyNumberQuality(event);
+      return;
     case 'addressBook':
       await applyAddressBook(event);
       return;
@@ -54,6 +58,8 @@ export async function handleInbound(event: InboundEvent) {
     case 'ack': {
       const message = await applyAck(companyId, event);
       if (message?.campaign) await noteCampaignMessage(companyId, message);
+      // a Cloud API status says what Meta prices the message as: counted once per message
+      if (event.pricing) await recordPricing(companyId, event.wid, event.pricing);
       return;
     }
     case 'sendResult': {

@@ -31,6 +31,7 @@ const TTL_SECONDS: Record<PushKind, number> = {
   ticketMessage: 6 * 60 * 60,
   chatMention: 6 * 60 * 60,
   slaBreach: 60 * 60,
+  connectionAlert: 24 * 60 * 60,
 };
 /** Up to this many users, their devices are read user by user; more, the company's devices at once. */
 const PER_USER_READS = 3;
@@ -162,6 +163,23 @@ async function targetsOf(job: Exclude<PushJob, { kind: 'deliver' }>): Promise<Ta
         ttl: TTL_SECONDS.slaBreach,
       }));
     }
+    case 'connectionAlert': {
+      const admins = (await listUsers(job.companyId)).filter((u) => u.profile === 'admin');
+      return devicesOf(job.companyId, admins, 'connectionAlert', (user) => {
+        const t = pushTexts(user.language);
+        return {
+          payload: {
+            kind: 'connectionAlert',
+            title: t.connectionAlert(job.connectionName),
+            body: t.connectionReason[job.reason](job.quality ?? ''),
+            url: '/connections',
+            tag: `connection-${job.whatsappId}`,
+          },
+          urgency: 'normal',
+          ttl: TTL_SECONDS.connectionAlert,
+        };
+      });
+    }
   }
 }
 
@@ -189,7 +207,10 @@ async function devicesOf(
     users.length <= PER_USER_READS
       ? (await Promise.all(users.map((u) => listUserSubscriptions(companyId, u.id)))).flat()
       : await listCompanySubscriptions(companyId, kind);
-  return subs
-    .filter((sub) => sub.preferences[kind] && byId.has(sub.userId))
-    .map((sub) => ({ sub, notification: notificationFor(byId.get(sub.userId)!) }));
+  return (
+    subs
+      // a kind added after the device subscribed is on until its user turns it off
+      .filter((sub) => (sub.preferences[kind] ?? true) && byId.has(sub.userId))
+      .map((sub) => ({ sub, notification: notificationFor(byId.get(sub.userId)!) }))
+  );
 }

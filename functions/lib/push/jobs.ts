@@ -38,4 +38,13 @@ export type PushJob =
       preview: string;
     }
   | { kind: 'slaBreach'; companyId: number; ticketId: number; userIds?: number[] }
+  | {
+      kind: 'connectionAlert';
+      companyId: number;
+      whatsappId: number;
+      connectionName: string;
+      /** the number's quality fell (to `quality`), Meta flagged it, or lowered its messaging limit */
+      reason: 'qualityDropped' | 'flagged' | 'limitLowered';
+      quality?: string;
+    }
   | { kind: 'deliver'; companyId: number; userId: number; subscriptionId: string; notification: Notification };

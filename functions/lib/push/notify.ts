@@ -90,3 +90,11 @@ export async function notifyChatMention(
 export async function notifySlaBreach(companyId: number, ticketId: number, userIds?: number[]) {
   await queuePush({ kind: 'slaBreach', companyId, ticketId, ...(userIds ? { userIds } : {}) });
 }
+
+/**
+ * A Cloud API number's health got worse (its quality rating fell, Meta flagged it or lowered its
+ * messaging limit): the company's admins are told, with the connection's name and why.
+ */
+export async function notifyConnectionAlert(alert: Omit<Extract<PushJob, { kind: 'connectionAlert' }>, 'kind'>) {
+  await queuePush({ kind: 'connectionAlert', ...alert });
+}

@@ -102,7 +102,8 @@ export async function listCompanySubscriptions(companyId: number, kind: PushKind
   const items = await queryAll({
     pk: subscriptionsPk(companyId),
     sk: { beginsWith: 'SUB#' },
-    filter: '#p.#k = :yes',
+    // a kind added after the device subscribed is on until its user turns it off
+    filter: '#p.#k = :yes OR attribute_not_exists(#p.#k)',
     filterNames: { '#p': 'preferences', '#k': kind },
     filterValues: { ':yes': true },
   });

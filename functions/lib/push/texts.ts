@@ -8,6 +8,12 @@ const TEXTS = {
     media: 'Mídia',
     mention: (sender: string, chat: string) => `${sender} mencionou você em ${chat}`,
     slaBreach: 'Prazo de atendimento vencido',
+    connectionAlert: (name: string) => `Conexão ${name}: atenção à qualidade do número`,
+    connectionReason: {
+      qualityDropped: (q: string) => `A Meta baixou a qualidade do número para ${q === 'RED' ? 'baixa' : 'média'}.`,
+      flagged: () => 'A Meta sinalizou o número: a qualidade está baixa e o limite de mensagens não sobe.',
+      limitLowered: () => 'A Meta reduziu o limite diário de mensagens do número.',
+    },
   },
   en: {
     pendingTicket: 'New pending ticket',
@@ -15,6 +21,12 @@ const TEXTS = {
     media: 'Media',
     mention: (sender: string, chat: string) => `${sender} mentioned you in ${chat}`,
     slaBreach: 'Service deadline missed',
+    connectionAlert: (name: string) => `Connection ${name}: the number's quality needs attention`,
+    connectionReason: {
+      qualityDropped: (q: string) => `Meta lowered the number's quality to ${q === 'RED' ? 'low' : 'medium'}.`,
+      flagged: () => 'Meta flagged the number: its quality is low and its messaging limit cannot rise.',
+      limitLowered: () => "Meta lowered the number's daily messaging limit.",
+    },
   },
   es: {
     pendingTicket: 'Nuevo ticket pendiente',
@@ -22,6 +34,12 @@ const TEXTS = {
     media: 'Multimedia',
     mention: (sender: string, chat: string) => `${sender} te mencionó en ${chat}`,
     slaBreach: 'Plazo de atención vencido',
+    connectionAlert: (name: string) => `Conexión ${name}: atención a la calidad del número`,
+    connectionReason: {
+      qualityDropped: (q: string) => `Meta bajó la calidad del número a ${q === 'RED' ? 'baja' : 'media'}.`,
+      flagged: () => 'Meta marcó el número: su calidad es baja y su límite de mensajes no sube.',
+      limitLowered: () => 'Meta redujo el límite diario de mensajes del número.',
+    },
   },
 } satisfies Record<Language, unknown>;
 

@@ -9,6 +9,7 @@ import { putItem } from '../db';
 import { dueShardPk } from '../due';
 import { storedCloudSecrets } from '../whatsapp/repo';
 import { GraphError, graphClient, isTokenError, type GraphClient } from './graph';
+import { messagingLimitOf } from './mapping';
 
 /**
  * A Cloud API connection's own rules: its credentials (sealed), what it cannot do (no runner: no QR
@@ -115,17 +116,8 @@ export interface CloudProbe {
   number?: string;
   /** the business portfolio's messaging limit (-1: unlimited), when Meta told it */
   messagingLimit?: number;
-}
-
-/**
- * Meta's messaging limit tiers as a number of customers per moving 24 hours (`TIER_2K` 2000,
- * `TIER_UNLIMITED` -1); an unknown value is left unknown.
- */
-export function messagingLimitOf(tier: string | undefined): number | undefined {
-  if (!tier) return undefined;
-  if (/^TIER_UNLIMITED$/i.test(tier)) return -1;
-  const m = /^TIER_(\d+)(K?)$/i.exec(tier);
-  return m ? Number(m[1]) * (m[2] ? 1000 : 1) : undefined;
+  /** the number's quality rating (GREEN, YELLOW, RED, UNKNOWN), when Meta told it */
+  quality?: string;
 }
 
 /**
@@ -138,7 +130,8 @@ export async function probeCloudNumber(client: GraphClient, phoneNumberId: strin
     const number = info.display_phone_number?.replace(/\D/g, '') || undefined;
     const status = info.status?.toUpperCase() ?? '';
     const messagingLimit = messagingLimitOf(info.whatsapp_business_manager_messaging_limit);
-    if (USABLE.has(status)) return { status: 'CONNECTED', number, messagingLimit };
+    const quality = info.quality_rating?.toUpperCase() || undefined;
+    if (USABLE.has(status)) return { status: 'CONNECTED', number, messagingLimit, quality };
     return {
       status: 'DISCONNECTED',
       statusReason: RESTRICTED.has(status) ? 'accountRestricted' : 'numberNotRegistered',

@@ -1,5 +1,16 @@
-import { ACK, type InboundEvent, type InboundMessage, type NormalizedMediaType } from '#shared/whatsapp-protocol';
-import type { CloudWebhookMessage, CloudWebhookStatus, CloudWebhookValue } from '#shared/schemas/whatsapp-cloud';
+import {
+  ACK,
+  type InboundEvent,
+  type InboundMessage,
+  type MessagePricing,
+  type NormalizedMediaType,
+} from '#shared/whatsapp-protocol';
+import type {
+  CloudNumberQualityValue,
+  CloudWebhookMessage,
+  CloudWebhookStatus,
+  CloudWebhookValue,
+} from '#shared/schemas/whatsapp-cloud';
 
 /**
  * Meta's webhook `value` (fields `messages` and `smb_message_echoes`) as the product's normalized
@@ -92,7 +103,17 @@ export function cloudAck(s: CloudWebhookStatus, conn: Connection): InboundEvent 
     };
   }
   const ack = STATUS_ACK[s.status];
-  return ack === undefined ? undefined : { ...base, ack };
+  if (ack === undefined) return undefined;
+  const pricing = cloudPricing(s);
+  return { ...base, ack, ...(pricing ? { pricing } : {}) };
+}
+
+/** What Meta prices the message as, when the status says (charged unless Meta's `type` makes it free). */
+export function cloudPricing(s: CloudWebhookStatus): MessagePricing | undefined {
+  const p = s.pricing;
+  if (!p?.category) return undefined;
+  const charged = p.type ? p.type === 'regular' : p.billable !== false;
+  return { category: p.category.toLowerCase(), charged, at: Number(s.timestamp) || Math.floor(Date.now() / 1000) };
 }
 
 /** Every event of one webhook `value` for the connection its phone-number id names, in Meta's order. */
@@ -113,4 +134,34 @@ export function cloudEvents(value: CloudWebhookValue, conn: Connection): Inbound
     if (ack) events.push(ack);
   }
   return events;
+}
+
+/** Meta's quality event of a number: the event, and the portfolio's messaging limit when it says. */
+export function numberQualityEvent(
+  v: CloudNumberQualityValue,
+  conn: Connection,
+  at: number,
+): Extract<InboundEvent, { type: 'numberQuality' }> {
+  const raw = v.max_daily_conversations_per_business ?? v.current_limit;
+  const messagingLimit =
+    typeof raw === 'number' ? raw : /^-?\d+$/.test(raw ?? '') ? Number(raw) : messagingLimitOf(raw);
+  return {
+    type: 'numberQuality',
+    companyId: conn.companyId,
+    whatsappId: conn.whatsappId,
+    event: v.event.toUpperCase(),
+    ...(messagingLimit !== undefined ? { messagingLimit } : {}),
+    at,
+  };
+}
+
+/**
+ * Meta's messaging limit tiers as a number of customers per moving 24 hours (`TIER_2K` 2000,
+ * `TIER_UNLIMITED` -1); an unknown value is left unknown.
+ */
+export function messagingLimitOf(tier: string | undefined): number | undefined {
+  if (!tier) return undefined;
+  if (/^TIER_UNLIMITED$/i.test(tier)) return -1;
+  const m = /^TIER_(\d+)(K?)$/i.exec(tier);
+  return m ? Number(m[1]) * (m[2] ? 1000 : 1) : undefined;
 }

@@ -1,10 +1,16 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { CloudTemplateStatusValue, CloudWebhookValue, type CloudVerifyQuery } from '#shared/schemas/whatsapp-cloud';
+import {
+  CloudNumberQualityValue,
+  CloudTemplateStatusValue,
+  CloudWebhookValue,
+  type CloudVerifyQuery,
+} from '#shared/schemas/whatsapp-cloud';
 import {
   INBOUND_QUEUE,
   ackDedupId,
   inboundGroupId,
   messageDedupId,
+  numberQualityRouting,
   templateStatusRouting,
   type InboundEvent,
 } from '#shared/whatsapp-protocol';
@@ -14,7 +20,7 @@ import { log } from '../log';
 import { enqueue } from '../queue';
 import { openSecret } from '../secrets';
 import { findCloudConnection, findWabaConnections, verifyTokenKeys } from '../whatsapp/repo';
-import { cloudEvents } from './mapping';
+import { cloudEvents, numberQualityEvent } from './mapping';
 import { templateStatusEvent } from './templates';
 
 /**
@@ -31,6 +37,10 @@ const MAX_NUMBERS_PER_WEBHOOK = 25;
 const WEBHOOK_FIELDS = new Set(['messages', 'smb_message_echoes']);
 /** A template's status changed: the change names the WhatsApp Business Account (the entry's id), not a number. */
 const TEMPLATE_FIELD = 'message_template_status_update';
+/** A number's quality or its portfolio's messaging limit changed: named by the account and the display number. */
+const QUALITY_FIELD = 'phone_number_quality_update';
+/** The changes that name a business account rather than a phone-number id. */
+const ACCOUNT_FIELDS = new Set([TEMPLATE_FIELD, QUALITY_FIELD]);
 
 /**
  * `GET`: Meta subscribes with `hub.mode=subscribe`, `hub.verify_token` and `hub.challenge`; the
@@ -80,7 +90,7 @@ function namedSenders(raw: Buffer): { numbers: string[]; accounts: string[] } {
         value?: { metadata?: { phone_number_id?: unknown } };
       };
       const account = (entry as { id?: unknown }).id;
-      if (field === TEMPLATE_FIELD && typeof account === 'string' && account) accounts.add(account);
+      if (ACCOUNT_FIELDS.has(String(field)) && typeof account === 'string' && account) accounts.add(account);
       const id = value?.metadata?.phone_number_id;
       if (typeof id === 'string' && id) numbers.add(id);
     }
@@ -102,7 +112,7 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
   // an unsigned caller must not make us read the table for every id it lists
   if (named.numbers.length + named.accounts.length > MAX_NUMBERS_PER_WEBHOOK)
     throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
-  type Conn = { companyId: number; whatsappId: number };
+  type Conn = { companyId: number; whatsappId: number; number?: string };
   const checked = async (connection: {
     whatsapp: { companyId: number; id: number };
     secrets: { appSecretSealed?: string };
@@ -110,7 +120,11 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
     if (!connection.secrets.appSecretSealed) return undefined;
     const appSecret = await openSecret(connection.secrets.appSecretSealed);
     if (!signatureMatches(raw, signature, appSecret)) throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
-    return { companyId: connection.whatsapp.companyId, whatsappId: connection.whatsapp.id };
+    return {
+      companyId: connection.whatsapp.companyId,
+      whatsappId: connection.whatsapp.id,
+      number: (connection.whatsapp as { number?: string }).number,
+    };
   };
   const found = new Map<string, Conn>();
   for (const id of named.numbers) {
@@ -145,7 +159,24 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
         }
         const at = Number(entry.time) || Math.floor(Date.now() / 1000);
         for (const conn of ofAccount.get(entry.id ?? '') ?? []) {
-          const event = templateStatusEvent(value.data, conn, at);
+          const event = templateStatusEvent(value.data, { companyId: conn.companyId, whatsappId: conn.whatsappId }, at);
+          await enqueue(INBOUND_QUEUE, event, routing(event));
+          queued++;
+        }
+        continue;
+      }
+      if (change.field === QUALITY_FIELD) {
+        const value = CloudNumberQualityValue.safeParse(change.value);
+        if (!value.success) {
+          log.warn('cloud quality change not understood', { issues: value.error.issues.length });
+          continue;
+        }
+        const at = Number(entry.time) || Math.floor(Date.now() / 1000);
+        const digits = value.data.display_phone_number.replace(/\D/g, '');
+        // the number it names among the account's connections (the same number may be in several companies)
+        for (const conn of ofAccount.get(entry.id ?? '') ?? []) {
+          if (!conn.number || conn.number !== digits) continue;
+          const event = numberQualityEvent(value.data, conn, at);
           await enqueue(INBOUND_QUEUE, event, routing(event));
           queued++;
         }
@@ -175,5 +206,6 @@ function routing(event: InboundEvent) {
   if (event.type === 'ack')
     return { groupId: group(event.chatJid), dedupId: ackDedupId(event.companyId, event.wid, event.ack, event.error) };
   if (event.type === 'templateStatus') return templateStatusRouting(event);
+  if (event.type === 'numberQuality') return numberQualityRouting(event);
   throw new Error(`no routing for ${event.type}`);
 }

@@ -4,6 +4,7 @@ import type { InboundEvent } from '#shared/whatsapp-protocol';
 import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { dropTemplates, syncTemplatesQuietly } from '../whatsapp-cloud/templates';
+import { alertOnHealthChange } from '../whatsapp-cloud/quality';
 import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
@@ -264,6 +265,8 @@ export async function probeCloud(companyId: number, id: number) {
   const current = await requireWhatsapp(companyId, id);
   if (!isCloudProvider(current.provider) || !current.phoneNumberId) return current;
   const probe = await probeCloudNumber(await cloudClientFor(companyId, id), current.phoneNumberId);
+  // a lower quality rating or messaging limit than last time tells the admins
+  await alertOnHealthChange(current, { quality: probe.quality, messagingLimit: probe.messagingLimit });
   return setStatus(
     companyId,
     id,
@@ -271,6 +274,7 @@ export async function probeCloud(companyId: number, id: number) {
     {
       ...(probe.number ? { number: probe.number } : {}),
       ...(probe.messagingLimit !== undefined ? { cloudMessagingLimit: probe.messagingLimit } : {}),
+      ...(probe.quality ? { cloudQuality: probe.quality } : {}),
     },
     {
       ...(probe.statusReason ? { set: { statusReason: probe.statusReason } } : { remove: ['statusReason'] }),
