@@ -11,6 +11,7 @@
 import WebSocket from 'ws';
 import { startStack } from '../../infra/local/stack';
 import { metrics } from '../../functions/lib/metrics';
+import { localApi } from './local-api';
 
 const TOTAL = Number(process.argv[2] ?? 10_000);
 const CONTACTS = Number(process.argv[3] ?? 1_000);
@@ -20,30 +21,8 @@ const RATE = Number(process.argv[5] ?? 0);
 const stack = await startStack({ timers: false, logLevel: 'error', retryBaseMs: 50 });
 const base = stack.url;
 try {
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  const email = `bench-${Date.now()}@test.dev`;
-  const signup = await call('POST', '/api/companies/cadastro', {
-    companyName: 'Bench',
-    name: 'Owner',
-    email,
-    password: 'secret123',
-    phone: '11999998888',
-    planId: 1,
-  });
-  const companyId = signup.company.id as number;
-  const { token } = await call('POST', '/api/auth/login', { email, password: 'secret123' });
+  const { call, signUp } = localApi(base);
+  const { companyId, token } = await signUp();
   const whatsapp = await call('POST', '/api/whatsapp', { name: 'Bench line' }, token);
   await call('POST', `/@simulator/sessions/${companyId}/${whatsapp.id}/scan`, { number: '5511900000001' });
   for (let i = 0; (await call('GET', `/api/whatsapp/${whatsapp.id}`, undefined, token)).status !== 'CONNECTED'; i++) {

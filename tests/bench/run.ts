@@ -14,6 +14,7 @@
  *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
  *   npm run bench -- search             # full-text search at 500,000 messages (tests/bench/search.ts)
+ *   npm run bench -- cloud-webhook      # Meta's signed webhooks in, to the attendant's screen (tests/bench/cloud-webhook.ts)
  *   npm run bench -- accept             # only the calls whose name contains the word, with DynamoDB calls by command
  *   BENCH_PROFILE=/tmp/dash.cpuprofile npm run bench -- dashboard   # and a CPU profile of the timed rows
  *   BENCH_AS_STARTED=1 npm run bench    # with the table's stream, search feed and time to live on, as `npm start` runs
@@ -52,6 +53,11 @@ if (process.argv[2] === 'runner-memory') {
 if (process.argv[2] === 'search') {
   process.argv.splice(2, 1);
   await import('./search');
+}
+// `npm run bench -- cloud-webhook [messages] [contacts] [concurrency] [rate]`: Meta's webhooks in (tests/bench/cloud-webhook.ts)
+if (process.argv[2] === 'cloud-webhook') {
+  process.argv.splice(2, 1);
+  await import('./cloud-webhook');
 }
 // `npm run bench -- bundle-size`: what the login and ticket pages download (tests/bench/bundle-size.ts)
 if (process.argv[2] === 'bundle-size') {
