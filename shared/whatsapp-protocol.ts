@@ -43,6 +43,14 @@ export const templateStatusRouting = (e: Extract<InboundEvent, { type: 'template
   dedupId: `${e.companyId}:${e.whatsappId}:template:${e.templateId}:${e.event}:${e.at}`,
 });
 
+/** What WhatsApp told a WhatsApp Web session about its limits (Baileys' reachoutTimeLock and message capping). */
+export interface SessionRestriction {
+  /** `active` false: lifted; `until` (ISO) when it ends; `type` WhatsApp's enforcement type */
+  reachoutLock?: { active: boolean; until?: string; type?: string };
+  /** new chats allowed in the cycle, used so far, and when the cycle ends (ISO) */
+  newChatQuota?: { total: number; used: number; endsAt?: string };
+}
+
 /** A message's price category as a Cloud API status reports it; `charged` false for Meta's free ones. */
 export interface MessagePricing {
   category: string;
@@ -273,6 +281,11 @@ export type InboundEvent =
       /** when Meta sent it (seconds): an older event never overwrites a newer one */
       at: number;
     }
+  /**
+   * WhatsApp's warnings before a ban (WhatsApp Web): the reach-out lock (no new chats until `until`)
+   * and the new-chat quota of the current cycle; each field present is the news, absent is unchanged
+   */
+  | ({ type: 'restriction'; companyId: number; whatsappId: number } & SessionRestriction)
   /** Meta flagged, unflagged or re-tiered a Cloud API number (webhook `phone_number_quality_update`) */
   | {
       type: 'numberQuality';

@@ -11,6 +11,7 @@ import {
   type RunnerFrame,
   type SendArgs,
 } from '../../session-runner/src/providers/simulator';
+import type { SessionRestriction } from '../../shared/whatsapp-protocol';
 
 /**
  * The simulated WhatsApp of the local stack (tests and demos): the phones of every connection and
@@ -397,13 +398,24 @@ export class SimulatorHub {
   }
 
   /** Moves an outbound message's ack one step (1 sent -> 2 delivered -> 3 read) or to `ack`; undefined when not connected. */
-  async advanceAck(companyId: number, whatsappId: number, wid: string, ack?: number) {
+  async advanceAck(
+    companyId: number,
+    whatsappId: number,
+    wid: string,
+    ack?: number,
+    refusal?: { code: number; title: string },
+  ) {
     const phone = await this.phoneWhere(companyId, whatsappId, (p) => p.connected);
     if (!phone) return undefined;
     const found = phone.outbound.find((o) => o.wid === wid);
     if (!found) throw new Error(`no outbound message ${wid}`);
-    found.ack = ack ?? Math.min(found.ack + 1, 3);
-    await this.push(phone, { kind: 'ack', wid, chatJid: found.to, ack: found.ack }, 30_000);
+    // a refusal (status ERROR with WhatsApp's code, 463 ...) takes the message back to pending
+    found.ack = refusal ? 0 : (ack ?? Math.min(found.ack + 1, 3));
+    await this.push(
+      phone,
+      { kind: 'ack', wid, chatJid: found.to, ack: found.ack, ...(refusal ? { refusal } : {}) },
+      30_000,
+    );
     return found.ack;
   }
 
@@ -496,6 +508,9 @@ export class SimulatorHub {
             whatsappId,
             String(body.wid),
             body.ack === undefined ? undefined : Number(body.ack),
+            body.refusedCode === undefined
+              ? undefined
+              : { code: Number(body.refusedCode), title: String(body.refusedTitle ?? 'refused') },
           );
           return ack === undefined ? json(409, { error: 'not connected' }) : json(200, { ack });
         }
@@ -551,6 +566,21 @@ export class SimulatorHub {
             name: String(e.name ?? ''),
           }));
           return json(200, { ok: true, count: entries.length });
+        }
+        case 'restriction': {
+          // WhatsApp's warning before a ban: {reachoutLock?: {active, until?, type?}, newChatQuota?: {total, used, endsAt?}}
+          const phone = await connected();
+          if (!phone) return json(409, { error: 'not connected' });
+          await this.push(
+            phone,
+            {
+              kind: 'restriction',
+              ...(body.reachoutLock ? { reachoutLock: body.reachoutLock as SessionRestriction['reachoutLock'] } : {}),
+              ...(body.newChatQuota ? { newChatQuota: body.newChatQuota as SessionRestriction['newChatQuota'] } : {}),
+            },
+            30_000,
+          );
+          return json(200, { ok: true });
         }
         case 'silent':
           return (await this.silence(companyId, whatsappId))

@@ -103,6 +103,9 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       return templateStatusRouting(event);
     case 'numberQuality':
       return numberQualityRouting(event);
+    case 'restriction':
+      // each is news (a lock set, lifted, a quota used): in order, none dropped as a repeat
+      return { groupId: g('restriction'), dedupId: randomUUID() };
     case 'session':
     case 'health':
       // every status change counts, in order (health reports travel with them)

@@ -1,5 +1,5 @@
 import type { ConnectionStatus } from '#shared/constants';
-import type { AddressBookEntry, SessionCommand } from '#shared/whatsapp-protocol';
+import type { AddressBookEntry, ProviderError, SessionCommand, SessionRestriction } from '#shared/whatsapp-protocol';
 import type { ProviderMessage } from '#lib/inbound-media';
 import type { AuthStore } from './auth-store';
 
@@ -17,8 +17,16 @@ export interface ProviderEvents {
     number?: string;
   }): void;
   message(message: ProviderMessage): Promise<void>;
-  /** `error` when WhatsApp refused a message it had accepted (status 0) */
-  ack(ev: { wid: string; chatJid: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }): Promise<void>;
+  /** `error` when WhatsApp refused a message it had accepted (status 0), with its code when it gave one (463, 479 ...) */
+  ack(ev: {
+    wid: string;
+    chatJid: string;
+    ack: number;
+    error?: 'ERR_SENDING_WAPP_MSG';
+    providerError?: ProviderError;
+  }): Promise<void>;
+  /** WhatsApp locked new chats for a while, or told the new-chat quota of the cycle */
+  restriction?(ev: SessionRestriction): Promise<void>;
   /** an edit or a revoke names its target `wid`; `fromMe`/`participantJid` say who sent it */
   edit(ev: { wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
   revoke(ev: { wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }): Promise<void>;

@@ -342,6 +342,10 @@ class ManagedSession {
       revoke: this.tracked(async (e) => emit({ type: 'revoke', ...base, ...e })),
       call: this.tracked(async (e) => emit({ type: 'call', ...base, ...e })),
       lidMapping: this.tracked(async (e) => emit({ type: 'lidMapping', ...base, ...e })),
+      restriction: async (e) => {
+        log.warn('WhatsApp restricted the session', { ...base, ...e });
+        await emit({ type: 'restriction', ...base, ...e });
+      },
       undecryptable: (e) => {
         // the connection's health shows the count; the runner's metric line carries the spike
         log.warn('a message could not be decrypted', { ...base, wid: e.wid, reason: e.reason });

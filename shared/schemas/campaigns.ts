@@ -21,7 +21,7 @@ export const PAUSE_REASONS = ['failures', 'noAcks', 'connectionPaused'] as const
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /** Why a running campaign is waiting right now (shown beside EM_ANDAMENTO). */
-export const WAIT_REASONS = ['dailyCap', 'connectionDown'] as const;
+export const WAIT_REASONS = ['dailyCap', 'connectionDown', 'reachoutLock', 'newChatQuota'] as const;
 export type WaitReason = (typeof WAIT_REASONS)[number];
 
 export const CAMPAIGN_MESSAGE_FIELDS = ['message1', 'message2', 'message3', 'message4', 'message5'] as const;

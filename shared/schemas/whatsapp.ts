@@ -99,6 +99,14 @@ export const Whatsapp = z.object({
   /** Meta's last quality event of the number (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE ...) and when it came */
   cloudQualityEvent: z.string().optional(),
   cloudQualityEventAt: z.string().optional(),
+  /**
+   * WhatsApp Web's warnings before a ban: WhatsApp locked new chats from this number until
+   * `reachoutLockedUntil` (with its enforcement type), and the new-chat quota of the current cycle.
+   * Campaigns on the connection wait while either holds.
+   */
+  reachoutLockedUntil: z.string().optional(),
+  reachoutType: z.string().optional(),
+  newChatQuota: z.object({ total: z.number(), used: z.number(), endsAt: z.string().optional() }).optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 

@@ -25,6 +25,14 @@ export const phone = (companyId: number, whatsappId: number) => {
     send: (message: { from: string; body?: string; [k: string]: unknown }) =>
       sim<{ wid: string; chatJid: string }>('POST', `${base}/messages`, message),
     ack: (wid: string, ack?: number) => sim<{ ack: number }>('POST', `${base}/ack`, { wid, ack }),
+    /** WhatsApp refuses a message it had taken (status ERROR) with its code: 463, 479 ... */
+    refuse: (wid: string, code: number, title?: string) =>
+      sim<{ ack: number }>('POST', `${base}/ack`, { wid, refusedCode: code, refusedTitle: title }),
+    /** WhatsApp's warnings before a ban: the reach-out lock and the new-chat quota */
+    restrict: (restriction: {
+      reachoutLock?: { active: boolean; until?: string; type?: string };
+      newChatQuota?: { total: number; used: number; endsAt?: string };
+    }) => sim('POST', `${base}/restriction`, restriction),
     call: (from: string, fromAlt?: string) => sim('POST', `${base}/call`, { from, fromAlt }),
     /** WhatsApp says a `@lid` id and a number are one account (the runner's `lidMapping` event) */
     lidMapping: (lid: string, pn: string) => sim('POST', `${base}/lid-mapping`, { lid, pn }),

@@ -7,6 +7,7 @@ import {
   LIMITER,
   limiterDay,
   nextLimiterDayAt,
+  restrictionWait,
   sentTodayOf,
   spacingMs,
 } from './limiter';
@@ -177,5 +178,26 @@ describe("the Cloud API profile: Meta's limits instead of the anti-ban pacing", 
     expect(messagingLimitOf('TIER_UNLIMITED')).toBe(-1);
     expect(messagingLimitOf('SOMETHING_NEW')).toBeUndefined();
     expect(messagingLimitOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("WhatsApp's own limits make a campaign wait (R5)", () => {
+  const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+  const at = (ms: number) => new Date(NOW + ms).toISOString();
+  it('waits until the reach-out lock ends, and not after it', () => {
+    expect(restrictionWait({ reachoutLockedUntil: at(90_000) }, NOW)).toEqual({ ms: 90_000, reason: 'reachoutLock' });
+    expect(restrictionWait({ reachoutLockedUntil: at(-1) }, NOW)).toBeUndefined();
+  });
+  it('waits for the cycle to end once the new-chat quota is used up (an hour when its end is unknown)', () => {
+    expect(restrictionWait({ newChatQuota: { total: 5, used: 5, endsAt: at(60_000) } }, NOW)).toEqual({
+      ms: 60_000,
+      reason: 'newChatQuota',
+    });
+    expect(restrictionWait({ newChatQuota: { total: 5, used: 4, endsAt: at(60_000) } }, NOW)).toBeUndefined();
+    expect(restrictionWait({ newChatQuota: { total: 5, used: 5 } }, NOW)).toEqual({
+      ms: 3_600_000,
+      reason: 'newChatQuota',
+    });
+    expect(restrictionWait({ newChatQuota: { total: 5, used: 5, endsAt: at(-1) } }, NOW)).toBeUndefined();
   });
 });

@@ -138,6 +138,24 @@ export async function acquire(
   return { ok: false, waitMs: 1000, reason: 'spacing' };
 }
 
+/**
+ * WhatsApp's own limits on new chats, told to the session (WhatsApp Web): while the reach-out lock
+ * holds, or the cycle's new-chat quota is used up, a campaign waits until it ends (the lock's end, the
+ * cycle's end; a quota without an end is looked at again in an hour).
+ */
+export function restrictionWait(
+  w: Pick<Whatsapp, 'reachoutLockedUntil' | 'newChatQuota'>,
+  now = Date.now(),
+): { ms: number; reason: 'reachoutLock' | 'newChatQuota' } | undefined {
+  const lockEnds = w.reachoutLockedUntil ? Date.parse(w.reachoutLockedUntil) : Number.NaN;
+  if (lockEnds > now) return { ms: lockEnds - now, reason: 'reachoutLock' };
+  const quota = w.newChatQuota;
+  if (!quota || quota.used < quota.total) return undefined;
+  const cycleEnds = quota.endsAt ? Date.parse(quota.endsAt) : Number.NaN;
+  if (Number.isNaN(cycleEnds)) return { ms: 3_600_000, reason: 'newChatQuota' };
+  return cycleEnds > now ? { ms: cycleEnds - now, reason: 'newChatQuota' } : undefined;
+}
+
 /** Pauses every campaign send on the connection until a campaign is restarted. */
 export async function pauseConnection(companyId: number, whatsappId: number, reason: PauseReason) {
   await updateItem(limitKeys(companyId, whatsappId), {

@@ -1,5 +1,5 @@
 import { ACK } from '#shared/whatsapp-protocol';
-import { CAMPAIGN_MESSAGE_FIELDS, type PauseReason } from '#shared/schemas/campaigns';
+import { CAMPAIGN_MESSAGE_FIELDS, type PauseReason, type WaitReason } from '#shared/schemas/campaigns';
 import type { Message } from '#shared/schemas/messages';
 import { fillVariables, protocolOf } from '#shared/message-variables';
 import { config } from '../config';
@@ -23,7 +23,7 @@ import {
   type StoredCampaign,
   type StoredShipping,
 } from './repo';
-import { acquire, pauseConnection, pauseReasonOf, spacingMs } from './limiter';
+import { acquire, pauseConnection, pauseReasonOf, restrictionWait, spacingMs } from './limiter';
 import { campaignSettings } from './settings';
 import { enqueueCampaignJob, MAX_DELAY_SECONDS, type CampaignJob } from './jobs';
 import { announceCampaign } from './events';
@@ -55,11 +55,13 @@ async function wait(
   c: StoredCampaign,
   job: Extract<CampaignJob, { kind: 'send' }>,
   ms: number,
-  reason: 'dailyCap' | 'connectionDown' | null,
+  reason: WaitReason | null,
+  /** when the wait ends, when a limit named it (a lock's end) */
+  endsAt = Date.now() + ms,
 ) {
   const long = ms > MAX_DELAY_SECONDS * 1000;
   if (long || reason !== (c.waitReason ?? null)) {
-    const resumeAt = new Date(Date.now() + ms).toISOString();
+    const resumeAt = new Date(endsAt).toISOString();
     const updated = await updateItem(campaignKeys(c.companyId, c.id), {
       set: {
         waitReason: reason,
@@ -111,6 +113,10 @@ export async function sendStep(job: Extract<CampaignJob, { kind: 'send' }>) {
   const whatsapp = await getWhatsapp(c.companyId, c.whatsappId);
   if (!whatsapp) return finish(c, job.step);
   if (whatsapp.status !== 'CONNECTED') return wait(c, job, DISCONNECTED_RETRY_SECONDS * secondMs(), 'connectionDown');
+  // WhatsApp locked new chats from the number, or its new-chat quota is used up: wait for the end
+  const now = Date.now();
+  const restricted = restrictionWait(whatsapp, now);
+  if (restricted) return wait(c, job, restricted.ms, restricted.reason, now + restricted.ms);
   const next = await nextPending(c);
   if (!next) return finish(c, job.step);
   const settings = await campaignSettings(c.companyId);

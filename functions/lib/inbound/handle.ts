@@ -1,7 +1,7 @@
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { formatLocal } from '#shared/dates';
 import { isCloudProvider } from '#shared/constants';
-import { applyHealthEvent, applySessionEvent } from '../whatsapp/service';
+import { applyHealthEvent, applyRestriction, applySessionEvent } from '../whatsapp/service';
 import { recordNumberCheck } from '../whatsapp/numbers';
 import { getWhatsapp } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
@@ -36,6 +36,9 @@ export async function handleInbound(event: InboundEvent) {
       return;
     case 'numberQuality':
       await applyNumberQuality(event);
+      return;
+    case 'restriction':
+      await applyRestriction(event);
       return;
     case 'addressBook':
       await applyAddressBook(event);

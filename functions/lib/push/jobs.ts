@@ -43,8 +43,12 @@ export type PushJob =
       companyId: number;
       whatsappId: number;
       connectionName: string;
-      /** the number's quality fell (to `quality`), Meta flagged it, or lowered its messaging limit */
-      reason: 'qualityDropped' | 'flagged' | 'limitLowered';
+      /**
+       * the number's quality fell (to `quality`), Meta flagged it, or lowered its messaging limit
+       * (Cloud API); WhatsApp locked new chats from it `until` (WhatsApp Web)
+       */
+      reason: 'qualityDropped' | 'flagged' | 'limitLowered' | 'reachoutLocked';
       quality?: string;
+      until?: string;
     }
   | { kind: 'deliver'; companyId: number; userId: number; subscriptionId: string; notification: Notification };

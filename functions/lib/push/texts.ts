@@ -13,6 +13,7 @@ const TEXTS = {
       qualityDropped: (q: string) => `A Meta baixou a qualidade do número para ${q === 'RED' ? 'baixa' : 'média'}.`,
       flagged: () => 'A Meta sinalizou o número: a qualidade está baixa e o limite de mensagens não sobe.',
       limitLowered: () => 'A Meta reduziu o limite diário de mensagens do número.',
+      reachoutLocked: () => 'O WhatsApp bloqueou novas conversas deste número por um tempo; as campanhas aguardam.',
     },
   },
   en: {
@@ -26,6 +27,7 @@ const TEXTS = {
       qualityDropped: (q: string) => `Meta lowered the number's quality to ${q === 'RED' ? 'low' : 'medium'}.`,
       flagged: () => 'Meta flagged the number: its quality is low and its messaging limit cannot rise.',
       limitLowered: () => "Meta lowered the number's daily messaging limit.",
+      reachoutLocked: () => 'WhatsApp locked new chats from this number for a while; campaigns wait.',
     },
   },
   es: {
@@ -39,6 +41,8 @@ const TEXTS = {
       qualityDropped: (q: string) => `Meta bajó la calidad del número a ${q === 'RED' ? 'baja' : 'media'}.`,
       flagged: () => 'Meta marcó el número: su calidad es baja y su límite de mensajes no sube.',
       limitLowered: () => 'Meta redujo el límite diario de mensajes del número.',
+      reachoutLocked: () =>
+        'WhatsApp bloqueó nuevas conversaciones de este número por un tiempo; las campañas esperan.',
     },
   },
 } satisfies Record<Language, unknown>;

@@ -79,12 +79,15 @@ export async function applyNumberQuality(event: Extract<InboundEvent, { type: 'n
   const at = new Date(event.at * 1000).toISOString();
   const item = await updateItem(whatsappKeys(event.companyId, event.whatsappId), {
     set: {
+      // a flag is Meta's word that the quality is low, before the next check reads the rating
+      ...(event.event === 'FLAGGED' ? { cloudQuality: 'RED' } : {}),
       cloudQualityEvent: event.event,
       cloudQualityEventAt: at,
       ...(event.messagingLimit !== undefined ? { cloudMessagingLimit: event.messagingLimit } : {}),
       updatedAt: nowIso(),
     },
-    condition: 'attribute_exists(pk) AND (attribute_not_exists(cloudQualityEventAt) OR cloudQualityEventAt < :at)',
+    // Meta's times are seconds: events of the same second apply in the order they came (one FIFO group)
+    condition: 'attribute_exists(pk) AND (attribute_not_exists(cloudQualityEventAt) OR cloudQualityEventAt <= :at)',
     conditionValues: { ':at': at },
   });
   if (!item) {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { CONNECTION_DEFAULTS, isCloudProvider, type ConnectionStatus } from '#shared/constants';
-import type { InboundEvent } from '#shared/whatsapp-protocol';
+import type { InboundEvent, SessionRestriction } from '#shared/whatsapp-protocol';
 import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
 import { dropTemplates, syncTemplatesQuietly } from '../whatsapp-cloud/templates';
 import { alertOnHealthChange } from '../whatsapp-cloud/quality';
+import { notifyConnectionAlert } from '../push/notify';
 import { transact, putTx, updateTx, deleteTx, updateItem, type TransactItem } from '../db';
 import { nextId, counterTx, companyScope } from '../ids';
 import { nowIso } from '../keys';
@@ -20,6 +21,7 @@ import {
   wabaGuardKeys,
   defaultGuardKeys,
   defaultWhatsappId,
+  getWhatsapp,
   listWhatsapps,
   requireWhatsapp,
   storedCloudFields,
@@ -133,6 +135,42 @@ export async function applyHealthEvent(ev: { companyId: number; whatsappId: numb
     { action: 'update', session: { id: ev.whatsappId, health: ev.health } },
     { kind: 'permission', permission: QR_PERMISSION },
   );
+}
+
+/**
+ * WhatsApp's warning before a ban (a `restriction` report of the runner): the reach-out lock and its
+ * end, or its lifting, and the cycle's new-chat quota, kept on the connection and shown live. A lock
+ * newly set tells the company's admins (Web Push `connectionAlert`).
+ */
+export async function applyRestriction(ev: { companyId: number; whatsappId: number } & SessionRestriction) {
+  const before = await getWhatsapp(ev.companyId, ev.whatsappId);
+  if (!before) return;
+  const set: Record<string, unknown> = { updatedAt: nowIso() };
+  const remove: string[] = [];
+  const lock = ev.reachoutLock;
+  if (lock?.active) {
+    // WhatsApp Web's own default when WhatsApp gives no end: a minute
+    set.reachoutLockedUntil = lock.until ?? new Date(Date.now() + 60_000).toISOString();
+    if (lock.type) set.reachoutType = lock.type;
+    else remove.push('reachoutType');
+  } else if (lock) remove.push('reachoutLockedUntil', 'reachoutType');
+  if (ev.newChatQuota) set.newChatQuota = ev.newChatQuota;
+  const item = await updateItem(whatsappKeys(ev.companyId, ev.whatsappId), {
+    set,
+    ...(remove.length ? { remove } : {}),
+    condition: 'attribute_exists(pk)',
+  });
+  if (!item) return;
+  await publishWhatsapp(toWhatsapp(item));
+  const wasLocked = Boolean(before.reachoutLockedUntil && Date.parse(before.reachoutLockedUntil) > Date.now());
+  if (lock?.active && !wasLocked)
+    await notifyConnectionAlert({
+      companyId: ev.companyId,
+      whatsappId: ev.whatsappId,
+      connectionName: before.name,
+      reason: 'reachoutLocked',
+      until: set.reachoutLockedUntil as string,
+    });
 }
 
 /** Moves the default flag to `id` (guard item and both connection items in one transaction). */

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { perGroupSequencer } from '../sequencer';
 import type { Provider, ProviderMessage, ProviderSession, SendCommand, SessionContext } from '../provider';
+import type { SessionRestriction } from '#shared/whatsapp-protocol';
 
 /**
  * The simulator provider (local runtime and tests only): each session is a WebSocket to the
@@ -22,7 +23,10 @@ export interface HubMessage extends Omit<ProviderMessage, 'media'> {
 /** What the phone side reports, each acknowledged by the runner once handled. */
 export type HubEvent =
   | { kind: 'message'; message: HubMessage }
-  | { kind: 'ack'; wid: string; chatJid: string; ack: number }
+  /** with `refusal`, WhatsApp refused the message it had taken (status ERROR) with that code */
+  | { kind: 'ack'; wid: string; chatJid: string; ack: number; refusal?: { code: number; title: string } }
+  /** WhatsApp locked new chats, lifted the lock, or told the new-chat quota */
+  | ({ kind: 'restriction' } & SessionRestriction)
   | { kind: 'edit'; wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }
   | { kind: 'revoke'; wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }
   | { kind: 'call'; callId: string; from: string; fromAlt?: string; timestamp: number }
@@ -123,7 +127,9 @@ class HubSession implements ProviderSession {
               ? event.message.chatJid
               : event.kind === 'lidMapping'
                 ? event.pn
-                : event.chatJid;
+                : event.kind === 'restriction'
+                  ? 'restriction'
+                  : event.chatJid;
         return this.inOrder(chat, async () => {
           // not acknowledged when it fails: the hub delivers it again to the next socket
           await this.handle(event);
@@ -152,7 +158,16 @@ class HubSession implements ProviderSession {
         });
       }
       case 'ack':
-        return events.ack({ wid: event.wid, chatJid: event.chatJid, ack: event.ack });
+        return events.ack({
+          wid: event.wid,
+          chatJid: event.chatJid,
+          ack: event.ack,
+          ...(event.refusal ? { error: 'ERR_SENDING_WAPP_MSG' as const, providerError: event.refusal } : {}),
+        });
+      case 'restriction': {
+        const { kind: _, ...restriction } = event;
+        return events.restriction?.(restriction);
+      }
       case 'edit': {
         const { kind: _, ...edit } = event;
         return events.edit(edit);

@@ -28,7 +28,9 @@ import {
   numberFromJid,
   statusToAck,
   translateCall,
+  translateCapping,
   translateConnection,
+  translateReachoutLock,
   translateReceipts,
   translateUpdates,
   translateUpsert,
@@ -330,6 +332,10 @@ class BaileysSession implements ProviderSession {
       if (t.qrcode) events.status({ status: 'qrcode', qrcode: t.qrcode });
       if (update.isNewLogin) events.status({ status: 'PAIRING' });
       if (t.open) events.status({ status: 'CONNECTED', number: numberFromJid(sock.user?.id) });
+      // WhatsApp's warning before a ban: no new chats until the lock ends
+      const reachoutLock = translateReachoutLock(update.reachoutTimeLock);
+      if (reachoutLock)
+        void events.restriction?.({ reachoutLock }).catch(logFailure('reporting a reach-out lock failed'));
       if (t.closed && this.sock === sock) {
         this.sock = undefined;
         // the version this socket used was refused: every next connect fetches the current one
@@ -337,6 +343,11 @@ class BaileysSession implements ProviderSession {
         events.closed(t.closedCode);
         this.retire();
       }
+    });
+    sock.ev.on('message-capping.update', (info) => {
+      const newChatQuota = translateCapping(info);
+      if (newChatQuota)
+        void events.restriction?.({ newChatQuota }).catch(logFailure('reporting the new-chat quota failed'));
     });
     sock.ev.on('messages.upsert', ({ messages, type }) => {
       // 'notify' is new messages (also those sent from the phone); 'append' the offline backlog,

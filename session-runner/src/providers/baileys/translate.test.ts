@@ -3,6 +3,9 @@ import { proto } from '@whiskeysockets/baileys';
 import {
   answersByNumber,
   numberFromJid,
+  refusalOf,
+  translateCapping,
+  translateReachoutLock,
   statusToAck,
   translateCall,
   translateConnection,
@@ -296,7 +299,14 @@ describe('Baileys translation: connection.update and creds', () => {
       },
     ]);
     expect(refused).toEqual([
-      { kind: 'ack', wid: 'OUT9', chatJid: '5511988887777@s.whatsapp.net', ack: 0, error: 'ERR_SENDING_WAPP_MSG' },
+      {
+        kind: 'ack',
+        wid: 'OUT9',
+        chatJid: '5511988887777@s.whatsapp.net',
+        ack: 0,
+        error: 'ERR_SENDING_WAPP_MSG',
+        providerError: { code: 463, title: expect.stringMatching(/Reach-out restricted/) },
+      },
     ]);
   });
 
@@ -372,5 +382,43 @@ describe('Baileys translation: number checks', () => {
       { number: '14155550100', exists: false },
       { number: '5511911112222', exists: false },
     ]);
+  });
+});
+
+describe("WhatsApp's warnings before a ban (R5)", () => {
+  it('a refused message keeps its code: 463 and 479 explained, others as WhatsApp put them', () => {
+    expect(refusalOf(['463', 'whatever'])).toEqual({ code: 463, title: expect.stringMatching(/Reach-out restricted/) });
+    expect(refusalOf(['479'])?.code).toBe(479);
+    expect(refusalOf(['500', 'server said no'])).toEqual({ code: 500, title: 'server said no' });
+    expect(refusalOf(['not a code'])).toBeUndefined();
+    expect(refusalOf(undefined)).toBeUndefined();
+  });
+
+  it('a refused status carries the code on its ack', () => {
+    const [ack] = translateUpdates([
+      {
+        key: { id: 'W1', remoteJid: '5511999990000@s.whatsapp.net', fromMe: true },
+        update: { status: proto.WebMessageInfo.Status.ERROR, messageStubParameters: ['463'] },
+      },
+    ]);
+    expect(ack).toMatchObject({ kind: 'ack', ack: 0, error: 'ERR_SENDING_WAPP_MSG', providerError: { code: 463 } });
+  });
+
+  it('the reach-out lock: set with its end and type, lifted, or no news', () => {
+    const ends = new Date('2026-12-02T12:00:00.000Z');
+    expect(
+      translateReachoutLock({ isActive: true, timeEnforcementEnds: ends, enforcementType: 'DEFAULT' as never }),
+    ).toEqual({ active: true, until: '2026-12-02T12:00:00.000Z', type: 'DEFAULT' });
+    expect(translateReachoutLock({ isActive: false })).toEqual({ active: false });
+    expect(translateReachoutLock(undefined)).toBeUndefined();
+  });
+
+  it('the new-chat quota of the cycle, its end from seconds; incomplete news is none', () => {
+    expect(translateCapping({ total_quota: 50, used_quota: 12, cycle_end_timestamp: '1764676800' })).toEqual({
+      total: 50,
+      used: 12,
+      endsAt: '2025-12-02T12:00:00.000Z',
+    });
+    expect(translateCapping({ used_quota: 3 })).toBeUndefined();
   });
 });

@@ -10,8 +10,13 @@ import {
   type WAMessageKey,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { ConnectionState, WACallEvent } from '@whiskeysockets/baileys';
-import { ACK, type NormalizedMediaType } from '#shared/whatsapp-protocol';
+import type {
+  ConnectionState,
+  NewChatMessageCapInfo,
+  ReachoutTimelockState,
+  WACallEvent,
+} from '@whiskeysockets/baileys';
+import { ACK, type NormalizedMediaType, type ProviderError, type SessionRestriction } from '#shared/whatsapp-protocol';
 import type { ProviderMessage } from '../../provider';
 
 /**
@@ -25,7 +30,14 @@ export type Translated =
       media?: { mimetype: string; fileName?: string; size?: number };
       raw: WAMessage;
     }
-  | { kind: 'ack'; wid: string; chatJid: string; ack: number; error?: 'ERR_SENDING_WAPP_MSG' }
+  | {
+      kind: 'ack';
+      wid: string;
+      chatJid: string;
+      ack: number;
+      error?: 'ERR_SENDING_WAPP_MSG';
+      providerError?: ProviderError;
+    }
   | ({ kind: 'edit'; wid: string; chatJid: string; body: string } & Sender)
   | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender)
   | { kind: 'undecryptable'; wid: string; chatJid: string; reason?: string };
@@ -201,10 +213,19 @@ export function translateUpdates(updates: WAMessageUpdate[]): Translated[] {
     const wid = key.id;
     const { chatJid } = chatOf(key);
     if (!wid || !chatJid) continue;
-    // status ERROR: WhatsApp refused a message it had taken (463, 479 ...), so it was not delivered
-    if (update.status === proto.WebMessageInfo.Status.ERROR && key.fromMe)
-      out.push({ kind: 'ack', wid, chatJid, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
-    else if (update.status !== undefined && update.status !== null && key.fromMe)
+    // status ERROR: WhatsApp refused a message it had taken (463, 479 ...), so it was not delivered;
+    // its code comes in the stub's parameters and stays on the message (463: stop reaching out)
+    if (update.status === proto.WebMessageInfo.Status.ERROR && key.fromMe) {
+      const providerError = refusalOf(update.messageStubParameters);
+      out.push({
+        kind: 'ack',
+        wid,
+        chatJid,
+        ack: ACK.pending,
+        error: 'ERR_SENDING_WAPP_MSG',
+        ...(providerError ? { providerError } : {}),
+      });
+    } else if (update.status !== undefined && update.status !== null && key.fromMe)
       out.push({ kind: 'ack', wid, chatJid, ack: statusToAck(update.status) });
     if (
       update.messageStubType === proto.WebMessageInfo.StubType.REVOKE ||
@@ -277,6 +298,45 @@ export function translateCall(
     from: c.from,
     fromAlt: c.callerPn && c.callerPn !== c.from ? c.callerPn : undefined,
     timestamp: Math.floor(startedAt / 1000),
+  };
+}
+
+/** What WhatsApp's refusal codes mean, for the message that shows one. */
+const REFUSALS: Record<number, string> = {
+  463: 'Reach-out restricted: WhatsApp refused a new chat from this number',
+  479: 'Session out of date for this chat',
+  421: 'Too many messages',
+};
+
+/** A refused message's code and reason, from its stub's parameters (`['463', 'text']`). */
+export function refusalOf(
+  params: readonly (string | null | undefined)[] | null | undefined,
+): ProviderError | undefined {
+  const code = Number(params?.[0]);
+  if (!Number.isInteger(code) || code <= 0) return undefined;
+  return { code, title: REFUSALS[code] ?? params?.[1] ?? `WhatsApp refused the message (${code})` };
+}
+
+/** Baileys' reach-out lock (`connection.update.reachoutTimeLock`) as the session reports it. */
+export function translateReachoutLock(lock: ReachoutTimelockState | undefined): SessionRestriction['reachoutLock'] {
+  if (!lock) return undefined;
+  if (!lock.isActive) return { active: false };
+  const until = lock.timeEnforcementEnds ? new Date(lock.timeEnforcementEnds) : undefined;
+  return {
+    active: true,
+    ...(until && !Number.isNaN(until.getTime()) ? { until: until.toISOString() } : {}),
+    ...(lock.enforcementType ? { type: String(lock.enforcementType) } : {}),
+  };
+}
+
+/** Baileys' `message-capping.update` (the cycle's new-chat quota; timestamps in seconds). */
+export function translateCapping(info: NewChatMessageCapInfo): SessionRestriction['newChatQuota'] {
+  if (typeof info.total_quota !== 'number' || typeof info.used_quota !== 'number') return undefined;
+  const end = Number(info.cycle_end_timestamp);
+  return {
+    total: info.total_quota,
+    used: info.used_quota,
+    ...(Number.isFinite(end) && end > 0 ? { endsAt: new Date(end * 1000).toISOString() } : {}),
   };
 }
 

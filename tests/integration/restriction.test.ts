@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { api, newCompany, queuesIdle, runTimer, type TestCompany, usesTimers } from './helpers';
+import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { createContact, createTicket } from './fixtures';
+
+usesTimers('campaigns');
+
+/**
+ * WhatsApp's warnings before a ban (issue 37, item 4; R5 of whatsapp-review-3) over HTTP against the
+ * local stack: the reach-out lock and the new-chat quota reach the connection, campaigns on it wait
+ * until they end, and a message WhatsApp refused keeps WhatsApp's code.
+ */
+
+const HOUR = 3_600_000;
+let seq = 0;
+const number = (co: TestCompany) => `55219${String(co.companyId).padStart(4, '0')}${String(++seq).padStart(4, '0')}`;
+
+async function campaignOn(co: TestCompany, whatsappId: number, contacts = 2) {
+  const list = (await api('POST', '/contact-lists', { token: co.adminToken, body: { name: 'Clientes' } })).body;
+  for (let i = 0; i < contacts; i++)
+    await api('POST', '/contact-list-items', {
+      token: co.adminToken,
+      body: { name: `Cliente ${i}`, number: number(co), contactListId: list.id },
+    });
+  const created = await api('POST', '/campaigns', {
+    token: co.adminToken,
+    body: {
+      name: 'Ofertas',
+      message1: 'Olá!',
+      whatsappId,
+      contactListId: list.id,
+      scheduledAt: new Date(Date.now() - 1000).toISOString(),
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await runTimer('campaigns');
+  return created.body.id as number;
+}
+const campaign = async (co: TestCompany, id: number) =>
+  (await api('GET', `/campaigns/${id}`, { token: co.adminToken })).body as Record<string, any>;
+const connection = async (co: TestCompany, id: number) =>
+  (await api('GET', `/whatsapp/${id}`, { token: co.adminToken })).body as Record<string, any>;
+
+describe("WhatsApp's warnings before a ban", () => {
+  it('a reach-out lock shows on the connection with its end, campaigns wait for it, and its lifting clears it', async () => {
+    const co = await newCompany('reachout');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
+    const until = new Date(Date.now() + 2 * HOUR).toISOString();
+    await phone(co.companyId, line.id).restrict({
+      reachoutLock: { active: true, until, type: 'BIZ_COMMERCE_VIOLATION_DRUGS' },
+    });
+    await queuesIdle();
+    expect(await connection(co, line.id)).toMatchObject({
+      reachoutLockedUntil: until,
+      reachoutType: 'BIZ_COMMERCE_VIOLATION_DRUGS',
+    });
+    const id = await campaignOn(co, line.id);
+    const waiting = await eventually(async () => {
+      const c = await campaign(co, id);
+      return c.waitReason === 'reachoutLock' ? c : undefined;
+    });
+    expect(waiting).toMatchObject({ status: 'EM_ANDAMENTO', resumeAt: until });
+    expect(await phone(co.companyId, line.id).outbound()).toEqual([]);
+
+    await phone(co.companyId, line.id).restrict({ reachoutLock: { active: false } });
+    await queuesIdle();
+    const lifted = await connection(co, line.id);
+    expect(lifted.reachoutLockedUntil).toBeUndefined();
+    expect(lifted.reachoutType).toBeUndefined();
+    await api('POST', `/campaigns/${id}/cancel`, { token: co.adminToken });
+  });
+
+  it('a used-up new-chat quota makes campaigns wait until the cycle ends', async () => {
+    const co = await newCompany('chatquota');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
+    const endsAt = new Date(Date.now() + 5 * HOUR).toISOString();
+    await phone(co.companyId, line.id).restrict({ newChatQuota: { total: 50, used: 50, endsAt } });
+    await queuesIdle();
+    expect((await connection(co, line.id)).newChatQuota).toEqual({ total: 50, used: 50, endsAt });
+    const id = await campaignOn(co, line.id);
+    const waiting = await eventually(async () => {
+      const c = await campaign(co, id);
+      return c.waitReason === 'newChatQuota' ? c : undefined;
+    });
+    expect(waiting.resumeAt).toBe(endsAt);
+    expect(await phone(co.companyId, line.id).outbound()).toEqual([]);
+    await api('POST', `/campaigns/${id}/cancel`, { token: co.adminToken });
+  });
+
+  it("a message WhatsApp refused keeps WhatsApp's code on it (463: reach-out restricted)", async () => {
+    const co = await newCompany('refused463');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
+    const contact = await createContact(co.adminToken, { number: number(co) });
+    const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: line.id });
+    const sent = await api('POST', `/messages/${ticket.id}`, { token: co.adminToken, body: { body: 'oi' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const [out] = await eventually(async () => {
+      const list = await phone(co.companyId, line.id).outbound();
+      return list.length ? list : undefined;
+    });
+    await phone(co.companyId, line.id).refuse(out.wid, 463);
+    const refused = await eventually(async () => {
+      const list = (await api('GET', `/messages/${ticket.id}`, { token: co.adminToken })).body.messages as any[];
+      const m = list.find((x) => x.id === sent.body.id);
+      return m?.error ? m : undefined;
+    });
+    expect(refused.error).toBe('ERR_SENDING_WAPP_MSG');
+    expect(refused.providerError).toMatchObject({ code: 463 });
+  });
+});
