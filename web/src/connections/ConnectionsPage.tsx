@@ -21,6 +21,7 @@ import CropFreeIcon from '@mui/icons-material/CropFree';
 import SignalOffIcon from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
 import SignalIcon from '@mui/icons-material/SignalCellular4Bar';
 import TemplateIcon from '@mui/icons-material/QuickreplyOutlined';
+import UsageIcon from '@mui/icons-material/ReceiptLongOutlined';
 import { useTranslation } from 'react-i18next';
 import { isCloudProvider } from '#shared/constants';
 import { can } from '#shared/permissions';
@@ -33,9 +34,11 @@ import { useConfirm } from '../components/ConfirmProvider';
 import { useConfirmedDelete } from '../components/useConfirmedDelete';
 import { MountWhenOpened } from '../components/MountWhenOpened';
 import { PageFrame } from '../components/PageFrame';
+import { usePhone } from '../components/usePhone';
 import { formatShortDateTime } from '../lib/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { asList, liveMutation, removeById, upsertById } from '../realtime/cache';
+import { CloudHealthCell } from './CloudHealthCell';
 import { ConnectionModal } from './ConnectionModal';
 import { HealthCell } from './HealthCell';
 import { QrCodeModal } from './QrCodeModal';
@@ -43,11 +46,27 @@ import { SESSION_CALLS, sessionButtons, type SessionButton } from './session-but
 
 type Row = Pick<
   Whatsapp,
-  'id' | 'name' | 'status' | 'isDefault' | 'updatedAt' | 'health' | 'provider' | 'statusReason' | 'templatesSyncedAt'
+  | 'id'
+  | 'name'
+  | 'status'
+  | 'isDefault'
+  | 'updatedAt'
+  | 'health'
+  | 'provider'
+  | 'statusReason'
+  | 'templatesSyncedAt'
+  | 'cloudQuality'
+  | 'cloudMessagingLimit'
+  | 'reachoutLockedUntil'
+  | 'reachoutType'
+  | 'newChatQuota'
+  | 'cloudQualityEvent'
+  | 'cloudQualityEventAt'
 >;
 
-// a Cloud API connection's message templates: loaded when first opened
+// a Cloud API connection's message templates and priced messages: loaded when first opened
 const TemplatesDialog = lazy(() => import('../templates/TemplatesDialog'));
+const UsageDialog = lazy(() => import('./UsageDialog'));
 
 const STATUS_ICON: Record<string, ReactElement> = {
   CONNECTED: <CheckCircleIcon color="success" />,
@@ -71,6 +90,9 @@ export default function ConnectionsPage() {
   const [qr, setQr] = useState<{ id: number; name: string } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [templatesOf, setTemplatesOf] = useState<number | null>(null);
+  const [usageOf, setUsageOf] = useState<number | null>(null);
+  // on a phone the row's dialog buttons shrink to their icons: the table already scrolls sideways
+  const phone = usePhone();
   const mayAdd = can(user?.profile, 'connections-page:addConnection');
   const mayAct = can(user?.profile, 'connections-page:actionButtons');
   const mayEdit = can(user?.profile, 'connections-page:editOrDeleteConnection');
@@ -143,6 +165,19 @@ export default function ConnectionsPage() {
     );
   };
 
+  const rowButton = (label: string, name: string, icon: ReactElement, onClick: () => void) =>
+    phone ? (
+      <Tooltip key={label} title={name}>
+        <IconButton size="small" aria-label={name} onClick={onClick}>
+          {icon}
+        </IconButton>
+      </Tooltip>
+    ) : (
+      <Button key={label} size="small" startIcon={icon} aria-label={name} onClick={onClick}>
+        {label}
+      </Button>
+    );
+
   return (
     <PageFrame
       title={t('title')}
@@ -170,18 +205,20 @@ export default function ConnectionsPage() {
           {list.map((w) => (
             <TableRow key={w.id} hover data-status={w.status}>
               <TableCell>
-                <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+                <Stack direction="row" sx={{ alignItems: 'center', columnGap: 1, flexWrap: 'wrap' }}>
                   {w.name}
-                  {isCloudProvider(w.provider) && (
-                    <Button
-                      size="small"
-                      startIcon={<TemplateIcon />}
-                      aria-label={t('buttons.templatesOf', { name: w.name })}
-                      onClick={() => setTemplatesOf(w.id)}
-                    >
-                      {t('buttons.templates')}
-                    </Button>
-                  )}
+                  {isCloudProvider(w.provider) &&
+                    rowButton(
+                      t('buttons.templates'),
+                      t('buttons.templatesOf', { name: w.name }),
+                      <TemplateIcon />,
+                      () => setTemplatesOf(w.id),
+                    )}
+                  {isCloudProvider(w.provider) &&
+                    mayAct &&
+                    rowButton(t('usage.button'), t('usage.buttonOf', { name: w.name }), <UsageIcon />, () =>
+                      setUsageOf(w.id),
+                    )}
                 </Stack>
               </TableCell>
               <TableCell align="center">
@@ -207,7 +244,11 @@ export default function ConnectionsPage() {
               )}
               {mayAct && (
                 <TableCell>
-                  <HealthCell name={w.name} health={w.health} />
+                  {isCloudProvider(w.provider) ? (
+                    <CloudHealthCell name={w.name} health={w} />
+                  ) : (
+                    <HealthCell name={w.name} health={w.health} restriction={w} />
+                  )}
                 </TableCell>
               )}
               <TableCell align="center">{formatShortDateTime(w.updatedAt)}</TableCell>
@@ -257,6 +298,9 @@ export default function ConnectionsPage() {
           onClose={() => setTemplatesOf(null)}
           onSynced={() => void mutate()}
         />
+      </MountWhenOpened>
+      <MountWhenOpened open={usageOf !== null}>
+        <UsageDialog whatsapp={list.find((w) => w.id === usageOf)} onClose={() => setUsageOf(null)} />
       </MountWhenOpened>
     </PageFrame>
   );

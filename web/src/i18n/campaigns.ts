@@ -31,6 +31,8 @@ export default {
     waitReason: {
       dailyCap: 'Aguardando: limite diário de envios da conexão atingido; continua em {{date}}.',
       connectionDown: 'Aguardando a conexão voltar.',
+      reachoutLock: 'Aguardando: o WhatsApp bloqueou novas conversas deste número até {{date}}.',
+      newChatQuota: 'Aguardando: a cota de novas conversas do WhatsApp acabou; continua em {{date}}.',
     },
     noAudience: 'Sem público',
     tagAudience: 'Tag: {{name}}',
@@ -169,6 +171,8 @@ export default {
     waitReason: {
       dailyCap: "Waiting: the connection's daily send cap was reached; it goes on at {{date}}.",
       connectionDown: 'Waiting for the connection to come back.',
+      reachoutLock: 'Waiting: WhatsApp locked new chats from this number until {{date}}.',
+      newChatQuota: "Waiting: WhatsApp's new-chat quota is used up; it goes on at {{date}}.",
     },
     noAudience: 'No audience',
     tagAudience: 'Tag: {{name}}',
@@ -307,6 +311,8 @@ export default {
     waitReason: {
       dailyCap: 'Esperando: se alcanzó el límite diario de la conexión; sigue el {{date}}.',
       connectionDown: 'Esperando que la conexión vuelva.',
+      reachoutLock: 'Esperando: WhatsApp bloqueó nuevas conversaciones de este número hasta el {{date}}.',
+      newChatQuota: 'Esperando: se agotó la cuota de nuevas conversaciones de WhatsApp; sigue el {{date}}.',
     },
     noAudience: 'Sin público',
     tagAudience: 'Tag: {{name}}',

@@ -51,6 +51,10 @@ export default {
       reconnectsValue: '{{count}} desde {{since}}',
       zombieRestarts: 'Reinícios por silêncio',
       undecryptable: 'Mensagens ilegíveis (o cliente vê "aguardando mensagem")',
+      reachoutLock: 'O WhatsApp bloqueou novas conversas deste número até {{date}}; as campanhas aguardam',
+      newChatQuota: 'Novas conversas no ciclo: {{used}} de {{total}}',
+      newChatQuotaEnds: 'renova em {{date}}',
+      newChatQuotaExhausted: 'Cota de novas conversas esgotada: as campanhas aguardam a renovação',
       lastDisconnect: 'Última desconexão ({{at}})',
       never: 'nunca',
       details: 'Saúde da conexão {{name}}',
@@ -119,6 +123,43 @@ export default {
       waiting: 'Aguardando o QR Code…',
       image: 'QR Code da conexão {{name}}',
     },
+    cloud: {
+      details: 'Saúde do número da conexão {{name}}',
+      quality: 'Qualidade',
+      level: { high: 'Alta', medium: 'Média', low: 'Baixa', unrated: 'Sem avaliação' },
+      limit: 'Limite',
+      limitHelp:
+        'Limite de mensagens da Meta: quantos clientes diferentes o número pode contatar fora da janela de 24 horas, em 24 horas móveis.',
+      limitCount: '{{customers}} clientes/24 h',
+      limitUnlimited: 'Ilimitado',
+      limitDefault: '{{customers}} (padrão)',
+      flagged:
+        'A Meta sinalizou este número em {{at}}: a qualidade está baixa e o limite de mensagens não sobe enquanto durar. Reduza os envios que os clientes bloqueiam ou denunciam.',
+      lowQuality:
+        'A qualidade deste número está baixa para a Meta: reduza os envios que os clientes bloqueiam ou denunciam para não perder limite de mensagens.',
+    },
+    usage: {
+      button: 'Uso e custos',
+      buttonOf: 'Uso e custos da conexão {{name}}',
+      title: 'Uso e custos de {{name}}',
+      intro:
+        'Mensagens que a Meta precificou, por mês e categoria, conforme os status que ela envia. Os valores em dinheiro estão no Gerenciador do WhatsApp da Meta.',
+      empty:
+        'Nenhuma mensagem precificada ainda. As contagens aparecem quando a Meta informa o preço de uma mensagem enviada.',
+      month: 'Uso de {{month}}',
+      columns: { category: 'Categoria', charged: 'Cobradas', free: 'Gratuitas' },
+      total: 'Total',
+      category: {
+        marketing: 'Marketing',
+        marketing_lite: 'Marketing (Lite)',
+        utility: 'Utilidade',
+        authentication: 'Autenticação',
+        authentication_international: 'Autenticação internacional',
+        service: 'Atendimento',
+        referral_conversion: 'Entrada por anúncio',
+        other: 'Outras',
+      },
+    },
   },
   en: {
     title: 'Connections',
@@ -170,6 +211,10 @@ export default {
       reconnectsValue: '{{count}} since {{since}}',
       zombieRestarts: 'Restarts after silence',
       undecryptable: 'Messages that could not be read (the customer sees "waiting for this message")',
+      reachoutLock: 'WhatsApp locked new chats from this number until {{date}}; campaigns wait',
+      newChatQuota: 'New chats this cycle: {{used}} of {{total}}',
+      newChatQuotaEnds: 'renews {{date}}',
+      newChatQuotaExhausted: 'New-chat quota used up: campaigns wait for it to renew',
       lastDisconnect: 'Last disconnect ({{at}})',
       never: 'never',
       details: 'Health of connection {{name}}',
@@ -238,6 +283,42 @@ export default {
       waiting: 'Waiting for the QR code…',
       image: 'QR code of connection {{name}}',
     },
+    cloud: {
+      details: 'Number health of connection {{name}}',
+      quality: 'Quality',
+      level: { high: 'High', medium: 'Medium', low: 'Low', unrated: 'Not rated' },
+      limit: 'Limit',
+      limitHelp:
+        "Meta's messaging limit: how many different customers the number may contact outside the 24-hour window, in a moving 24 hours.",
+      limitCount: '{{customers}} customers/24 h',
+      limitUnlimited: 'Unlimited',
+      limitDefault: '{{customers}} (default)',
+      flagged:
+        'Meta flagged this number on {{at}}: its quality is low and its messaging limit cannot rise meanwhile. Send less of what customers block or report.',
+      lowQuality:
+        "Meta rates this number's quality low: send less of what customers block or report, so as not to lose messaging limit.",
+    },
+    usage: {
+      button: 'Usage and costs',
+      buttonOf: 'Usage and costs of connection {{name}}',
+      title: 'Usage and costs of {{name}}',
+      intro:
+        "Messages Meta priced, by month and category, as the statuses it sends say. The amounts of money are in Meta's WhatsApp Manager.",
+      empty: 'No priced messages yet. The counts show once Meta prices a message sent.',
+      month: 'Usage of {{month}}',
+      columns: { category: 'Category', charged: 'Charged', free: 'Free' },
+      total: 'Total',
+      category: {
+        marketing: 'Marketing',
+        marketing_lite: 'Marketing (Lite)',
+        utility: 'Utility',
+        authentication: 'Authentication',
+        authentication_international: 'International authentication',
+        service: 'Service',
+        referral_conversion: 'Ad entry point',
+        other: 'Other',
+      },
+    },
   },
   es: {
     title: 'Conexiones',
@@ -289,6 +370,10 @@ export default {
       reconnectsValue: '{{count}} desde {{since}}',
       zombieRestarts: 'Reinicios por silencio',
       undecryptable: 'Mensajes ilegibles (el cliente ve "esperando el mensaje")',
+      reachoutLock: 'WhatsApp bloqueó nuevas conversaciones de este número hasta el {{date}}; las campañas esperan',
+      newChatQuota: 'Nuevas conversaciones en el ciclo: {{used}} de {{total}}',
+      newChatQuotaEnds: 'se renueva el {{date}}',
+      newChatQuotaExhausted: 'Cuota de nuevas conversaciones agotada: las campañas esperan la renovación',
       lastDisconnect: 'Última desconexión ({{at}})',
       never: 'nunca',
       details: 'Salud de la conexión {{name}}',
@@ -357,6 +442,43 @@ export default {
       steps: 'Abra WhatsApp en el teléfono, toque Dispositivos vinculados y apunte la cámara a este código.',
       waiting: 'Esperando el código QR…',
       image: 'Código QR de la conexión {{name}}',
+    },
+    cloud: {
+      details: 'Salud del número de la conexión {{name}}',
+      quality: 'Calidad',
+      level: { high: 'Alta', medium: 'Media', low: 'Baja', unrated: 'Sin calificación' },
+      limit: 'Límite',
+      limitHelp:
+        'Límite de mensajes de Meta: cuántos clientes distintos puede contactar el número fuera de la ventana de 24 horas, en 24 horas móviles.',
+      limitCount: '{{customers}} clientes/24 h',
+      limitUnlimited: 'Ilimitado',
+      limitDefault: '{{customers}} (predeterminado)',
+      flagged:
+        'Meta marcó este número el {{at}}: su calidad es baja y su límite de mensajes no sube mientras tanto. Reduzca los envíos que los clientes bloquean o denuncian.',
+      lowQuality:
+        'Meta califica baja la calidad de este número: reduzca los envíos que los clientes bloquean o denuncian para no perder límite de mensajes.',
+    },
+    usage: {
+      button: 'Uso y costos',
+      buttonOf: 'Uso y costos de la conexión {{name}}',
+      title: 'Uso y costos de {{name}}',
+      intro:
+        'Mensajes que Meta tarificó, por mes y categoría, según los estados que envía. Los importes están en el Administrador de WhatsApp de Meta.',
+      empty:
+        'Aún no hay mensajes tarificados. Los conteos aparecen cuando Meta informa el precio de un mensaje enviado.',
+      month: 'Uso de {{month}}',
+      columns: { category: 'Categoría', charged: 'Cobrados', free: 'Gratuitos' },
+      total: 'Total',
+      category: {
+        marketing: 'Marketing',
+        marketing_lite: 'Marketing (Lite)',
+        utility: 'Utilidad',
+        authentication: 'Autenticación',
+        authentication_international: 'Autenticación internacional',
+        service: 'Servicio',
+        referral_conversion: 'Entrada por anuncio',
+        other: 'Otras',
+      },
     },
   },
 } satisfies Locales;

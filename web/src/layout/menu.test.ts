@@ -47,6 +47,21 @@ describe('side menu gating (attendance.md 2.2)', () => {
     expect(connectionsNeedAttention([{ status: 'CONNECTED' }])).toBe(false);
     expect(connectionsNeedAttention(undefined)).toBe(false);
   });
+  test('the connections warning is raised while WhatsApp locks new chats from a number, and not after', () => {
+    const now = Date.parse('2026-03-10T12:00:00.000Z');
+    const until = '2026-03-10T13:00:00.000Z';
+    expect(connectionsNeedAttention([{ status: 'CONNECTED', reachoutLockedUntil: until }], now)).toBe(true);
+    expect(connectionsNeedAttention([{ status: 'CONNECTED', reachoutLockedUntil: until }], Date.parse(until) + 1)).toBe(
+      false,
+    );
+  });
+  test('the connections warning is raised by a connected Cloud API number Meta flagged or rates RED, and drops once unflagged', () => {
+    const line = { status: 'CONNECTED', provider: 'cloud', cloudQuality: 'GREEN' };
+    expect(connectionsNeedAttention([line, { ...line, cloudQualityEvent: 'FLAGGED' }])).toBe(true);
+    expect(connectionsNeedAttention([line, { ...line, cloudQuality: 'RED' }])).toBe(true);
+    expect(connectionsNeedAttention([line, { ...line, cloudQualityEvent: 'UNFLAGGED' }])).toBe(false);
+    expect(connectionsNeedAttention([line, { ...line, cloudQuality: 'YELLOW' }])).toBe(false);
+  });
 });
 
 describe('chat menu dot (2.2)', () => {

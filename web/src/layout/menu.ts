@@ -1,6 +1,7 @@
 import { can } from '#shared/permissions';
 import type { PlanFeature } from '#shared/plans';
 import { CONNECTION_WARNING_STATUSES, type ConnectionStatus } from '#shared/constants';
+import { cloudNeedsAttention, type CloudHealth } from '../connections/cloud-health';
 
 /** Who is looking at the menu: role, super flag, plan flags and the campaign storage flag. */
 export interface MenuContext {
@@ -78,9 +79,20 @@ export const MENU: MenuEntry[] = [
 export const visibleMenu = (ctx: MenuContext) =>
   MENU.filter((m) => (ctx.restricted ? m.key === 'financeiro' : m.show(ctx)));
 
-/** The Connections warning: any connection waiting for a QR scan, pairing, down, timed out or opening. */
-export const connectionsNeedAttention = (list: { status: string }[] | undefined) =>
-  (list ?? []).some((c) => (CONNECTION_WARNING_STATUSES as string[]).includes(c.status as ConnectionStatus));
+/**
+ * The Connections warning: any connection waiting for a QR scan, pairing, down, timed out or opening,
+ * a Cloud API number Meta flagged or rates low, or a number WhatsApp locked new chats from.
+ */
+export const connectionsNeedAttention = (
+  list: ({ status: string; reachoutLockedUntil?: string } & CloudHealth)[] | undefined,
+  now = Date.now(),
+) =>
+  (list ?? []).some(
+    (c) =>
+      (CONNECTION_WARNING_STATUSES as string[]).includes(c.status as ConnectionStatus) ||
+      cloudNeedsAttention(c) ||
+      (c.reachoutLockedUntil !== undefined && Date.parse(c.reachoutLockedUntil) > now),
+  );
 
 /** The chat item's dot: the user has unread internal chat messages (2.2). */
 export const hasUnreadChats = (

@@ -3,12 +3,16 @@ import { can } from '#shared/permissions';
 import { useApi } from '../api/swr';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { asList, liveMutation, removeById, upsertById } from '../realtime/cache';
+import type { CloudHealth } from '../connections/cloud-health';
 import { connectionsNeedAttention } from './menu';
 
-interface Connection {
+/** A Cloud API connection's quality fields come with the `whatsapp` event, as its QR status does. */
+interface Connection extends CloudHealth {
   id: number;
   name: string;
   status: string;
+  /** WhatsApp locked new chats from the number until then (WhatsApp Web) */
+  reachoutLockedUntil?: string;
 }
 
 /** Connections badge: evaluated 2 s after the connection list changes (attendance.md 2.2). */

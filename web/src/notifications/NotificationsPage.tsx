@@ -21,14 +21,16 @@ import { api } from '../api/client';
 import { ApiError } from '../api/errors';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
+import { useAuth } from '../auth/AuthProvider';
 import { notify } from '../components/toast';
 import { formatDate } from '../lib/format';
 import {
   ALL_ON,
-  PREFERENCE_KEYS,
   applicationServerKey,
   browserPush,
   deviceLabel,
+  preferenceKeysFor,
+  preferenceOn,
   pushSupport,
   subscriptionBody,
   type PushSupport,
@@ -48,11 +50,13 @@ const sameKey = (a: ArrayBuffer | null | undefined, b: Uint8Array) =>
   Boolean(a) && a!.byteLength === b.byteLength && new Uint8Array(a!).every((byte, i) => byte === b[i]);
 
 /**
- * Notifications (issue 25): push on this device, on or off, and the four things it may be told;
- * the user's other devices, each removable. The service worker shows what arrives.
+ * Notifications (issue 25): push on this device, on or off, and the things it may be told (admins
+ * also a Cloud API number's quality alerts); the user's other devices, each removable. The service
+ * worker shows what arrives and opens its address on a click.
  */
 export default function NotificationsPage() {
   const { t } = useTranslation('notifications');
+  const { user } = useAuth();
   const [support, setSupport] = useState<PushSupport>(() => pushSupport(browserPush()));
   // undefined while looking, null: no service worker in this browser
   const [registration, setRegistration] = useState<ServiceWorkerRegistration | null | undefined>(undefined);
@@ -161,13 +165,13 @@ export default function NotificationsPage() {
             <Stack spacing={1} sx={{ mt: 1 }}>
               <Typography>{t('on', { device: current.device })}</Typography>
               <FormGroup aria-label={t('whatToSend')}>
-                {PREFERENCE_KEYS.map((key) => (
+                {preferenceKeysFor(user?.profile).map((key) => (
                   <FormControlLabel
                     key={key}
                     label={t(`preferences.${key}`)}
                     control={
                       <Switch
-                        checked={current.preferences[key]}
+                        checked={preferenceOn(current.preferences, key)}
                         onChange={(e) => void setPreference(current, key, e.target.checked)}
                       />
                     }

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { ALL_ON, applicationServerKey, deviceLabel, pushSupport, subscriptionBody } from './push-support';
+import {
+  ALL_ON,
+  applicationServerKey,
+  deviceLabel,
+  preferenceKeysFor,
+  preferenceOn,
+  pushSupport,
+  subscriptionBody,
+} from './push-support';
 
 describe('push on this device', () => {
   test('push needs a service worker, the Push API and notifications; a denied permission says so', () => {
@@ -47,5 +55,32 @@ describe('push on this device', () => {
     const json = { endpoint: 'https://fcm.googleapis.com/fcm/send/x', keys: { p256dh: 'B', auth: 'a' } };
     expect(subscriptionBody(json, 'Phone', ALL_ON)).toEqual({ ...json, device: 'Phone', preferences: ALL_ON });
     expect(() => subscriptionBody({ endpoint: 'x' }, 'Phone', ALL_ON)).toThrow();
+  });
+});
+
+describe('what a device is told', () => {
+  test("a number's quality alerts are offered to admins only, after the four kinds everyone has", () => {
+    const everyone = ['pendingTicket', 'ticketMessage', 'chatMention', 'slaBreach'];
+    expect(preferenceKeysFor('admin')).toEqual([...everyone, 'connectionAlert']);
+    expect(preferenceKeysFor('user')).toEqual(everyone);
+    expect(preferenceKeysFor('supervisor')).toEqual(everyone);
+    expect(preferenceKeysFor(undefined)).toEqual(everyone);
+  });
+
+  test('a device subscribed before the quality alerts existed has them on until its user turns them off', () => {
+    const before = { pendingTicket: true, ticketMessage: false, chatMention: true, slaBreach: true };
+    expect(preferenceOn(before, 'connectionAlert')).toBe(true);
+    expect(preferenceOn({ ...before, connectionAlert: false }, 'connectionAlert')).toBe(false);
+    expect(preferenceOn(before, 'ticketMessage')).toBe(false);
+  });
+
+  test('a new subscription asks for every kind, the quality alerts included', () => {
+    expect(ALL_ON).toEqual({
+      pendingTicket: true,
+      ticketMessage: true,
+      chatMention: true,
+      slaBreach: true,
+      connectionAlert: true,
+    });
   });
 });

@@ -70,8 +70,31 @@ export function deviceLabel(userAgent: string): string {
   return [browser, system].filter(Boolean).join(' · ') || 'Browser';
 }
 
-export const PREFERENCE_KEYS = ['pendingTicket', 'ticketMessage', 'chatMention', 'slaBreach'] as const;
-export const ALL_ON: PushPreferences = { pendingTicket: true, ticketMessage: true, chatMention: true, slaBreach: true };
+export const PREFERENCE_KEYS = [
+  'pendingTicket',
+  'ticketMessage',
+  'chatMention',
+  'slaBreach',
+  'connectionAlert',
+] as const;
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
+export const ALL_ON: Required<PushPreferences> = {
+  pendingTicket: true,
+  ticketMessage: true,
+  chatMention: true,
+  slaBreach: true,
+  connectionAlert: true,
+};
+
+/** What only admins are told (the server pushes a number's quality alerts to admins alone). */
+const ADMIN_ONLY: readonly PreferenceKey[] = ['connectionAlert'];
+
+/** The switches a user of this profile sees. */
+export const preferenceKeysFor = (profile: string | undefined): PreferenceKey[] =>
+  PREFERENCE_KEYS.filter((key) => profile === 'admin' || !ADMIN_ONLY.includes(key));
+
+/** A kind added after the device subscribed has no saved choice: it is on, as the server sends it, until turned off. */
+export const preferenceOn = (preferences: PushPreferences, key: PreferenceKey) => preferences[key] ?? true;
 
 /** The POST /push/subscriptions body from what the browser's subscription serialises to. */
 export function subscriptionBody(json: PushSubscriptionJSON, device: string, preferences: PushPreferences) {
