@@ -342,13 +342,15 @@ class ManagedSession {
       revoke: this.tracked(async (e) => emit({ type: 'revoke', ...base, ...e })),
       call: this.tracked(async (e) => emit({ type: 'call', ...base, ...e })),
       lidMapping: this.tracked(async (e) => emit({ type: 'lidMapping', ...base, ...e })),
-      undecryptable: (e) => {
+      undecryptable: this.tracked(async (e) => {
         // the connection's health shows the count; the runner's metric line carries the spike
         log.warn('a message could not be decrypted', { ...base, wid: e.wid, reason: e.reason });
         this.health.couldNotDecrypt();
         this.hc.tally.undecryptable++;
         this.healthChanged();
-      },
+        // the ticket shows a placeholder until the real message (same wid) replaces it
+        await emit({ type: 'undecryptable', ...base, ...e });
+      }),
       closed: (code) => void this.onClosed(code).catch(this.logFailure('handling a closed socket failed')),
     };
   }
