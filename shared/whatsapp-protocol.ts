@@ -173,6 +173,30 @@ export interface InboundMessage {
   timestamp: number;
   /** the contact's profile picture URL when the runner fetched it */
   profilePicUrl?: string;
+  /**
+   * Never sent by a transport: the inbound consumer's placeholder for an `undecryptable` event
+   * (stored flagged, body empty; the real message with the same wid replaces it).
+   */
+  undecryptable?: true;
+}
+
+/**
+ * A contact's message that reached the session but could not be decrypted (Baileys' CIPHERTEXT
+ * stub; WhatsApp asks the sender's phone to send it again, usually with the same id): who wrote and
+ * when, no content. Never our own (a stub of a message we sent is a copy, not a loss).
+ */
+export interface UndecryptableMessage {
+  wid: string;
+  chatJid: string;
+  chatAltJid?: string;
+  isGroup: boolean;
+  participantJid?: string;
+  participantName?: string;
+  pushName?: string;
+  /** seconds since epoch, as WhatsApp gives it */
+  timestamp: number;
+  /** the provider's reason (e.g. `Bad MAC`), for the logs */
+  reason?: string;
 }
 
 /**
@@ -202,6 +226,8 @@ export type InboundEvent =
     }
   | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
   | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)
+  /** shown in the ticket as a placeholder until the real message (same wid) replaces it */
+  | ({ type: 'undecryptable'; companyId: number; whatsappId: number } & UndecryptableMessage)
   | {
       type: 'sendResult';
       companyId: number;

@@ -26,8 +26,8 @@ import type { SessionRestriction } from '../../shared/whatsapp-protocol';
  *   and counted as a repeat);
  * - a timeline per session (connects, closes, QR codes) tells how long each session was down and
  *   whether a new QR code was ever needed after pairing.
- * The `/@simulator/...` endpoints (scan, inject, read what was sent, acks, drops, silence) keep the
- * shapes the tests use.
+ * The `/@simulator/...` endpoints (scan, inject, inject an undecryptable message, read what was sent,
+ * acks, drops, silence) keep the shapes the tests use.
  */
 export interface OutboundRecord {
   wid: string;
@@ -397,6 +397,36 @@ export class SimulatorHub {
     return { wid, chatJid, pending: !handed };
   }
 
+  /**
+   * A customer's message reaches the session but cannot be decrypted (what Baileys reports as a
+   * CIPHERTEXT stub): only who wrote and when. Injecting a message with the same `wid` afterwards
+   * is the sender's phone sending it again. Answers the id and chat, like `inject`.
+   */
+  async injectUndecryptable(
+    companyId: number,
+    whatsappId: number,
+    m: Pick<InjectedMessage, 'from' | 'wid' | 'pushName' | 'lid' | 'group' | 'timestamp'>,
+  ) {
+    const phone = await this.phoneWhere(companyId, whatsappId, (p) => p.connected);
+    if (!phone) return undefined;
+    const wid = m.wid ?? `SIMIN${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
+    const number = jidOf(m.from);
+    const chatJid = m.group ? m.group.jid : m.lid ? m.lid : number;
+    const message = {
+      wid,
+      chatJid,
+      chatAltJid: !m.group && m.lid ? number : undefined,
+      isGroup: Boolean(m.group),
+      participantJid: m.group ? number : undefined,
+      participantName: m.group ? m.pushName : undefined,
+      pushName: m.group ? undefined : m.pushName,
+      timestamp: m.timestamp ?? Math.floor(Date.now() / 1000),
+      reason: 'Bad MAC',
+    };
+    await this.push(phone, { kind: 'undecryptable', message }, 30_000);
+    return { wid, chatJid };
+  }
+
   /** Moves an outbound message's ack one step (1 sent -> 2 delivered -> 3 read) or to `ack`; undefined when not connected. */
   async advanceAck(
     companyId: number,
@@ -501,6 +531,10 @@ export class SimulatorHub {
           const out = await this.inject(companyId, whatsappId, body as unknown as InjectedMessage);
           if (!out) return json(409, { error: 'not connected' });
           return json(out.pending && body.queue ? 202 : 200, { wid: out.wid, chatJid: out.chatJid });
+        }
+        case 'undecryptable': {
+          const out = await this.injectUndecryptable(companyId, whatsappId, body as unknown as InjectedMessage);
+          return out ? json(200, out) : json(409, { error: 'not connected' });
         }
         case 'ack': {
           const ack = await this.advanceAck(

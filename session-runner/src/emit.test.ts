@@ -70,6 +70,21 @@ describe('inbound event routing (FIFO group and dedup id)', () => {
     expect(routing({ ...msg, companyId: 4 }).dedupId).not.toBe(routing(msg).dedupId);
   });
 
+  it('a message that could not be decrypted travels in its chat group, and its real message (same wid) is not deduplicated as it', () => {
+    const lost = routing({ type: 'undecryptable', ...base, wid: 'W1', chatJid: chat, isGroup: false, timestamp: 1 });
+    const real = routing({
+      type: 'message',
+      ...base,
+      message: { wid: 'W1', chatJid: chat, fromMe: false, isGroup: false, body: 'hi', mediaType: 'chat', timestamp: 1 },
+    });
+    expect(lost.groupId).toBe(real.groupId);
+    expect(lost.dedupId).not.toBe(real.dedupId);
+    // reported twice, it is one event
+    expect(
+      routing({ type: 'undecryptable', ...base, wid: 'W1', chatJid: chat, isGroup: false, timestamp: 2 }).dedupId,
+    ).toBe(lost.dedupId);
+  });
+
   it('every session status change is delivered (never deduplicated), in one group per connection', () => {
     const a = routing({ type: 'session', ...base, status: 'qrcode', qrcode: 'x' });
     const b = routing({ type: 'session', ...base, status: 'qrcode', qrcode: 'x' });

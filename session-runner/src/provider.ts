@@ -1,5 +1,11 @@
 import type { ConnectionStatus } from '#shared/constants';
-import type { AddressBookEntry, ProviderError, SessionCommand, SessionRestriction } from '#shared/whatsapp-protocol';
+import type {
+  AddressBookEntry,
+  ProviderError,
+  SessionCommand,
+  SessionRestriction,
+  UndecryptableMessage,
+} from '#shared/whatsapp-protocol';
 import type { ProviderMessage } from '#lib/inbound-media';
 import type { AuthStore } from './auth-store';
 
@@ -33,7 +39,7 @@ export interface ProviderEvents {
   call(ev: { callId: string; from: string; fromAlt?: string; timestamp: number }): Promise<void>;
   lidMapping(ev: { lid: string; pn: string }): Promise<void>;
   /** a message arrived that could not be decrypted (the provider asks the sender to send it again) */
-  undecryptable?(ev: { wid: string; chatJid: string; reason?: string }): void;
+  undecryptable?(ev: UndecryptableMessage): Promise<void>;
   /** the socket closed; `code` is WhatsApp's status code (401 logged out, 515 restart ...) */
   closed(code: number | undefined): void;
 }

@@ -209,6 +209,26 @@ describe('session manager', () => {
     await m.closeAll();
   });
 
+  it('a message that could not be decrypted goes to the inbound queue as such, in its chat, with who wrote it (the ticket shows a placeholder)', async () => {
+    const { m } = await connectedPhone(70, 'runner-und');
+    await hub.injectUndecryptable(1, 70, { from: '5511988887777', wid: '3EB0UND0000000000001', pushName: 'Maria' });
+    const lost = () => emitted.find((e) => e.type === 'undecryptable');
+    await until(() => Boolean(lost()));
+    expect(lost()).toEqual(
+      expect.objectContaining({
+        type: 'undecryptable',
+        companyId: 1,
+        whatsappId: 70,
+        wid: '3EB0UND0000000000001',
+        chatJid: '5511988887777@s.whatsapp.net',
+        pushName: 'Maria',
+        isGroup: false,
+      }),
+    );
+    expect(emitted.some((e) => e.type === 'message')).toBe(false);
+    await m.closeAll();
+  });
+
   it('the simulated phone, like a real one, drops a second message with an id it already has', async () => {
     const { m, phone } = await connectedPhone(15, 'runner-l');
     await m.handle(sendCommand(15, '3EB0DDD0000000000001'));

@@ -346,13 +346,15 @@ class ManagedSession {
         log.warn('WhatsApp restricted the session', { ...base, ...e });
         await emit({ type: 'restriction', ...base, ...e });
       },
-      undecryptable: (e) => {
+      undecryptable: this.tracked(async (e) => {
         // the connection's health shows the count; the runner's metric line carries the spike
         log.warn('a message could not be decrypted', { ...base, wid: e.wid, reason: e.reason });
         this.health.couldNotDecrypt();
         this.hc.tally.undecryptable++;
         this.healthChanged();
-      },
+        // the ticket shows a placeholder until the real message (same wid) replaces it
+        await emit({ type: 'undecryptable', ...base, ...e });
+      }),
       closed: (code) => void this.onClosed(code).catch(this.logFailure('handling a closed socket failed')),
     };
   }

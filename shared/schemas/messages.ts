@@ -54,6 +54,13 @@ export interface Message {
   campaign?: { campaignId: number; shipping: string };
   /** a Cloud API template message: which template, with the values its variables were sent with */
   template?: MessageTemplate;
+  /**
+   * A contact's message that reached the session but could not be decrypted: a placeholder (body
+   * empty) that the real message, arriving later with the same wid, replaces (the flag then goes).
+   */
+  undecryptable?: boolean;
+  /** on a placeholder only: it opened its ticket (the real message then counts as the ticket's first) */
+  openedTicket?: boolean;
   createdAt: string;
   updatedAt: string;
 }

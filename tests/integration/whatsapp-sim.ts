@@ -24,6 +24,9 @@ export const phone = (companyId: number, whatsappId: number) => {
     /** a customer writes to the company */
     send: (message: { from: string; body?: string; [k: string]: unknown }) =>
       sim<{ wid: string; chatJid: string }>('POST', `${base}/messages`, message),
+    /** a customer's message reaches the session but cannot be decrypted; `send` with its wid is the resend */
+    undecryptable: (message: { from: string; wid?: string; pushName?: string; lid?: string; [k: string]: unknown }) =>
+      sim<{ wid: string; chatJid: string }>('POST', `${base}/undecryptable`, message),
     ack: (wid: string, ack?: number) => sim<{ ack: number }>('POST', `${base}/ack`, { wid, ack }),
     /** WhatsApp refuses a message it had taken (status ERROR) with its code: 463, 479 ... */
     refuse: (wid: string, code: number, title?: string) =>

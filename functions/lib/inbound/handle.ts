@@ -77,6 +77,18 @@ export async function handleInbound(event: InboundEvent) {
     case 'revoke':
       await markRevoked(companyId, event);
       return;
+    case 'undecryptable': {
+      // a placeholder in the contact's ticket until the real message (same wid) replaces it
+      const { type: _, companyId: __, whatsappId, reason: ___, ...lost } = event;
+      await processMessage(companyId, whatsappId, {
+        ...lost,
+        fromMe: false,
+        body: '',
+        mediaType: 'chat',
+        undecryptable: true,
+      });
+      return;
+    }
     case 'lidMapping':
       await linkContactLid(companyId, event.pn, event.lid);
       return;

@@ -48,6 +48,7 @@ function fakes(
   const assisted: { ticketId: number; target: AssistantTarget; body: string }[] = [];
   const tickets: PipelineTicket[] = [];
   const stored = new Map<string, number>();
+  const placeholders = new Map<string, { openedTicket: boolean }>();
   const bot = new Map<number, StoredBotState>();
   const sent: { ticketId: number; body: string }[] = [];
   const transfers: number[] = [];
@@ -76,9 +77,16 @@ function fakes(
       tickets.push(ticket);
       return { ticket, created: true };
     },
-    storeMessage: async (ticket, _c, m) => {
+    storeMessage: async (ticket, _c, m, opts) => {
+      const placeholder = placeholders.get(m.wid);
+      // the real message of a placeholder takes its place, once (as storeInboundMessage does)
+      if (placeholder && !m.undecryptable) {
+        placeholders.delete(m.wid);
+        return { created: true, replaced: placeholder };
+      }
       if (stored.has(m.wid)) return { created: false };
       stored.set(m.wid, ticket.id);
+      if (m.undecryptable) placeholders.set(m.wid, { openedTicket: Boolean(opts?.openedTicket) });
       return { created: true };
     },
     awaitedRating: async () => awaited,
@@ -194,6 +202,69 @@ describe('inbound pipeline rules', () => {
     await runInboundMessage(f.ports, whatsapp, msg('hello again'));
     expect(f.stored.size).toBe(1);
     expect(f.sent).toEqual([]);
+  });
+});
+
+describe('inbound pipeline: a message that could not be decrypted', () => {
+  const lost = (wid: string) => msg('', { wid, undecryptable: true });
+
+  it('its placeholder is stored in a new pending ticket, and nothing answers it: no menu, greeting, transfer or assistant', async () => {
+    const f = fakes();
+    const out = await runInboundMessage(f.ports, whatsapp, lost('W-LOST'));
+    expect(out).toEqual(expect.objectContaining({ placeholder: true }));
+    expect(f.tickets).toHaveLength(1);
+    expect(f.tickets[0]!.status).toBe('pending');
+    expect(f.stored.get('W-LOST')).toBe(1);
+    expect(f.sent).toEqual([]);
+    expect(f.transfers).toEqual([]);
+    const prompted = fakes({}, { features: { useOpenAi: true, useIntegrations: true } });
+    await runInboundMessage(prompted.ports, { ...whatsapp, promptId: 5 } as Whatsapp, lost('W-LOST'));
+    expect(prompted.assisted).toEqual([]);
+  });
+
+  it('a repeated report of it stores nothing twice', async () => {
+    const f = fakes();
+    await runInboundMessage(f.ports, whatsapp, lost('W-LOST'));
+    expect(await runInboundMessage(f.ports, whatsapp, lost('W-LOST'))).toEqual({ duplicate: true });
+    expect(f.stored.size).toBe(1);
+  });
+
+  it('the real message that replaces it gets what was held back, once, as the first message of the ticket the placeholder opened', async () => {
+    const f = fakes();
+    await runInboundMessage(f.ports, whatsapp, lost('W-LOST'));
+    await runInboundMessage(f.ports, whatsapp, msg('hi', { wid: 'W-LOST' }));
+    expect(f.sent).toEqual([{ ticketId: 1, body: 'Hello Maria! Choose:\n\n*[ 1 ]* - Sales\n*[ 2 ]* - Support' }]);
+    // the transfer of a new ticket the bot could not route
+    expect(f.transfers).toEqual([1]);
+    // a redelivery of the real message is a duplicate
+    expect(await runInboundMessage(f.ports, whatsapp, msg('hi', { wid: 'W-LOST' }))).toEqual({ duplicate: true });
+    expect(f.sent).toHaveLength(1);
+    // the greeting of a connection without queues opens a new ticket: the one the placeholder opened
+    const noQueues = { ...whatsapp, queueIds: [], greetingMessage: 'Welcome!' } as unknown as Whatsapp;
+    const g = fakes();
+    await runInboundMessage(g.ports, noQueues, lost('W-2'));
+    expect(g.sent).toEqual([]);
+    await runInboundMessage(g.ports, noQueues, msg('hello', { wid: 'W-2' }));
+    expect(g.sent).toEqual([{ ticketId: 1, body: 'Welcome!' }]);
+  });
+
+  it('an awaited rating is neither answered nor ended by it (nobody knows what it said)', async () => {
+    const f = fakes();
+    f.tickets.push({ id: 1, status: 'closed', queueId: 11, userId: 4, isGroup: false, contactId: 7, whatsappId: 1 });
+    f.setAwaited({ ticketId: 1, userId: 4, askedAt: 0 });
+    await runInboundMessage(f.ports, whatsapp, lost('W-LOST'));
+    expect(f.ratings).toEqual([]);
+    expect(await f.ports.awaitedRating({ id: 7, name: 'Maria Silva' })).toBeDefined();
+  });
+
+  it('groups ignored with CheckMsgIsGroup enabled: no placeholder either', async () => {
+    const f = fakes();
+    await runInboundMessage(
+      f.ports,
+      whatsapp,
+      msg('', { wid: 'W-G', undecryptable: true, isGroup: true, chatJid: '1@g.us' }),
+    );
+    expect(f.stored.size).toBe(0);
   });
 });
 

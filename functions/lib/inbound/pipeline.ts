@@ -43,8 +43,17 @@ export interface Ports<T extends PipelineTicket = PipelineTicket> {
   settings(): Promise<Record<string, string>>;
   upsertContact(message: InboundMessage): Promise<PipelineContact>;
   findOrCreateTicket(contact: PipelineContact, message: InboundMessage): Promise<{ ticket: T; created: boolean }>;
-  /** stores idempotently; `created` false for a redelivery or the echo of a message sent from the app */
-  storeMessage(ticket: T, contact: PipelineContact, message: InboundMessage): Promise<{ created: boolean; ticket?: T }>;
+  /**
+   * stores idempotently; `created` false for a redelivery or the echo of a message sent from the app.
+   * `replaced`: the message took the place of its placeholder (it could not be decrypted at first);
+   * `openedTicket` says whether that placeholder opened the ticket.
+   */
+  storeMessage(
+    ticket: T,
+    contact: PipelineContact,
+    message: InboundMessage,
+    opts?: { openedTicket?: boolean },
+  ): Promise<{ created: boolean; ticket?: T; replaced?: { openedTicket: boolean } }>;
   /** a rating asked on close that this contact has not answered yet */
   awaitedRating(contact: PipelineContact): Promise<AwaitedRating | undefined>;
   ticketById(id: number): Promise<T | undefined>;
@@ -81,6 +90,16 @@ export async function runInboundMessage<T extends PipelineTicket>(
 
   const contact = await ports.upsertContact(message);
 
+  // A message that could not be read is only shown (a placeholder): nobody can answer what it says,
+  // so no rating, bot, greeting or assistant. They run when the real message replaces it (below).
+  if (message.undecryptable) {
+    const { ticket, created } = await ports.findOrCreateTicket(contact, message);
+    const stored = await ports.storeMessage(ticket, contact, message, { openedTicket: created });
+    return stored.created
+      ? { ticket: stored.ticket ?? ticket, placeholder: true as const }
+      : { duplicate: true as const };
+  }
+
   // A rating answer belongs to the closed ticket that asked for it, not to a new conversation.
   if (!message.fromMe && !message.isGroup && settings.userRating === 'enabled') {
     const awaited = await ports.awaitedRating(contact);
@@ -101,6 +120,8 @@ export async function runInboundMessage<T extends PipelineTicket>(
   const stored = await ports.storeMessage(ticket, contact, message);
   if (!stored.created) return { duplicate: true as const };
   const current = stored.ticket ?? ticket;
+  // the ticket is new to this message also when the placeholder it replaced opened it
+  const isNewTicket = stored.replaced ? stored.replaced.openedTicket : created;
   if (message.fromMe || current.isGroup) return { ticket: current };
   if (current.status !== 'pending' || current.userId !== null) return { ticket: current };
 
@@ -128,7 +149,7 @@ export async function runInboundMessage<T extends PipelineTicket>(
   const actions = decide({
     message: { body: message.body, fromMe: message.fromMe },
     ticket: { status: current.status, queueId: current.queueId, userId: current.userId, isGroup: current.isGroup },
-    isNewTicket: created,
+    isNewTicket,
     state,
     connection: {
       greetingMessage: whatsapp.greetingMessage,
@@ -163,7 +184,7 @@ export async function runInboundMessage<T extends PipelineTicket>(
     }
   }
   // A pending ticket the bot could not route moves to transferQueueId after timeToTransfer minutes.
-  if (created && target.queueId === null && whatsapp.timeToTransfer && whatsapp.transferQueueId) {
+  if (isNewTicket && target.queueId === null && whatsapp.timeToTransfer && whatsapp.transferQueueId) {
     await ports.scheduleTransfer(target, whatsapp.timeToTransfer);
   }
   return { ticket: target, actions };

@@ -155,11 +155,12 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
         { contactId: contact.id, whatsappId: whatsapp.id, isGroup: message.isGroup, fromMe: message.fromMe },
         known?.contact.id === contact.id ? known.ticket : undefined,
       ),
-    storeMessage: async (ticket, _contact, message) => {
-      const out = await storeInboundMessage(companyId, ticket, message);
-      // the attendant's devices hear of it through the push queue (one SQS send, no table read)
-      if (!out.duplicate) await notifyTicketMessage(companyId, out.ticket, out.message);
-      return { created: !out.duplicate, ticket: out.ticket };
+    storeMessage: async (ticket, _contact, message, opts) => {
+      const out = await storeInboundMessage(companyId, ticket, message, opts);
+      // the attendant's devices hear of it through the push queue (one SQS send, no table read);
+      // of a message that could not be read, once the real one replaces its placeholder
+      if (!out.duplicate && !message.undecryptable) await notifyTicketMessage(companyId, out.ticket, out.message);
+      return { created: !out.duplicate, ticket: out.ticket, replaced: out.replaced };
     },
     awaitedRating: (contact) => awaitedRating(companyId, whatsapp.id, contact.id),
     ticketById: (id) => getTicket(companyId, id),

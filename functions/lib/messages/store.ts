@@ -39,8 +39,9 @@ const messageKeysOf = (t: Pick<Ticket, 'companyId' | 'contactId' | 'whatsappId'>
  * every message, and copied into three list indexes) stays under 1 KB, the unit writes are billed in.
  */
 const LAST_MESSAGE_PREVIEW = 120;
-const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType'>) =>
-  (m.body || m.mediaName || m.mediaType || '').slice(0, LAST_MESSAGE_PREVIEW);
+// a placeholder for a message that could not be read has nothing to preview (the web shows a note)
+export const lastMessageText = (m: Pick<Message, 'body' | 'mediaName' | 'mediaType' | 'undecryptable'>) =>
+  m.undecryptable ? '' : (m.body || m.mediaName || m.mediaType || '').slice(0, LAST_MESSAGE_PREVIEW);
 
 /**
  * Stores a message, then moves its ticket (lastMessage, updatedAt, unread), with no transaction: a
@@ -107,7 +108,7 @@ export async function insertWithTicket(
   return { before, after };
 }
 
-const bumpOf = (m: Message, unread: boolean) => ({
+export const bumpOf = (m: Message, unread: boolean) => ({
   id: m.id,
   createdAt: m.createdAt,
   lastMessage: lastMessageText(m),
@@ -183,9 +184,11 @@ export async function patchFound(
   found: StoredMessage,
   set: Partial<Message>,
   condition?: { expr: string; values: Record<string, unknown> },
+  remove?: (keyof Message)[],
 ) {
   const updated = await updateItem(found.key, {
     set: { ...set, updatedAt: nowIso() },
+    remove,
     condition: condition ? `attribute_exists(pk) AND (${condition.expr})` : 'attribute_exists(pk)',
     conditionValues: condition?.values,
   });

@@ -172,4 +172,19 @@ export async function bumpTicket(
   return item ? toStored(item) : undefined;
 }
 
+/**
+ * The ticket's preview when `messageId` is still its last message: a placeholder the real message
+ * replaced in place (the ticket does not move, its order stays). Undefined when another message came since.
+ */
+export async function refreshLastMessage(before: StoredTicket, messageId: string, lastMessage: string) {
+  const item = await updateItem(ticketKeys(before.companyId, before.id), {
+    set: { lastMessage },
+    add: { version: 1 },
+    condition: 'attribute_exists(pk) AND #last = :id',
+    conditionNames: { '#last': 'lastMessageId' },
+    conditionValues: { ':id': messageId },
+  });
+  return item ? toStored(item) : undefined;
+}
+
 export const isActive = (status: string) => status === 'open' || status === 'pending';

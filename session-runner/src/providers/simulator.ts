@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { perGroupSequencer } from '../sequencer';
+import type { UndecryptableMessage } from '#shared/whatsapp-protocol';
 import type { Provider, ProviderMessage, ProviderSession, SendCommand, SessionContext } from '../provider';
 import type { SessionRestriction } from '#shared/whatsapp-protocol';
 
@@ -31,7 +32,9 @@ export type HubEvent =
   | { kind: 'revoke'; wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }
   | { kind: 'call'; callId: string; from: string; fromAlt?: string; timestamp: number }
   /** WhatsApp told the phone that a `@lid` id and a number are the same account */
-  | { kind: 'lidMapping'; lid: string; pn: string };
+  | { kind: 'lidMapping'; lid: string; pn: string }
+  /** a customer's message reached the session but could not be decrypted (no content) */
+  | { kind: 'undecryptable'; message: UndecryptableMessage };
 
 /** Hub -> runner. */
 export type HubFrame =
@@ -123,7 +126,7 @@ class HubSession implements ProviderSession {
         const chat =
           event.kind === 'call'
             ? event.from
-            : event.kind === 'message'
+            : event.kind === 'message' || event.kind === 'undecryptable'
               ? event.message.chatJid
               : event.kind === 'lidMapping'
                 ? event.pn
@@ -182,6 +185,8 @@ class HubSession implements ProviderSession {
       }
       case 'lidMapping':
         return events.lidMapping({ lid: event.lid, pn: event.pn });
+      case 'undecryptable':
+        return events.undecryptable?.(event.message);
     }
   }
 

@@ -8,6 +8,7 @@ import ScheduleIcon from '@mui/icons-material/AccessTime';
 import BlockIcon from '@mui/icons-material/Block';
 import ReplayIcon from '@mui/icons-material/Replay';
 import WarningIcon from '@mui/icons-material/WarningAmber';
+import UnreadableIcon from '@mui/icons-material/HelpOutlined';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../lib/format';
 import type { Message } from '../tickets/types';
@@ -113,6 +114,15 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
           >
             <BlockIcon fontSize="inherit" />
             {t(mine ? 'messages.deleted' : 'messages.deletedByContact')}
+          </Typography>
+        ) : message.undecryptable ? (
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ fontStyle: 'italic', display: 'flex', alignItems: 'center', gap: 0.5, pr: 2 }}
+          >
+            <UnreadableIcon fontSize="inherit" />
+            {t('messages.undecryptable')}
           </Typography>
         ) : (
           <>

@@ -32,7 +32,10 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
         if (exists)
           return pages.map((p) => ({
             ...p,
-            items: p.items.map((m) => (String(m.id) === String(message.id) ? { ...m, ...message } : m)),
+            // an update is the whole message: a placeholder's flag it no longer carries is gone
+            items: p.items.map((m) =>
+              String(m.id) === String(message.id) ? { ...m, ...message, undecryptable: message.undecryptable } : m,
+            ),
           }));
         const [first, ...rest] = pages;
         return [{ ...first, items: [...first.items, message] }, ...rest];

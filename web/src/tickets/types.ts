@@ -74,6 +74,8 @@ export interface Message {
   resentAs?: string | null;
   /** a customer's audio as text, when an AI prompt transcribed it */
   transcript?: string | null;
+  /** a placeholder for a customer's message that could not be decrypted (the real one replaces it) */
+  undecryptable?: boolean;
   createdAt: string;
   ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
 }

@@ -462,8 +462,10 @@ class BaileysSession implements ProviderSession {
         });
       } else if (t.kind === 'ack') await events.ack(t);
       else if (t.kind === 'edit') await events.edit(t);
-      else if (t.kind === 'undecryptable') events.undecryptable?.(t);
-      else await events.revoke(t);
+      else if (t.kind === 'undecryptable') {
+        const { kind: _, ...lost } = t;
+        await events.undecryptable?.(lost);
+      } else await events.revoke(t);
     } catch (err) {
       // only an event the queue refuses as such gets here (emit retries the rest)
       log.error('delivering a provider event failed', {

@@ -215,17 +215,50 @@ describe('Baileys translation: messages.upsert', () => {
 
   it('a message that could not be decrypted (CIPHERTEXT stub, no content) is reported as such, never as a message', () => {
     const stub = {
-      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: false, id: '3EB0BADMAC' },
+      key: {
+        remoteJid: '5511988887777@s.whatsapp.net',
+        remoteJidAlt: '201577777777777@lid',
+        fromMe: false,
+        id: '3EB0BADMAC',
+      },
       messageTimestamp: 1_700_000_000,
+      pushName: 'Maria',
       messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
       messageStubParameters: ['Bad MAC'],
     };
+    // who wrote and when, as for a message: the ticket shows a placeholder the real message replaces
     expect(translateUpsert(stub as never)).toEqual({
       kind: 'undecryptable',
       wid: '3EB0BADMAC',
       chatJid: '5511988887777@s.whatsapp.net',
+      chatAltJid: '201577777777777@lid',
+      isGroup: false,
+      participantJid: undefined,
+      participantName: undefined,
+      pushName: 'Maria',
+      timestamp: 1_700_000_000,
       reason: 'Bad MAC',
     });
+    // in a group: the group is the chat, the participant wrote it
+    const inGroup = {
+      ...stub,
+      key: {
+        remoteJid: '120363000000000000@g.us',
+        participant: '5511977776666@s.whatsapp.net',
+        fromMe: false,
+        id: '3EB0BADMAC2',
+      },
+    };
+    expect(translateUpsert(inGroup as never)).toEqual(
+      expect.objectContaining({
+        kind: 'undecryptable',
+        chatJid: '120363000000000000@g.us',
+        isGroup: true,
+        participantJid: '5511977776666@s.whatsapp.net',
+        participantName: 'Maria',
+        pushName: undefined,
+      }),
+    );
     // our own message's stub (a copy on another device) is not the customer's lost message
     expect(translateUpsert({ ...stub, key: { ...stub.key, fromMe: true } } as never)).toBeUndefined();
   });

@@ -16,7 +16,13 @@ import type {
   ReachoutTimelockState,
   WACallEvent,
 } from '@whiskeysockets/baileys';
-import { ACK, type NormalizedMediaType, type ProviderError, type SessionRestriction } from '#shared/whatsapp-protocol';
+import {
+  ACK,
+  type NormalizedMediaType,
+  type ProviderError,
+  type SessionRestriction,
+  type UndecryptableMessage,
+} from '#shared/whatsapp-protocol';
 import type { ProviderMessage } from '../../provider';
 
 /**
@@ -40,7 +46,7 @@ export type Translated =
     }
   | ({ kind: 'edit'; wid: string; chatJid: string; body: string } & Sender)
   | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender)
-  | { kind: 'undecryptable'; wid: string; chatJid: string; reason?: string };
+  | ({ kind: 'undecryptable' } & UndecryptableMessage);
 
 /** Who sent an edit or a revoke: the server applies it only to that sender's own messages. */
 type Sender = { fromMe: boolean; participantJid?: string };
@@ -101,8 +107,21 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
   const { chatJid, altJid } = chatOf(key);
   if (!chatJid || chatJid.endsWith('@newsletter') || !key.id) return undefined;
   // delivered, but its keys did not decrypt it (Baileys' CIPHERTEXT stub; it asks the sender again)
-  if (!raw.message && raw.messageStubType === proto.WebMessageInfo.StubType.CIPHERTEXT && !key.fromMe)
-    return { kind: 'undecryptable', wid: key.id, chatJid, reason: raw.messageStubParameters?.[0] ?? undefined };
+  if (!raw.message && raw.messageStubType === proto.WebMessageInfo.StubType.CIPHERTEXT && !key.fromMe) {
+    const isGroup = chatJid.endsWith('@g.us');
+    return {
+      kind: 'undecryptable',
+      wid: key.id,
+      chatJid,
+      chatAltJid: isGroup ? undefined : altJid,
+      isGroup,
+      participantJid: participantOf(key, isGroup),
+      participantName: isGroup ? (raw.pushName ?? undefined) : undefined,
+      pushName: isGroup ? undefined : (raw.pushName ?? undefined),
+      timestamp: toNumber(raw.messageTimestamp) || Math.floor(Date.now() / 1000),
+      reason: raw.messageStubParameters?.[0] ?? undefined,
+    };
+  }
   const content = normalizeMessageContent(raw.message);
   if (!content) return undefined;
   const type = getContentType(content);
