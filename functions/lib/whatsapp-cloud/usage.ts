@@ -79,8 +79,6 @@ export async function applyNumberQuality(event: Extract<InboundEvent, { type: 'n
   const at = new Date(event.at * 1000).toISOString();
   const item = await updateItem(whatsappKeys(event.companyId, event.whatsappId), {
     set: {
-      // a flag is Meta's word that the quality is low, before the next check reads the rating
-      ...(event.event === 'FLAGGED' ? { cloudQuality: 'RED' } : {}),
       cloudQualityEvent: event.event,
       cloudQualityEventAt: at,
       ...(event.messagingLimit !== undefined ? { cloudMessagingLimit: event.messagingLimit } : {}),
