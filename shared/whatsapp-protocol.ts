@@ -43,6 +43,9 @@ export const templateStatusRouting = (e: Extract<InboundEvent, { type: 'template
   dedupId: `${e.companyId}:${e.whatsappId}:template:${e.templateId}:${e.event}:${e.at}`,
 });
 
+/** An inbound event whose JSON is larger than this goes through storage as a claim check (SQS: 256 KiB). */
+export const INBOUND_INLINE_MAX_BYTES = 240 * 1024;
+
 /** What WhatsApp told a WhatsApp Web session about its limits (Baileys' reachoutTimeLock and message capping). */
 export interface SessionRestriction {
   /** `active` false: lifted; `until` (ISO) when it ends; `type` WhatsApp's enforcement type */
@@ -312,6 +315,12 @@ export type InboundEvent =
    * and the new-chat quota of the current cycle; each field present is the news, absent is unchanged
    */
   | ({ type: 'restriction'; companyId: number; whatsappId: number } & SessionRestriction)
+  /**
+   * An event too large for the queue (SQS takes 256 KiB: a contacts card with photos, a long text),
+   * stored as JSON at `key` and put on the queue as this claim check, in the event's own group and
+   * with its own dedup id
+   */
+  | { type: 'claimCheck'; companyId: number; whatsappId: number; key: string; of: string; bytes: number }
   /** Meta flagged, unflagged or re-tiered a Cloud API number (webhook `phone_number_quality_update`) */
   | {
       type: 'numberQuality';

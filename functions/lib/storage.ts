@@ -42,6 +42,10 @@ const safeName = (name: string) =>
     .replace(/^\.+/, '')
     .slice(-120) || 'file';
 
+/** Where an inbound event too large for the queue is kept (a claim check): one object per dedup id. */
+export const claimCheckKey = (companyId: number, whatsappId: number, name: string) =>
+  `${tenantPrefix(companyId)}inbound-claims/${whatsappId}/${name}.json`;
+
 /** A fresh key under the tenant's prefix: `company<id>/<area>/<uuid>-<name>`. */
 export const newObjectKey = (companyId: number, area: string, fileName: string) =>
   `${tenantPrefix(companyId)}${area}/${randomUUID()}-${safeName(fileName)}`;

@@ -7,6 +7,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { SOCKET_MAX_FRAME_BYTES } from '../../shared/constants';
 import { API_PREFIX, splitRouteKey, type RouteKey } from '../manifest';
 
+/** SQS's largest message body (256 KiB). */
+const SQS_MAX_MESSAGE_BYTES = 262_144;
+
 /**
  * The file under `root` a request path names, or undefined (the SPA's index.html is served then).
  * Compared by relative path, not by prefix: `/..%2fdist-evil/x` decodes to a sibling of `dist`
@@ -307,6 +310,12 @@ export function startGateway(opts: GatewayOptions) {
     if (target !== 'AmazonSQS.SendMessage')
       return sendJson(res, 400, { __type: 'UnsupportedOperation', message: target });
     const input = JSON.parse(body.toString('utf8'));
+    // SQS refuses a message over 256 KiB (a client fault: the sender must not retry it as it is)
+    if (Buffer.byteLength(String(input.MessageBody ?? ''), 'utf8') > SQS_MAX_MESSAGE_BYTES)
+      return sendJson(res, 400, {
+        __type: 'AWS.SimpleQueueService.InvalidParameterValue',
+        message: `One or more parameters are invalid. Reason: Message must be shorter than ${SQS_MAX_MESSAGE_BYTES} bytes.`,
+      });
     const MessageId = opts.onSqsSend(input);
     res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
     res.end(JSON.stringify({ MessageId, MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') }));

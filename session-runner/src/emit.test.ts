@@ -3,6 +3,12 @@ import type { InboundEvent } from '#shared/whatsapp-protocol';
 
 const enqueue = vi.fn();
 vi.mock('#lib/queue', () => ({ enqueue: (...args: unknown[]) => enqueue(...args) }));
+const putObject = vi.fn();
+vi.mock('#lib/storage', () => ({
+  putObject: (...args: unknown[]) => putObject(...args),
+  claimCheckKey: (companyId: number, whatsappId: number, name: string) =>
+    `company${companyId}/inbound-claims/${whatsappId}/${name}.json`,
+}));
 Object.assign(process.env, {
   TABLE_NAME: 'unused',
   MEDIA_BUCKET: 'unused',
@@ -128,5 +134,35 @@ describe('emit (N4: an inbound event WhatsApp was told we have is never dropped)
     await expect(emit(ack)).rejects.toThrow('InvalidParameterValue');
     expect(enqueue).toHaveBeenCalledTimes(1);
     await drainEmits();
+  });
+
+  it('an event larger than the queue takes goes through storage: the queue carries a claim check in its group, under its dedup id (R11)', async () => {
+    enqueue.mockReset().mockResolvedValue(undefined);
+    putObject.mockReset().mockResolvedValue(undefined);
+    const big: InboundEvent = {
+      type: 'message',
+      ...base,
+      message: {
+        wid: 'BIG1',
+        chatJid: chat,
+        fromMe: false,
+        isGroup: false,
+        body: 'x'.repeat(300 * 1024),
+        mediaType: 'chat',
+        timestamp: 1,
+      },
+    };
+    await emit(big);
+    expect(putObject).toHaveBeenCalledTimes(1);
+    const [key, json] = putObject.mock.calls[0] as [string, string];
+    expect(key).toMatch(/^company3\/inbound-claims\/7\/[0-9a-f]{16}\.json$/);
+    expect(JSON.parse(json)).toEqual(big);
+    const [, sent, opts] = enqueue.mock.calls[0] as [string, InboundEvent, { groupId: string; dedupId: string }];
+    expect(sent).toMatchObject({ type: 'claimCheck', ...base, key, of: 'message' });
+    expect(opts).toEqual(routing(big));
+    // a small event goes as it is
+    await emit(ack);
+    expect(putObject).toHaveBeenCalledTimes(1);
+    expect(enqueue.mock.calls[1]?.[1]).toEqual(ack);
   });
 });

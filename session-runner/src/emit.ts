@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { log } from '#lib/log';
 import { enqueue } from '#lib/queue';
+import { claimCheckKey, putObject } from '#lib/storage';
 import {
   INBOUND_QUEUE,
+  INBOUND_INLINE_MAX_BYTES,
   ackDedupId,
   inboundGroupId,
   messageDedupId,
@@ -43,9 +45,11 @@ export async function drainEmits() {
 async function sendUntilTaken(event: InboundEvent) {
   // one dedup id for every attempt: an attempt that reached SQS but lost its answer is not doubled
   const { groupId, dedupId } = routing(event);
+  let body: InboundEvent | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      await enqueue(INBOUND_QUEUE, event, { groupId, dedupId });
+      body ??= await inlineOrClaimCheck(event, dedupId);
+      await enqueue(INBOUND_QUEUE, body, { groupId, dedupId });
       return;
     } catch (err) {
       if (!retryable(err)) throw err;
@@ -60,6 +64,21 @@ async function sendUntilTaken(event: InboundEvent) {
       await new Promise((r) => setTimeout(r, backoff(attempt, EMIT_RETRY_BASE_MS, EMIT_RETRY_CAP_MS)));
     }
   }
+}
+
+/**
+ * The event itself, or, when its JSON is larger than the queue takes, a claim check: the event is
+ * stored under the company's prefix (one object per dedup id, so a retried emit writes the same
+ * one) and the queue carries where it is. R11 of whatsapp-review-3: such an event was refused and lost.
+ */
+async function inlineOrClaimCheck(event: InboundEvent, dedupId: string): Promise<InboundEvent> {
+  const json = JSON.stringify(event);
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes <= INBOUND_INLINE_MAX_BYTES) return event;
+  const key = claimCheckKey(event.companyId, event.whatsappId, short(dedupId));
+  await putObject(key, json, 'application/json');
+  log.info('inbound event sent by claim check', { companyId: event.companyId, type: event.type, bytes });
+  return { type: 'claimCheck', companyId: event.companyId, whatsappId: event.whatsappId, key, of: event.type, bytes };
 }
 
 /** Everything but SQS refusing the request itself: throttling, server faults, the network. */
@@ -106,6 +125,9 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       return templateStatusRouting(event);
     case 'numberQuality':
       return numberQualityRouting(event);
+    case 'claimCheck':
+      // never routed: the claim check takes the routing of the event it carries
+      throw new Error('a claim check is not emitted as such');
     case 'restriction':
       // each is news (a lock set, lifted, a quota used): in order, none dropped as a repeat
       return { groupId: g('restriction'), dedupId: randomUUID() };

@@ -17,12 +17,15 @@ import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
 import { withCloudMedia } from '../whatsapp-cloud/media';
 import { applyTemplateStatus } from '../whatsapp-cloud/templates';
+import { assertTenantKey, deleteObject, getObject } from '../storage';
+import { log } from '../log';
 
 export const CALL_REJECTED_MESSAGE =
   '*Mensagem automática:*\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
 
 /** One provider event from the session runner, by type. */
 export async function handleInbound(event: InboundEvent) {
+  if (event.type === 'claimCheck') return handleClaimCheck(event);
   const { companyId } = event;
   switch (event.type) {
     case 'session':
@@ -142,4 +145,24 @@ async function handleCall(event: Extract<InboundEvent, { type: 'call' }>) {
     from: event.from,
   });
   await ports.sendBot(stored.ticket ?? ticket, CALL_REJECTED_MESSAGE);
+}
+
+/**
+ * An event that came through storage (too large for the queue): read and handled as if it had come
+ * itself, then its object removed. A redelivered claim check whose object is gone was handled.
+ */
+async function handleClaimCheck(event: Extract<InboundEvent, { type: 'claimCheck' }>) {
+  assertTenantKey(event.companyId, event.key);
+  let json: Buffer;
+  try {
+    json = await getObject(event.key);
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'NoSuchKey') throw err;
+    log.info('claim check already handled', { companyId: event.companyId, of: event.of });
+    return;
+  }
+  const real = JSON.parse(json.toString('utf8')) as InboundEvent;
+  if (real.companyId !== event.companyId || real.type === 'claimCheck') throw new Error('claim check does not match');
+  await handleInbound(real);
+  await deleteObject(event.key);
 }
