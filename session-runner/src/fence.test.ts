@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunnerInfo } from '#lib/fleet/registry';
 
 // the table is not needed: the fence is about this runner's own clock
+const wantedSessions = vi.hoisted(() => vi.fn(async () => [] as unknown[]));
 vi.mock('#lib/fleet/ownership', () => ({
-  wantedSessions: async () => [],
+  wantedSessions,
   readSession: async () => undefined,
   markWanted: async () => undefined,
   moveSession: async () => undefined,
@@ -64,5 +65,41 @@ describe('self-fencing', () => {
     expect(health.fenced).toBe(true);
     expect(closedAt).toBeDefined();
     expect(closedAt!).toBeLessThan(lastExpiry);
+  });
+});
+
+describe('after a fence (R10: the re-adoption is spread over time)', () => {
+  it('a runner whose heartbeat comes back waits a random part of the spread before it rebalances again', async () => {
+    vi.useFakeTimers({ now: 2_000_000 });
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const manager = { size: 0, held: () => [], closeAll: async () => undefined };
+    let failing = false;
+    const heartbeatMs = 1_000;
+    const heartbeatTtlMs = 15_000;
+    const fleet = new Fleet(
+      manager as never,
+      { runnerId: 'r2', url: 'http://127.0.0.1:1', token: 't' },
+      { heartbeatMs, heartbeatTtlMs, rebalanceMs: 1_000, handoversPerTick: 1 },
+      async () => {
+        if (failing) throw new Error('DynamoDB unreachable');
+      },
+    );
+    await fleet.start();
+    failing = true;
+    await vi.advanceTimersByTimeAsync(heartbeatTtlMs * 2);
+    expect(fleet.health().fenced).toBe(true);
+    failing = false;
+    await vi.advanceTimersByTimeAsync(heartbeatMs);
+    expect(fleet.health().fenced).toBe(false);
+    const healedAt = Date.now();
+    wantedSessions.mockClear();
+    // half of the spread (the smaller of 30 s and twice the TTL): no rebalance before it
+    await vi.advanceTimersByTimeAsync(15_000 - 1_500);
+    expect(wantedSessions).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(wantedSessions).toHaveBeenCalled();
+    expect(Date.now() - healedAt).toBeGreaterThanOrEqual(15_000);
+    fleet.halt();
+    vi.restoreAllMocks();
   });
 });

@@ -25,6 +25,12 @@ const FORWARD_TIMEOUT_MS = 150_000;
 const UNREACHABLE_GRACE_MS = 3_000;
 /** Rounds of "ask the table, try the owner" before a command goes back to the queue. */
 const MAX_ROUTE_ROUNDS = 40;
+/**
+ * After a fence lifts, this runner waits a random part of this (at most twice the heartbeat TTL)
+ * before taking sessions again: a table stall fences every runner at once, and they would otherwise
+ * all re-adopt and reconnect together (R10 of whatsapp-review-3).
+ */
+const READOPT_SPREAD_MS = 30_000;
 /** How long a handover or a drain waits for one session's running commands and events. */
 const SESSION_DRAIN_MS = 10_000;
 /** Sessions drained at once on shutdown. */
@@ -57,6 +63,8 @@ export class Fleet {
   private tickTimer?: NodeJS.Timeout;
   private fenceTimer?: NodeJS.Timeout;
   private ticking = false;
+  /** no rebalance before this time: the re-adoption after a fence, spread over the fleet */
+  private resumeAfter = 0;
   /** sessions being handed to a peer: commands for them wait for the handover, then go to the peer */
   private handing = new Map<string, Promise<void>>();
 
@@ -119,7 +127,9 @@ export class Fleet {
     this.lastBeat = startedAt;
     if (this.fenced) {
       this.fenced = false;
-      log.warn('heartbeat back: taking sessions again', { runnerId: this.me.runnerId });
+      const wait = Math.round(Math.random() * Math.min(READOPT_SPREAD_MS, this.settings.heartbeatTtlMs * 2));
+      this.resumeAfter = Date.now() + wait;
+      log.warn('heartbeat back: taking sessions again', { runnerId: this.me.runnerId, inMs: wait });
     }
   }
 
@@ -153,7 +163,7 @@ export class Fleet {
 
   /** One rebalance: reconcile what is open here with the table, take orphans, hand over surplus. */
   async tick() {
-    if (this.ticking || this.fenced || this.draining) return;
+    if (this.ticking || this.fenced || this.draining || Date.now() < this.resumeAfter) return;
     this.ticking = true;
     try {
       const [sessions, registry] = await Promise.all([wantedSessions(), runners()]);
