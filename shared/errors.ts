@@ -97,6 +97,8 @@ export const ERROR_STATUS = {
   ERR_INVALID_WEBHOOK_SIGNATURE: 401,
   /** message templates are Meta's: only a Cloud API connection has them and sends them */
   ERR_TEMPLATES_NEED_CLOUD: 400,
+  /** WhatsApp locked new chats from the number (its reach-out lock): replies in open chats still go */
+  ERR_REACHOUT_LOCKED: 409,
   /** no template of that name and language on the connection (synced from its WhatsApp Business Account) */
   ERR_TEMPLATE_NOT_FOUND: 404,
   /** the template is not approved, or has parts the product cannot fill (`details`: status, unsupported) */

@@ -107,4 +107,36 @@ describe("WhatsApp's warnings before a ban", () => {
     expect(refused.error).toBe('ERR_SENDING_WAPP_MSG');
     expect(refused.providerError).toMatchObject({ code: 463 });
   });
+
+  it('while the lock holds, a first message to someone who never wrote is refused (ERR_REACHOUT_LOCKED); replies to customers who wrote go', async () => {
+    const co = await newCompany('reachout-send');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
+    const customer = number(co);
+    await phone(co.companyId, line.id).send({ from: customer, body: 'oi, tudo bem?' });
+    const written = await eventually(async () => {
+      const list = await api('GET', '/tickets?status=pending&showAll=true', { token: co.adminToken });
+      return (list.body.tickets as any[])[0];
+    });
+    const until = new Date(Date.now() + HOUR).toISOString();
+    await phone(co.companyId, line.id).restrict({ reachoutLock: { active: true, until } });
+    await queuesIdle();
+
+    const stranger = await createContact(co.adminToken, { number: number(co) });
+    const fresh = await createTicket(co.adminToken, { contactId: stranger.id, whatsappId: line.id });
+    const refused = await api('POST', `/messages/${fresh.id}`, { token: co.adminToken, body: { body: 'Olá!' } });
+    expect([refused.status, refused.body.error, refused.body.details?.until]).toEqual([
+      409,
+      'ERR_REACHOUT_LOCKED',
+      until,
+    ]);
+    expect((await api('GET', `/messages/${fresh.id}`, { token: co.adminToken })).body.messages).toEqual([]);
+
+    const reply = await api('POST', `/messages/${written.id}`, { token: co.adminToken, body: { body: 'Tudo sim!' } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    // once lifted, the new chat goes
+    await phone(co.companyId, line.id).restrict({ reachoutLock: { active: false } });
+    await queuesIdle();
+    const after = await api('POST', `/messages/${fresh.id}`, { token: co.adminToken, body: { body: 'Olá!' } });
+    expect(after.status, JSON.stringify(after.body)).toBe(201);
+  });
 });

@@ -15,7 +15,7 @@ import { cloudWindowEndsAt, cloudWindowLeftMs } from '#shared/cloud-window';
 import { protocolOf } from '#shared/message-variables';
 import type { TemplateSendInput } from '#shared/schemas/whatsapp-templates';
 import { prepareTemplateSend } from '../whatsapp-cloud/templates';
-import { knownProvider, toWhatsapp, whatsappKeys } from '../whatsapp/repo';
+import { getWhatsapp, knownProvider, toWhatsapp, whatsappKeys } from '../whatsapp/repo';
 import { batchGet } from '../db';
 import { countIfFirstResponse } from '../sla/clock';
 import { AppError } from '../errors';
@@ -74,6 +74,8 @@ export async function sendMessage(
     throw new AppError('ERR_CLOUD_WINDOW_CLOSED', undefined, {
       windowEndsAt: cloudWindowEndsAt(ticket.customerMessageAt),
     });
+  // WhatsApp locked new chats from this number: a first message to someone who never wrote is refused
+  if (!cloud && !ticket.customerMessageAt && !input.campaign) await assertMayReachOut(companyId, ticket.whatsappId);
   const quoted = sameConversation(
     ticket,
     input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
@@ -161,6 +163,12 @@ export async function sendMessage(
  * The ticket's contact, and its connection's provider (which transport sends): one read together,
  * or only the contact once this instance knows the provider (it never changes).
  */
+/** ERR_REACHOUT_LOCKED while the connection's reach-out lock holds (read only for a new chat). */
+async function assertMayReachOut(companyId: number, whatsappId: number) {
+  const until = (await getWhatsapp(companyId, whatsappId))?.reachoutLockedUntil;
+  if (until && Date.parse(until) > Date.now()) throw new AppError('ERR_REACHOUT_LOCKED', undefined, { until });
+}
+
 async function contactAndProvider(companyId: number, ticket: Ticket) {
   const known = knownProvider(companyId, ticket.whatsappId);
   const keys = [

@@ -29,6 +29,8 @@ export default {
     ERR_CLOUD_NUMBER_IN_USE: 'Este número da Cloud API já está em uso em outra conexão.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Assinatura do webhook inválida.',
     ERR_TEMPLATES_NEED_CLOUD: 'Modelos de mensagem existem só em conexões da API oficial (Cloud API).',
+    ERR_REACHOUT_LOCKED:
+      'O WhatsApp bloqueou por um tempo novas conversas deste número: responda quem já escreveu, ou tente mais tarde.',
     ERR_TEMPLATE_NOT_FOUND: 'Modelo não encontrado: sincronize os modelos na página de conexões.',
     ERR_TEMPLATE_NOT_SENDABLE: 'Este modelo não está aprovado ou não pode ser preenchido aqui.',
     ERR_TEMPLATE_SYNC_FAILED: 'A Meta não respondeu à sincronização dos modelos: verifique a conexão.',
@@ -101,6 +103,8 @@ export default {
     ERR_CLOUD_NUMBER_IN_USE: 'This Cloud API number is already used by another connection.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Invalid webhook signature.',
     ERR_TEMPLATES_NEED_CLOUD: 'Message templates exist only on official API (Cloud API) connections.',
+    ERR_REACHOUT_LOCKED:
+      'WhatsApp locked new chats from this number for a while: reply to those who wrote, or try again later.',
     ERR_TEMPLATE_NOT_FOUND: 'Template not found: sync the templates on the connections page.',
     ERR_TEMPLATE_NOT_SENDABLE: 'This template is not approved or cannot be filled in here.',
     ERR_TEMPLATE_SYNC_FAILED: 'Meta did not answer the template sync: check the connection.',
@@ -173,6 +177,8 @@ export default {
     ERR_CLOUD_NUMBER_IN_USE: 'Este número de la Cloud API ya se usa en otra conexión.',
     ERR_INVALID_WEBHOOK_SIGNATURE: 'Firma del webhook inválida.',
     ERR_TEMPLATES_NEED_CLOUD: 'Las plantillas de mensaje existen solo en conexiones de la API oficial (Cloud API).',
+    ERR_REACHOUT_LOCKED:
+      'WhatsApp bloqueó por un tiempo nuevas conversaciones de este número: responda a quien ya escribió o intente más tarde.',
     ERR_TEMPLATE_NOT_FOUND: 'Plantilla no encontrada: sincronice las plantillas en la página de conexiones.',
     ERR_TEMPLATE_NOT_SENDABLE: 'Esta plantilla no está aprobada o no se puede completar aquí.',
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
