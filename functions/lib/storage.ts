@@ -10,6 +10,9 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { config } from './config';
 import { AppError } from './errors';
 import { acceptUpload, servedAs, type AcceptedUpload } from './upload-policy';
@@ -163,6 +166,18 @@ export async function storeUpload(
 export async function getObject(key: string): Promise<Buffer> {
   const out = await s3().send(new GetObjectCommand({ Bucket: config().mediaBucket, Key: key }));
   return Buffer.from(await out.Body!.transformToByteArray());
+}
+
+/** The object's size in bytes, without reading it. */
+export async function objectSize(key: string) {
+  const out = await s3().send(new HeadObjectCommand({ Bucket: config().mediaBucket, Key: key }));
+  return out.ContentLength ?? 0;
+}
+
+/** Streams the object into the file at `path` (a large object never sits whole in memory). */
+export async function downloadObject(key: string, path: string) {
+  const out = await s3().send(new GetObjectCommand({ Bucket: config().mediaBucket, Key: key }));
+  await pipeline(out.Body as Readable, createWriteStream(path));
 }
 
 export async function objectExists(key: string) {

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_HEALTH, type HealthSettings } from './health';
 import { CHECK_INTERVAL_MS } from './check-pacer';
+import { MEDIA_BYTES_IN_FLIGHT } from './outbound-media';
 
 /** The session runner's own settings, read once at start (table, bucket and queues come from functions/lib/config). */
 export interface RunnerConfig {
@@ -36,6 +37,11 @@ export interface RunnerConfig {
   health: HealthSettings;
   /** at most one batched number check per session this often (check-pacer.ts; tests shorten it) */
   checkIntervalMs: number;
+  /**
+   * outbound media bytes streamed from storage and sent at once on this runner; a send waits until
+   * its media fits (one larger than this goes alone)
+   */
+  mediaBytesInFlight: number;
 }
 
 let cached: RunnerConfig | undefined;
@@ -76,6 +82,7 @@ export function runnerConfig(): RunnerConfig {
       metrics: process.env.HEALTH_METRICS === 'emf',
     },
     checkIntervalMs: num('NUMBER_CHECK_INTERVAL_MS', CHECK_INTERVAL_MS),
+    mediaBytesInFlight: num('MEDIA_BYTES_IN_FLIGHT', MEDIA_BYTES_IN_FLIGHT),
   };
   return cached;
 }

@@ -53,6 +53,7 @@ const manager = new SessionManager(provider, cfg.runnerId, undefined, {
   health: cfg.health,
   maxHandshakes: cfg.fleet.maxHandshakes,
   checkIntervalMs: cfg.checkIntervalMs,
+  mediaBytesInFlight: cfg.mediaBytesInFlight,
   owns: (companyId, whatsappId) => fleet!.owns(companyId, whatsappId),
 });
 // the local stack names the token so that tests can ask for a health tick; otherwise a random one

@@ -11,6 +11,12 @@ import type { AuthStore } from './auth-store';
 
 export type SendCommand = Extract<SessionCommand, { type: 'send' }>;
 
+/** A send's media, streamed from storage into a local file (read from there, never held whole in memory). */
+export interface MediaFile {
+  path: string;
+  size: number;
+}
+
 /** A message as a provider reports it: media not yet stored, only a way to fetch it. */
 export type { ProviderMessage };
 
@@ -67,7 +73,7 @@ export interface ProviderSession {
    * Sends with exactly `command.wid`. Returns the chat it went to (a contact's `@lid` id when
    * WhatsApp moved it there) and the sent content, kept for retry requests.
    */
-  send(command: SendCommand, media?: Buffer): Promise<{ chatJid: string; content?: unknown }>;
+  send(command: SendCommand, media?: MediaFile): Promise<{ chatJid: string; content?: unknown }>;
   deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
   /** asks WhatsApp about many numbers in one query; one answer per number asked, in its order */
   checkNumbers(numbers: string[]): Promise<{ number: string; exists: boolean; jid?: string }[]>;

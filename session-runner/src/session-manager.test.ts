@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, it, expect, vi } from 'vitest';
 import type { InboundEvent } from '#shared/whatsapp-protocol';
 import { startTestTable, type LocalDynamo } from '../../infra/local/dynamo';
@@ -13,6 +15,18 @@ vi.mock('./emit', () => ({
     const ms = queueTakes(e);
     if (ms) await new Promise((r) => setTimeout(r, ms));
     emitted.push(e);
+  },
+}));
+
+/** the temp files outbound media was streamed into, and the objects' bytes (storage replaced) */
+const mediaFiles: string[] = [];
+const MEDIA_BYTES = Buffer.from('\x00\x00\x00\x18ftypmp42 a short video');
+vi.mock('#lib/storage', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('#lib/storage')>()),
+  objectSize: async () => MEDIA_BYTES.length,
+  downloadObject: async (_key: string, path: string) => {
+    mediaFiles.push(path);
+    await writeFile(path, MEDIA_BYTES);
   },
 }));
 
@@ -251,6 +265,32 @@ describe('session manager', () => {
       expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
       expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
     ]);
+    await m.closeAll();
+  });
+
+  it('R6: a media send streams the object into a temp file that is removed after the send, even one the provider refused', async () => {
+    const { m, phone } = await connectedPhone(80, 'runner-media');
+    const media = {
+      key: 'company1/media/clip.mp4',
+      mimetype: 'video/mp4',
+      fileName: 'clip.mp4',
+      kind: 'video' as const,
+    };
+    await m.handle({ ...sendCommand(80, '3EB0MEDIA000000000001'), media });
+    expect(phone().outbound).toEqual([
+      expect.objectContaining({ wid: '3EB0MEDIA000000000001', media: { ...media, size: MEDIA_BYTES.length } }),
+    ]);
+    expect(mediaFiles).toHaveLength(1);
+    expect(existsSync(mediaFiles[0]!)).toBe(false);
+
+    hub.failSends.add('5511988887777@s.whatsapp.net');
+    await m.handle({ ...sendCommand(80, '3EB0MEDIA000000000002'), media });
+    hub.failSends.clear();
+    expect(results('3EB0MEDIA000000000002')).toEqual([
+      expect.objectContaining({ ack: 0, error: 'ERR_SENDING_WAPP_MSG' }),
+    ]);
+    expect(mediaFiles).toHaveLength(2);
+    expect(existsSync(mediaFiles[1]!)).toBe(false);
     await m.closeAll();
   });
 

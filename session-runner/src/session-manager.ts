@@ -1,8 +1,8 @@
-import { getObject } from '#lib/storage';
 import { log } from '#lib/log';
 import type { ConnectionStatus } from '#shared/constants';
 import { ACK, ADDRESS_BOOK_PART, type InboundEvent, type SessionCommand } from '#shared/whatsapp-protocol';
 import { AuthStore } from './auth-store';
+import { ByteBudget } from './byte-budget';
 import { CheckPacer } from './check-pacer';
 import { decideClose } from './close-policy';
 import { emit } from './emit';
@@ -19,6 +19,7 @@ import {
 import { markStopped, markWanted, readSession, unmarkWanted } from '#lib/fleet/ownership';
 import { storeMedia } from '#lib/inbound-media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
+import { type HeldMedia, holdMedia, MEDIA_BYTES_IN_FLIGHT } from './outbound-media';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
 import { perGroupSequencer } from './sequencer';
 
@@ -543,6 +544,8 @@ export interface ManagerOptions {
   maxHandshakes?: number;
   /** the spacing of a session's batched number checks (check-pacer.ts) */
   checkIntervalMs?: number;
+  /** outbound media bytes in flight at once on this runner (config.ts, MEDIA_BYTES_IN_FLIGHT) */
+  mediaBytesInFlight?: number;
 }
 
 /**
@@ -557,6 +560,8 @@ export class SessionManager {
   private writeMetrics: (line: string) => void;
   private owns: (companyId: number, whatsappId: number) => Promise<boolean>;
   private openingWaitMs: number;
+  /** outbound media bytes in flight on this runner (R6 of whatsapp-review-3) */
+  private mediaBudget: ByteBudget;
   /** commands running per session: a handover waits for them */
   private busy = new Map<string, number>();
   private handshakes: ReturnType<typeof perGroupSequencer>;
@@ -582,6 +587,7 @@ export class SessionManager {
     this.openingWaitMs = opts.openingWaitMs ?? OPENING_WAIT_MS;
     this.handshakes = perGroupSequencer(opts.maxHandshakes ?? 8);
     this.checks = new CheckPacer(opts.checkIntervalMs);
+    this.mediaBudget = new ByteBudget(opts.mediaBytesInFlight ?? MEDIA_BYTES_IN_FLIGHT);
   }
 
   private key = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
@@ -880,31 +886,38 @@ export class SessionManager {
       await emit({ ...result, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
     };
     if (!socket) return failed(new Error('session not connected'));
-    let media: Buffer | undefined;
+    let media: HeldMedia | undefined;
     try {
-      media = command.media ? await getObject(command.media.key) : undefined;
+      media = command.media ? await holdMedia(command.media.key, this.mediaBudget) : undefined;
     } catch (err) {
       return failed(err);
     }
-    const claim = await claimSend(companyId, wid);
-    if (!claim.claimed) {
-      log.warn('send command redelivered', { companyId, whatsappId, messageId, wid, earlier: claim.earlier });
-      if (claim.earlier === 'failed') return failed(new Error('the earlier attempt failed'));
-      if (claim.earlier === 'sent') return emit({ ...result, wid, ack: ACK.sent });
-      // 'unknown': the earlier attempt died between its claim and its outcome, maybe before the
-      // send. Sending again with the same id is safe: a phone drops a message whose id it already
-      // has, so the customer sees it once either way, while not sending could lose it.
-    }
-    let sent: Awaited<ReturnType<ProviderSession['send']>>;
     try {
-      sent = await socket.send(command, media);
-    } catch (err) {
-      await recordFailed(companyId, wid).catch(logFailure('recording a failed send failed', { companyId, whatsappId }));
-      return failed(err);
+      const claim = await claimSend(companyId, wid);
+      if (!claim.claimed) {
+        log.warn('send command redelivered', { companyId, whatsappId, messageId, wid, earlier: claim.earlier });
+        if (claim.earlier === 'failed') return failed(new Error('the earlier attempt failed'));
+        if (claim.earlier === 'sent') return emit({ ...result, wid, ack: ACK.sent });
+        // 'unknown': the earlier attempt died between its claim and its outcome, maybe before the
+        // send. Sending again with the same id is safe: a phone drops a message whose id it already
+        // has, so the customer sees it once either way, while not sending could lose it.
+      }
+      let sent: Awaited<ReturnType<ProviderSession['send']>>;
+      try {
+        sent = await socket.send(command, media);
+      } catch (err) {
+        await recordFailed(companyId, wid).catch(
+          logFailure('recording a failed send failed', { companyId, whatsappId }),
+        );
+        return failed(err);
+      }
+      await recordSent(companyId, wid, sent.content).catch(logFailure('recording a send failed', { companyId, wid }));
+      await emit({ ...result, chatJid: sent.chatJid, wid, ack: ACK.sent });
+      return true;
+    } finally {
+      // the temp file goes and its bytes leave the budget whatever the send did
+      await media?.discard();
     }
-    await recordSent(companyId, wid, sent.content).catch(logFailure('recording a send failed', { companyId, wid }));
-    await emit({ ...result, chatJid: sent.chatJid, wid, ack: ACK.sent });
-    return true;
   }
 
   /**

@@ -12,6 +12,7 @@
  *   BENCH_ONLY=dashboard BENCH_CONCURRENCY=10 npm run bench   # one call, one concurrency
  *   npm run bench -- fleet              # the session fleet instead (tests/bench/fleet.ts)
  *   npm run bench -- runner-memory      # one runner's memory under traffic (tests/bench/runner-memory.ts)
+ *   npm run bench -- media-sends        # a 16 MB video through 10 connections on one runner, its RSS (tests/bench/media-sends.ts)
  *   npm run bench -- bundle-size        # JS + CSS gzip of the login and ticket pages (tests/bench/bundle-size.ts)
  *   npm run bench -- search             # full-text search at 500,000 messages (tests/bench/search.ts)
  *   npm run bench -- cloud-webhook      # Meta's signed webhooks in, to the attendant's screen (tests/bench/cloud-webhook.ts)
@@ -48,6 +49,11 @@ if (process.argv[2] === 'fleet') {
 if (process.argv[2] === 'runner-memory') {
   process.argv.splice(2, 1);
   await import('./runner-memory');
+}
+// `npm run bench -- media-sends [connections] [sends] [MB]`: outbound media on one runner (tests/bench/media-sends.ts)
+if (process.argv[2] === 'media-sends') {
+  process.argv.splice(2, 1);
+  await import('./media-sends');
 }
 // `npm run bench -- search`: full-text search at 500,000 messages, p50/p99 and the index on disk (tests/bench/search.ts)
 if (process.argv[2] === 'search') {

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { perGroupSequencer } from '../sequencer';
 import type { UndecryptableMessage } from '#shared/whatsapp-protocol';
-import type { Provider, ProviderMessage, ProviderSession, SendCommand, SessionContext } from '../provider';
+import type { MediaFile, Provider, ProviderMessage, ProviderSession, SendCommand, SessionContext } from '../provider';
 import type { SessionRestriction } from '#shared/whatsapp-protocol';
 
 /**
@@ -218,12 +218,12 @@ class HubSession implements ProviderSession {
     await this.close();
   }
 
-  async send(command: SendCommand, media?: Buffer) {
+  async send(command: SendCommand, media?: MediaFile) {
     await this.request('send', {
       wid: command.wid,
       to: command.to,
       body: command.body,
-      media: command.media && media ? { ...command.media, size: media.length } : undefined,
+      media: command.media && media ? { ...command.media, size: media.size } : undefined,
       quotedWid: command.quotedWid,
     } satisfies SendArgs);
     return { chatJid: command.to, content: { conversation: command.body } };

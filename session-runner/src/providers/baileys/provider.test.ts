@@ -211,11 +211,13 @@ describe('Baileys provider', () => {
     await s.connect();
     const audio = (mimetype: string, ptt?: boolean) =>
       command({ media: { key: 'k', mimetype, fileName: 'a', kind: 'audio', ptt } });
-    await s.send(audio('audio/mpeg'), Buffer.from('mp3'));
-    await s.send(audio('audio/ogg; codecs=opus', true), Buffer.from('ogg'));
-    await s.send(audio('audio/webm;codecs=opus', true), Buffer.from('webm'));
-    const ptt = made[0]!.sock.sendMessage.mock.calls.map((c) => (c[1] as { ptt?: boolean }).ptt);
-    expect(ptt).toEqual([false, true, false]);
+    await s.send(audio('audio/mpeg'), { path: '/tmp/a.mp3', size: 3 });
+    await s.send(audio('audio/ogg; codecs=opus', true), { path: '/tmp/a.ogg', size: 3 });
+    await s.send(audio('audio/webm;codecs=opus', true), { path: '/tmp/a.webm', size: 4 });
+    const sent = made[0]!.sock.sendMessage.mock.calls.map((c) => c[1] as { ptt?: boolean; audio: unknown });
+    expect(sent.map((c) => c.ptt)).toEqual([false, true, false]);
+    // Baileys streams the file from its path: the media never sits whole in memory here
+    expect(sent[0]!.audio).toEqual({ url: '/tmp/a.mp3' });
   });
 
   it("connects with WhatsApp Web's current version, and with Baileys' own when it cannot be fetched in time", async () => {

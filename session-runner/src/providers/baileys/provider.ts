@@ -19,7 +19,7 @@ import { AddressBook } from '../../address-book';
 import { log } from '#lib/log';
 import { withTimeout } from '../../health';
 import { Lru } from '../../lru';
-import type { Provider, ProviderSession, SendCommand, SessionContext } from '../../provider';
+import type { MediaFile, Provider, ProviderSession, SendCommand, SessionContext } from '../../provider';
 import { perGroupSequencer } from '../../sequencer';
 import { loadDynamoAuthState } from './auth-state';
 import { ReceiptJournal, type JournalStore } from './receipt-journal';
@@ -162,9 +162,11 @@ const BACKLOG_MAX_AGE_SECONDS = 14 * 24 * 3600;
 /** Provider events handled at once (downloads, picture look-ups), each chat's still one after another. */
 const DELIVERY_CONCURRENCY = 8;
 
-function content(command: SendCommand, media?: Buffer): AnyMessageContent {
-  if (!command.media || !media) return { text: command.body };
+function content(command: SendCommand, file?: MediaFile): AnyMessageContent {
+  if (!command.media || !file) return { text: command.body };
   const { kind, mimetype, fileName, ptt } = command.media;
+  // a path, not a stream: Baileys opens the file itself and streams it through its encryption
+  const media = { url: file.path };
   const caption = command.body && command.body !== fileName ? command.body : undefined;
   switch (kind) {
     case 'image':
@@ -522,7 +524,7 @@ class BaileysSession implements ProviderSession {
     this.retire();
   }
 
-  async send(command: SendCommand, media?: Buffer) {
+  async send(command: SendCommand, media?: MediaFile) {
     const sock = this.socket();
     const chatJid = await this.addressOf(sock, command.to);
     // known before the send: its echo may arrive before sendMessage returns
