@@ -48,6 +48,8 @@ export const FleetSession = z.object({
   reason: z.enum(SESSION_REASONS),
   /** when WhatsApp stopped it for good (it is no longer wanted: a start or a new QR code brings it back) */
   stoppedAt: z.string().nullable(),
+  /** while WhatsApp locks new chats from the number (its reach-out lock): until when */
+  reachoutLockedUntil: z.string().nullable().optional(),
 });
 export type FleetSession = z.infer<typeof FleetSession>;
 

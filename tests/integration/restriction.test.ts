@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, newCompany, queuesIdle, runTimer, type TestCompany, usesTimers } from './helpers';
+import { ADMIN, api, login, newCompany, queuesIdle, runTimer, type TestCompany, usesTimers } from './helpers';
+import type { FleetView } from '#shared/schemas/fleet';
 import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { createContact, createTicket } from './fixtures';
 
@@ -54,6 +55,11 @@ describe("WhatsApp's warnings before a ban", () => {
       reachoutLockedUntil: until,
       reachoutType: 'BIZ_COMMERCE_VIOLATION_DRUGS',
     });
+    // the operator sees it on the fleet page too
+    const { token: superToken } = await login(ADMIN.email, ADMIN.password);
+    const fleet = (await api<FleetView>('GET', '/fleet', { token: superToken })).body;
+    const session = fleet.sessions.find((s) => s.companyId === co.companyId && s.whatsappId === line.id);
+    expect(session?.reachoutLockedUntil).toBe(until);
     const id = await campaignOn(co, line.id);
     const waiting = await eventually(async () => {
       const c = await campaign(co, id);
@@ -66,6 +72,10 @@ describe("WhatsApp's warnings before a ban", () => {
     await queuesIdle();
     const lifted = await connection(co, line.id);
     expect(lifted.reachoutLockedUntil).toBeUndefined();
+    const after = (await api<FleetView>('GET', '/fleet', { token: superToken })).body;
+    expect(
+      after.sessions.find((s) => s.whatsappId === line.id && s.companyId === co.companyId)?.reachoutLockedUntil,
+    ).toBeNull();
     expect(lifted.reachoutType).toBeUndefined();
     await api('POST', `/campaigns/${id}/cancel`, { token: co.adminToken });
   });

@@ -6,7 +6,12 @@ import { queueDepths } from './queues';
 import { sessionReason, type StoredSessionState } from './reasons';
 import { isAlive, runners } from './registry';
 
-type ConnectionItem = StoredSessionState & { companyId: number; id: number; name: string };
+type ConnectionItem = StoredSessionState & {
+  companyId: number;
+  id: number;
+  name: string;
+  reachoutLockedUntil?: string;
+};
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -56,6 +61,10 @@ export async function fleetView(now = Date.now()): Promise<FleetView> {
       status: connection?.status ?? null,
       reason: sessionReason(connection),
       stoppedAt: stoppedAt ?? null,
+      reachoutLockedUntil:
+        connection?.reachoutLockedUntil && Date.parse(connection.reachoutLockedUntil) > now
+          ? connection.reachoutLockedUntil
+          : null,
     };
   };
   const sessions = [

@@ -133,7 +133,14 @@ export default function FleetPage() {
                         t('sessions.noHolder')
                       )}
                     </TableCell>
-                    <TableCell>{t(`reasons.${s.reason}`)}</TableCell>
+                    <TableCell>
+                      {t(`reasons.${s.reason}`)}
+                      {s.reachoutLockedUntil && (
+                        <Typography variant="caption" color="error" sx={{ display: 'block' }} role="alert">
+                          {t('sessions.reachoutLocked', { date: when(s.reachoutLockedUntil) })}
+                        </Typography>
+                      )}
+                    </TableCell>
                     <TableCell>{s.stoppedAt && when(s.stoppedAt)}</TableCell>
                   </TableRow>
                 ))}
