@@ -161,8 +161,13 @@ export const CampaignSettingsBody = z.object({
 /** GET /campaign-settings: a list of key and JSON-encoded value (section 7). */
 export type CampaignSettingsList = { key: keyof CampaignSettings; value: string }[];
 
-/** One contact's send (the campaign's `shipping` entries). */
-export type ShippingStatus = 'pending' | 'sending' | 'sent' | 'failed';
+/**
+ * One contact's send (the campaign's `shipping` entries). `skipped`: the contact was left out, never
+ * sent to; `error` says why (SHIPPING_SKIP_REASONS).
+ */
+export type ShippingStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+/** Why a contact of the audience was left out: `noNumber`, WhatsApp knows it only by a `@lid` id or username. */
+export const SHIPPING_SKIP_REASONS = ['noNumber'] as const;
 export interface Shipping {
   number: string;
   name: string;

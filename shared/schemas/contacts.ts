@@ -51,7 +51,13 @@ export const ContactBody = z.object({
 });
 export type ContactBody = z.infer<typeof ContactBody>;
 
-export const ContactUpdateBody = ContactBody.partial();
+/**
+ * An edit changes what it names. An empty number leaves the number as it is: a contact WhatsApp knows
+ * only by its `@lid` id (no number) is edited without inventing one, and gets its number when one is typed.
+ */
+export const ContactUpdateBody = ContactBody.extend({
+  number: z.union([z.literal(''), contactNumber]).transform((v) => v || undefined),
+}).partial();
 export type ContactUpdateBody = z.infer<typeof ContactUpdateBody>;
 
 /** A day `YYYY-MM-DD` or a full ISO date-time. */

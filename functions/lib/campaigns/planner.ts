@@ -6,7 +6,15 @@ import { contactKeys, toContact } from '../contacts/repo';
 import { ticketKeys } from '../tickets/repo';
 import { tagLinksPk } from '../tags/repo';
 import { ITEM_PREFIX, itemsPk } from '../contact-lists/repo';
-import { campaignKeys, getStoredCampaign, shippingKeys, type StoredCampaign, type StoredShipping } from './repo';
+import type { Contact } from '#shared/schemas/contacts';
+import {
+  campaignKeys,
+  contactShippingKeys,
+  getStoredCampaign,
+  shippingKeys,
+  type StoredCampaign,
+  type StoredShipping,
+} from './repo';
 import { enqueueCampaignJob, type CampaignJob } from './jobs';
 import { announceCampaign } from './events';
 
@@ -20,8 +28,14 @@ interface Recipient {
   contactId?: number;
 }
 
-/** One page of the audience: a contact list's items (not known invalid), or the contacts of a tag's tickets. */
-async function audiencePage(c: StoredCampaign, startKey?: Item): Promise<{ recipients: Recipient[]; lastKey?: Item }> {
+/**
+ * One page of the audience: a contact list's items (not known invalid), or the contacts of a tag's
+ * tickets, with those of them that have no number (`left`, known only by a `@lid` id).
+ */
+async function audiencePage(
+  c: StoredCampaign,
+  startKey?: Item,
+): Promise<{ recipients: Recipient[]; left: Contact[]; lastKey?: Item }> {
   if (c.contactListId) {
     const out = await query({
       pk: itemsPk(c.companyId, c.contactListId),
@@ -32,7 +46,7 @@ async function audiencePage(c: StoredCampaign, startKey?: Item): Promise<{ recip
     const recipients = out.items
       .filter((i) => i.isWhatsappValid !== false)
       .map((i) => ({ number: String(i.number), name: String(i.name), contactListItemId: Number(i.id) }));
-    return { recipients, lastKey: out.lastKey };
+    return { recipients, left: [], lastKey: out.lastKey };
   }
   const out = await query<{ ticketId: number }>({
     pk: tagLinksPk(c.companyId, c.tagId!),
@@ -44,12 +58,27 @@ async function audiencePage(c: StoredCampaign, startKey?: Item): Promise<{ recip
     out.items.map((l) => ticketKeys(c.companyId, l.ticketId)),
   );
   const contactIds = [...new Set(tickets.filter((t) => !t.isGroup).map((t) => t.contactId))];
-  const contacts = (await batchGet(contactIds.map((id) => contactKeys(c.companyId, id)))).map(toContact);
+  const contacts = (await batchGet(contactIds.map((id) => contactKeys(c.companyId, id)))).filter((ct) => !ct.isGroup);
   const recipients = contacts
-    .filter((ct) => ct.number && !ct.isGroup)
-    .map((ct) => ({ number: ct.number, name: ct.name, contactId: ct.id }));
-  return { recipients, lastKey: out.lastKey };
+    .filter((ct) => ct.number)
+    .map((ct) => ({ number: String(ct.number), name: String(ct.name), contactId: Number(ct.id) }));
+  return { recipients, left: contacts.filter((ct) => !ct.number).map(toContact), lastKey: out.lastKey };
 }
+
+const skipped = (c: StoredCampaign, ct: Contact): StoredShipping => ({
+  companyId: c.companyId,
+  campaignId: c.id,
+  number: '',
+  name: ct.name,
+  status: 'skipped',
+  variant: 1,
+  messageId: null,
+  sentAt: null,
+  deliveredAt: null,
+  readAt: null,
+  error: 'noNumber',
+  contactId: ct.id,
+});
 
 const filledVariants = (c: StoredCampaign) =>
   CAMPAIGN_MESSAGE_FIELDS.map((f, i) => (c[f]?.trim() ? i + 1 : 0)).filter(Boolean);
@@ -64,7 +93,7 @@ const filledVariants = (c: StoredCampaign) =>
 export async function planPage(job: Extract<CampaignJob, { kind: 'plan' }>) {
   const c = await getStoredCampaign(job.companyId, job.campaignId, true);
   if (c?.status !== 'EM_ANDAMENTO' || c.plannedAt || (c.planPage ?? 0) !== job.page) return;
-  const { recipients, lastKey } = await audiencePage(c, job.startKey);
+  const { recipients, left, lastKey } = await audiencePage(c, job.startKey);
   const unique = [...new Map(recipients.map((r) => [r.number, r])).values()];
   const existing = new Set(
     (await batchGet<{ sk: string }>(unique.map((r) => shippingKeys(c.companyId, c.id, r.number)))).map((i) => i.sk),
@@ -91,6 +120,8 @@ export async function planPage(job: Extract<CampaignJob, { kind: 'plan' }>) {
       return { ...shippingKeys(c.companyId, c.id, r.number), ...shipping };
     }),
   );
+  // left out with the reason (rewritten alike by a redelivered page, never counted nor sent)
+  await batchWrite(left.map((ct) => ({ ...contactShippingKeys(c.companyId, c.id, ct.id), ...skipped(c, ct) })));
   const done = !lastKey;
   const step = (c.step ?? 0) + 1;
   const moved = await updateItem(campaignKeys(c.companyId, c.id), {

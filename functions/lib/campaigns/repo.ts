@@ -13,13 +13,20 @@ import { pad } from '../keys';
  *   after the next expected step (a lost job is found there and the chain restarted);
  * - shipping: pk `C#<cid>#CAMPSHIP#<campaignId>`, sk `S#<number>`: one per WhatsApp number, written
  *   by the planner, moved pending -> sending -> sent | failed by the sender under conditions, with
- *   the message id so acks fill deliveredAt / readAt.
+ *   the message id so acks fill deliveredAt / readAt. A contact of the audience without a number
+ *   (known only by its `@lid` id) is written `skipped` with error `noNumber` under sk
+ *   `S#contact-<contactId>` (contactShippingKeys), never picked by the sender.
  */
 export const campaignKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `CAMPAIGN#${pad(id)}` });
 export const shippingPk = (companyId: number, campaignId: number) => `C#${companyId}#CAMPSHIP#${campaignId}`;
 export const shippingKeys = (companyId: number, campaignId: number, number: string) => ({
   pk: shippingPk(companyId, campaignId),
   sk: `S#${number}`,
+});
+/** The shipping item of a contact without a number (left out, see above). */
+export const contactShippingKeys = (companyId: number, campaignId: number, contactId: number) => ({
+  pk: shippingPk(companyId, campaignId),
+  sk: `S#contact-${contactId}`,
 });
 export const CAMPAIGN_DUE_PK = 'CAMPAIGN_DUE';
 export const campaignDueIndex = (companyId: number, id: number, when: string) => ({

@@ -28,6 +28,7 @@ import { useOnReconnect, useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { liveMutation } from '../realtime/cache';
 import { PauseNotice } from './PauseNotice';
 import { REPORT_RELOAD_AFTER_FINISH_MS, STATUS_COLOR, progressPercent } from './campaign-rules';
+import { shownNumber } from '../contacts/contact-number';
 
 /**
  * A campaign's report (management.md 4): valid contacts, delivered, read, failed, and progress =
@@ -179,14 +180,16 @@ export default function CampaignReportPage() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {shipping.map((s) => (
-              <TableRow key={s.number}>
+            {shipping.map((s, i) => (
+              <TableRow key={s.number || `left-${i}`}>
                 <TableCell>{s.name}</TableCell>
-                <TableCell>{s.number}</TableCell>
+                <TableCell>{shownNumber(s.number, t)}</TableCell>
                 <TableCell>{t(`reportPage.shippingStatus.${s.status}`)}</TableCell>
                 <TableCell>{formatDateTime(s.deliveredAt)}</TableCell>
                 <TableCell>{formatDateTime(s.readAt)}</TableCell>
-                <TableCell>{s.error ?? ''}</TableCell>
+                <TableCell>
+                  {s.status === 'skipped' ? t(`reportPage.skipReasons.${s.error}`) : (s.error ?? '')}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

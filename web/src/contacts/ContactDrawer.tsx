@@ -30,6 +30,7 @@ import { asList, liveMutation } from '../realtime/cache';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import type { Contact, Ticket } from '../tickets/types';
 import { ContactModal } from './ContactModal';
+import { shownNumber } from './contact-number';
 
 interface Note {
   id: number;
@@ -124,9 +125,13 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
           <Typography variant="h6" title={shown?.name}>
             {drawerName(shown?.name ?? '', narrow)}
           </Typography>
-          <Typography component="a" href={`tel:${shown?.number ?? ''}`} color="text.secondary">
-            {shown?.number}
-          </Typography>
+          {shown?.number || !shown ? (
+            <Typography component="a" href={`tel:${shown?.number ?? ''}`} color="text.secondary">
+              {shown?.number}
+            </Typography>
+          ) : (
+            !shown.isGroup && <Typography color="text.secondary">{shownNumber(shown.number, t)}</Typography>
+          )}
           {shown?.email && (
             <Typography component="a" href={`mailto:${shown.email}`} color="text.secondary">
               {shown.email}

@@ -14,7 +14,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import AddIcon from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
 import { usePhone } from '../components/usePhone';
-import { ContactBody } from '#shared/schemas/contacts';
+import { ContactBody, ContactUpdateBody } from '#shared/schemas/contacts';
 import { api } from '../api/client';
 import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
@@ -24,6 +24,11 @@ import type { Contact } from '../tickets/types';
 
 /** Section 5 (the shared schema): name 2-50; number 8-50 digits; e-mail valid when given; extra info pairs. */
 export const ContactForm = ContactBody;
+/**
+ * Editing a contact WhatsApp knows only by its `@lid` id: the number may stay empty (the contact stays
+ * number-less) until somebody types it.
+ */
+export const NumberlessContactForm = ContactBody.extend({ number: ContactUpdateBody.shape.number });
 export interface ContactFormValues {
   name: string;
   number: string;
@@ -49,28 +54,32 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
   const [values, setValues] = useState<ContactFormValues>({ name: '', number: '', email: '', extraInfo: [] });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  /** the contact being edited has no number (known only by its @lid id) */
+  const [numberless, setNumberless] = useState(false);
   const fieldError = useFieldError(errors);
 
   useEffect(() => {
     if (!open) return;
     setErrors({});
+    setNumberless(false);
     if (!contactId) return setValues({ name: initialName ?? '', number: '', email: '', extraInfo: [] });
     api
       .get<Contact>(`/contacts/${contactId}`)
-      .then((c) =>
+      .then((c) => {
+        setNumberless(!c.number && !c.isGroup);
         setValues({
           name: c.name,
           number: c.number,
           email: c.email ?? '',
           extraInfo: (c.extraInfo ?? []).map(({ name, value }) => newRow(name, value)),
-        }),
-      )
+        });
+      })
       .catch(toastError);
   }, [open, contactId, initialName]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = ContactForm.safeParse({
+    const parsed = (numberless ? NumberlessContactForm : ContactForm).safeParse({
       ...values,
       extraInfo: values.extraInfo.map(({ name, value }) => ({ name, value })),
     });
@@ -127,8 +136,8 @@ export function ContactModal({ open, contactId, initialName, onClose, onSaved }:
                   setValues({ ...values, number: e.target.value });
                   setErrors(({ number: _gone, ...rest }) => rest);
                 }}
-                {...fieldError('number')}
-                required
+                {...(numberless && !errors.number ? { helperText: t('common:noNumber') } : fieldError('number'))}
+                required={!numberless}
                 fullWidth
                 placeholder="5511999998888"
               />

@@ -54,6 +54,7 @@ import { ContactModal } from './ContactModal';
 import { DuplicatesDialog } from './DuplicatesDialog';
 import { contactsCsv, downloadCsv } from './contacts-export';
 import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
+import { shownNumber } from './contact-number';
 
 /**
  * Every contact, page after page, for the export (the list on screen holds only the pages scrolled so
@@ -297,7 +298,7 @@ export default function ContactsPage() {
                     {c.name}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {c.number}
+                    {shownNumber(c.number, t)}
                   </Typography>
                   {c.email && (
                     <Typography variant="body2" color="text.secondary">
@@ -308,7 +309,7 @@ export default function ContactsPage() {
               ) : (
                 <>
                   <TableCell>{c.name}</TableCell>
-                  <TableCell>{c.number}</TableCell>
+                  <TableCell>{shownNumber(c.number, t)}</TableCell>
                   <TableCell>{c.email}</TableCell>
                 </>
               )}

@@ -95,6 +95,8 @@ export default {
     },
     confirm: { title: 'Tem certeza?' },
     notFound: 'Página não encontrada.',
+    /** a contact WhatsApp knows only by its @lid id (or username), without a phone number */
+    noNumber: 'sem número (ID do WhatsApp)',
     copyright: 'Copyright © {{year}} Inbox',
     userModal: {
       titleAdd: 'Adicionar usuário',
@@ -208,6 +210,8 @@ export default {
     },
     confirm: { title: 'Are you sure?' },
     notFound: 'Page not found.',
+    /** a contact WhatsApp knows only by its @lid id (or username), without a phone number */
+    noNumber: 'no number (WhatsApp ID)',
     copyright: 'Copyright © {{year}} Inbox',
     userModal: {
       titleAdd: 'Add user',
@@ -321,6 +325,8 @@ export default {
     },
     confirm: { title: '¿Está seguro?' },
     notFound: 'Página no encontrada.',
+    /** a contact WhatsApp knows only by its @lid id (or username), without a phone number */
+    noNumber: 'sin número (ID de WhatsApp)',
     copyright: 'Copyright © {{year}} Inbox',
     userModal: {
       titleAdd: 'Agregar usuario',

@@ -21,6 +21,7 @@ import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { textOn } from '../queues/palette';
 import type { Ticket } from '../tickets/types';
 import { groupByLane, laneOf, laneOfTag, movedTags, tagIdOfLane, UNTAGGED_LANE, type LaneId } from './board';
+import { shownNumber } from '../contacts/contact-number';
 
 type Board = { tickets: Ticket[]; hasMore?: boolean };
 
@@ -163,7 +164,7 @@ function TicketCard({ ticket }: { ticket: Ticket }) {
           {name}
         </Typography>
         <Typography variant="caption" color="text.secondary" component="p">
-          {ticket.contact?.number}
+          {shownNumber(ticket.contact?.number, t)}
         </Typography>
         <Typography variant="body2" noWrap>
           {ticket.lastMessage ?? ''}

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
 import { api } from '../api/client';
 import { useDebouncedValue } from '../lib/debounce';
 import { asList } from '../realtime/cache';
+import { shownNumber } from '../contacts/contact-number';
 
 export interface PickedContact {
   id: number;
@@ -31,6 +33,7 @@ export function ContactPicker({
   error?: boolean;
   helperText?: string;
 }) {
+  const { t } = useTranslation('common');
   const [text, setText] = useState('');
   const [options, setOptions] = useState<PickedContact[]>([]);
   const search = useDebouncedValue(text, DEBOUNCE_MS);
@@ -51,7 +54,7 @@ export function ContactPicker({
     <Autocomplete
       value={value}
       options={value && !options.some((o) => o.id === value.id) ? [value, ...options] : options}
-      getOptionLabel={(c) => `${c.name} (${c.number})`}
+      getOptionLabel={(c) => `${c.name} (${shownNumber(c.number, t)})`}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       filterOptions={(x) => x}
       onChange={(_, c) => onChange(c)}

@@ -23,6 +23,7 @@ import { formatDateTime } from '../lib/format';
 import { usePagedList } from '../lib/usePagedList';
 import { asList } from '../realtime/cache';
 import { segments, snippet, type Range } from './highlight';
+import { shownNumber } from '../contacts/contact-number';
 
 interface Option {
   id: number;
@@ -217,7 +218,11 @@ export default function SearchPage() {
                         <Marked text={hit.contact.name} ranges={hit.highlights.contactName} />
                       </Typography>
                       <Typography component="span" variant="body2" color="text.secondary">
-                        <Marked text={hit.contact.number} ranges={hit.highlights.contactNumber} />
+                        {hit.contact.number ? (
+                          <Marked text={hit.contact.number} ranges={hit.highlights.contactNumber} />
+                        ) : (
+                          shownNumber(hit.contact.number, t)
+                        )}
                       </Typography>
                       <Chip size="small" label={t('ticket', { id: hit.ticket.id })} />
                       <Chip size="small" variant="outlined" label={t(`status.${hit.ticket.status}`)} />

@@ -25,6 +25,7 @@ import { asList } from '../realtime/cache';
 import { ContactModal } from '../contacts/ContactModal';
 import { needsQueue, otherTicketOutcome, searchStarts } from './new-ticket-rules';
 import type { Contact, Queue, Ticket } from './types';
+import { shownNumber } from '../contacts/contact-number';
 
 type Option = Contact | { id: 'new'; name: string };
 
@@ -148,7 +149,9 @@ export function NewTicketModal({
             onInputChange={(_, v) => setText(v)}
             filterOptions={(x) => x}
             getOptionLabel={(o) =>
-              o.id === 'new' ? t('newTicket.addContact', { name: o.name }) : `${o.name} - ${(o as Contact).number}`
+              o.id === 'new'
+                ? t('newTicket.addContact', { name: o.name })
+                : `${o.name} - ${shownNumber((o as Contact).number, t)}`
             }
             isOptionEqualToValue={(a, b) => a.id === b.id}
             noOptionsText={searchStarts(text) ? t('newTicket.noOptions') : t('newTicket.typeMore')}

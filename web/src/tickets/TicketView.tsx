@@ -45,6 +45,7 @@ import { lockHolder, mayTakeOver } from '#shared/presence';
 import { useSettings } from '../settings/useSettings';
 import { useTicketPresence } from '../presence/usePresence';
 import { TypingLine } from '../presence/TypingLine';
+import { shownNumber } from '../contacts/contact-number';
 
 const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
 const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ default: m.TransferModal })));
@@ -211,6 +212,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                     #{ticket.id}
                   </Typography>
                 </Typography>
+                {ticket.contact && !ticket.contact.number && !ticket.isGroup && (
+                  <Typography variant="caption" color="text.secondary" noWrap component="p">
+                    {shownNumber(ticket.contact.number, t)}
+                  </Typography>
+                )}
                 {ticket.user?.name && (
                   <Typography variant="caption" color="text.secondary" noWrap component="p">
                     {holder !== null
