@@ -11,6 +11,8 @@ export interface RunnerHealth {
   /** of those, connected (absent while the runner starts) */
   connected?: number;
   rss: number;
+  /** since the process started: stale auth writes refused, undecryptable messages, journal bypasses */
+  counters?: { staleWritesRefused: number; undecryptable: number; journalBypasses: number };
 }
 
 export interface SessionRunnerChild {

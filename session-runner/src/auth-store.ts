@@ -19,6 +19,7 @@ import { type Holder, stillHeldTx } from '#lib/fleet/ownership';
 import { log } from '#lib/log';
 import { backoff } from './close-policy';
 import { Lru } from './lru';
+import { runnerCounters } from './counters';
 
 export interface Codec {
   encode(value: unknown): string;
@@ -168,6 +169,7 @@ export class AuthStore {
     if (this.closed) return;
     this.closed = true;
     this.refused++;
+    runnerCounters.staleWritesRefused++;
     log.warn('session held by another runner: its auth writes stop here', {
       companyId: this.companyId,
       whatsappId: this.whatsappId,

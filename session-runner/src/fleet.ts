@@ -6,6 +6,7 @@ import { planRebalance, sessionKey } from './rebalance';
 import { deregister, heartbeat, isAlive, type RunnerInfo, runners } from '#lib/fleet/registry';
 import type { ForwardOutcome } from './runner-api';
 import type { SessionManager } from './session-manager';
+import { runnerCounters } from './counters';
 
 export interface FleetSettings {
   heartbeatMs: number;
@@ -109,6 +110,7 @@ export class Fleet {
       sessions: held.length,
       connected: held.filter((s) => s.status === 'CONNECTED').length,
       rss: process.memoryUsage().rss,
+      counters: { ...runnerCounters },
     };
   }
 

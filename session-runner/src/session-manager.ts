@@ -22,6 +22,7 @@ import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './p
 import { type HeldMedia, holdMedia, MEDIA_BYTES_IN_FLIGHT } from './outbound-media';
 import { claimSend, recordFailed, recordSent, sentContent } from './sent-store';
 import { perGroupSequencer } from './sequencer';
+import { runnerCounters } from './counters';
 
 /** QR codes shown before a session gives up waiting for a scan (TIMEOUT). */
 export const MAX_QR_CODES = 5;
@@ -352,6 +353,7 @@ class ManagedSession {
         log.warn('a message could not be decrypted', { ...base, wid: e.wid, reason: e.reason });
         this.health.couldNotDecrypt();
         this.hc.tally.undecryptable++;
+        runnerCounters.undecryptable++;
         this.healthChanged();
         // the ticket shows a placeholder until the real message (same wid) replaces it
         await emit({ type: 'undecryptable', ...base, ...e });

@@ -8,6 +8,7 @@
  * (tests/bench/fleet.ts).
  */
 import { startStack, type LocalStack } from '../../infra/local/stack';
+import type { RunnerHealth } from '../../infra/local/session-runner';
 import type { SessionReport } from '../../infra/local/simulator-hub';
 import {
   conversation,
@@ -81,6 +82,8 @@ export interface FleetRunResult {
   spread: number[];
   runners: RunnerFigures[];
   deadLetters: Record<string, number>;
+  /** what the runners counted: stale auth writes refused, undecryptable messages, journal bypasses */
+  counters: NonNullable<RunnerHealth['counters']>;
   seconds: number;
 }
 
@@ -105,10 +108,13 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
 
   // ---- the runners: health sampled for RSS; sessions spread evenly before the traffic starts
   const peaks = new Map<string, number>();
+  /** each runner's counters as last seen (a killed runner's are what it reported before it died) */
+  const counters = new Map<string, NonNullable<RunnerHealth['counters']>>();
   const sample = async () => {
     for (const r of stack.runners.filter((x) => x.running)) {
       const h = await r.health();
       if (h) peaks.set(r.id, Math.max(peaks.get(r.id) ?? 0, h.rss));
+      if (h?.counters) counters.set(r.id, h.counters);
     }
   };
   const sampler = setInterval(() => void sample(), 2_000);
@@ -298,9 +304,22 @@ async function scenario(stack: LocalStack, opts: FleetRunOptions): Promise<Fleet
       rssEndMb: healths[i] ? mb(healths[i]!.rss) : undefined,
     })),
     deadLetters: Object.fromEntries([...stack.queues].map(([name, q]) => [name, q.deadLetters.length])),
+    counters: sumCounters(
+      new Map([
+        ...counters,
+        ...healths.flatMap((h, i) => (h?.counters ? [[stack.runners[i]!.id, h.counters] as const] : [])),
+      ]).values(),
+    ),
     seconds: (Date.now() - began) / 1000,
   };
   return result;
+}
+
+/** The runners' counters in all: each runner's last answer (a killed one's last sample). */
+function sumCounters(list: Iterable<NonNullable<RunnerHealth['counters']>>) {
+  const total = { staleWritesRefused: 0, undecryptable: 0, journalBypasses: 0 };
+  for (const c of list) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += c[k];
+  return total;
 }
 
 /** The figures as printed by the test and the benchmark. */
@@ -318,6 +337,7 @@ export function printFleet(result: FleetRunResult) {
       (x) =>
         `runner ${x.id} (${x.fate}): RSS peak ${x.rssPeakMb} MB${x.rssEndMb !== undefined ? `, at the end ${x.rssEndMb} MB` : ''}, sessions at the end ${x.sessionsAtEnd}`,
     ),
+    `counted by the runners: stale auth writes refused ${r.counters.staleWritesRefused}, undecryptable messages ${r.counters.undecryptable}, journal bypasses ${r.counters.journalBypasses}`,
     `dead letters: ${JSON.stringify(r.deadLetters)} | ${r.seconds.toFixed(0)} s in all`,
   ];
   for (const line of lines) console.log(line);

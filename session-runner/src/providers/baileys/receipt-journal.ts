@@ -2,6 +2,7 @@ import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { batchWrite, putItem, queryAll } from '#lib/db';
 import { log } from '#lib/log';
 import { Lru } from '../../lru';
+import { runnerCounters } from '../../counters';
 
 /** Entries deleted in one batch; a delete waits at most DELETE_DELAY_MS for others to join it. */
 const DELETE_BATCH = 25;
@@ -93,6 +94,7 @@ export class ReceiptJournal {
       } catch (err) {
         if (attempt >= HOLD_ATTEMPTS) {
           bypassed++;
+          runnerCounters.journalBypasses++;
           log.error('journal write failed: the message goes on unjournalled', {
             pk: this.pk,
             id,
