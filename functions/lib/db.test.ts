@@ -22,6 +22,15 @@ describe("the SDK's log entries", () => {
     expect(expectedRefusal({ commandName: 'PutItemCommand', error: refusal })).toBe(true);
     expect(expectedRefusal({ commandName: 'PutItemCommand', error: new Error('socket hang up') })).toBe(false);
     expect(expectedRefusal('text')).toBe(false);
+    // a transaction cancelled only because a condition did not hold is an answer too
+    const cancelled = (...codes: string[]) =>
+      Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: codes.map((Code) => ({ Code })),
+      });
+    expect(expectedRefusal({ error: cancelled('ConditionalCheckFailed', 'None') })).toBe(true);
+    expect(expectedRefusal({ error: cancelled('None', 'TransactionConflict') })).toBe(false);
+    expect(expectedRefusal({ error: cancelled('ConditionalCheckFailed', 'ThrottlingError') })).toBe(false);
   });
 });
 

@@ -44,9 +44,19 @@ const sdkLogger = {
   },
 } as unknown as Logger;
 
-/** A condition that did not hold is an answer the caller acts on (a guard, a version), not a fault to log. */
-export const expectedRefusal = (arg: unknown) =>
-  (arg as { error?: { name?: string } } | undefined)?.error?.name === 'ConditionalCheckFailedException';
+/**
+ * A condition that did not hold is an answer the caller acts on (a guard, a version), not a fault to
+ * log: alone, or as the only reason a transaction was cancelled (the others `None`).
+ */
+export const expectedRefusal = (arg: unknown) => {
+  const error = (arg as { error?: { name?: string; CancellationReasons?: { Code?: string }[] } } | undefined)?.error;
+  if (error?.name === 'ConditionalCheckFailedException') return true;
+  const reasons = error?.name === 'TransactionCanceledException' ? (error.CancellationReasons ?? []) : [];
+  return (
+    reasons.some((r) => r.Code === 'ConditionalCheckFailed') &&
+    reasons.every((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'None')
+  );
+};
 
 /** What the SDK logs, readable: its error entries are objects (`commandName`, `error`), not strings. */
 export function sdkDetail(arg: unknown): string {
