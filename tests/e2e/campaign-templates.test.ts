@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiCall, launch, loginUI, newCompany, newPage } from './browser';
-import { digits, meta } from '../integration/cloud-fixtures';
+import { apiCall, launch, loginUI, newCompany, newPage, shot } from './browser';
+import { cloudConnection, digits } from './cloud';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -64,24 +62,10 @@ const MEDIA_HEADER = {
 describe('campaigns on a Cloud API connection', () => {
   test('a cloud campaign sends an approved template: one is picked, its variables filled, and the campaign keeps them', async () => {
     const co = await newCompany('camptpl');
-    const phoneNumberId = `1${digits(14)}`;
-    const wabaId = `2${digits(14)}`;
-    const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
-    const appSecret = randomBytes(16).toString('hex');
-    await meta('/_script', {
-      phoneNumberId,
-      accessToken,
-      appSecret,
-      wabaId,
-      displayPhoneNumber: '+55 11 4000-1234',
+    // a new cloud connection syncs its templates at once
+    await cloudConnection(co.token, {
       templates: [ORDER_UPDATE, WELCOME, PENDING, MEDIA_HEADER],
     });
-    // a new cloud connection syncs its templates at once
-    const line = await apiCall('POST', '/whatsapp', {
-      token: co.token,
-      body: { name: 'Oficial', provider: 'cloud', phoneNumberId, wabaId, accessToken, appSecret },
-    });
-    expect(line.status, JSON.stringify(line.body)).toBe(201);
     const list = await apiCall('POST', '/contact-lists', { token: co.token, body: { name: 'Clientes oficiais' } });
     await apiCall('POST', '/contact-list-items', {
       token: co.token,
@@ -130,8 +114,7 @@ describe('campaigns on a Cloud API connection', () => {
     await expect(coupon.inputValue()).resolves.toBe('BEMVINDO-{{firstName}}');
     const preview = modal.getByRole('region', { name: 'Pré-visualização' });
     await expect(preview.textContent()).resolves.toContain('Oi {{firstName}}! Use o cupom BEMVINDO-{{firstName}}.');
-    mkdirSync('/tmp/shots', { recursive: true });
-    await page.screenshot({ path: '/tmp/shots/campaign-template.png' });
+    await shot(page, 'campaign-template');
 
     await modal.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Campanha salva.').waitFor();

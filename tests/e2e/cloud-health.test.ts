@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { apiCall, baseUrl, eventually, launch, loginUI, newCompany, newPage, realtimeUp } from './browser';
+import type { Browser } from 'playwright-core';
+import { apiCall, eventually, launch, loginUI, newCompany, newPage, realtimeUp, shot } from './browser';
+import { cloudConnection, digits, meta } from './cloud';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,47 +11,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Meta's side, played by the local stack's fake (infra/local/meta-fake.ts). */
-async function meta<T = any>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}/@meta${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json() as Promise<T>;
-}
-
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
-
-/** The pictures of the row and the dialog, looked at after a run. */
-const SHOTS = '/tmp/shots';
-async function picture(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/cloud-health-${name}.png` });
-}
-
 describe("a Cloud API number's health and usage (Connections page)", () => {
   test('an admin sees the quality and limit, a flag live with the menu badge until Meta unflags, and the priced messages by month', async () => {
     const co = await newCompany('cloudhealth');
-    const phoneNumberId = `1${digits(14)}`;
-    const wabaId = `2${digits(14)}`;
-    const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
-    const appSecret = randomBytes(16).toString('hex');
-    await meta('/_script', {
-      phoneNumberId,
-      accessToken,
-      appSecret,
-      wabaId,
-      displayPhoneNumber: '+55 11 4000-1234',
+    const line = await cloudConnection(co.token, {
       qualityRating: 'GREEN',
       messagingLimit: 'TIER_2K',
     });
-    const line = await apiCall('POST', '/whatsapp', {
-      token: co.token,
-      body: { name: 'Oficial', provider: 'cloud', phoneNumberId, wabaId, accessToken, appSecret },
-    });
-    expect(line.status, JSON.stringify(line.body)).toBe(201);
-    const whatsappId = line.body.id as number;
+    const { phoneNumberId } = line;
+    const whatsappId = line.id;
 
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
@@ -74,7 +41,7 @@ describe("a Cloud API number's health and usage (Connections page)", () => {
     await warning.waitFor({ timeout: 10_000 });
     await row.getByText('Baixa', { exact: true }).waitFor();
     await badge.waitFor({ timeout: 10_000 });
-    await picture(page, 'row-flagged');
+    await shot(page, 'cloud-health-row-flagged');
 
     // a customer writes, two answers go out, Meta prices them (each counted once, whatever repeats)
     const from = `55119${digits(8)}`;
@@ -132,7 +99,7 @@ describe("a Cloud API number's health and usage (Connections page)", () => {
     await expect(cells('Utilidade')).resolves.toEqual(['Utilidade', '1', '0']);
     await expect(cells('Atendimento')).resolves.toEqual(['Atendimento', '0', '1']);
     await expect(cells('Total')).resolves.toEqual(['Total', '1', '1']);
-    await picture(page, 'dialog');
+    await shot(page, 'cloud-health-dialog');
     await dialog.getByRole('button', { name: 'Fechar' }).click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -142,7 +109,7 @@ describe("a Cloud API number's health and usage (Connections page)", () => {
     await warning.waitFor({ state: 'detached', timeout: 10_000 });
     await row.getByText('Alta', { exact: true }).waitFor();
     await badge.waitFor({ state: 'detached', timeout: 10_000 });
-    await picture(page, 'row-unflagged');
+    await shot(page, 'cloud-health-row-unflagged');
     await context.close();
 
     // on a phone the table keeps its columns and scrolls sideways; the row's buttons shrink to their
@@ -159,7 +126,7 @@ describe("a Cloud API number's health and usage (Connections page)", () => {
       .getByRole('row', { name: /Oficial/ })
       .getByText(/A Meta sinalizou este número/)
       .waitFor();
-    await picture(phone.page, 'phone');
+    await shot(phone.page, 'cloud-health-phone');
     await phone.context.close();
   });
 });

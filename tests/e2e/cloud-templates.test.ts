@@ -1,18 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  apiCall,
-  baseUrl,
-  eventually,
-  launch,
-  loginUI,
-  newCompany,
-  newPage,
-  realtimeUp,
-  setItemFields,
-} from './browser';
+import type { Browser } from 'playwright-core';
+import { apiCall, eventually, launch, loginUI, newCompany, newPage, realtimeUp, setItemFields, shot } from './browser';
+import { cloudConnection, digits, meta } from './cloud';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,25 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Meta's side, played by the local stack's fake (infra/local/meta-fake.ts). */
-async function meta<T = any>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}/@meta${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json() as Promise<T>;
-}
-
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
-
-/** The pictures of the two dialogs, looked at after a run. */
-const SHOTS = '/tmp/shots';
-async function picture(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
 
 /** The business account's templates, in the Graph API's shape. */
 const ORDER_UPDATE = {
@@ -114,24 +84,11 @@ const NEW_ARRIVAL = {
 describe('Cloud API message templates (issue 36)', () => {
   test('an admin sees the templates and syncs them; outside the window an attendant sends one, filled, and Meta receives it', async () => {
     const co = await newCompany('cloudtpl');
-    const phoneNumberId = `1${digits(14)}`;
-    const wabaId = `2${digits(14)}`;
-    const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
-    const appSecret = randomBytes(16).toString('hex');
-    await meta('/_script', {
-      phoneNumberId,
-      accessToken,
-      appSecret,
-      wabaId,
-      displayPhoneNumber: '+55 11 4000-1234',
+    // a new cloud connection syncs its templates at once
+    const line = await cloudConnection(co.token, {
       templates: [ORDER_UPDATE, WELCOME, PENDING, REJECTED, MEDIA_HEADER],
     });
-    // a new cloud connection syncs its templates at once
-    const line = await apiCall('POST', '/whatsapp', {
-      token: co.token,
-      body: { name: 'Oficial', provider: 'cloud', phoneNumberId, wabaId, accessToken, appSecret },
-    });
-    expect(line.status, JSON.stringify(line.body)).toBe(201);
+    const { phoneNumberId } = line;
 
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
@@ -147,7 +104,7 @@ describe('Cloud API message templates (issue 36)', () => {
     await row('oferta_antiga').getByText('Motivo: INVALID_FORMAT').waitFor();
     await row('catalogo').getByText('Não pode ser enviado daqui: cabeçalho com mídia').waitFor();
     await dialog.getByText(/^Última sincronização: \d\d\/\d\d\/\d\d \d\d:\d\d$/).waitFor();
-    await picture(page, 'templates-dialog');
+    await shot(page, 'templates-dialog');
 
     // a template added on Meta's side shows once an admin syncs
     await meta('/_script', {
@@ -225,7 +182,7 @@ describe('Cloud API message templates (issue 36)', () => {
     await expect(preview.textContent()).resolves.toContain('Olá {{firstName}}, seu pedido #123 saiu para entrega.');
     await preview.getByText('Pedido #123').waitFor();
     await preview.getByText('Loja').waitFor();
-    await picture(page, 'template-picker');
+    await shot(page, 'template-picker');
 
     await send.click();
     await picker.waitFor({ state: 'hidden' });
@@ -234,7 +191,7 @@ describe('Cloud API message templates (issue 36)', () => {
       .getByRole('log', { name: 'Atendimento' })
       .getByText(/Olá Carla, seu pedido #123 saiu para entrega\./)
       .waitFor();
-    await picture(page, 'template-sent');
+    await shot(page, 'template-sent');
 
     // the customer answers: the window opens again and the button waits beside the attach button
     await realtimeUp(page);
@@ -243,7 +200,7 @@ describe('Cloud API message templates (issue 36)', () => {
     await page.getByRole('timer', { name: 'Janela de 24 h: 23 h 59 min' }).waitFor({ timeout: 10_000 });
     await expect(page.getByText(/A janela de 24 horas fechou: até/).count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Enviar modelo' }).waitFor();
-    await picture(page, 'template-button-window-open');
+    await shot(page, 'template-button-window-open');
     await page.getByRole('button', { name: 'Enviar modelo' }).click();
     await choices.getByRole('button', { name: /order_update/ }).waitFor();
     await picker.getByRole('button', { name: 'Cancelar' }).click();

@@ -1,18 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  apiCall,
-  baseUrl,
-  eventually,
-  launch,
-  loginUI,
-  newCompany,
-  newPage,
-  realtimeUp,
-  setItemFields,
-  shot,
-} from './browser';
+import { apiCall, eventually, launch, loginUI, newCompany, newPage, realtimeUp, setItemFields, shot } from './browser';
+import { cloudConnection, digits, meta } from './cloud';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -22,30 +11,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Meta's side, played by the local stack's fake (infra/local/meta-fake.ts). */
-async function meta(path: string, body: unknown) {
-  const res = await fetch(`${baseUrl()}/@meta${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return res.json();
-}
-
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
-
 describe('the Cloud API 24-hour window (issue 36)', () => {
   test("a cloud ticket shows its window's time left; once closed the composer is shut, and the customer writing opens it again", async () => {
     const co = await newCompany('cloudwin');
-    const phoneNumberId = `1${digits(14)}`;
-    const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
-    const appSecret = randomBytes(16).toString('hex');
-    await meta('/_script', { phoneNumberId, accessToken, appSecret, displayPhoneNumber: '+55 11 4000-1234' });
-    const line = await apiCall('POST', '/whatsapp', {
-      token: co.token,
-      body: { name: 'Oficial', provider: 'cloud', phoneNumberId, wabaId: `2${digits(14)}`, accessToken, appSecret },
-    });
-    expect(line.status, JSON.stringify(line.body)).toBe(201);
+    const { phoneNumberId } = await cloudConnection(co.token);
     const from = `55119${digits(8)}`;
     await meta('/_inbound', { phoneNumberId, from, text: 'Oi, meu pedido chegou?', profileName: 'Carla Nunes' });
     const ticket = await eventually(async () => {

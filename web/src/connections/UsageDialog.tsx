@@ -1,8 +1,6 @@
 import {
-  Alert,
   Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -20,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import type { CloudUsageMonth } from '#shared/schemas/whatsapp-cloud';
 import { useApi } from '../api/swr';
-import { errorMessage } from '../api/toast-error';
+import { PendingView, EmptyText } from '../components/PendingView';
 import { usePhone } from '../components/usePhone';
 import { formatCount, monthLabel, usageRows } from './cloud-usage';
 
@@ -42,24 +40,8 @@ export default function UsageDialog({ whatsapp, onClose }: Props) {
   const count = (n: number) => formatCount(n, i18n.language);
 
   const body = () => {
-    if (error)
-      return (
-        <Alert severity="error" role="alert">
-          {errorMessage(error) ?? t('errors:ERR_INTERNAL_SERVER_ERROR')}
-        </Alert>
-      );
-    if (isLoading || !data)
-      return (
-        <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
-          <CircularProgress aria-label={t('common:buttons.loading')} />
-        </Box>
-      );
-    if (data.length === 0)
-      return (
-        <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-          {t('usage.empty')}
-        </Typography>
-      );
+    if (error || isLoading || !data) return <PendingView error={error} />;
+    if (data.length === 0) return <EmptyText>{t('usage.empty')}</EmptyText>;
     return (
       <Stack spacing={3}>
         {data.map((month) => {

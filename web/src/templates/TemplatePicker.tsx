@@ -1,8 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
-  Alert,
-  Box,
   Button,
   CircularProgress,
   Dialog,
@@ -19,7 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { can } from '#shared/permissions';
 import { isSendableTemplate, type WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
 import { api } from '../api/client';
-import { errorMessage, toastError } from '../api/toast-error';
+import { PendingView } from '../components/PendingView';
+import { toastError } from '../api/toast-error';
 import { useAuth } from '../auth/AuthProvider';
 import { SearchField } from '../components/SearchField';
 import { usePhone } from '../components/usePhone';
@@ -89,18 +88,7 @@ export default function TemplatePicker({ ticket, open, onClose }: Props) {
   };
 
   const content = () => {
-    if (error)
-      return (
-        <Alert severity="error" role="alert">
-          {errorMessage(error) ?? t('errors:ERR_INTERNAL_SERVER_ERROR')}
-        </Alert>
-      );
-    if (isLoading || !data)
-      return (
-        <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
-          <CircularProgress aria-label={t('common:buttons.loading')} />
-        </Box>
-      );
+    if (error || isLoading || !data) return <PendingView error={error} />;
     if (templates.length === 0)
       return (
         <Stack sx={{ alignItems: 'center', gap: 1, py: 3, textAlign: 'center' }}>

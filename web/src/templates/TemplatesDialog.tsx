@@ -1,7 +1,5 @@
 import { useState } from 'react';
 import {
-  Alert,
-  Box,
   Button,
   Chip,
   CircularProgress,
@@ -22,7 +20,8 @@ import { useTranslation } from 'react-i18next';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import type { WhatsappTemplate } from '#shared/schemas/whatsapp-templates';
 import { api } from '../api/client';
-import { errorMessage, toastError } from '../api/toast-error';
+import { PendingView, EmptyText } from '../components/PendingView';
+import { toastError } from '../api/toast-error';
 import { notify } from '../components/toast';
 import { usePhone } from '../components/usePhone';
 import { formatShortDateTime } from '../lib/format';
@@ -67,24 +66,8 @@ export default function TemplatesDialog({ whatsapp, maySync, onClose, onSynced }
   };
 
   const list = () => {
-    if (error)
-      return (
-        <Alert severity="error" role="alert">
-          {errorMessage(error) ?? t('errors:ERR_INTERNAL_SERVER_ERROR')}
-        </Alert>
-      );
-    if (isLoading || !data)
-      return (
-        <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
-          <CircularProgress aria-label={t('common:buttons.loading')} />
-        </Box>
-      );
-    if (data.length === 0)
-      return (
-        <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-          {t('list.empty')}
-        </Typography>
-      );
+    if (error || isLoading || !data) return <PendingView error={error} />;
+    if (data.length === 0) return <EmptyText>{t('list.empty')}</EmptyText>;
     return (
       <Table size="small" aria-label={t('list.title', { name: whatsapp?.name })}>
         <TableHead>
