@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as XLSX from '@e965/xlsx';
 import { limiterDay, nextLimiterDayAt } from '../../functions/lib/campaigns/limiter';
 import { CHECK_BUDGET } from '../../functions/lib/campaigns/check-budget';
 import { api, newCompany, sleep, table, type TestCompany } from './helpers';
@@ -24,8 +25,25 @@ const checkedToday = (co: TestCompany, whatsappId: number, checked: number) =>
 const checksLeft = async (co: TestCompany, whatsappId: number) =>
   (await api('GET', '/campaigns/limits', { token: co.adminToken })).body.find((l: any) => l.whatsappId === whatsappId)
     .checksLeftToday as number;
-const checkQueries = async (co: TestCompany, whatsappId: number) =>
-  ((await phone(co.companyId, whatsappId).state()).checkQueries as unknown[]).length;
+/** The numbers the connection's phone was asked about. */
+const numbersAsked = async (co: TestCompany, whatsappId: number) =>
+  ((await phone(co.companyId, whatsappId).state()).checkQueries as { numbers: number }[]).reduce(
+    (sum, q) => sum + q.numbers,
+    0,
+  );
+
+/** A list whose `count` numbers come in one spreadsheet: checked by one job. */
+async function importedList(co: TestCompany, count: number) {
+  const list = (await api('POST', '/contact-lists', { token: co.adminToken, body: { name: 'Importados' } })).body;
+  const book = XLSX.utils.book_new();
+  const rows = [['name', 'number'], ...Array.from({ length: count }, (_, i) => [`Cliente ${i}`, number(co)])];
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Sheet1');
+  const form = new FormData();
+  form.append('file', new Blob([XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer]), 'list.xlsx');
+  const upload = await api('POST', `/contact-lists/${list.id}/upload`, { token: co.adminToken, body: form });
+  expect(upload.body.created).toBe(count);
+  return list.id as number;
+}
 
 async function listWithItems(co: TestCompany, count: number) {
   const list = (await api('POST', '/contact-lists', { token: co.adminToken, body: { name: 'Clientes' } })).body;
@@ -56,16 +74,19 @@ describe('number-check budget', () => {
     const known = number(co);
     expect((await send(w.token, known)).status).toBe(200);
     expect(await checksLeft(co, w.id)).toBe(CHECK_BUDGET.START - 1);
+    // asked again within the day: answered from the cache, nothing taken
+    expect((await send(w.token, known)).status).toBe(200);
+    expect(await checksLeft(co, w.id)).toBe(CHECK_BUDGET.START - 1);
 
     await checkedToday(co, w.id, CHECK_BUDGET.START);
     expect(await checksLeft(co, w.id)).toBe(0);
-    const queries = await checkQueries(co, w.id);
+    const queries = await numbersAsked(co, w.id);
     // the number answered within the day: sent without asking WhatsApp, nothing taken
     expect((await send(w.token, known)).status).toBe(200);
     const refused = await send(w.token, number(co));
     expect(refused.status).toBe(429);
     expect(refused.body.error).toBe('ERR_NUMBER_CHECK_BUDGET');
-    expect(await checkQueries(co, w.id)).toBe(queries);
+    expect(await numbersAsked(co, w.id)).toBe(queries);
     expect((await table().get(`C#${co.companyId}#CHECKLIMIT`, `W#${w.id}`))?.checkedToday).toBe(CHECK_BUDGET.START);
   });
 
@@ -85,7 +106,7 @@ describe('number-check budget', () => {
     const co = await newCompany('chk-list');
     const w = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
     await checkedToday(co, w.id, CHECK_BUDGET.START - 2);
-    const listId = await listWithItems(co, 5);
+    const listId = await importedList(co, 5);
     const checked = await eventually(async () => {
       const all = await items(co, listId);
       return all.filter((i) => i.isWhatsappValid !== null).length === 2 ? all : undefined;
@@ -98,7 +119,7 @@ describe('number-check budget', () => {
       numberChecks: { whatsappId: w.id, whatsappName: 'Vendas', dailyBudget: CHECK_BUDGET.START, checksLeftToday: 0 },
     });
     // nothing more was asked of WhatsApp
-    expect(await checkQueries(co, w.id)).toBe(2);
+    expect(await numbersAsked(co, w.id)).toBe(2);
   });
 
   it("a reach-out lock stops checks until it ends; the list's items are checked then", async () => {
