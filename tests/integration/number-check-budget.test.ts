@@ -90,6 +90,23 @@ describe('number-check budget', () => {
     expect((await table().get(`C#${co.companyId}#CHECKLIMIT`, `W#${w.id}`))?.checkedToday).toBe(CHECK_BUDGET.START);
   });
 
+  it("a list item whose number was answered within the day is checked from the cache, even with the day's checks used up", async () => {
+    const co = await newCompany('chk-cached');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const known = number(co);
+    expect((await send(w.token, known)).status).toBe(200);
+    await checkedToday(co, w.id, CHECK_BUDGET.START);
+    const asked = await numbersAsked(co, w.id);
+    const list = (await api('POST', '/contact-lists', { token: co.adminToken, body: { name: 'Conhecidos' } })).body;
+    await api('POST', '/contact-list-items', {
+      token: co.adminToken,
+      body: { name: 'Cliente', number: known, contactListId: list.id },
+    });
+    await eventually(async () => (await items(co, list.id))[0]?.isWhatsappValid === true);
+    expect(await numbersAsked(co, w.id)).toBe(asked);
+    expect((await detail(co, list.id)).checksWaitReason).toBeUndefined();
+  });
+
   it("another company's budget is its own", async () => {
     const a = await newCompany('chk-iso-a');
     const b = await newCompany('chk-iso-b');

@@ -17,7 +17,7 @@ import {
   takeChecks,
   type CheckStop,
 } from '../campaigns/check-budget';
-import { cachedNumberCheck, cacheNumberCheck } from '../whatsapp/numbers';
+import { cachedNumberChecks, cacheNumberCheck } from '../whatsapp/numbers';
 import {
   ITEM_PREFIX,
   itemKeys,
@@ -121,17 +121,22 @@ export async function checkItems(job: CheckJob) {
     return;
   }
   await clearChecksWait(job.companyId, job.contactListId);
-  // while stopped, the list's items are not even read: they wait as they are
-  const stopped = await currentCheckStop(job.companyId, connected);
+  // while stopped, a list's pages of unchecked items are not even read: they wait as they are
+  const stopped = job.unchecked && (await currentCheckStop(job.companyId, connected));
   if (stopped) return waitForChecks(job.companyId, job.contactListId, stopped);
   const items = job.unchecked
     ? await uncheckedPage(job)
     : await Promise.all(job.itemIds.map((id) => requireContactListItem(job.companyId, id).catch(() => undefined)));
+  const present = items.filter((item) => item !== undefined);
+  const cache = await cachedNumberChecks(
+    job.companyId,
+    connected.id,
+    present.map((item) => item.number),
+  );
   const checks: { number: string; replyTo: string }[] = [];
-  for (const item of items) {
-    if (!item) continue;
+  for (const item of present) {
     const replyTo = `${REPLY_PREFIX}${item.contactListId}:${item.id}:${item.number}`;
-    const cached = await cachedNumberCheck(job.companyId, connected.id, item.number);
+    const cached = cache.get(item.number);
     if (cached) await applyListItemCheck({ companyId: job.companyId, replyTo, exists: cached.exists });
     else checks.push({ number: item.number, replyTo });
   }

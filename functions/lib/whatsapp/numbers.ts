@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getItem, putItem } from '../db';
+import { batchGet, getItem, putItem } from '../db';
 import { ttlIn } from '../keys';
 import { AppError } from '../errors';
 import { sendSessionCommand } from './commands';
@@ -15,7 +15,7 @@ import { stopChecksToday, takeChecks } from '../campaigns/check-budget';
  *   reply: `WCHECK#<replyId>` / `WCHECK` (TTL 5 min); cache: `C#<cid>#WNUMBER` / `<wid>#<digits>` (TTL 1 day)
  */
 const replyKeys = (replyTo: string) => ({ pk: `WCHECK#${replyTo}`, sk: 'WCHECK' });
-export const cacheKeys = (companyId: number, whatsappId: number, digits: string) => ({
+const cacheKeys = (companyId: number, whatsappId: number, digits: string) => ({
   pk: `C#${companyId}#WNUMBER`,
   sk: `${whatsappId}#${digits}`,
 });
@@ -26,9 +26,19 @@ export interface NumberCheck {
   error?: string;
 }
 
+type Cached = NumberCheck & { sk: string; ttl?: number };
+// DynamoDB removes an expired item only some time after its TTL: until then it is read as gone
+const fresh = (item: Cached | undefined) => (item && (item.ttl ?? 0) * 1000 > Date.now() ? item : undefined);
+
 /** The cached answer about a number asked on the connection within the last day. */
-export const cachedNumberCheck = (companyId: number, whatsappId: number, digits: string) =>
-  getItem<NumberCheck>(cacheKeys(companyId, whatsappId, digits));
+export const cachedNumberCheck = async (companyId: number, whatsappId: number, digits: string) =>
+  fresh(await getItem<Cached>(cacheKeys(companyId, whatsappId, digits)));
+
+/** The cached answers about numbers asked on the connection within the last day, by number. */
+export async function cachedNumberChecks(companyId: number, whatsappId: number, numbers: string[]) {
+  const found = await batchGet<Cached>(numbers.map((n) => cacheKeys(companyId, whatsappId, n)));
+  return new Map(found.filter((f) => fresh(f)).map((f) => [f.sk.slice(f.sk.indexOf('#') + 1), f as NumberCheck]));
+}
 
 /** Keeps a day a runner's answer about a number (a check that could not be made is not kept). */
 export async function cacheNumberCheck(companyId: number, whatsappId: number, digits: string, result: NumberCheck) {
@@ -54,7 +64,7 @@ export async function checkNumber(
   // the Cloud API has no "is this number on WhatsApp?" query
   const whatsapp = await requireWhatsapp(companyId, whatsappId);
   assertWebSession(whatsapp);
-  let result = await cachedNumberCheck(companyId, whatsappId, digits);
+  let result: NumberCheck | undefined = await cachedNumberCheck(companyId, whatsappId, digits);
   if (!result) {
     const { granted, stop } = await takeChecks(companyId, whatsapp, 1);
     if (!granted)
