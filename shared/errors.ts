@@ -9,6 +9,10 @@ export const ERROR_STATUS = {
   ERR_WAPP_NOT_INITIALIZED: 400,
   ERR_WAPP_CHECK_CONTACT: 400,
   ERR_WAPP_INVALID_CONTACT: 400,
+  /** the connection's number checks of the day are used up (campaigns/check-budget.ts) */
+  ERR_NUMBER_CHECK_BUDGET: 429,
+  /** WhatsApp restricted the connection (reach-out lock, a check refused): no checks until it ends */
+  ERR_NUMBER_CHECK_RESTRICTED: 429,
   ERR_WAPP_DOWNLOAD_MEDIA: 400,
   ERR_INVALID_CREDENTIALS: 401,
   ERR_USER_DONT_EXISTS: 404,

@@ -28,6 +28,20 @@ export const commandLane = (command: Pick<SessionCommand, 'type' | 'companyId' |
     : commandGroupId(command.companyId, command.whatsappId);
 /** Numbers asked of WhatsApp in one query (a contact list's checks go in batches of this). */
 export const CHECK_BATCH = 50;
+/**
+ * Why a number check could not be made: the session is not connected, the provider failed, or
+ * WhatsApp refused it with a restriction (rate-overlimit, 429, 463), which stops the connection's
+ * checks for the day.
+ */
+export type NumberCheckError = 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT' | 'ERR_NUMBER_CHECK_RESTRICTED';
+/** Whether a provider's failure of a number check is WhatsApp refusing it with a restriction. */
+export function isCheckRestriction(err: unknown) {
+  const e = err as
+    | { message?: string; output?: { statusCode?: number }; data?: { code?: number | string } }
+    | undefined;
+  const code = Number(e?.output?.statusCode ?? e?.data?.code);
+  return code === 429 || code === 463 || /rate-overlimit|\b463\b/i.test(e?.message ?? '');
+}
 export const inboundGroupId = (companyId: number, whatsappId: number, chatJid: string) =>
   `${companyId}#${whatsappId}#${chatJid}`;
 /** Dedup ids of the `inbound` queue for a message and for each ack value of it (every transport uses these). */
@@ -253,15 +267,15 @@ export type InboundEvent =
       jid?: string;
       exists: boolean;
       replyTo: string;
-      /** the check could not be made (session not connected, provider failure) */
-      error?: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT';
+      /** the check could not be made (session not connected, provider failure, WhatsApp refused it with a restriction) */
+      error?: NumberCheckError;
     }
   | {
       type: 'checkNumberResults';
       companyId: number;
       whatsappId: number;
       results: { number: string; replyTo: string; exists: boolean; jid?: string }[];
-      error?: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT';
+      error?: NumberCheckError;
     }
   | {
       type: 'call';

@@ -10,13 +10,14 @@ import {
   ContactListsQuery,
 } from '#shared/schemas/contact-lists';
 import { readMultipartFile } from '#lib/multipart';
-import { requireContactList, requireContactListItem } from '#lib/contact-lists/repo';
+import { requireContactListItem } from '#lib/contact-lists/repo';
 import {
   allContactLists,
   createContactList,
   createContactListItem,
   deleteContactList,
   deleteContactListItem,
+  contactListDetail,
   importContactList,
   listContactListItems,
   listContactLists,
@@ -37,7 +38,7 @@ export const handler = httpModule({
   'GET /contact-lists/list': route({ feature }, async ({ auth }) => allContactLists(auth.companyId)),
   'GET /contact-lists/sample': route({ feature }, async ({ auth }) => sampleDownload(auth.companyId)),
   'GET /contact-lists/{id}': route({ feature, params }, async ({ auth, params }) =>
-    requireContactList(auth.companyId, params.id),
+    contactListDetail(auth.companyId, params.id),
   ),
   'POST /contact-lists': route({ feature, body: ContactListBody }, async ({ auth, body }) =>
     reply(await createContactList(auth.companyId, body), 201),

@@ -145,6 +145,8 @@ class Phone {
 export class SimulatorHub {
   readonly absent = new Set<string>();
   readonly failSends = new Set<string>();
+  /** phones (`<cid>#<wid>`) whose number checks WhatsApp refuses with a restriction (rate-overlimit) */
+  readonly refusedChecks = new Set<string>();
   readonly rejectedCalls: string[] = [];
   private phones = new Map<string, Phone>();
   private sent = new Map<string, OutboundRecord[]>();
@@ -270,6 +272,7 @@ export class SimulatorHub {
         return answer(null);
       }
       case 'checkNumbers': {
+        if (this.refusedChecks.has(`${phone.companyId}#${phone.whatsappId}`)) return refuse('rate-overlimit');
         phone.checkQueries.push({ numbers: frame.args.numbers.length, at: new Date().toISOString() });
         return answer(
           frame.args.numbers.map((number) => {
@@ -616,6 +619,10 @@ export class SimulatorHub {
           );
           return json(200, { ok: true });
         }
+        case 'refuse-checks':
+          // WhatsApp refuses this phone's number checks with a restriction from now on
+          this.refusedChecks.add(`${companyId}#${whatsappId}`);
+          return json(200, { ok: true });
         case 'silent':
           return (await this.silence(companyId, whatsappId))
             ? json(200, { ok: true })

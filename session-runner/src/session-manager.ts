@@ -1,6 +1,13 @@
 import { log } from '#lib/log';
 import type { ConnectionStatus } from '#shared/constants';
-import { ACK, ADDRESS_BOOK_PART, type InboundEvent, type SessionCommand } from '#shared/whatsapp-protocol';
+import {
+  ACK,
+  ADDRESS_BOOK_PART,
+  isCheckRestriction,
+  type InboundEvent,
+  type NumberCheckError,
+  type SessionCommand,
+} from '#shared/whatsapp-protocol';
 import { AuthStore } from './auth-store';
 import { ByteBudget } from './byte-budget';
 import { CheckPacer } from './check-pacer';
@@ -797,15 +804,19 @@ export class SessionManager {
         try {
           const [found] = await socket.checkNumbers([command.number]);
           await emit({ ...reply, exists: found?.exists ?? false, jid: found?.jid });
-        } catch {
-          await emit({ ...reply, exists: false, error: 'ERR_WAPP_CHECK_CONTACT' });
+        } catch (err) {
+          await emit({
+            ...reply,
+            exists: false,
+            error: isCheckRestriction(err) ? 'ERR_NUMBER_CHECK_RESTRICTED' : 'ERR_WAPP_CHECK_CONTACT',
+          });
         }
         return 'done';
       }
       case 'checkNumbers': {
         const socket = await socketFor(5_000);
         if (socket === 'moved') return 'moved';
-        const unanswered = (error: 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_CHECK_CONTACT') =>
+        const unanswered = (error: NumberCheckError) =>
           emit({
             type: 'checkNumberResults',
             ...base,
@@ -817,8 +828,13 @@ export class SessionManager {
           return 'done';
         }
         await this.checks.wait(this.key(companyId, whatsappId));
-        const answers = await socket.checkNumbers(command.checks.map((c) => c.number)).catch(() => undefined);
-        if (!answers) await unanswered('ERR_WAPP_CHECK_CONTACT');
+        let refusal: unknown;
+        const answers = await socket.checkNumbers(command.checks.map((c) => c.number)).catch((err) => {
+          refusal = err;
+          return undefined;
+        });
+        if (!answers)
+          await unanswered(isCheckRestriction(refusal) ? 'ERR_NUMBER_CHECK_RESTRICTED' : 'ERR_WAPP_CHECK_CONTACT');
         else
           await emit({
             type: 'checkNumberResults',

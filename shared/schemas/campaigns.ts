@@ -205,4 +205,6 @@ export interface ConnectionLimit {
   ageDays: number;
   pausedReason: PauseReason | null;
   pausedAt: string | null;
+  /** number checks ("is this number on WhatsApp?") left today: 0 while restricted; null on a Cloud API number (it makes none) */
+  checksLeftToday: number | null;
 }

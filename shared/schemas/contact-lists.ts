@@ -13,6 +13,19 @@ export interface ContactList {
   contactsCount: number;
   createdAt: string;
   updatedAt: string;
+  /** why the list's unchecked items wait (the connection's daily check budget, or a restriction), and until when */
+  checksWaitReason?: 'checkBudget' | 'reachoutLock' | 'restricted' | null;
+  checksResumeAt?: string | null;
+}
+
+/** GET /contact-lists/{id}: the list, and the number checks its items would use now (null: no connected connection). */
+export interface ContactListDetail extends ContactList {
+  numberChecks: {
+    whatsappId: number;
+    whatsappName: string;
+    dailyBudget: number;
+    checksLeftToday: number;
+  } | null;
 }
 
 export interface ContactListItem {

@@ -13,6 +13,7 @@ import {
 } from './helpers';
 import { connectedWhatsapp, eventually, phone, sim } from './whatsapp-sim';
 import { createContact, createTicket } from './fixtures';
+import { whatsappKeys } from '../../functions/lib/whatsapp/repo';
 
 usesTimers('campaigns');
 
@@ -236,6 +237,9 @@ describe('campaigns, more', () => {
   it("a list's numbers are asked of WhatsApp in batched queries, paced, in a lane of their own: a send made meanwhile goes out before the checks end", async () => {
     const co = await newCompany('cpm-batch');
     const line = await connectedWhatsapp(co.adminToken, co.companyId);
+    // a connection past its warm-up: its daily check budget covers the 500 numbers
+    const { pk, sk } = whatsappKeys(co.companyId, line.id);
+    await table().set(pk, sk, { createdAt: new Date(Date.now() - 30 * 86_400_000).toISOString() });
     const ticket = await createTicket(co.adminToken, {
       contactId: (await createContact(co.adminToken)).id,
       whatsappId: line.id,

@@ -20,12 +20,14 @@ export type CampaignJob =
       /** instead of itemIds: every item of the list still unchecked, a page per job from startKey */
       unchecked?: boolean;
       startKey?: Record<string, unknown>;
+      /** checks wait until then (the connection's check budget or a restriction stopped them) */
+      notBefore?: number;
     };
 
 /** Enqueues a job to run `delayMs` from now (chained through `notBefore` past SQS's 15 minutes). */
 export async function enqueueCampaignJob(job: CampaignJob, delayMs = 0) {
   const body =
-    delayMs > MAX_DELAY_SECONDS * 1000 && job.kind === 'send' ? { ...job, notBefore: Date.now() + delayMs } : job;
+    delayMs > MAX_DELAY_SECONDS * 1000 && job.kind !== 'plan' ? { ...job, notBefore: Date.now() + delayMs } : job;
   const seconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, delayMs) / 1000);
   // whole seconds on SQS; the local queue honours fractions (tests shrink a pacing second to a few ms)
   const local = Boolean(config().sqsEndpoint);

@@ -47,6 +47,7 @@ import {
 import { checkTemplateInput } from '../whatsapp-cloud/templates';
 import { announceCampaign } from './events';
 import { enqueueCampaignJob } from './jobs';
+import { checksLeftOf, companyCheckBudgets } from './check-budget';
 import { ageDays, clearConnectionPause, companyLimits, dailyCapOf, LIMITER, sentTodayOf } from './limiter';
 
 const notEditable = () => new AppError('ERR_CAMPAIGN_NOT_EDITABLE');
@@ -429,9 +430,13 @@ export async function campaignReport(
   };
 }
 
-/** GET /campaigns/limits: the limiter's view of every connection (cap, today's sends, warm-up, pause). */
+/** GET /campaigns/limits: the limiter's view of every connection (cap, today's sends, warm-up, pause, checks left). */
 export async function connectionLimits(companyId: number): Promise<ConnectionLimit[]> {
-  const [whatsapps, limits] = await Promise.all([listWhatsapps(companyId), companyLimits(companyId)]);
+  const [whatsapps, limits, budgets] = await Promise.all([
+    listWhatsapps(companyId),
+    companyLimits(companyId),
+    companyCheckBudgets(companyId),
+  ]);
   return whatsapps.map((w) => {
     const l = limits.get(w.id) ?? {};
     return {
@@ -443,6 +448,7 @@ export async function connectionLimits(companyId: number): Promise<ConnectionLim
       ageDays: ageDays(w),
       pausedReason: l.pausedReason ?? null,
       pausedAt: l.pausedAt ?? null,
+      checksLeftToday: isCloudProvider(w.provider) ? null : checksLeftOf(w, budgets.get(w.id) ?? {}),
     };
   });
 }

@@ -1,13 +1,32 @@
 import type { ContactListItem } from '#shared/schemas/contact-lists';
 import { CHECK_BATCH, type InboundEvent } from '#shared/whatsapp-protocol';
 import { isCloudProvider } from '#shared/constants';
-import { getItem, query, updateItem, type Item } from '../db';
+import { getItem, query, updateItem } from '../db';
 import { nowIso } from '../keys';
+import { nextLimiterDayAt } from '../campaigns/limiter';
 import { publish } from '../realtime';
 import { listWhatsapps } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
-import { enqueueCampaignJob } from '../campaigns/jobs';
-import { ITEM_PREFIX, itemKeys, itemsPk, requireContactListItem, toContactListItem } from './repo';
+import { enqueueCampaignJob, type CampaignJob } from '../campaigns/jobs';
+import {
+  checksLeftOf,
+  companyCheckBudgets,
+  currentCheckStop,
+  dailyCheckBudgetOf,
+  stopChecksToday,
+  takeChecks,
+  type CheckStop,
+} from '../campaigns/check-budget';
+import { cachedNumberChecks, cacheNumberCheck } from '../whatsapp/numbers';
+import {
+  ITEM_PREFIX,
+  itemKeys,
+  itemsPk,
+  listKeys,
+  requireContactListItem,
+  toContactList,
+  toContactListItem,
+} from './repo';
 
 /**
  * The WhatsApp validity of contact list items, checked in the background by the session runner.
@@ -20,12 +39,18 @@ import { ITEM_PREFIX, itemKeys, itemsPk, requireContactListItem, toContactListIt
  * the list is noted on the company's deferred-check item (pk `C#<cid>`, sk `CLICHECK_DEFERRED`,
  * a set of list ids); the next connection of the company that comes up (`resumeNumberChecks`)
  * checks every item those lists still hold unchecked, a page per job.
+ *
+ * Each check not answered from the day's cache takes one from the connection's daily check budget
+ * (campaigns/check-budget.ts). What the budget does not cover, or every check while WhatsApp
+ * restricts the connection, stays unchecked: the list notes why and when checks go on
+ * (`checksWaitReason`, `checksResumeAt`) and one `checkItems` job of the list's unchecked items
+ * waits until then (`notBefore`).
  */
 const ITEMS_PER_JOB = 1000;
 const REPLY_PREFIX = 'cli:';
 const deferredKeys = (companyId: number) => ({ pk: `C#${companyId}`, sk: 'CLICHECK_DEFERRED' });
 
-type CheckJob = { companyId: number; contactListId: number; itemIds: number[]; unchecked?: boolean; startKey?: Item };
+type CheckJob = Omit<Extract<CampaignJob, { kind: 'checkItems' }>, 'kind'>;
 
 export async function requestNumberChecks(companyId: number, items: Pick<ContactListItem, 'id' | 'contactListId'>[]) {
   const byList = new Map<number, number[]>();
@@ -71,41 +96,122 @@ async function uncheckedPage(job: CheckJob) {
   return out.items.map(toContactListItem);
 }
 
+/** The connection that checks the company's list numbers: a connected WhatsApp Web one, the default first. */
+async function checkingConnection(companyId: number) {
+  return (
+    (await listWhatsapps(companyId))
+      // number checks go through a session runner: a Cloud API number cannot make them
+      .filter((w) => w.status === 'CONNECTED' && !isCloudProvider(w.provider))
+      .sort((a, b) => Number(b.isDefault) - Number(a.isDefault))[0]
+  );
+}
+
 /**
- * The `checkItems` job: a `checkNumbers` command per CHECK_BATCH items, to a connected connection
- * (none: the list waits on the deferred-check item for the next connection that comes up).
+ * The `checkItems` job: numbers answered in the day's cache are applied at once; the others take
+ * checks from the connection's budget and go in a `checkNumbers` command per CHECK_BATCH, to a
+ * connected connection (none: the list waits on the deferred-check item for the next connection
+ * that comes up). What the budget refuses waits (`waitForChecks`).
  */
 export async function checkItems(job: CheckJob) {
-  const connected = (await listWhatsapps(job.companyId))
-    // number checks go through a session runner: a Cloud API number cannot make them
-    .filter((w) => w.status === 'CONNECTED' && !isCloudProvider(w.provider))
-    .sort((a, b) => Number(b.isDefault) - Number(a.isDefault))[0];
+  if (job.notBefore && job.notBefore > Date.now())
+    return enqueueCampaignJob({ ...job, kind: 'checkItems' }, job.notBefore - Date.now());
+  const connected = await checkingConnection(job.companyId);
   if (!connected) {
     await updateItem(deferredKeys(job.companyId), { add: { listIds: new Set([String(job.contactListId)]) } });
     return;
   }
+  await clearChecksWait(job.companyId, job.contactListId);
+  // while stopped, a list's pages of unchecked items are not even read: they wait as they are
+  const stopped = job.unchecked && (await currentCheckStop(job.companyId, connected));
+  if (stopped) return waitForChecks(job.companyId, job.contactListId, stopped);
   const items = job.unchecked
     ? await uncheckedPage(job)
     : await Promise.all(job.itemIds.map((id) => requireContactListItem(job.companyId, id).catch(() => undefined)));
-  const checks = items
-    .filter((item) => item !== undefined)
-    .map((item) => ({
-      number: item.number,
-      replyTo: `${REPLY_PREFIX}${item.contactListId}:${item.id}:${item.number}`,
-    }));
-  for (let i = 0; i < checks.length; i += CHECK_BATCH)
+  const present = items.filter((item) => item !== undefined);
+  const cache = await cachedNumberChecks(
+    job.companyId,
+    connected.id,
+    present.map((item) => item.number),
+  );
+  const checks: { number: string; replyTo: string }[] = [];
+  for (const item of present) {
+    const replyTo = `${REPLY_PREFIX}${item.contactListId}:${item.id}:${item.number}`;
+    const cached = cache.get(item.number);
+    if (cached) await applyListItemCheck({ companyId: job.companyId, replyTo, exists: cached.exists });
+    else checks.push({ number: item.number, replyTo });
+  }
+  if (!checks.length) return;
+  const { granted, stop } = await takeChecks(job.companyId, connected, checks.length);
+  for (let i = 0; i < granted; i += CHECK_BATCH)
     await sendSessionCommand({
       type: 'checkNumbers',
       companyId: job.companyId,
       whatsappId: connected.id,
-      checks: checks.slice(i, i + CHECK_BATCH),
+      checks: checks.slice(i, Math.min(i + CHECK_BATCH, granted)),
     });
+  if (stop) await waitForChecks(job.companyId, job.contactListId, stop);
+}
+
+/**
+ * The list's unchecked items wait for the connection's checks to go on: the list notes why and
+ * until when, and one job (the one that moved `checksResumeAt` later) checks them then.
+ */
+async function waitForChecks(companyId: number, contactListId: number, stop: CheckStop) {
+  const resumeAt = new Date(stop.until).toISOString();
+  const noted = await updateItem(listKeys(companyId, contactListId), {
+    set: { checksWaitReason: stop.reason, checksResumeAt: resumeAt },
+    condition: 'attribute_exists(pk) AND (attribute_not_exists(#at) OR attribute_type(#at, :null) OR #at < :at)',
+    conditionNames: { '#at': 'checksResumeAt' },
+    conditionValues: { ':at': resumeAt, ':null': 'NULL' },
+  });
+  if (!noted) return;
+  await publish(companyId, 'contactList', { action: 'update', record: toContactList(noted) });
+  await enqueueCampaignJob(
+    { kind: 'checkItems', companyId, contactListId, itemIds: [], unchecked: true, notBefore: stop.until },
+    stop.until - Date.now(),
+  );
+}
+
+/** The list's wait for checks is over once its time came (a later wait noted since stays). */
+async function clearChecksWait(companyId: number, contactListId: number) {
+  const cleared = await updateItem(listKeys(companyId, contactListId), {
+    set: { checksWaitReason: null, checksResumeAt: null },
+    condition: 'attribute_exists(pk) AND #at <= :now',
+    conditionNames: { '#at': 'checksResumeAt' },
+    conditionValues: { ':now': nowIso() },
+  });
+  if (cleared) await publish(companyId, 'contactList', { action: 'update', record: toContactList(cleared) });
+}
+
+/** The number checks the list's items would use now: the connection, and what it may still check today. */
+export async function listNumberChecks(companyId: number) {
+  const connected = await checkingConnection(companyId);
+  if (!connected) return null;
+  const state = (await companyCheckBudgets(companyId)).get(connected.id) ?? {};
+  return {
+    whatsappId: connected.id,
+    whatsappName: connected.name,
+    dailyBudget: dailyCheckBudgetOf(connected),
+    checksLeftToday: checksLeftOf(connected, state),
+  };
 }
 
 /** A runner's answers about list items (a check that could not be made leaves its item unchecked). */
 export async function applyListItemChecks(event: Extract<InboundEvent, { type: 'checkNumberResults' }>) {
+  if (event.error === 'ERR_NUMBER_CHECK_RESTRICTED') {
+    await stopChecksToday(event.companyId, event.whatsappId);
+    const listIds = new Set(event.results.map((r) => Number(r.replyTo.slice(REPLY_PREFIX.length).split(':')[0])));
+    for (const id of listIds)
+      await waitForChecks(event.companyId, id, { reason: 'restricted', until: nextLimiterDayAt(Date.now()) });
+  }
   if (event.error) return;
-  for (const result of event.results) await applyListItemCheck({ ...event, ...result });
+  for (const result of event.results) {
+    await cacheNumberCheck(event.companyId, event.whatsappId, result.number, {
+      exists: result.exists,
+      jid: result.jid,
+    });
+    await applyListItemCheck({ ...event, ...result });
+  }
 }
 
 /** A runner's answer about a list item; false when the answer is not about one. */

@@ -6,6 +6,7 @@ import {
   itemEmail,
   itemNumber,
   type ContactList,
+  type ContactListDetail,
   type ContactListImportResult,
   type ContactListItem,
 } from '#shared/schemas/contact-lists';
@@ -44,7 +45,7 @@ import {
   toContactList,
   toContactListItem,
 } from './repo';
-import { requestNumberChecks } from './checks';
+import { listNumberChecks, requestNumberChecks } from './checks';
 import { auditBy, type AuditActor } from '../audit/actor';
 
 export async function createContactList(companyId: number, body: { name: string }): Promise<ContactList> {
@@ -92,6 +93,12 @@ export async function listContactLists(
   });
   const paged = await page(companyId, out.items.map(toContactList), out.lastKey, where);
   return { records: paged.items, hasMore: paged.hasMore, cursor: paged.cursor };
+}
+
+/** GET /contact-lists/{id}: the list, and how many numbers its checks may still ask today. */
+export async function contactListDetail(companyId: number, id: number): Promise<ContactListDetail> {
+  const [list, numberChecks] = await Promise.all([requireContactList(companyId, id), listNumberChecks(companyId)]);
+  return { ...list, numberChecks };
 }
 
 export async function allContactLists(companyId: number): Promise<ContactList[]> {

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { getItem, putItem } from '../db';
+import { batchGet, getItem, putItem } from '../db';
 import { ttlIn } from '../keys';
 import { AppError } from '../errors';
 import { sendSessionCommand } from './commands';
 import { requireWhatsapp } from './repo';
 import { assertWebSession } from '../whatsapp-cloud/connection';
+import { stopChecksToday, takeChecks } from '../campaigns/check-budget';
 
 /**
  * "Is this number on WhatsApp?" goes to the runner holding the session: the API enqueues a
  * `checkNumber` command with a reply id and waits (briefly) for the result item the inbound
- * pipeline writes from the runner's `checkNumberResult`. Answers are cached per number for a day.
+ * pipeline writes from the runner's `checkNumberResult`. Answers are cached per number for a day;
+ * a number not in the cache takes a check from the connection's daily budget (check-budget.ts).
  *   reply: `WCHECK#<replyId>` / `WCHECK` (TTL 5 min); cache: `C#<cid>#WNUMBER` / `<wid>#<digits>` (TTL 1 day)
  */
 const replyKeys = (replyTo: string) => ({ pk: `WCHECK#${replyTo}`, sk: 'WCHECK' });
@@ -24,13 +26,32 @@ export interface NumberCheck {
   error?: string;
 }
 
+type Cached = NumberCheck & { sk: string; ttl?: number };
+// DynamoDB removes an expired item only some time after its TTL: until then it is read as gone
+const fresh = (item: Cached | undefined) => (item && (item.ttl ?? 0) * 1000 > Date.now() ? item : undefined);
+
+/** The cached answer about a number asked on the connection within the last day. */
+export const cachedNumberCheck = async (companyId: number, whatsappId: number, digits: string) =>
+  fresh(await getItem<Cached>(cacheKeys(companyId, whatsappId, digits)));
+
+/** The cached answers about numbers asked on the connection within the last day, by number. */
+export async function cachedNumberChecks(companyId: number, whatsappId: number, numbers: string[]) {
+  const found = await batchGet<Cached>(numbers.map((n) => cacheKeys(companyId, whatsappId, n)));
+  return new Map(found.filter((f) => fresh(f)).map((f) => [f.sk.slice(f.sk.indexOf('#') + 1), f as NumberCheck]));
+}
+
+/** Keeps a day a runner's answer about a number (a check that could not be made is not kept). */
+export async function cacheNumberCheck(companyId: number, whatsappId: number, digits: string, result: NumberCheck) {
+  await putItem({ ...cacheKeys(companyId, whatsappId, digits), ...result, ttl: ttlIn(24 * 3600) });
+}
+
 export async function recordNumberCheck(
   ev: { companyId: number; whatsappId: number; number: string; replyTo: string } & NumberCheck,
 ) {
   const result = { exists: ev.exists, jid: ev.jid, error: ev.error };
   await putItem({ ...replyKeys(ev.replyTo), companyId: ev.companyId, ...result, ttl: ttlIn(300) });
-  if (!ev.error)
-    await putItem({ ...cacheKeys(ev.companyId, ev.whatsappId, ev.number), ...result, ttl: ttlIn(24 * 3600) });
+  if (ev.error === 'ERR_NUMBER_CHECK_RESTRICTED') await stopChecksToday(ev.companyId, ev.whatsappId);
+  else if (!ev.error) await cacheNumberCheck(ev.companyId, ev.whatsappId, ev.number, result);
 }
 
 /** The number's WhatsApp jid; ERR_WAPP_INVALID_CONTACT when it is not on WhatsApp. */
@@ -41,10 +62,13 @@ export async function checkNumber(
   waitMs = 10_000,
 ): Promise<string> {
   // the Cloud API has no "is this number on WhatsApp?" query
-  assertWebSession(await requireWhatsapp(companyId, whatsappId));
-  const cached = await getItem<NumberCheck>(cacheKeys(companyId, whatsappId, digits));
-  let result: NumberCheck | undefined = cached;
+  const whatsapp = await requireWhatsapp(companyId, whatsappId);
+  assertWebSession(whatsapp);
+  let result: NumberCheck | undefined = await cachedNumberCheck(companyId, whatsappId, digits);
   if (!result) {
+    const { granted, stop } = await takeChecks(companyId, whatsapp, 1);
+    if (!granted)
+      throw new AppError(stop?.reason === 'checkBudget' ? 'ERR_NUMBER_CHECK_BUDGET' : 'ERR_NUMBER_CHECK_RESTRICTED');
     const replyTo = randomUUID();
     await sendSessionCommand({ type: 'checkNumber', companyId, whatsappId, number: digits, replyTo });
     const until = Date.now() + waitMs;
@@ -55,7 +79,8 @@ export async function checkNumber(
     }
   }
   if (!result) throw new AppError('ERR_WAPP_CHECK_CONTACT');
-  if (result.error === 'ERR_WAPP_NOT_INITIALIZED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  if (result.error === 'ERR_WAPP_NOT_INITIALIZED' || result.error === 'ERR_NUMBER_CHECK_RESTRICTED')
+    throw new AppError(result.error);
   if (result.error) throw new AppError('ERR_WAPP_CHECK_CONTACT');
   if (!result.exists || !result.jid) throw new AppError('ERR_WAPP_INVALID_CONTACT');
   return result.jid;

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
+  Alert,
   Box,
   Button,
   CircularProgress,
@@ -22,7 +23,12 @@ import BlockIcon from '@mui/icons-material/Block';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
 import { useTranslation } from 'react-i18next';
 import { DEBOUNCE_MS } from '#shared/constants';
-import type { ContactList, ContactListImportResult, ContactListItem } from '#shared/schemas/contact-lists';
+import type {
+  ContactList,
+  ContactListDetail,
+  ContactListImportResult,
+  ContactListItem,
+} from '#shared/schemas/contact-lists';
 import { api } from '../api/client';
 import { useApi } from '../api/swr';
 import { toastError } from '../api/toast-error';
@@ -39,6 +45,7 @@ import { ImportResultDialog } from './ImportResultDialog';
 import {
   IMPORT_ACCEPT,
   LIVE_BATCH_MS,
+  checksNotice,
   concernsList,
   isSpreadsheet,
   mergeLive,
@@ -49,14 +56,15 @@ import {
 /**
  * The items of one contact list (management.md "Contact lists"): back, import (.xls/.xlsx, refused
  * rows shown with their lines), add, edit, delete, search and paging, and a WhatsApp validity icon
- * per row that changes live as the session runner checks the numbers.
+ * per row that changes live as the session runner checks the numbers, and how many numbers the
+ * connection may still check today (or why checks wait, and until when).
  */
 export default function ContactListItemsPage() {
   const { t } = useTranslation(['contactLists', 'common']);
   const navigate = useNavigate();
   const listId = Number(useParams().contactListId);
   const confirmedDelete = useConfirmedDelete();
-  const { data: contactList, mutate: reloadList } = useApi<ContactList>(`/contact-lists/${listId}`);
+  const { data: contactList, mutate: reloadList } = useApi<ContactListDetail>(`/contact-lists/${listId}`);
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
   const list = usePagedList<ContactListItem>('/contact-list-items', 'contacts', {
@@ -80,6 +88,8 @@ export default function ContactListItemsPage() {
       liveTimer.current = null;
       const batch = pendingLive.current.splice(0);
       setLive((m) => mergeLive(m, batch));
+      // each check answered took one from today's checks left
+      void reloadList();
     }, LIVE_BATCH_MS);
   };
   const rows = useMemo(() => overlayLive(list.items, live), [list.items, live]);
@@ -98,9 +108,12 @@ export default function ContactListItemsPage() {
     },
   );
   useRealtimeEvent<{ action: string; record?: ContactList; id?: number }>('contactList', (ev) => {
-    if (ev.record?.id === listId) void reloadList(ev.record, { revalidate: false });
+    // read again: the event's record does not carry the checks left today
+    if (ev.record?.id === listId) void reloadList();
     else if (ev.action === 'delete' && Number(ev.id) === listId) void navigate('/contact-lists');
   });
+
+  const notice = contactList ? checksNotice(contactList) : null;
 
   const upload = async (file: File | undefined) => {
     if (fileInput.current) fileInput.current.value = '';
@@ -181,6 +194,11 @@ export default function ContactListItemsPage() {
         </ListToolbar>
       }
     >
+      {notice && (
+        <Alert severity={notice.severity} role="status" sx={{ mb: 1 }}>
+          {t(notice.key, notice.values)}
+        </Alert>
+      )}
       <Table size="small" stickyHeader aria-label={t('items.title', { name: contactList?.name ?? '' })}>
         <TableHead>
           <TableRow>

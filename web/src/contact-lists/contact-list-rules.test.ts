@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { ContactListItem } from '#shared/schemas/contact-lists';
-import { concernsList, importError, isSpreadsheet, mergeLive, overlayLive, validity } from './contact-list-rules';
+import {
+  checksNotice,
+  concernsList,
+  importError,
+  isSpreadsheet,
+  mergeLive,
+  overlayLive,
+  validity,
+} from './contact-list-rules';
 
 describe('contact list rules', () => {
   test('the import takes .xls and .xlsx only', () => {
@@ -52,5 +60,22 @@ describe('contact list rules', () => {
     // a row fetched after a newer change keeps its own data
     const edited = item({ name: 'Eva M', isWhatsappValid: true, updatedAt: '2030-01-01T00:00:05.000Z' });
     expect(overlayLive([edited], live)[0].name).toBe('Eva M');
+  });
+
+  test('the page tells how many number checks the connection has left today, or why they wait', () => {
+    const numberChecks = { whatsappId: 1, whatsappName: 'Sales', dailyBudget: 200, checksLeftToday: 37 };
+    expect(checksNotice({ numberChecks })).toEqual({
+      severity: 'info',
+      key: 'items.checks.left',
+      values: { count: 37, budget: 200, connection: 'Sales' },
+    });
+    expect(checksNotice({ numberChecks: { ...numberChecks, checksLeftToday: 0 } })?.severity).toBe('warning');
+    const waiting = checksNotice({
+      numberChecks,
+      checksWaitReason: 'reachoutLock',
+      checksResumeAt: '2026-11-23T03:00:00.000Z',
+    });
+    expect(waiting).toMatchObject({ severity: 'warning', key: 'items.checks.wait.reachoutLock' });
+    expect(checksNotice({ numberChecks: null })).toBeNull();
   });
 });

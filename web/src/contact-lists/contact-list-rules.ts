@@ -1,4 +1,4 @@
-import type { ContactListItem } from '#shared/schemas/contact-lists';
+import type { ContactListDetail, ContactListItem } from '#shared/schemas/contact-lists';
 
 /** Contact list import accepts .xls or .xlsx (management.md 5). */
 export const IMPORT_ACCEPT =
@@ -46,3 +46,25 @@ export const overlayLive = <T extends Pick<ContactListItem, 'id' | 'updatedAt'>>
     const l = live.get(i.id);
     return l && l.updatedAt >= i.updatedAt ? { ...i, ...l } : i;
   });
+
+/**
+ * The notice about the list's number checks: why they wait and until when (a warning), or how many
+ * the connection may still make today; none while no connection is connected.
+ */
+export function checksNotice(
+  list: Pick<ContactListDetail, 'numberChecks' | 'checksWaitReason' | 'checksResumeAt'>,
+): { severity: 'info' | 'warning'; key: string; values: Record<string, string | number> } | null {
+  const checks = list.numberChecks;
+  if (list.checksWaitReason && list.checksResumeAt)
+    return {
+      severity: 'warning',
+      key: `items.checks.wait.${list.checksWaitReason}`,
+      values: { at: new Date(list.checksResumeAt).toLocaleString(), connection: checks?.whatsappName ?? '' },
+    };
+  if (!checks) return null;
+  return {
+    severity: checks.checksLeftToday ? 'info' : 'warning',
+    key: 'items.checks.left',
+    values: { count: checks.checksLeftToday, budget: checks.dailyBudget, connection: checks.whatsappName },
+  };
+}

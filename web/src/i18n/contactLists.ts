@@ -46,6 +46,17 @@ export default {
         fieldError: '{{field}}: {{message}}',
       },
       badFile: 'Escolha uma planilha .xls ou .xlsx.',
+      checks: {
+        left: 'Verificações de número restantes hoje na conexão {{connection}}: {{count}} de {{budget}}.',
+        wait: {
+          checkBudget:
+            'As verificações de número de hoje acabaram. Os números ainda não verificados serão verificados em {{at}}.',
+          reachoutLock:
+            'O WhatsApp restringiu a conexão {{connection}}. Os números ainda não verificados serão verificados em {{at}}.',
+          restricted:
+            'O WhatsApp recusou uma verificação da conexão {{connection}}. Os números ainda não verificados serão verificados em {{at}}.',
+        },
+      },
     },
   },
   en: {
@@ -92,6 +103,16 @@ export default {
         fieldError: '{{field}}: {{message}}',
       },
       badFile: 'Choose an .xls or .xlsx spreadsheet.',
+      checks: {
+        left: 'Number checks left today on connection {{connection}}: {{count}} of {{budget}}.',
+        wait: {
+          checkBudget: "Today's number checks are used up. The numbers not checked yet will be checked at {{at}}.",
+          reachoutLock:
+            'WhatsApp restricted connection {{connection}}. The numbers not checked yet will be checked at {{at}}.',
+          restricted:
+            'WhatsApp refused a check of connection {{connection}}. The numbers not checked yet will be checked at {{at}}.',
+        },
+      },
     },
   },
   es: {
@@ -144,6 +165,17 @@ export default {
         fieldError: '{{field}}: {{message}}',
       },
       badFile: 'Elija una planilla .xls o .xlsx.',
+      checks: {
+        left: 'Verificaciones de número restantes hoy en la conexión {{connection}}: {{count}} de {{budget}}.',
+        wait: {
+          checkBudget:
+            'Las verificaciones de número de hoy se agotaron. Los números aún no verificados se verificarán el {{at}}.',
+          reachoutLock:
+            'WhatsApp restringió la conexión {{connection}}. Los números aún no verificados se verificarán el {{at}}.',
+          restricted:
+            'WhatsApp rechazó una verificación de la conexión {{connection}}. Los números aún no verificados se verificarán el {{at}}.',
+        },
+      },
     },
   },
 } satisfies Locales;

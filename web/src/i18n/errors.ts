@@ -9,6 +9,10 @@ export default {
     ERR_WAPP_NOT_INITIALIZED: 'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',
     ERR_WAPP_CHECK_CONTACT: 'Não foi possível verificar o contato do WhatsApp. Verifique a página de conexões.',
     ERR_WAPP_INVALID_CONTACT: 'Este não é um número de WhatsApp válido.',
+    ERR_NUMBER_CHECK_BUDGET:
+      'Esta conexão já usou as verificações de número de hoje. Tente amanhã ou use outra conexão.',
+    ERR_NUMBER_CHECK_RESTRICTED:
+      'O WhatsApp restringiu esta conexão: as verificações de número estão suspensas até a restrição acabar.',
     ERR_WAPP_DOWNLOAD_MEDIA: 'Não foi possível baixar a mídia do WhatsApp. Verifique a página de conexões.',
     ERR_INVALID_CREDENTIALS: 'Erro de autenticação. Tente novamente.',
     ERR_USER_DONT_EXISTS: 'Usuário não encontrado. Verifique o e-mail informado.',
@@ -83,6 +87,9 @@ export default {
     ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialized. Check the connections page.',
     ERR_WAPP_CHECK_CONTACT: 'Could not check the WhatsApp contact. Check the connections page.',
     ERR_WAPP_INVALID_CONTACT: 'This is not a valid WhatsApp number.',
+    ERR_NUMBER_CHECK_BUDGET: "This connection has used today's number checks. Try tomorrow or use another connection.",
+    ERR_NUMBER_CHECK_RESTRICTED:
+      'WhatsApp restricted this connection: number checks are stopped until the restriction ends.',
     ERR_WAPP_DOWNLOAD_MEDIA: 'Could not download media from WhatsApp. Check the connections page.',
     ERR_INVALID_CREDENTIALS: 'Authentication error. Please try again.',
     ERR_USER_DONT_EXISTS: 'User not found. Check the e-mail you entered.',
@@ -157,6 +164,10 @@ export default {
     ERR_WAPP_NOT_INITIALIZED: 'Esta sesión de WhatsApp no está inicializada. Verifique la página de conexiones.',
     ERR_WAPP_CHECK_CONTACT: 'No se pudo verificar el contacto de WhatsApp. Verifique la página de conexiones.',
     ERR_WAPP_INVALID_CONTACT: 'Este no es un número de WhatsApp válido.',
+    ERR_NUMBER_CHECK_BUDGET:
+      'Esta conexión ya usó las verificaciones de número de hoy. Inténtelo mañana o use otra conexión.',
+    ERR_NUMBER_CHECK_RESTRICTED:
+      'WhatsApp restringió esta conexión: las verificaciones de número están detenidas hasta que termine la restricción.',
     ERR_WAPP_DOWNLOAD_MEDIA: 'No se pudo descargar el archivo de WhatsApp. Verifique la página de conexiones.',
     ERR_INVALID_CREDENTIALS: 'Error de autenticación. Inténtelo de nuevo.',
     ERR_USER_DONT_EXISTS: 'Usuario no encontrado. Verifique el correo ingresado.',
