@@ -1,7 +1,7 @@
 import type { Whatsapp } from '#shared/schemas/whatsapp';
-import { getItem, query, updateItem, type Item } from '../db';
+import { getItem, updateItem } from '../db';
 import { nowIso } from '../keys';
-import { ageDays, limiterDay, nextLimiterDayAt } from './limiter';
+import { ageDays, limiterDay, nextLimiterDayAt, perConnection, versionedUpdate } from './limiter';
 
 /**
  * The number-check budget: asking WhatsApp "is this number on WhatsApp?" about many numbers from a
@@ -22,10 +22,8 @@ export const CHECK_BUDGET = {
   GROWTH_DAYS: 14,
 } as const;
 
-const budgetKeys = (companyId: number, whatsappId: number) => ({
-  pk: `C#${companyId}#CHECKLIMIT`,
-  sk: `W#${whatsappId}`,
-});
+const checkLimitPk = (companyId: number) => `C#${companyId}#CHECKLIMIT`;
+const budgetKeys = (companyId: number, whatsappId: number) => ({ pk: checkLimitPk(companyId), sk: `W#${whatsappId}` });
 
 export interface CheckBudgetState {
   version?: number;
@@ -87,25 +85,22 @@ export async function takeChecks(
   wanted: number,
   now = Date.now(),
 ): Promise<{ granted: number; stop?: CheckStop }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const state = (await getItem<CheckBudgetState>(budgetKeys(companyId, whatsapp.id), { consistent: true })) ?? {};
-    const stop = checkStopOf(whatsapp, state, now);
-    if (stop) return { granted: 0, stop };
-    const checkedToday = checkedTodayOf(state, now);
-    const granted = Math.min(wanted, dailyCheckBudgetOf(whatsapp, now) - checkedToday);
-    const version = state.version ?? 0;
-    const taken = await updateItem(budgetKeys(companyId, whatsapp.id), {
-      set: { day: limiterDay(now), checkedToday: checkedToday + granted, version: version + 1, updatedAt: nowIso() },
-      condition: version ? '#v = :v' : 'attribute_not_exists(#v)',
-      conditionNames: { '#v': 'version' },
-      conditionValues: version ? { ':v': version } : undefined,
-    });
-    if (!taken) continue;
-    if (granted === wanted) return { granted };
-    return { granted, stop: { reason: 'checkBudget', until: nextLimiterDayAt(now) } };
-  }
-  // a contended item: nothing taken this time, tried again shortly
-  return { granted: 0, stop: { reason: 'checkBudget', until: now + 1000 } };
+  return versionedUpdate<CheckBudgetState, { granted: number; stop?: CheckStop }>(
+    budgetKeys(companyId, whatsapp.id),
+    (state) => {
+      const stop = checkStopOf(whatsapp, state, now);
+      if (stop) return { result: { granted: 0, stop } };
+      const checkedToday = checkedTodayOf(state, now);
+      const granted = Math.min(wanted, dailyCheckBudgetOf(whatsapp, now) - checkedToday);
+      return {
+        set: { day: limiterDay(now), checkedToday: checkedToday + granted },
+        result:
+          granted === wanted ? { granted } : { granted, stop: { reason: 'checkBudget', until: nextLimiterDayAt(now) } },
+      };
+    },
+    // a contended item: nothing taken this time, tried again shortly
+    { granted: 0, stop: { reason: 'checkBudget', until: now + 1000 } },
+  );
 }
 
 /** WhatsApp refused a check with a restriction: the connection checks no more numbers today. */
@@ -117,7 +112,8 @@ export async function stopChecksToday(companyId: number, whatsappId: number, now
 }
 
 /** The budget state of every connection of a company (one Query). */
-export async function companyCheckBudgets(companyId: number) {
-  const { items } = await query<Item>({ pk: `C#${companyId}#CHECKLIMIT` });
-  return new Map(items.map((i) => [Number(String(i.sk).slice(2)), i as CheckBudgetState]));
-}
+export const companyCheckBudgets = (companyId: number) => perConnection<CheckBudgetState>(checkLimitPk(companyId));
+
+/** One connection's budget state (GetItem). */
+export const checkBudgetOf = async (companyId: number, whatsappId: number) =>
+  (await getItem<CheckBudgetState>(budgetKeys(companyId, whatsappId))) ?? {};

@@ -2,7 +2,7 @@ import { isCloudProvider } from '#shared/constants';
 import type { PauseReason } from '#shared/schemas/campaigns';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { DEFAULT_TIME_ZONE, localDay, nextLocalDayStart, wholeDaysSince } from '#shared/dates';
-import { getItem, updateItem, query, type Item } from '../db';
+import { getItem, updateItem, query, type Item, type Key } from '../db';
 import { nowIso } from '../keys';
 
 /**
@@ -112,30 +112,55 @@ export async function acquire(
   spacing: number,
   now = Date.now(),
 ): Promise<Acquired> {
+  return versionedUpdate<LimitState, Acquired>(
+    limitKeys(companyId, whatsapp.id),
+    (state) => {
+      if (state.pausedReason) return { result: { ok: false, paused: state.pausedReason } };
+      if ((state.nextSendAt ?? 0) > now)
+        return { result: { ok: false, waitMs: state.nextSendAt! - now, reason: 'spacing' } };
+      const sentToday = sentTodayOf(state, now);
+      const cap = dailyCapOf(whatsapp, now);
+      if (cap !== null && sentToday >= cap)
+        return { result: { ok: false, waitMs: nextLimiterDayAt(now) - now, reason: 'dailyCap' } };
+      return {
+        set: { day: limiterDay(now), sentToday: sentToday + 1, nextSendAt: now + spacing },
+        result: { ok: true },
+      };
+    },
+    { ok: false, waitMs: 1000, reason: 'spacing' },
+  );
+}
+
+/**
+ * Read-modify-write of a connection's versioned item (the campaign limiter's, the check budget's):
+ * `decide` sees the item as it is and answers what to set (with what to return once set), or only
+ * what to return. The write holds only if nobody wrote in between; after 5 tries, `contended`.
+ */
+export async function versionedUpdate<S extends { version?: number }, R>(
+  keys: Key,
+  decide: (state: S) => { set?: Record<string, unknown>; result: R },
+  contended: R,
+): Promise<R> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const state = (await getItem<LimitState>(limitKeys(companyId, whatsapp.id), { consistent: true })) ?? {};
-    if (state.pausedReason) return { ok: false, paused: state.pausedReason };
-    if ((state.nextSendAt ?? 0) > now) return { ok: false, waitMs: state.nextSendAt! - now, reason: 'spacing' };
-    const today = limiterDay(now);
-    const sentToday = sentTodayOf(state, now);
-    const cap = dailyCapOf(whatsapp, now);
-    if (cap !== null && sentToday >= cap) return { ok: false, waitMs: nextLimiterDayAt(now) - now, reason: 'dailyCap' };
+    const state = (await getItem<S>(keys, { consistent: true })) ?? ({} as S);
+    const { set, result } = decide(state);
+    if (!set) return result;
     const version = state.version ?? 0;
-    const taken = await updateItem(limitKeys(companyId, whatsapp.id), {
-      set: {
-        day: today,
-        sentToday: sentToday + 1,
-        nextSendAt: now + spacing,
-        version: version + 1,
-        updatedAt: nowIso(),
-      },
+    const taken = await updateItem(keys, {
+      set: { ...set, version: version + 1, updatedAt: nowIso() },
       condition: version ? '#v = :v' : 'attribute_not_exists(#v)',
       conditionNames: { '#v': 'version' },
       conditionValues: version ? { ':v': version } : undefined,
     });
-    if (taken) return { ok: true };
+    if (taken) return result;
   }
-  return { ok: false, waitMs: 1000, reason: 'spacing' };
+  return contended;
+}
+
+/** The items of a company partition keyed `W#<whatsappId>` (one Query), by connection id. */
+export async function perConnection<S>(pk: string) {
+  const { items } = await query<Item>({ pk });
+  return new Map(items.map((i) => [Number(String(i.sk).slice(2)), i as S]));
 }
 
 /**
@@ -181,7 +206,4 @@ export function pauseReasonOf(c: { sent: number; delivered: number; failed: numb
 }
 
 /** The limiter state of every connection of a company (one Query). */
-export async function companyLimits(companyId: number) {
-  const { items } = await query<Item>({ pk: limitPk(companyId) });
-  return new Map(items.map((i) => [Number(String(i.sk).slice(2)), i as LimitState]));
-}
+export const companyLimits = (companyId: number) => perConnection<LimitState>(limitPk(companyId));

@@ -10,7 +10,7 @@ import { sendSessionCommand } from '../whatsapp/commands';
 import { enqueueCampaignJob, type CampaignJob } from '../campaigns/jobs';
 import {
   checksLeftOf,
-  companyCheckBudgets,
+  checkBudgetOf,
   currentCheckStop,
   dailyCheckBudgetOf,
   stopChecksToday,
@@ -187,7 +187,7 @@ async function clearChecksWait(companyId: number, contactListId: number) {
 export async function listNumberChecks(companyId: number) {
   const connected = await checkingConnection(companyId);
   if (!connected) return null;
-  const state = (await companyCheckBudgets(companyId)).get(connected.id) ?? {};
+  const state = await checkBudgetOf(companyId, connected.id);
   return {
     whatsappId: connected.id,
     whatsappName: connected.name,

@@ -59,7 +59,7 @@ export async function sendMessage(
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
   // a Cloud API connection's sends go to the Graph API sender, not to a session runner
-  const { contact, provider } = await contactAndProvider(companyId, ticket);
+  const { contact, provider, connection } = await contactAndProvider(companyId, ticket);
   const cloud = isCloudProvider(provider);
   if (input.template && !cloud) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
   const template =
@@ -75,7 +75,8 @@ export async function sendMessage(
       windowEndsAt: cloudWindowEndsAt(ticket.customerMessageAt),
     });
   // WhatsApp locked new chats from this number: a first message to someone who never wrote is refused
-  if (!cloud && !ticket.customerMessageAt && !input.campaign) await assertMayReachOut(companyId, ticket.whatsappId);
+  if (!cloud && !ticket.customerMessageAt && !input.campaign)
+    assertMayReachOut(connection ?? (await getWhatsapp(companyId, ticket.whatsappId)));
   const quoted = sameConversation(
     ticket,
     input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
@@ -163,9 +164,9 @@ export async function sendMessage(
  * The ticket's contact, and its connection's provider (which transport sends): one read together,
  * or only the contact once this instance knows the provider (it never changes).
  */
-/** ERR_REACHOUT_LOCKED while the connection's reach-out lock holds (read only for a new chat). */
-async function assertMayReachOut(companyId: number, whatsappId: number) {
-  const until = (await getWhatsapp(companyId, whatsappId))?.reachoutLockedUntil;
+/** ERR_REACHOUT_LOCKED while the connection's reach-out lock holds (checked only for a new chat). */
+function assertMayReachOut(connection: { reachoutLockedUntil?: string } | undefined) {
+  const until = connection?.reachoutLockedUntil;
   if (until && Date.parse(until) > Date.now()) throw new AppError('ERR_REACHOUT_LOCKED', undefined, { until });
 }
 
@@ -178,8 +179,10 @@ async function contactAndProvider(companyId: number, ticket: Ticket) {
   const items = await batchGet(keys);
   const contactItem = items.find((i) => i.sk === keys[0]!.sk);
   if (!contactItem) throw new AppError('ERR_NO_CONTACT_FOUND');
-  const connection = items.find((i) => String(i.sk).startsWith('WHATSAPP#'));
-  return { contact: toContact(contactItem), provider: known ?? (connection && toWhatsapp(connection).provider) };
+  const item = items.find((i) => String(i.sk).startsWith('WHATSAPP#'));
+  const connection = item && toWhatsapp(item);
+  // the connection is read only when this instance has not seen its provider yet
+  return { contact: toContact(contactItem), provider: known ?? connection?.provider, connection };
 }
 
 /**
