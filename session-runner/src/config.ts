@@ -10,6 +10,12 @@ export interface RunnerConfig {
   provider: 'baileys' | 'simulator';
   /** simulator only: the hub's WebSocket address (infra/local/simulator-hub.ts) */
   simulatorHubUrl?: string;
+  /**
+   * simulator only: each message received advances the chat's session record in the auth store, as
+   * decrypting does with Baileys (tests of auth writes under faults; off by default: one more write
+   * per message)
+   */
+  simulatorSignalKeys: boolean;
   /** this runner in the fleet registry, on session ownership and in logs; unique per process */
   runnerId: string;
   /** the runner API (commands forwarded by peers): port (0: any free port) and interface */
@@ -62,6 +68,7 @@ export function runnerConfig(): RunnerConfig {
   cached = {
     provider,
     simulatorHubUrl,
+    simulatorSignalKeys: process.env.SIMULATOR_SIGNAL_KEYS === '1',
     runnerId: process.env.RUNNER_ID || `${hostname()}-${randomUUID().slice(0, 8)}`,
     apiPort: num('RUNNER_API_PORT', 8090),
     apiHost: process.env.RUNNER_API_HOST || '127.0.0.1',

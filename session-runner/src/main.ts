@@ -28,7 +28,7 @@ let provider: Provider;
 
 if (cfg.provider === 'simulator') {
   const { simulatorProvider } = await import('./providers/simulator');
-  provider = simulatorProvider(cfg.simulatorHubUrl!, cfg.runnerId);
+  provider = simulatorProvider(cfg.simulatorHubUrl!, cfg.runnerId, { signalKeys: cfg.simulatorSignalKeys });
 } else {
   const { baileysProvider } = await import('./providers/baileys/provider');
   provider = baileysProvider();

@@ -65,6 +65,14 @@ export type RunnerFrame =
 
 type RequestMethod = Extract<RunnerFrame, { op: 'req' }>['method'];
 
+/** The key type of a chat's Signal session in the auth store (as Baileys names it). */
+export const SESSION_KEY = 'session';
+/** A chat's simulated Signal session: messages received in it, and the runner that stored this value. */
+export interface SessionRecord {
+  n: number;
+  by: string;
+}
+
 class HubSession implements ProviderSession {
   private ws?: WebSocket;
   private closing = false;
@@ -77,6 +85,7 @@ class HubSession implements ProviderSession {
     private ctx: SessionContext,
     private hubUrl: string,
     private runnerId: string,
+    private signalKeys: boolean,
   ) {}
 
   async connect() {
@@ -147,6 +156,7 @@ class HubSession implements ProviderSession {
     switch (event.kind) {
       case 'message': {
         const { media, ...message } = event.message;
+        if (this.signalKeys && !message.fromMe) await this.advanceSession(message.chatJid);
         return events.message({
           ...message,
           media: media && {
@@ -188,6 +198,18 @@ class HubSession implements ProviderSession {
       case 'undecryptable':
         return events.undecryptable?.(event.message);
     }
+  }
+
+  /**
+   * Decrypting a message moves the chat's Signal session on, and Baileys stores it before the
+   * message is handed on: here a count of the chat's messages and the runner that wrote it. A
+   * failed write fails the message (not acknowledged: the hub delivers it again).
+   */
+  private async advanceSession(chatJid: string) {
+    const { auth } = this.ctx;
+    const stored = (await auth.getKeys(SESSION_KEY, [chatJid]))[chatJid] as SessionRecord | undefined;
+    const next: SessionRecord = { n: (stored?.n ?? 0) + 1, by: this.runnerId };
+    await auth.setKeys({ [SESSION_KEY]: { [chatJid]: next } });
   }
 
   private frame(frame: RunnerFrame) {
@@ -254,7 +276,11 @@ class HubSession implements ProviderSession {
   }
 }
 
-/** `hubUrl`: the hub's WebSocket address; `runnerId` names this runner in the hub's session timeline. */
-export function simulatorProvider(hubUrl: string, runnerId: string): Provider {
-  return { name: 'simulator', create: (ctx) => new HubSession(ctx, hubUrl, runnerId) };
+/**
+ * `hubUrl`: the hub's WebSocket address; `runnerId` names this runner in the hub's session timeline
+ * and on the session records it writes; `signalKeys`: each message received writes its chat's
+ * session record (advanceSession).
+ */
+export function simulatorProvider(hubUrl: string, runnerId: string, opts: { signalKeys?: boolean } = {}): Provider {
+  return { name: 'simulator', create: (ctx) => new HubSession(ctx, hubUrl, runnerId, opts.signalKeys ?? false) };
 }
