@@ -81,6 +81,11 @@ export interface StackOptions {
    * in infra/local/dynamo.ts) rather than a JVM of its own; ignored with `dataDir`
    */
   sharedDynamo?: string;
+  /**
+   * tests: extra environment of the `index`-th runner started (0 first, added runners included): a
+   * runner of its own rhythm, or one that reaches DynamoDB through a proxy the test can cut
+   */
+  runnerEnv?: (index: number) => Record<string, string>;
   /** tests only: the consumers of these queues fail `failRate` of their batches at random (see withFaults) */
   faultInjection?: { failRate: number; queues: string[] };
 }
@@ -222,7 +227,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
   const runners: LocalRunner[] = [];
   const external = new Map<string, ExternalConsumer>();
   const spawnRunner = async () => {
-    const id = `local-${process.pid}-${runners.length + 1}`;
+    const index = runners.length;
+    const id = `local-${process.pid}-${index + 1}`;
     const runner = startSessionRunner({
       root: ROOT,
       provider,
@@ -234,6 +240,7 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
         [queueEnvName(SESSION_COMMANDS)]: `${base}/@sqs/${id}/${SESSION_COMMANDS}`,
         ...(hub ? { SIMULATOR_HUB_URL: hub.url } : {}),
         ...(opts.healthOnDemand ? { HEALTH_PROBE_MS: '0' } : {}),
+        ...opts.runnerEnv?.(index),
       },
       onKilled: () => {
         for (const e of external.values()) e.abandonLeases(id);
