@@ -125,6 +125,11 @@ export class AuthStore {
     return this;
   }
 
+  /** The holder and epoch every write is checked against (`guard`), if any. */
+  get heldAs(): Holder | undefined {
+    return this.holder;
+  }
+
   /** The session left this runner: pending creds stop being retried and later writes are refused. */
   close() {
     this.closed = true;

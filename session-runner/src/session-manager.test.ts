@@ -34,7 +34,7 @@ const { SessionManager, MAX_QR_CODES } = await import('./session-manager');
 type ManagerOptions = import('./session-manager').ManagerOptions;
 const { wantedSessions } = await import('#lib/fleet/ownership');
 const { simulatorProvider } = await import('./providers/simulator');
-const { AuthStore } = await import('./auth-store');
+const { AuthStore, SessionNotHeld } = await import('./auth-store');
 const { claimSend } = await import('./sent-store');
 
 let dynamo: LocalDynamo & { tableName: string };
@@ -427,6 +427,18 @@ describe('session manager', () => {
     // no session opens on a draining runner
     expect(await m.handle(sendCommand(32, '3EB0FFF0000000000032'))).toBe('moved');
     await m.closeAll();
+  });
+
+  it('R1: a new QR code asked of a runner that no longer holds the session clears none of the holder’s keys', async () => {
+    const { markWanted, moveSession, readSession } = await import('#lib/fleet/ownership');
+    await markWanted(1, 95);
+    await moveSession((await readSession(1, 95))!, 'runner-holder');
+    await new AuthStore(1, 95).setKeys({ session: { alice: { v: 1 } } });
+    const m = new SessionManager(provider('runner-former'), 'runner-former');
+    await expect(m.handle({ type: 'newQr', commandId: 'qr-95', companyId: 1, whatsappId: 95 })).rejects.toThrow(
+      SessionNotHeld,
+    );
+    expect(await new AuthStore(1, 95).getKeys('session', ['alice'])).toEqual({ alice: { v: 1 } });
   });
 
   it('R2: a session whose auth writes are not stored in time does not leave: release says so, and it opens here again with the same store', async () => {

@@ -23,7 +23,7 @@ import {
   stoppedLine,
   withTimeout,
 } from './health';
-import { markStopped, markWanted, readSession, unmarkWanted } from '#lib/fleet/ownership';
+import { type Holder, markStopped, markWanted, readSession, unmarkWanted } from '#lib/fleet/ownership';
 import { storeMedia } from '#lib/inbound-media';
 import type { Provider, ProviderEvents, ProviderSession, SendCommand } from './provider';
 import { type HeldMedia, holdMedia, MEDIA_BYTES_IN_FLIGHT } from './outbound-media';
@@ -760,7 +760,11 @@ export class SessionManager {
         // the old identity's writes stop before its keys are cleared, so none lands after the clear
         current?.auth.close();
         if (current) await current.close();
-        await new AuthStore(companyId, whatsappId).clear();
+        // the clear is a write of the holder like any other: refused if the session changed hands meanwhile
+        const cleared = new AuthStore(companyId, whatsappId);
+        const holder = current?.auth.heldAs ?? (await this.holderHere(companyId, whatsappId));
+        if (holder) cleared.guard(holder);
+        await cleared.clear();
         await markWanted(companyId, whatsappId);
         this.open(companyId, whatsappId);
         return 'done';
@@ -879,6 +883,16 @@ export class SessionManager {
         return 'done';
       }
     }
+  }
+
+  /**
+   * This runner as the holder of a session by the table (with the epoch it holds it with), for the
+   * writes of a session not open here; undefined when nobody holds it (no fleet). A session another
+   * runner holds answers this runner all the same: the holder check then refuses its writes.
+   */
+  private async holderHere(companyId: number, whatsappId: number): Promise<Holder | undefined> {
+    const held = await readSession(companyId, whatsappId);
+    return held?.owner === undefined ? undefined : { runnerId: this.runnerId, epoch: held.epoch ?? 0 };
   }
 
   /**

@@ -177,6 +177,27 @@ describe('only the holder writes (whatsapp-review-3 R1)', () => {
     );
   });
 
+  it('address-book fields and a clear (logout, new QR code) of a runner whose session was taken over are refused too', async () => {
+    const { markWanted, moveSession, readSession } = await import('#lib/fleet/ownership');
+    const [companyId, whatsappId] = [8, 2];
+    await markWanted(companyId, whatsappId);
+    const epochA = await moveSession((await readSession(companyId, whatsappId))!, 'runner-a');
+    const a = new AuthStore(companyId, whatsappId).guard({ runnerId: 'runner-a', epoch: epochA! });
+    await a.setKeys({ session: { alice: { from: 'a' } } });
+    await moveSession((await readSession(companyId, whatsappId))!, 'runner-b');
+
+    await expect(a.setFields('contact-name', new Map([['5511955550001', { saved: 'Ana' }]]))).rejects.toThrow(
+      SessionNotHeld,
+    );
+    expect(a.isClosed).toBe(true);
+    const clearing = new AuthStore(companyId, whatsappId).guard({ runnerId: 'runner-a', epoch: epochA! });
+    await expect(clearing.clear()).rejects.toThrow(SessionNotHeld);
+
+    const fresh = new AuthStore(companyId, whatsappId);
+    expect(await fresh.getKeys('session', ['alice'])).toEqual({ alice: { from: 'a' } });
+    expect(await fresh.fieldsOf('contact-name')).toEqual(new Map());
+  });
+
   it('a store closed when its session left the runner (drop, release) writes nothing more, and its creds stop being retried', async () => {
     const store = new AuthStore(9, 1);
     await store.writeCreds({ me: 'first' });
