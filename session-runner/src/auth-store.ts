@@ -170,11 +170,12 @@ export class AuthStore {
     }
   }
 
+  /** The table refused a write: counted even when the store had closed meanwhile (a write in flight at a fence). */
   private lose() {
-    if (this.closed) return;
-    this.closed = true;
     this.refused++;
     runnerCounters.staleWritesRefused++;
+    if (this.closed) return;
+    this.closed = true;
     log.warn('session held by another runner: its auth writes stop here', {
       companyId: this.companyId,
       whatsappId: this.whatsappId,

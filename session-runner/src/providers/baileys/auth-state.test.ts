@@ -198,6 +198,24 @@ describe('only the holder writes (whatsapp-review-3 R1)', () => {
     expect(await fresh.fieldsOf('contact-name')).toEqual(new Map());
   });
 
+  it('a write in flight when its store closed (a fence) and refused by the table is counted as a stale write refused', async () => {
+    const { markWanted, moveSession, readSession } = await import('#lib/fleet/ownership');
+    const { runnerCounters } = await import('../../counters');
+    const [companyId, whatsappId] = [8, 3];
+    await markWanted(companyId, whatsappId);
+    const epochA = await moveSession((await readSession(companyId, whatsappId))!, 'runner-a');
+    const a = new AuthStore(companyId, whatsappId).guard({ runnerId: 'runner-a', epoch: epochA! });
+    await moveSession((await readSession(companyId, whatsappId))!, 'runner-b');
+    const counted = runnerCounters.staleWritesRefused;
+    const writing = a.setKeys({ session: { alice: { from: 'a' } } });
+    // past the store's own check, on its way to the table
+    await new Promise((r) => setImmediate(r));
+    a.close();
+    await expect(writing).rejects.toThrow(SessionNotHeld);
+    expect(a.refused).toBe(1);
+    expect(runnerCounters.staleWritesRefused).toBe(counted + 1);
+  });
+
   it('a store closed when its session left the runner (drop, release) writes nothing more, and its creds stop being retried', async () => {
     const store = new AuthStore(9, 1);
     await store.writeCreds({ me: 'first' });
