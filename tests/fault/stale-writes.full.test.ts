@@ -131,15 +131,16 @@ describe('R1: only the holder writes', () => {
     // and on the wire: A did try to write the session's keys, those writes did reach the table late ...
     const late = proxy.late();
     const lateAuthWrites = late.filter((r) => r.authWrite);
-    expect(lateAuthWrites.length).toBeGreaterThan(0);
+    // more than one: each attempt was ended by the request timeout and tried again (a call that
+    // never ended would have sent one, and held A's key writes for as long as the cut lasted)
+    expect(lateAuthWrites.length).toBeGreaterThan(1);
     // ... and the holder check refused every one of them
     const landed = lateAuthWrites.filter((r) => r.status === 200);
     expect(landed).toEqual([]);
     expect(lateAuthWrites.every((r) => r.error === 'TransactionCanceledException')).toBe(true);
     // A closed the session and its store when its lease ran out, and holds nothing now
-    await waitFor('A answers again', async () => (await a!.health()) !== undefined);
-    const aHealth = (await a!.health())!;
-    expect(aHealth.sessions).toBe(0);
+    const aHealth = await a!.health();
+    expect(aHealth?.sessions).toBe(0);
 
     // ---- after the heal: messages still decrypt on B, replies still reach the customer
     await stored(await customerWrites());
@@ -150,7 +151,7 @@ describe('R1: only the holder writes', () => {
     console.log(
       `cut ${(cutMs / 1000).toFixed(1)} s (lease ${HEARTBEAT_TTL_MS / 1000} s); requests held and delivered late ${late.length}, ` +
         `of them auth writes ${lateAuthWrites.length}, landed ${landed.length}; auth items changed since the cut ${changed.length}, ` +
-        `by the old holder ${staleLanded.length}; A's stale writes refused (counter) ${aHealth.counters?.staleWritesRefused}`,
+        `by the old holder ${staleLanded.length}; A's stale writes refused (counter) ${aHealth?.counters?.staleWritesRefused}`,
     );
   }, 300_000);
 });
