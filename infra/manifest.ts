@@ -163,6 +163,9 @@ export const http: HttpModule[] = [
       'GET /whatsapp/{id}/templates',
       'POST /whatsapp/{id}/templates/sync',
       'GET /whatsapp/{id}/usage',
+      'POST /whatsapp/{id}/cloud-transport',
+      'PUT /whatsapp/{id}/cloud-transport',
+      'DELETE /whatsapp/{id}/cloud-transport',
     ],
   },
   {
