@@ -60,7 +60,7 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'cloud-commands', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'campaigns', 'push'],
     // GET /search and the tickets page's search
     search: 'read',
   },
@@ -76,7 +76,7 @@ export const access = {
     media: 'readwrite',
     realtime: true,
     // the Cloud API sender reports its outcomes on `inbound`, in the chat's group, as the runner does
-    sendsTo: ['session-commands', 'cloud-commands', 'inbound', 'schedules', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'inbound', 'schedules', 'campaigns', 'push'],
   },
   /** the push queue's consumer: the only one that signs with the VAPID private key; retries go back on its queue */
   pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
@@ -443,6 +443,9 @@ export const queues: QueueDef[] = [
   // API -> Meta's Graph API: sends of Cloud API connections (FIFO per connection); each claimed once, never resent
   // a rate limit of Meta's fails the record and SQS retries it: ten receives outlast a throughput limit
   { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send', maxReceiveCount: 10 },
+  // sends routed to WhatsApp Web on a number with both transports, checked FAILOVER_AFTER_SECONDS later:
+  // one no runner took goes through the Cloud API (standard queue: per-message delay)
+  { name: 'transport-failover', fifo: false, consumer: 'jobs/transport-failover', maxReceiveCount: 5 },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)
