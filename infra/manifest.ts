@@ -108,6 +108,11 @@ export interface QueueDef {
   consumer: string;
   batchSize?: number;
   maxReceiveCount?: number;
+  /**
+   * Its delayed messages are checks scheduled for later, not work in progress: the local stack's
+   * idle() does not wait for them to come due (tests bring them on with release-delayed).
+   */
+  delayedIsScheduled?: boolean;
   /** Lambda consumers: how long one batch may run (default JOB_TIMEOUT_SECONDS) */
   timeoutSeconds?: number;
   /** at least (and by default) VISIBILITY_PER_TIMEOUT x timeoutSeconds for Lambda consumers */
@@ -445,7 +450,13 @@ export const queues: QueueDef[] = [
   { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send', maxReceiveCount: 10 },
   // sends routed to WhatsApp Web on a number with both transports, checked FAILOVER_AFTER_SECONDS later:
   // one no runner took goes through the Cloud API (standard queue: per-message delay)
-  { name: 'transport-failover', fifo: false, consumer: 'jobs/transport-failover', maxReceiveCount: 5 },
+  {
+    name: 'transport-failover',
+    fifo: false,
+    consumer: 'jobs/transport-failover',
+    maxReceiveCount: 5,
+    delayedIsScheduled: true,
+  },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)
