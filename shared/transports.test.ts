@@ -21,9 +21,9 @@ describe('choosing a transport per message', () => {
 
   it('templates go through the Cloud API, groups and out-of-window free text through WhatsApp Web', () => {
     expect(chooseTransport(dual(), { now, template: true, customerMessageAt: outOfWindow })).toBe('cloud');
-    expect(chooseTransport(dual({ preferredTransport: 'cloud' }), { now, group: true, customerMessageAt: inWindow })).toBe(
-      'web',
-    );
+    expect(
+      chooseTransport(dual({ preferredTransport: 'cloud' }), { now, group: true, customerMessageAt: inWindow }),
+    ).toBe('web');
     expect(chooseTransport(dual({ preferredTransport: 'cloud' }), { now, customerMessageAt: outOfWindow })).toBe('web');
     expect(chooseTransport(dual({ preferredTransport: 'cloud' }), { now, customerMessageAt: null })).toBe('web');
   });

@@ -182,7 +182,11 @@ export function metaFake(base: string, webhookUrl: string) {
       id:
         typeof body.wamid === 'string'
           ? body.wamid
-          : newWamid(String(body.from), Boolean(body.echo), typeof body.deviceId === 'string' ? body.deviceId : undefined),
+          : newWamid(
+              String(body.from),
+              Boolean(body.echo),
+              typeof body.deviceId === 'string' ? body.deviceId : undefined,
+            ),
       timestamp: String(Math.floor(Date.now() / 1000)),
     };
     if (typeof body.contextId === 'string') message.context = { from: number.displayPhoneNumber, id: body.contextId };

@@ -905,7 +905,8 @@ export class SessionManager {
     };
     if (!socket) {
       // a connection with a Cloud API transport: the send's failover check moves it there (messages/failover.ts)
-      if (command.fallback) return log.warn('send left to the Cloud API transport', { companyId, whatsappId, messageId });
+      if (command.fallback)
+        return log.warn('send left to the Cloud API transport', { companyId, whatsappId, messageId });
       return failed(new Error('session not connected'));
     }
     let media: HeldMedia | undefined;

@@ -117,9 +117,7 @@ export const Whatsapp = z.object({
   cloudTransport: z
     .object({
       status: z.enum(CONNECTION_STATUSES),
-      statusReason: z
-        .enum(['tokenExpired', 'numberNotRegistered', 'accountRestricted', 'graphUnavailable'])
-        .optional(),
+      statusReason: z.enum(['tokenExpired', 'numberNotRegistered', 'accountRestricted', 'graphUnavailable']).optional(),
       attachedAt: z.string(),
     })
     .optional(),

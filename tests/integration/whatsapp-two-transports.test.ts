@@ -92,7 +92,9 @@ async function deliveries(c: Awaited<ReturnType<typeof dualConversation>>, texts
 }
 
 describe('attaching the Cloud API to a WhatsApp Web connection', () => {
-  it('only the same number is attached: another number, an unpaired session, a Cloud API connection and another company are refused, and nothing is stored', { timeout: 120_000 }, async () => {
+  it('only the same number is attached: another number, an unpaired session, a Cloud API connection and another company are refused, and nothing is stored', {
+    timeout: 120_000,
+  }, async () => {
     const co = await newCompany('dual-attach');
     const other = await webLineWithCloudNumber(co, { displayPhoneNumber: '+55 21 3333-4444' });
     const mismatch = await attach(co, other.line);
@@ -100,7 +102,11 @@ describe('attaching the Cloud API to a WhatsApp Web connection', () => {
     expect(mismatch.body).toMatchObject({ error: 'ERR_TRANSPORT_NUMBER_MISMATCH', details: { cloud: '…4444' } });
     expect((await api('GET', `/whatsapp/${other.w.id}`, { token: co.adminToken })).body.cloudTransport).toBeUndefined();
     // nothing routes the refused number's webhooks to the connection
-    const webhook = await meta('/_inbound', { phoneNumberId: other.line.phoneNumberId, from: '5511987650000', text: 'x' });
+    const webhook = await meta('/_inbound', {
+      phoneNumberId: other.line.phoneNumberId,
+      from: '5511987650000',
+      text: 'x',
+    });
     expect(webhook.delivered.status).toBe(401);
 
     const unpaired = await api('POST', '/whatsapp', { token: co.adminToken, body: { name: 'Sem QR' } });
@@ -111,7 +117,12 @@ describe('attaching the Cloud API to a WhatsApp Web connection', () => {
     const stranger = await newCompany('dual-attach-other');
     const foreign = await api('POST', `/whatsapp/${w.id}/cloud-transport`, {
       token: stranger.adminToken,
-      body: { phoneNumberId: line.phoneNumberId, wabaId: line.wabaId, accessToken: line.accessToken, appSecret: line.appSecret },
+      body: {
+        phoneNumberId: line.phoneNumberId,
+        wabaId: line.wabaId,
+        accessToken: line.accessToken,
+        appSecret: line.appSecret,
+      },
     });
     expect(foreign.status).toBe(404);
 
@@ -138,13 +149,18 @@ describe('attaching the Cloud API to a WhatsApp Web connection', () => {
     expect(detached.status).toBe(200);
     expect(detached.body.cloudTransport).toBeUndefined();
     expect(detached.body.phoneNumberId).toBeUndefined();
-    expect((await meta('/_inbound', { phoneNumberId: line.phoneNumberId, from: '5511987650001', text: 'y' })).delivered.status).toBe(401);
+    expect(
+      (await meta('/_inbound', { phoneNumberId: line.phoneNumberId, from: '5511987650001', text: 'y' })).delivered
+        .status,
+    ).toBe(401);
     expect((await attach(co, line)).status).toBe(201);
   });
 });
 
 describe('one conversation over two transports', () => {
-  it("a customer's message told by both sides is stored once, in the one ticket, and an echo of our own reply is no new message", { timeout: 120_000 }, async () => {
+  it("a customer's message told by both sides is stored once, in the one ticket, and an echo of our own reply is no new message", {
+    timeout: 120_000,
+  }, async () => {
     const c = await dualConversation('dual-one');
     // the same message through the Cloud API webhook: Meta's wamid carries the device id WhatsApp Web saw
     const again = await meta('/_inbound', {
@@ -174,7 +190,9 @@ describe('one conversation over two transports', () => {
     expect(tickets.map((t: { id: number }) => t.id)).toEqual([c.ticket.id]);
   });
 
-  it('in-window replies go through the preferred transport, shown on the message; with the preferred one down, through the other', { timeout: 120_000 }, async () => {
+  it('in-window replies go through the preferred transport, shown on the message; with the preferred one down, through the other', {
+    timeout: 120_000,
+  }, async () => {
     const c = await dualConversation('dual-route', 'cloud');
     const viaCloud = await reply(c.co, c.ticket.id, 'pela API oficial');
     expect(viaCloud.transport).toBe('cloud');
@@ -196,7 +214,10 @@ describe('one conversation over two transports', () => {
       body: { accessToken: `EAAG${randomBytes(24).toString('hex')}`, preferredTransport: 'cloud' },
     });
     const down = (await api('GET', `/whatsapp/${c.w.id}`, { token: c.co.adminToken })).body;
-    expect(down).toMatchObject({ status: 'CONNECTED', cloudTransport: { status: 'DISCONNECTED', statusReason: 'tokenExpired' } });
+    expect(down).toMatchObject({
+      status: 'CONNECTED',
+      cloudTransport: { status: 'DISCONNECTED', statusReason: 'tokenExpired' },
+    });
     const fallback = await reply(c.co, c.ticket.id, 'API fora: pelo web');
     expect(fallback.transport).toBe('web');
     await queuesIdle();
@@ -207,11 +228,15 @@ describe('one conversation over two transports', () => {
     ]);
   });
 
-  it('WhatsApp Web dies mid-conversation: replies it did not take go through the Cloud API, and after it heals nothing is lost or sent twice', { timeout: 120_000 }, async () => {
+  it('WhatsApp Web dies mid-conversation: replies it did not take go through the Cloud API, and after it heals nothing is lost or sent twice', {
+    timeout: 120_000,
+  }, async () => {
     const c = await dualConversation('dual-failover');
     const before = ['antes 1', 'antes 2', 'antes 3'];
     for (const text of before) await reply(c.co, c.ticket.id, text);
-    await eventually(async () => (await messagesOf(c.co, c.ticket.id)).filter((m) => m.fromMe && m.ack >= 1).length === 3);
+    await eventually(
+      async () => (await messagesOf(c.co, c.ticket.id)).filter((m) => m.fromMe && m.ack >= 1).length === 3,
+    );
 
     // the WhatsApp Web side dies; the table still says CONNECTED, as a killed runner leaves it
     await c.p.drop(401);
@@ -234,9 +259,13 @@ describe('one conversation over two transports', () => {
 
     // the runner's commands for them come back after the heal (a redelivery): the claim keeps them from going twice
     await api('PUT', `/whatsappsession/${c.w.id}`, { token: c.co.adminToken });
-    await eventually(async () => (await api('GET', `/whatsapp/${c.w.id}`, { token: c.co.adminToken })).body.status === 'qrcode');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${c.w.id}`, { token: c.co.adminToken })).body.status === 'qrcode',
+    );
     await c.p.scan(c.number);
-    await eventually(async () => (await api('GET', `/whatsapp/${c.w.id}`, { token: c.co.adminToken })).body.status === 'CONNECTED');
+    await eventually(
+      async () => (await api('GET', `/whatsapp/${c.w.id}`, { token: c.co.adminToken })).body.status === 'CONNECTED',
+    );
     for (const m of stuck) {
       const command: SendCommand = {
         type: 'send',
@@ -249,11 +278,17 @@ describe('one conversation over two transports', () => {
         to: `${c.customer}@s.whatsapp.net`,
         body: (moved.find((x) => x.id === m.id) as { body: string }).body,
       };
-      await enqueue(COMMAND_QUEUE, command, { groupId: commandGroupId(c.co.companyId, c.w.id), dedupId: command.commandId });
+      await enqueue(COMMAND_QUEUE, command, {
+        groupId: commandGroupId(c.co.companyId, c.w.id),
+        dedupId: command.commandId,
+      });
     }
     const after = ['depois 1', 'depois 2'];
     for (const text of after) await reply(c.co, c.ticket.id, text);
-    await eventually(async () => (await messagesOf(c.co, c.ticket.id)).filter((m) => after.includes(m.body) && m.ack >= 1).length === 2);
+    await eventually(
+      async () =>
+        (await messagesOf(c.co, c.ticket.id)).filter((m) => after.includes(m.body) && m.ack >= 1).length === 2,
+    );
     // the checks of the replies WhatsApp Web sent come due too: nothing more goes
     await releaseFailoverChecks();
 
@@ -266,7 +301,9 @@ describe('one conversation over two transports', () => {
     expect(tickets.map((t: { id: number }) => t.id)).toEqual([c.ticket.id]);
   });
 
-  it('a send a runner claimed first stays the runner\'s: the failover check leaves it, whatever its outcome', { timeout: 120_000 }, async () => {
+  it("a send a runner claimed first stays the runner's: the failover check leaves it, whatever its outcome", {
+    timeout: 120_000,
+  }, async () => {
     const c = await dualConversation('dual-claimed');
     await c.p.drop(401);
     const key = { pk: `C#${c.co.companyId}`, sk: `WHATSAPP#${String(c.w.id).padStart(10, '0')}` };
@@ -290,7 +327,12 @@ describe('one conversation over two transports', () => {
     };
     expect(await failOver(command)).toBe('claimedByRunner');
     await releaseFailoverChecks();
-    expect(await deliveries(c, ['o runner pegou e morreu'])).toEqual([{ text: 'o runner pegou e morreu', web: 0, cloud: 0 }]);
-    expect((await messagesOf(c.co, c.ticket.id)).find((x) => x.id === m.id)).toMatchObject({ transport: 'web', ack: 0 });
+    expect(await deliveries(c, ['o runner pegou e morreu'])).toEqual([
+      { text: 'o runner pegou e morreu', web: 0, cloud: 0 },
+    ]);
+    expect((await messagesOf(c.co, c.ticket.id)).find((x) => x.id === m.id)).toMatchObject({
+      transport: 'web',
+      ack: 0,
+    });
   });
 });

@@ -60,18 +60,26 @@ export async function failOver(command: SendCommand, now = Date.now()): Promise<
     (Boolean(command.template) || cloudWindowLeftMs(ticket.customerMessageAt, now) > 0);
   if (!movable) {
     const { fallback: _left, ...plain } = command;
-    await enqueue(COMMAND_QUEUE, { ...plain, commandId: randomUUID() }, {
-      groupId: commandGroupId(companyId, whatsappId),
-      dedupId: `${command.commandId}:web`,
-    });
+    await enqueue(
+      COMMAND_QUEUE,
+      { ...plain, commandId: randomUUID() },
+      {
+        groupId: commandGroupId(companyId, whatsappId),
+        dedupId: `${command.commandId}:web`,
+      },
+    );
     return 'backToWeb';
   }
   if (!(await claimForCloud(companyId, command.wid))) return 'claimedByRunner';
   await patchFound(companyId, ticket, found, { transport: 'cloud', failedOver: true });
-  await enqueue(CLOUD_COMMAND_QUEUE, { ...command, commandId: randomUUID() }, {
-    groupId: commandGroupId(companyId, whatsappId),
-    dedupId: `${command.commandId}:cloud`,
-  });
+  await enqueue(
+    CLOUD_COMMAND_QUEUE,
+    { ...command, commandId: randomUUID() },
+    {
+      groupId: commandGroupId(companyId, whatsappId),
+      dedupId: `${command.commandId}:cloud`,
+    },
+  );
   log.info('send moved to the Cloud API transport', { companyId, whatsappId, messageId });
   return 'movedToCloud';
 }

@@ -115,7 +115,8 @@ export async function sendViaCloud(command: SendCommand) {
       providerError: { code: err.code, title: err.title ?? err.message },
     });
     // a token Meta no longer takes: the connection shows why
-    if (isTokenError(err)) await (dual ? probeCloudTransport(companyId, whatsappId) : probeCloud(companyId, whatsappId));
+    if (isTokenError(err))
+      await (dual ? probeCloudTransport(companyId, whatsappId) : probeCloud(companyId, whatsappId));
   }
 }
 

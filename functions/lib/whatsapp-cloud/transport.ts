@@ -5,8 +5,23 @@ import { deleteTx, putTx, transact, updateItem, updateTx, type TransactItem } fr
 import { nowIso } from '../keys';
 import { auditBy, type AuditActor } from '../audit/actor';
 import { phoneKey } from '../contacts/repo';
-import { cloudNumberKeys, requireWhatsapp, storedCloudFields, toWhatsapp, verifyTokenKeys, wabaGuardKeys, whatsappKeys } from '../whatsapp/repo';
-import { armCloudCheck, cloudClientFor, cloudUpdateFields, newCloudFields, probeCloudNumber, type CloudProbe } from './connection';
+import {
+  cloudNumberKeys,
+  requireWhatsapp,
+  storedCloudFields,
+  toWhatsapp,
+  verifyTokenKeys,
+  wabaGuardKeys,
+  whatsappKeys,
+} from '../whatsapp/repo';
+import {
+  armCloudCheck,
+  cloudClientFor,
+  cloudUpdateFields,
+  newCloudFields,
+  probeCloudNumber,
+  type CloudProbe,
+} from './connection';
 import { graphClient } from './graph';
 import { dropTemplates, syncTemplatesQuietly } from './templates';
 
@@ -102,12 +117,20 @@ export async function attachCloudTransport(
     ],
     [
       putTx(
-        { ...verifyTokenKeys(fields.verifyTokenHash), companyId, whatsappId: id, verifyTokenHash: fields.verifyTokenHash },
+        {
+          ...verifyTokenKeys(fields.verifyTokenHash),
+          companyId,
+          whatsappId: id,
+          verifyTokenHash: fields.verifyTokenHash,
+        },
         true,
       ),
       new AppError('ERR_DUPLICATED', 409, [{ path: ['verifyToken'], message: 'duplicated' }]),
     ],
-    [putTx({ ...wabaGuardKeys(fields.wabaId, companyId, id), companyId, whatsappId: id }), new AppError('ERR_CONFLICT')],
+    [
+      putTx({ ...wabaGuardKeys(fields.wabaId, companyId, id), companyId, whatsappId: id }),
+      new AppError('ERR_CONFLICT'),
+    ],
   ];
   await transact(
     items.map(([tx]) => tx),
@@ -208,7 +231,11 @@ export async function probeCloudTransport(companyId: number, id: number): Promis
   if (!current.cloudTransport || !current.phoneNumberId) return current;
   const probe = await probeCloudNumber(await cloudClientFor(companyId, id), current.phoneNumberId);
   const item = await updateItem(whatsappKeys(companyId, id), {
-    set: { cloudTransport: transportState(probe, current.cloudTransport.attachedAt), ...healthFields(probe), updatedAt: nowIso() },
+    set: {
+      cloudTransport: transportState(probe, current.cloudTransport.attachedAt),
+      ...healthFields(probe),
+      updatedAt: nowIso(),
+    },
     condition: 'attribute_exists(cloudTransport)',
   });
   return item ? toWhatsapp(item) : undefined;

@@ -70,7 +70,9 @@ export function toWhatsapp(item: Item): Whatsapp {
     ...rest
   } = stripKeys(item) as StoredWhatsapp;
   const cloud =
-    rest.provider === 'cloud' || rest.cloudTransport ? { accessToken: maskToken(accessTokenHint), appSecret: maskToken(appSecretHint) } : {};
+    rest.provider === 'cloud' || rest.cloudTransport
+      ? { accessToken: maskToken(accessTokenHint), appSecret: maskToken(appSecretHint) }
+      : {};
   if (rest.provider) remember(providers, `${rest.companyId}:${rest.id}`, rest.provider, PROVIDERS_KEPT);
   return { ...rest, ...cloud, token: maskToken(tokenHint) };
 }
