@@ -60,7 +60,7 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'cloud-commands', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'campaigns', 'push'],
     // GET /search and the tickets page's search
     search: 'read',
   },
@@ -76,7 +76,7 @@ export const access = {
     media: 'readwrite',
     realtime: true,
     // the Cloud API sender reports its outcomes on `inbound`, in the chat's group, as the runner does
-    sendsTo: ['session-commands', 'cloud-commands', 'inbound', 'schedules', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'inbound', 'schedules', 'campaigns', 'push'],
   },
   /** the push queue's consumer: the only one that signs with the VAPID private key; retries go back on its queue */
   pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
@@ -108,6 +108,11 @@ export interface QueueDef {
   consumer: string;
   batchSize?: number;
   maxReceiveCount?: number;
+  /**
+   * Its delayed messages are checks scheduled for later, not work in progress: the local stack's
+   * idle() does not wait for them to come due (tests bring them on with release-delayed).
+   */
+  delayedIsScheduled?: boolean;
   /** Lambda consumers: how long one batch may run (default JOB_TIMEOUT_SECONDS) */
   timeoutSeconds?: number;
   /** at least (and by default) VISIBILITY_PER_TIMEOUT x timeoutSeconds for Lambda consumers */
@@ -163,6 +168,9 @@ export const http: HttpModule[] = [
       'GET /whatsapp/{id}/templates',
       'POST /whatsapp/{id}/templates/sync',
       'GET /whatsapp/{id}/usage',
+      'POST /whatsapp/{id}/cloud-transport',
+      'PUT /whatsapp/{id}/cloud-transport',
+      'DELETE /whatsapp/{id}/cloud-transport',
     ],
   },
   {
@@ -440,6 +448,15 @@ export const queues: QueueDef[] = [
   // API -> Meta's Graph API: sends of Cloud API connections (FIFO per connection); each claimed once, never resent
   // a rate limit of Meta's fails the record and SQS retries it: ten receives outlast a throughput limit
   { name: 'cloud-commands', fifo: true, consumer: 'jobs/cloud-send', maxReceiveCount: 10 },
+  // sends routed to WhatsApp Web on a number with both transports, checked FAILOVER_AFTER_SECONDS later:
+  // one no runner took goes through the Cloud API (standard queue: per-message delay)
+  {
+    name: 'transport-failover',
+    fifo: false,
+    consumer: 'jobs/transport-failover',
+    maxReceiveCount: 5,
+    delayedIsScheduled: true,
+  },
   // campaigns: planning pages, paced send steps (per-message delays, chained past 15 min), list number checks
   { name: 'campaigns', fifo: false, consumer: 'jobs/campaigns', maxReceiveCount: 5 },
   // timer -> sender of due scheduled messages (the table is the truth; 4 tries, then status ERRO)

@@ -109,6 +109,17 @@ export const ERROR_STATUS = {
   ERR_TEMPLATE_NOT_SENDABLE: 409,
   /** the Graph API did not answer the template sync (`details.reason`: tokenExpired, graphUnavailable ...) */
   ERR_TEMPLATE_SYNC_FAILED: 502,
+  // One number, two transports (issue 36, item 6).
+  /** the WhatsApp Web connection already has a Cloud API transport (detach it first) */
+  ERR_TRANSPORT_ATTACHED: 409,
+  /** the connection has no Cloud API transport */
+  ERR_TRANSPORT_NOT_ATTACHED: 404,
+  /** the WhatsApp Web session was never paired: its number is unknown, so nothing can be compared with it */
+  ERR_TRANSPORT_NUMBER_UNKNOWN: 409,
+  /** the Graph API did not confirm the phone-number id with that token (`details.reason`: tokenExpired, numberNotRegistered ...) */
+  ERR_TRANSPORT_UNREACHABLE: 409,
+  /** the Cloud API number is not the WhatsApp Web session's number (`details`: the last digits of both) */
+  ERR_TRANSPORT_NUMBER_MISMATCH: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

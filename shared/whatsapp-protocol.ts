@@ -14,6 +14,8 @@ import type { ConnectionHealth } from './schemas/whatsapp';
 export const COMMAND_QUEUE = 'session-commands';
 /** API -> the Cloud API sender (jobs/cloud-send): the same `send` commands, for connections of provider `cloud` */
 export const CLOUD_COMMAND_QUEUE = 'cloud-commands';
+/** delayed copies of sends routed to WhatsApp Web on a connection with both transports (messages/failover.ts) */
+export const TRANSPORT_FAILOVER_QUEUE = 'transport-failover';
 export const INBOUND_QUEUE = 'inbound';
 
 export const commandGroupId = (companyId: number, whatsappId: number) => `company#${companyId}#whatsapp#${whatsappId}`;
@@ -126,6 +128,11 @@ export type SessionCommand =
       quotedParticipant?: string;
       /** the quoted message's text, shown inside the quote */
       quotedBody?: string;
+      /**
+       * A connection with a Cloud API transport: a runner that cannot send now leaves the send
+       * (no failure reported): its failover check moves it to the Cloud API (messages/failover.ts)
+       */
+      fallback?: boolean;
       /** Cloud API only: an approved template with its variables' values (`body` is its text, for the record) */
       template?: {
         name: string;
@@ -190,6 +197,8 @@ export interface InboundMessage {
   timestamp: number;
   /** the contact's profile picture URL when the runner fetched it */
   profilePicUrl?: string;
+  /** a number with both transports: the Cloud API's webhook brought it (shown on the message) */
+  transport?: 'web' | 'cloud';
   /**
    * Never sent by a transport: the inbound consumer's placeholder for an `undecryptable` event
    * (stored flagged, body empty; the real message with the same wid replaces it).

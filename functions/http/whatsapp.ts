@@ -2,15 +2,37 @@ import '#lib/startup';
 import { z } from 'zod';
 import { httpModule, route, reply } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
-import { WhatsappBody, WhatsappQuery, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
+import {
+  CloudTransportBody,
+  CloudTransportUpdateBody,
+  WhatsappBody,
+  WhatsappQuery,
+  WhatsappUpdateBody,
+} from '#shared/schemas/whatsapp';
 import { listWhatsapps, requireWhatsapp } from '#lib/whatsapp/repo';
-import { createWhatsapp, deleteWhatsapp, presentFor, updateWhatsapp, withQueues } from '#lib/whatsapp/service';
+import {
+  createWhatsapp,
+  deleteWhatsapp,
+  presentFor,
+  publishWhatsapp,
+  updateWhatsapp,
+  withQueues,
+} from '#lib/whatsapp/service';
+import { attachCloudTransport, detachCloudTransport, updateCloudTransport } from '#lib/whatsapp-cloud/transport';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { actorOf } from '#lib/audit/actor';
 import { listTemplates, syncTemplates } from '#lib/whatsapp-cloud/templates';
 import { listUsage } from '#lib/whatsapp-cloud/usage';
 
 const params = z.object({ id: idParam });
 const withQr = (session: unknown) => !(session === '0' || session === false);
+
+/** A connection changed by an edit: told to the browsers, answered as its editor may see it. */
+async function changed(profile: string, w: Whatsapp) {
+  await publishWhatsapp(w);
+  return presentFor(profile, (await withQueues(w.companyId, [w]))[0]!);
+}
+const editConnection = 'connections-page:editOrDeleteConnection' as const;
 
 /** Connections (management.md "Connections" and section 7). */
 export const handler = httpModule({
@@ -56,6 +78,32 @@ export const handler = httpModule({
       await requireWhatsapp(auth.companyId, params.id);
       return listUsage(auth.companyId, params.id);
     },
+  ),
+
+  /** one number, two transports: the Cloud API credentials of the WhatsApp Web connection's own number */
+  'POST /whatsapp/{id}/cloud-transport': route(
+    { permission: editConnection, params, body: CloudTransportBody },
+    async ({ auth, params, body, clientAddress }) =>
+      reply(
+        await changed(
+          auth.profile,
+          await attachCloudTransport(auth.companyId, params.id, body, actorOf(auth, clientAddress)),
+        ),
+        201,
+      ),
+  ),
+
+  /** the preferred transport, or rotated credentials */
+  'PUT /whatsapp/{id}/cloud-transport': route(
+    { permission: editConnection, params, body: CloudTransportUpdateBody },
+    async ({ auth, params, body, clientAddress }) =>
+      changed(auth.profile, await updateCloudTransport(auth.companyId, params.id, body, actorOf(auth, clientAddress))),
+  ),
+
+  'DELETE /whatsapp/{id}/cloud-transport': route(
+    { permission: editConnection, params },
+    async ({ auth, params, clientAddress }) =>
+      changed(auth.profile, await detachCloudTransport(auth.companyId, params.id, actorOf(auth, clientAddress))),
   ),
 
   'DELETE /whatsapp/{id}': route(

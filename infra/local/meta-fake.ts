@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { wamidOf } from '../../shared/wamid';
 
 /**
  * A fake of Meta's Graph API for WhatsApp Cloud API connections (local stack only, at
@@ -21,7 +22,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}], templates?: [Graph template],
  *   messagingLimit?: 'TIER_250' | 'TIER_2K' | ... | 'TIER_UNLIMITED', qualityRating?}`: creates or changes a number (`templates` replace its business account's; ids are given when missing);
  * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
- *   wamid?, echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
+ *   wamid? | deviceId? (the message's device id, in Meta's wamid shape), echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
  *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
  *   app: field `smb_message_echoes`), signs it with the number's app secret as Meta does (over the exact bytes
  *   sent; non-ASCII escaped as `\uXXXX` like Meta unless `utf8`) and posts it to the stack's webhook;
@@ -134,7 +135,9 @@ export function metaFake(base: string, webhookUrl: string) {
   const bearer = (req: IncomingMessage) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
   const authorized = (req: IncomingMessage, number: FakeNumber) =>
     !number.tokenExpired && bearer(req) === number.accessToken;
-  const newWamid = () => `wamid.${randomBytes(24).toString('base64url')}`;
+  // in Meta's shape: the chat, the direction and a device id (shared/wamid.ts); `deviceId` names it (tests)
+  const newWamid = (chat: string, fromMe: boolean, deviceId?: string) =>
+    wamidOf({ chat: chat.replace(/\D/g, ''), fromMe, id: deviceId ?? randomBytes(10).toString('hex').toUpperCase() });
 
   async function deliver(number: FakeNumber, raw: Buffer, opts: { signature?: string; contentType?: string }) {
     const signature =
@@ -176,7 +179,14 @@ export function metaFake(base: string, webhookUrl: string) {
   function inboundMessage(number: FakeNumber, body: Json) {
     const message: Json = {
       from: String(body.from),
-      id: typeof body.wamid === 'string' ? body.wamid : newWamid(),
+      id:
+        typeof body.wamid === 'string'
+          ? body.wamid
+          : newWamid(
+              String(body.from),
+              Boolean(body.echo),
+              typeof body.deviceId === 'string' ? body.deviceId : undefined,
+            ),
       timestamp: String(Math.floor(Date.now() / 1000)),
     };
     if (typeof body.contextId === 'string') message.context = { from: number.displayPhoneNumber, id: body.contextId };
@@ -480,7 +490,7 @@ export function metaFake(base: string, webhookUrl: string) {
       return send(res, 200, {
         messaging_product: 'whatsapp',
         contacts: [{ input: String(body.to), wa_id: String(body.to).replace(/\D/g, '') }],
-        messages: [{ id: newWamid() }],
+        messages: [{ id: newWamid(String(body.to), true) }],
       });
     }
     return graphError(res, 404, 100, `no route ${req.method} ${path}`);

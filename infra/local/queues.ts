@@ -81,6 +81,8 @@ export class LocalQueue {
   private outstanding = new Map<string, number>();
   private scopedWaiters: { scope: string; done: () => void }[] = [];
   private timers = new Set<NodeJS.Timeout>();
+  /** deliveries waiting for their DelaySeconds: `releaseDelayed` runs them now (tests move the clock) */
+  private waitingForDelay = new Map<NodeJS.Timeout, () => void>();
   private stopped = false;
 
   constructor(
@@ -112,18 +114,43 @@ export class LocalQueue {
     const delayMs = (opts.delaySeconds ?? 0) * 1000;
     // A message delayed for minutes (a campaign waiting for tomorrow's cap) is scheduled work, not
     // work in progress: waiting for the queues to be idle does not wait for it.
-    const counted = delayMs < SCHEDULED_AFTER_MS;
+    const counted = delayMs < SCHEDULED_AFTER_MS && !(delayMs > 0 && this.def.delayedIsScheduled);
     if (counted) this.inFlight++;
     if (counted) this.track(message);
     if (delayMs > 0) this.delayed++;
-    this.later(() => {
+    const arrive = () => {
       if (counted) this.inFlight--;
       if (delayMs > 0) this.delayed--;
       this.track(message);
       this.ready.push(message);
       this.pump();
-    }, delayMs);
+    };
+    if (delayMs <= 0) this.later(arrive, 0);
+    else {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.waitingForDelay.delete(timer);
+        arrive();
+      }, delayMs);
+      this.timers.add(timer);
+      this.waitingForDelay.set(timer, arrive);
+    }
     return id;
+  }
+
+  /**
+   * Tests: every message still waiting for its DelaySeconds arrives now, as if the clock had moved
+   * past the delays (retries' back-offs are left alone). Answers how many arrived.
+   */
+  releaseDelayed(): number {
+    const due = [...this.waitingForDelay];
+    this.waitingForDelay.clear();
+    for (const [timer, arrive] of due) {
+      clearTimeout(timer);
+      this.timers.delete(timer);
+      arrive();
+    }
+    return due.length;
   }
 
   private later(fn: () => void, ms: number) {

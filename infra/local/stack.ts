@@ -379,6 +379,12 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: true }));
     },
+    // tests: a queue's delayed messages arrive now (`?queue=<name>`), as if its delays had passed
+    '/@queues/release-delayed': async (req, res) => {
+      const queue = queues.get(new URL(req.url!, base).searchParams.get('queue') ?? '');
+      res.writeHead(queue ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(queue ? { released: queue.releaseDelayed() } : { error: 'no such queue' }));
+    },
     '/@queues/idle': async (req, res) => {
       await idle(new URL(req.url!, base).searchParams.get('companyId') ?? undefined);
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -1,28 +1,28 @@
 import { getItem, updateItem } from '#lib/db';
 import { ttlIn } from '#lib/keys';
+import { SENT_TTL_SECONDS, sentKeys } from '#lib/messages/sent-claim';
 
 /**
  * What the runner knows about a message it sends, by WhatsApp id: `C#<cid>#WSENT` / `<wid>` with
  * - `sendingAt`: claimed before the send, conditionally, so a redelivered send command (a crash
  *   after the send, a send slower than the queue's visibility timeout) is recognised and not sent again;
  * - `sentAt` + `content` once the provider took it (the content answers WhatsApp's retry requests);
- * - `failedAt` when the provider refused it.
+ * - `failedAt` when the provider refused it;
+ * - `via: cloud` when a connection's Cloud API transport claimed it instead (functions/lib/messages/sent-claim.ts).
  * A small item of the runner's own, keyed by what the command carries (company and wid): the
  * stored message's key needs the contact, which the command does not carry.
  */
-const sentKeys = (companyId: number, wid: string) => ({ pk: `C#${companyId}#WSENT`, sk: wid });
-/** Kept for retry requests and redeliveries; SQS gives up on a command long before this. */
-const SENT_TTL_SECONDS = 7 * 24 * 3600;
 
 interface SentItem {
   sendingAt?: number;
   sentAt?: number;
   failedAt?: number;
   content?: string;
+  via?: string;
 }
 
-/** What happened to an earlier attempt at this send. */
-export type EarlierAttempt = 'sent' | 'failed' | 'unknown';
+/** What happened to an earlier attempt at this send (`elsewhere`: the connection's Cloud API transport has it). */
+export type EarlierAttempt = 'sent' | 'failed' | 'unknown' | 'elsewhere';
 
 /** Claims the send of `wid`; when an earlier attempt claimed it, says how that attempt ended. */
 export async function claimSend(
@@ -35,6 +35,7 @@ export async function claimSend(
   });
   if (claimed) return { claimed: true };
   const item = await getItem<SentItem>(sentKeys(companyId, wid));
+  if (item?.via === 'cloud') return { claimed: false, earlier: 'elsewhere' };
   return { claimed: false, earlier: item?.sentAt ? 'sent' : item?.failedAt ? 'failed' : 'unknown' };
 }
 

@@ -917,7 +917,12 @@ export class SessionManager {
       log.warn('send failed', { companyId, whatsappId, messageId, wid, error: (err as Error).message });
       await emit({ ...result, ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
     };
-    if (!socket) return failed(new Error('session not connected'));
+    if (!socket) {
+      // a connection with a Cloud API transport: the send's failover check moves it there (messages/failover.ts)
+      if (command.fallback)
+        return log.warn('send left to the Cloud API transport', { companyId, whatsappId, messageId });
+      return failed(new Error('session not connected'));
+    }
     let media: HeldMedia | undefined;
     try {
       media = command.media ? await holdMedia(command.media.key, this.mediaBudget) : undefined;
@@ -928,6 +933,8 @@ export class SessionManager {
       const claim = await claimSend(companyId, wid);
       if (!claim.claimed) {
         log.warn('send command redelivered', { companyId, whatsappId, messageId, wid, earlier: claim.earlier });
+        // the connection's Cloud API transport took the send: it reports the outcome
+        if (claim.earlier === 'elsewhere') return;
         if (claim.earlier === 'failed') return failed(new Error('the earlier attempt failed'));
         if (claim.earlier === 'sent') return emit({ ...result, wid, ack: ACK.sent });
         // 'unknown': the earlier attempt died between its claim and its outcome, maybe before the

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'company.deleted',
   'connection.token_rotated',
   'connection.credentials_changed',
+  'connection.transport_attached',
+  'connection.transport_detached',
   'api_token.used',
   'data.exported',
   'data.imported',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MSG, bodyId, cursorQuery } from './common';
 import type { NormalizedMediaType } from '../whatsapp-protocol';
 import { TemplateSendInput, type MessageTemplate } from './whatsapp-templates';
+import type { Transport } from '../transports';
 
 /**
  * Message (attendance.md 3). `id` is a time-ordered string (sortable by creation time), so a page
@@ -61,6 +62,12 @@ export interface Message {
   undecryptable?: boolean;
   /** on a placeholder only: it opened its ticket (the real message then counts as the ticket's first) */
   openedTicket?: boolean;
+  /**
+   * A connection with two transports: which one this message went or came through (`failedOver`:
+   * routed to WhatsApp Web, sent through the Cloud API because no runner took it in time).
+   */
+  transport?: Transport;
+  failedOver?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONNECTION_PROVIDERS, CONNECTION_STATUSES } from '../constants';
+import { TRANSPORTS } from '../transports';
 import { bodyId, bodyInt, name2to50, nullableBodyId, queryBool, MSG } from './common';
 
 /**
@@ -107,6 +108,21 @@ export const Whatsapp = z.object({
   reachoutLockedUntil: z.string().optional(),
   reachoutType: z.string().optional(),
   newChatQuota: z.object({ total: z.number(), used: z.number(), endsAt: z.string().optional() }).optional(),
+  /**
+   * A WhatsApp Web connection's second transport (one number, two transports): the same number on
+   * the Cloud API, attached after the product checked both are one number. Its credentials are the
+   * connection's Cloud API fields above; its own status and reason here (`status` stays the Web
+   * session's).
+   */
+  cloudTransport: z
+    .object({
+      status: z.enum(CONNECTION_STATUSES),
+      statusReason: z.enum(['tokenExpired', 'numberNotRegistered', 'accountRestricted', 'graphUnavailable']).optional(),
+      attachedAt: z.string(),
+    })
+    .optional(),
+  /** with both transports: which one in-window replies go through while it is up (default `web`) */
+  preferredTransport: z.enum(TRANSPORTS).optional(),
 });
 export type Whatsapp = z.infer<typeof Whatsapp>;
 
@@ -153,6 +169,23 @@ export const WhatsappBody = z.object({
   queueIds: z.array(bodyId).max(200).optional(),
 });
 export type WhatsappBody = z.infer<typeof WhatsappBody>;
+
+/**
+ * `POST /whatsapp/{id}/cloud-transport`: the Cloud API credentials of the number a WhatsApp Web
+ * connection already has; `PUT` changes the preferred transport and may rotate the secrets (a masked
+ * or empty secret keeps the stored one).
+ */
+export const CloudTransportBody = z.object({
+  phoneNumberId: cloudId,
+  wabaId: cloudId,
+  accessToken: cloudSecret,
+  appSecret: cloudSecret,
+  verifyToken: z.union([z.literal(''), z.string().trim().min(API_TOKEN_MIN, MSG.short).max(200, MSG.long)]).optional(),
+  preferredTransport: z.enum(TRANSPORTS).optional(),
+});
+export type CloudTransportBody = z.infer<typeof CloudTransportBody>;
+export const CloudTransportUpdateBody = CloudTransportBody.omit({ phoneNumberId: true }).partial();
+export type CloudTransportUpdateBody = z.infer<typeof CloudTransportUpdateBody>;
 
 /** `PUT` accepts any subset of the fields. */
 export const WhatsappUpdateBody = WhatsappBody.partial();

@@ -40,6 +40,8 @@ export type AuditAction =
   | 'company.deleted'
   | 'connection.token_rotated'
   | 'connection.credentials_changed'
+  | 'connection.transport_attached'
+  | 'connection.transport_detached'
   | 'api_token.used'
   | 'data.exported'
   | 'data.imported'

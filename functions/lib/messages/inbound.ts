@@ -70,6 +70,7 @@ export async function storeInboundMessage(
     automatic: false,
     error: message.mediaError ?? null,
     ...(message.undecryptable ? { undecryptable: true, ...(opts.openedTicket ? { openedTicket: true } : {}) } : {}),
+    ...(message.transport ? { transport: message.transport } : {}),
     createdAt,
     updatedAt: nowIso(),
   };

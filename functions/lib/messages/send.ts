@@ -12,6 +12,7 @@ import {
 } from '#shared/whatsapp-protocol';
 import { isCloudProvider } from '#shared/constants';
 import { cloudWindowEndsAt, cloudWindowLeftMs } from '#shared/cloud-window';
+import { chooseTransport, isDualTransport, type Transport } from '#shared/transports';
 import { protocolOf } from '#shared/message-variables';
 import type { TemplateSendInput } from '#shared/schemas/whatsapp-templates';
 import { prepareTemplateSend } from '../whatsapp-cloud/templates';
@@ -30,6 +31,7 @@ import { assertCanSee, assertMaySend, type Actor } from '../tickets/access';
 import { conversationMessageId, getMessageById, newWid } from './repo';
 import { announce, insertWithTicket, patchMessage, quoteOf, sameConversation, storedOrUndefined } from './store';
 import { countUndelivered } from './delivery';
+import { armFailover } from './failover';
 
 /**
  * The outbound path: stores the message (fromMe, ack 0) with the WhatsApp id it will be sent with,
@@ -58,10 +60,24 @@ export async function sendMessage(
   if (!input.media && !input.template && !input.body.trim())
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['body'], message: 'required' }]);
   if (input.media) assertTenantKey(companyId, input.media.key);
-  // a Cloud API connection's sends go to the Graph API sender, not to a session runner
+  // a Cloud API connection's sends go to the Graph API sender, not to a session runner; a connection
+  // with both transports chooses one per message (shared/transports.ts)
   const { contact, provider, connection } = await contactAndProvider(companyId, ticket);
-  const cloud = isCloudProvider(provider);
-  if (input.template && !cloud) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
+  const now = Date.now();
+  const dual = isDualTransport(connection);
+  if (input.template && !(isCloudProvider(provider) || dual)) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
+  const transport: Transport =
+    dual && connection
+      ? chooseTransport(connection, {
+          template: Boolean(input.template),
+          group: ticket.isGroup,
+          customerMessageAt: ticket.customerMessageAt,
+          now,
+        })
+      : isCloudProvider(provider)
+        ? 'cloud'
+        : 'web';
+  const cloud = transport === 'cloud';
   const template =
     input.template &&
     (await prepareTemplateSend(companyId, ticket.whatsappId, input.template, {
@@ -81,7 +97,6 @@ export async function sendMessage(
     ticket,
     input.quotedMsgId ? await getMessageById(companyId, input.quotedMsgId) : undefined,
   );
-  const now = Date.now();
   const wid = newWid();
   const message: Message = {
     id: input.id ?? conversationMessageId(ticket, now, now),
@@ -108,6 +123,7 @@ export async function sendMessage(
     error: null,
     ...(input.campaign ? { campaign: input.campaign } : {}),
     ...(template ? { template: template.kept } : {}),
+    ...(dual ? { transport } : {}),
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
   };
@@ -127,6 +143,7 @@ export async function sendMessage(
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
   await announce(companyId, before, current, saved, 'create');
+  const failover = dual && !cloud && !ticket.isGroup && !input.campaign;
   const command: SessionCommand = {
     type: 'send',
     commandId: randomUUID(),
@@ -139,6 +156,8 @@ export async function sendMessage(
     body: saved.body,
     ...(input.media ? { media: input.media } : {}),
     ...(template ? { template: template.graph } : {}),
+    // a reply WhatsApp Web does not take in time moves to the Cloud API (not a group's, not a paced campaign's)
+    ...(failover ? { fallback: true } : {}),
     ...(quoted?.wid
       ? {
           quotedWid: quoted.wid,
@@ -157,21 +176,25 @@ export async function sendMessage(
     log.error('send command not enqueued', { messageId: saved.id, error: (err as Error).message });
     return (await patchMessage(companyId, current, saved.id, { error: 'ERR_SENDING_WAPP_MSG' })) ?? saved;
   }
+  if (failover) await armFailover(command);
   return saved;
 }
 
-/**
- * The ticket's contact, and its connection's provider (which transport sends): one read together,
- * or only the contact once this instance knows the provider (it never changes).
- */
 /** ERR_REACHOUT_LOCKED while the connection's reach-out lock holds (checked only for a new chat). */
 function assertMayReachOut(connection: { reachoutLockedUntil?: string } | undefined) {
   const until = connection?.reachoutLockedUntil;
   if (until && Date.parse(until) > Date.now()) throw new AppError('ERR_REACHOUT_LOCKED', undefined, { until });
 }
 
+/**
+ * The ticket's contact, and its connection (which transport sends): one read together, or only the
+ * contact once this instance knows the connection is a Cloud API one (a provider never changes; a
+ * WhatsApp Web connection is read each time: a Cloud API transport may be attached, and its
+ * transports' states choose the route).
+ */
 async function contactAndProvider(companyId: number, ticket: Ticket) {
-  const known = knownProvider(companyId, ticket.whatsappId);
+  const cached = knownProvider(companyId, ticket.whatsappId);
+  const known = isCloudProvider(cached) ? cached : undefined;
   const keys = [
     contactKeys(companyId, ticket.contactId),
     ...(known ? [] : [whatsappKeys(companyId, ticket.whatsappId)]),
@@ -181,7 +204,6 @@ async function contactAndProvider(companyId: number, ticket: Ticket) {
   if (!contactItem) throw new AppError('ERR_NO_CONTACT_FOUND');
   const item = items.find((i) => String(i.sk).startsWith('WHATSAPP#'));
   const connection = item && toWhatsapp(item);
-  // the connection is read only when this instance has not seen its provider yet
   return { contact: toContact(contactItem), provider: known ?? connection?.provider, connection };
 }
 

@@ -18,6 +18,10 @@ import { cloudClientFor } from './connection';
 import { GraphError, isRateLimited, isTokenError, type GraphClient } from './graph';
 import { getObject } from '../storage';
 import { cloudMediaType } from '#shared/cloud-media';
+import { isDualTransport, transportUp } from '#shared/transports';
+import { sharedMessageId } from '#shared/wamid';
+import { claimForCloud } from '../messages/sent-claim';
+import { probeCloudTransport } from './transport';
 
 type SendCommand = Extract<SessionCommand, { type: 'send' }>;
 
@@ -51,6 +55,13 @@ export async function sendViaCloud(command: SendCommand) {
       chatJid: command.to,
       ...fields,
     });
+  const whatsapp = await getWhatsapp(companyId, whatsappId);
+  // a number with both transports: the send is claimed once for both (a runner that took it keeps it)
+  const dual = isDualTransport(whatsapp);
+  if (dual && !(await claimForCloud(companyId, command.wid))) {
+    log.info('send taken by the WhatsApp Web transport: not sent through the Cloud API', { companyId, messageId });
+    return;
+  }
   const claimedAt = nowIso();
   const claimed = await updateItem(found.key, {
     set: { cloudClaimedAt: claimedAt },
@@ -64,8 +75,7 @@ export async function sendViaCloud(command: SendCommand) {
     return;
   }
 
-  const whatsapp = await getWhatsapp(companyId, whatsappId);
-  if (!whatsapp?.phoneNumberId || whatsapp.status !== 'CONNECTED')
+  if (!whatsapp?.phoneNumberId || !transportUp(whatsapp, 'cloud'))
     return result({ ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
   try {
     const client = await cloudClientFor(companyId, whatsappId);
@@ -75,9 +85,11 @@ export async function sendViaCloud(command: SendCommand) {
       : command.media
         ? await sendMediaViaCloud(client, whatsapp.phoneNumberId, to, command)
         : await client.sendText(whatsapp.phoneNumberId, to, command.body, command.quotedWid);
-    await updateItem(found.key, { set: { cloudWamid: wamid }, condition: 'attribute_exists(pk)' });
-    await linkWid(companyId, found, wamid);
-    return result({ wid: wamid, ack: ACK.sent });
+    // on both transports the message goes by the device id the wamid carries: the WhatsApp Web side's echo of it finds it
+    const wid = dual ? sharedMessageId(wamid) : wamid;
+    await updateItem(found.key, { set: { cloudWamid: wid }, condition: 'attribute_exists(pk)' });
+    await linkWid(companyId, found, wid);
+    return result({ wid, ack: ACK.sent });
   } catch (err) {
     if (!(err instanceof GraphError)) throw err;
     if (err.outcomeUnknown) {
@@ -103,7 +115,8 @@ export async function sendViaCloud(command: SendCommand) {
       providerError: { code: err.code, title: err.title ?? err.message },
     });
     // a token Meta no longer takes: the connection shows why
-    if (isTokenError(err)) await probeCloud(companyId, whatsappId);
+    if (isTokenError(err))
+      await (dual ? probeCloudTransport(companyId, whatsappId) : probeCloud(companyId, whatsappId));
   }
 }
 

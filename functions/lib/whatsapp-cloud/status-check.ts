@@ -1,4 +1,6 @@
 import { isCloudProvider } from '#shared/constants';
+import { hasCloudTransport } from '#shared/transports';
+import { probeCloudTransport } from './transport';
 import { deleteItem } from '../db';
 import { dueAcrossShards } from '../due';
 import { log } from '../log';
@@ -26,9 +28,12 @@ export async function runCloudStatusChecks(now = new Date()) {
     for (const item of due) {
       await deleteItem(cloudCheckKeys(item.dueAt, item.companyId, item.whatsappId));
       const whatsapp = await getWhatsapp(item.companyId, item.whatsappId);
-      if (!whatsapp || !isCloudProvider(whatsapp.provider)) continue;
+      if (!whatsapp || !hasCloudTransport(whatsapp)) continue;
       try {
-        const probed = await probeCloud(item.companyId, item.whatsappId);
+        // a WhatsApp Web connection's attached transport: its own status, never the session's
+        const probed = isCloudProvider(whatsapp.provider)
+          ? await probeCloud(item.companyId, item.whatsappId)
+          : (await probeCloudTransport(item.companyId, item.whatsappId))?.cloudTransport;
         // templates made or changed in Meta's manager show within the hour even without the webhook
         if (probed?.status === 'CONNECTED') await syncTemplatesQuietly(item.companyId, item.whatsappId);
         checked++;

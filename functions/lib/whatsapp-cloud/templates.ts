@@ -1,4 +1,4 @@
-import { isCloudProvider } from '#shared/constants';
+import { hasCloudTransport } from '#shared/transports';
 import type { CloudTemplate, CloudTemplateStatusValue } from '#shared/schemas/whatsapp-cloud';
 import {
   isSendableTemplate,
@@ -126,7 +126,7 @@ const same = (a: WhatsappTemplate, b: WhatsappTemplate) => {
 export async function syncTemplates(companyId: number, whatsappId: number) {
   const whatsapp = await getWhatsapp(companyId, whatsappId);
   if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
-  if (!isCloudProvider(whatsapp.provider) || !whatsapp.wabaId) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
+  if (!hasCloudTransport(whatsapp) || !whatsapp.wabaId) throw new AppError('ERR_TEMPLATES_NEED_CLOUD');
   let fetched: CloudTemplate[];
   try {
     fetched = await (await cloudClientFor(companyId, whatsappId)).templates(whatsapp.wabaId);

@@ -14,6 +14,8 @@ import {
   templateStatusRouting,
   type InboundEvent,
 } from '#shared/whatsapp-protocol';
+import { isDualTransport } from '#shared/transports';
+import { sharedMessageId } from '#shared/wamid';
 import { AppError } from '../errors';
 import { getItem } from '../db';
 import { log } from '../log';
@@ -112,9 +114,9 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
   // an unsigned caller must not make us read the table for every id it lists
   if (named.numbers.length + named.accounts.length > MAX_NUMBERS_PER_WEBHOOK)
     throw new AppError('ERR_INVALID_WEBHOOK_SIGNATURE');
-  type Conn = { companyId: number; whatsappId: number; number?: string };
+  type Conn = { companyId: number; whatsappId: number; number?: string; dual: boolean };
   const checked = async (connection: {
-    whatsapp: { companyId: number; id: number };
+    whatsapp: { companyId: number; id: number; provider: string; cloudTransport?: { status: string } };
     secrets: { appSecretSealed?: string };
   }) => {
     if (!connection.secrets.appSecretSealed) return undefined;
@@ -124,6 +126,7 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
       companyId: connection.whatsapp.companyId,
       whatsappId: connection.whatsapp.id,
       number: (connection.whatsapp as { number?: string }).number,
+      dual: isDualTransport(connection.whatsapp),
     };
   };
   const found = new Map<string, Conn>();
@@ -190,13 +193,34 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
       }
       const conn = found.get(value.data.metadata.phone_number_id);
       if (!conn) continue;
-      for (const event of cloudEvents(value.data, conn)) {
+      const events = cloudEvents(value.data, { companyId: conn.companyId, whatsappId: conn.whatsappId });
+      for (const event of conn.dual ? events.map(asSharedIds) : events) {
         await enqueue(INBOUND_QUEUE, event, routing(event));
         queued++;
       }
     }
   }
   return queued;
+}
+
+/**
+ * A number with both transports: Meta's ids become the device ids they carry (shared/wamid.ts), the
+ * ids the WhatsApp Web side sees, so a message told by both sides is one message (the second is a
+ * repeat), and statuses find our messages whichever side sent them.
+ */
+function asSharedIds(event: InboundEvent): InboundEvent {
+  if (event.type === 'ack') return { ...event, wid: sharedMessageId(event.wid) };
+  if (event.type !== 'message') return event;
+  const { message } = event;
+  return {
+    ...event,
+    message: {
+      ...message,
+      wid: sharedMessageId(message.wid),
+      transport: 'cloud',
+      ...(message.quotedWid ? { quotedWid: sharedMessageId(message.quotedWid) } : {}),
+    },
+  };
 }
 
 function routing(event: InboundEvent) {

@@ -12,7 +12,8 @@ import { remember } from '../lru';
  * - `WTOKEN#<sha256(token)>` / `WTOKEN` makes API tokens unique and finds a connection by token.
  * The API token itself is never stored: the item holds `tokenHash` and `tokenHint` (its last
  * characters, for the masked form lists show).
- * A Cloud API connection (provider `cloud`) also holds its access token and app secret sealed
+ * A Cloud API connection (provider `cloud`), and a WhatsApp Web one with a Cloud API transport
+ * attached (`cloudTransport`, whatsapp-cloud/transport.ts), also holds its access token and app secret sealed
  * (`accessTokenSealed`, `appSecretSealed`, secrets.ts) with their last characters, and two more guards:
  * - `WCLOUD#<phoneNumberId>` / `WCLOUD` routes Meta's webhooks to it (one connection per number, platform-wide);
  * - `WCLOUDVT#<sha256(verifyToken)>` / `WCLOUDVT` answers Meta's webhook verification;
@@ -69,7 +70,9 @@ export function toWhatsapp(item: Item): Whatsapp {
     ...rest
   } = stripKeys(item) as StoredWhatsapp;
   const cloud =
-    rest.provider === 'cloud' ? { accessToken: maskToken(accessTokenHint), appSecret: maskToken(appSecretHint) } : {};
+    rest.provider === 'cloud' || rest.cloudTransport
+      ? { accessToken: maskToken(accessTokenHint), appSecret: maskToken(appSecretHint) }
+      : {};
   if (rest.provider) remember(providers, `${rest.companyId}:${rest.id}`, rest.provider, PROVIDERS_KEPT);
   return { ...rest, ...cloud, token: maskToken(tokenHint) };
 }
@@ -90,6 +93,10 @@ export async function storedCloudFields(
   return getItem(whatsappKeys(companyId, id));
 }
 
+/** A Cloud API connection, or a WhatsApp Web one with its Cloud API transport attached. */
+const reachesCloud = (item: Item | undefined): item is Item =>
+  Boolean(item && (item.provider === 'cloud' || item.cloudTransport));
+
 /** The connection Meta's webhook names by phone-number id (one GetItem on the guard, one on the item). */
 export async function findCloudConnection(
   phoneNumberId: string,
@@ -97,7 +104,7 @@ export async function findCloudConnection(
   const guard = await getItem<{ companyId: number; whatsappId: number }>(cloudNumberKeys(phoneNumberId));
   if (!guard) return undefined;
   const item = await getItem(whatsappKeys(guard.companyId, guard.whatsappId));
-  if (item?.provider !== 'cloud' || item.phoneNumberId !== phoneNumberId) return undefined;
+  if (!reachesCloud(item) || item.phoneNumberId !== phoneNumberId) return undefined;
   return { whatsapp: toWhatsapp(item), secrets: item as CloudSecrets };
 }
 
@@ -107,7 +114,7 @@ export async function findWabaConnections(wabaId: string): Promise<{ whatsapp: W
   const found = [];
   for (const guard of guards.slice(0, MAX_WABA_CONNECTIONS)) {
     const item = await getItem(whatsappKeys(guard.companyId, guard.whatsappId));
-    if (item?.provider === 'cloud' && item.wabaId === wabaId)
+    if (reachesCloud(item) && item.wabaId === wabaId)
       found.push({ whatsapp: toWhatsapp(item), secrets: item as CloudSecrets });
   }
   return found;

@@ -22,8 +22,10 @@ import SignalOffIcon from '@mui/icons-material/SignalCellularConnectedNoInternet
 import SignalIcon from '@mui/icons-material/SignalCellular4Bar';
 import TemplateIcon from '@mui/icons-material/QuickreplyOutlined';
 import UsageIcon from '@mui/icons-material/ReceiptLongOutlined';
+import CloudIcon from '@mui/icons-material/CloudOutlined';
 import { useTranslation } from 'react-i18next';
 import { isCloudProvider } from '#shared/constants';
+import { hasCloudTransport } from '#shared/transports';
 import { can } from '#shared/permissions';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { api } from '../api/client';
@@ -62,11 +64,16 @@ type Row = Pick<
   | 'newChatQuota'
   | 'cloudQualityEvent'
   | 'cloudQualityEventAt'
+  | 'number'
+  | 'cloudTransport'
+  | 'preferredTransport'
+  | 'phoneNumberId'
 >;
 
 // a Cloud API connection's message templates and priced messages: loaded when first opened
 const TemplatesDialog = lazy(() => import('../templates/TemplatesDialog'));
 const UsageDialog = lazy(() => import('./UsageDialog'));
+const CloudTransportDialog = lazy(() => import('./CloudTransportDialog'));
 
 const STATUS_ICON: Record<string, ReactElement> = {
   CONNECTED: <CheckCircleIcon color="success" />,
@@ -91,6 +98,7 @@ export default function ConnectionsPage() {
   const [busy, setBusy] = useState<number | null>(null);
   const [templatesOf, setTemplatesOf] = useState<number | null>(null);
   const [usageOf, setUsageOf] = useState<number | null>(null);
+  const [transportOf, setTransportOf] = useState<number | null>(null);
   // on a phone the row's dialog buttons shrink to their icons: the table already scrolls sideways
   const phone = usePhone();
   const mayAdd = can(user?.profile, 'connections-page:addConnection');
@@ -207,14 +215,28 @@ export default function ConnectionsPage() {
               <TableCell>
                 <Stack direction="row" sx={{ alignItems: 'center', columnGap: 1, flexWrap: 'wrap' }}>
                   {w.name}
-                  {isCloudProvider(w.provider) &&
+                  {w.cloudTransport && (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      icon={<CloudIcon />}
+                      color={w.cloudTransport.status === 'CONNECTED' ? 'success' : 'warning'}
+                      label={t('transport.chip')}
+                    />
+                  )}
+                  {!isCloudProvider(w.provider) &&
+                    mayEdit &&
+                    rowButton(t('transport.button'), t('transport.buttonOf', { name: w.name }), <CloudIcon />, () =>
+                      setTransportOf(w.id),
+                    )}
+                  {hasCloudTransport(w) &&
                     rowButton(
                       t('buttons.templates'),
                       t('buttons.templatesOf', { name: w.name }),
                       <TemplateIcon />,
                       () => setTemplatesOf(w.id),
                     )}
-                  {isCloudProvider(w.provider) &&
+                  {hasCloudTransport(w) &&
                     mayAct &&
                     rowButton(t('usage.button'), t('usage.buttonOf', { name: w.name }), <UsageIcon />, () =>
                       setUsageOf(w.id),
@@ -297,6 +319,14 @@ export default function ConnectionsPage() {
           maySync={mayEdit}
           onClose={() => setTemplatesOf(null)}
           onSynced={() => void mutate()}
+        />
+      </MountWhenOpened>
+      <MountWhenOpened open={transportOf !== null}>
+        <CloudTransportDialog
+          key={transportOf ?? 0}
+          whatsapp={list.find((w) => w.id === transportOf)}
+          onClose={() => setTransportOf(null)}
+          onChanged={() => void mutate()}
         />
       </MountWhenOpened>
       <MountWhenOpened open={usageOf !== null}>

@@ -57,6 +57,8 @@ export default {
       connection: {
         token_rotated: 'Token da conexão trocado',
         credentials_changed: 'Credenciais da API oficial alteradas',
+        transport_attached: 'API oficial anexada à conexão',
+        transport_detached: 'API oficial removida da conexão',
       },
       api_token: { used: 'Token da API usado' },
       data: { exported: 'Dados exportados', imported: 'Dados importados' },
@@ -174,6 +176,8 @@ export default {
       connection: {
         token_rotated: 'Connection token rotated',
         credentials_changed: 'Cloud API credentials changed',
+        transport_attached: 'Cloud API attached to the connection',
+        transport_detached: 'Cloud API removed from the connection',
       },
       api_token: { used: 'API token used' },
       data: { exported: 'Data exported', imported: 'Data imported' },
@@ -291,6 +295,8 @@ export default {
       connection: {
         token_rotated: 'Token de la conexión cambiado',
         credentials_changed: 'Credenciales de la API oficial cambiadas',
+        transport_attached: 'API oficial añadida a la conexión',
+        transport_detached: 'API oficial quitada de la conexión',
       },
       api_token: { used: 'Token de la API usado' },
       data: { exported: 'Datos exportados', imported: 'Datos importados' },

@@ -3,6 +3,29 @@ import type { Locales } from './types';
 /** Connections page, connection modal and QR modal (management.md "Connections page"). */
 export default {
   pt: {
+    transport: {
+      button: 'API oficial',
+      buttonOf: 'API oficial de {{name}}',
+      chip: '+ API oficial',
+      title: 'API oficial (Cloud API) em {{name}}',
+      intro:
+        'Anexe a Cloud API do mesmo número ({{number}}): cada mensagem vai por um dos dois caminhos, e se um cair a outra segue.',
+      fields: {
+        phoneNumberId: 'ID do número de telefone',
+        wabaId: 'ID da conta do WhatsApp Business',
+        accessToken: 'Token de acesso',
+        appSecret: 'Chave secreta do app',
+      },
+      preferred: 'Respostas dentro da janela de 24 horas vão por',
+      web: 'WhatsApp Web',
+      cloud: 'API oficial',
+      rules:
+        'Modelos vão sempre pela API oficial; grupos e mensagens fora da janela, pelo WhatsApp Web. Se o caminho preferido cair, a resposta vai pelo outro em até 30 segundos.',
+      connected: 'API oficial conectada (número {{id}}).',
+      attach: 'Anexar',
+      detach: 'Remover API oficial',
+      confirmDetach: 'Remover a API oficial de {{name}}? A conexão volta a usar só o WhatsApp Web.',
+    },
     title: 'Conexões',
     add: 'Adicionar WhatsApp',
     columns: {
@@ -162,6 +185,29 @@ export default {
     },
   },
   en: {
+    transport: {
+      button: 'Cloud API',
+      buttonOf: 'Cloud API of {{name}}',
+      chip: '+ Cloud API',
+      title: 'Official Cloud API on {{name}}',
+      intro:
+        'Attach the Cloud API of the same number ({{number}}): each message goes through one of the two, and if one goes down the other carries on.',
+      fields: {
+        phoneNumberId: 'Phone number ID',
+        wabaId: 'WhatsApp Business Account ID',
+        accessToken: 'Access token',
+        appSecret: 'App secret',
+      },
+      preferred: 'Replies within the 24-hour window go through',
+      web: 'WhatsApp Web',
+      cloud: 'Cloud API',
+      rules:
+        'Templates always go through the Cloud API; groups and out-of-window messages through WhatsApp Web. If the preferred one is down, the reply goes through the other within 30 seconds.',
+      connected: 'Cloud API connected (number {{id}}).',
+      attach: 'Attach',
+      detach: 'Remove the Cloud API',
+      confirmDetach: 'Remove the Cloud API from {{name}}? The connection goes back to WhatsApp Web only.',
+    },
     title: 'Connections',
     add: 'Add WhatsApp',
     columns: {
@@ -321,6 +367,29 @@ export default {
     },
   },
   es: {
+    transport: {
+      button: 'API oficial',
+      buttonOf: 'API oficial de {{name}}',
+      chip: '+ API oficial',
+      title: 'API oficial (Cloud API) en {{name}}',
+      intro:
+        'Añada la Cloud API del mismo número ({{number}}): cada mensaje va por uno de los dos caminos, y si uno cae el otro sigue.',
+      fields: {
+        phoneNumberId: 'ID del número de teléfono',
+        wabaId: 'ID de la cuenta de WhatsApp Business',
+        accessToken: 'Token de acceso',
+        appSecret: 'Clave secreta de la app',
+      },
+      preferred: 'Las respuestas dentro de la ventana de 24 horas van por',
+      web: 'WhatsApp Web',
+      cloud: 'API oficial',
+      rules:
+        'Las plantillas van siempre por la API oficial; grupos y mensajes fuera de la ventana, por WhatsApp Web. Si el camino preferido cae, la respuesta va por el otro en hasta 30 segundos.',
+      connected: 'API oficial conectada (número {{id}}).',
+      attach: 'Añadir',
+      detach: 'Quitar la API oficial',
+      confirmDetach: '¿Quitar la API oficial de {{name}}? La conexión vuelve a usar solo WhatsApp Web.',
+    },
     title: 'Conexiones',
     add: 'Agregar WhatsApp',
     columns: {

@@ -38,6 +38,12 @@ export default {
     ERR_TEMPLATE_NOT_FOUND: 'Modelo não encontrado: sincronize os modelos na página de conexões.',
     ERR_TEMPLATE_NOT_SENDABLE: 'Este modelo não está aprovado ou não pode ser preenchido aqui.',
     ERR_TEMPLATE_SYNC_FAILED: 'A Meta não respondeu à sincronização dos modelos: verifique a conexão.',
+    ERR_TRANSPORT_ATTACHED: 'Esta conexão já tem a API oficial anexada: remova-a antes de anexar outra.',
+    ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexão não tem a API oficial anexada.',
+    ERR_TRANSPORT_NUMBER_UNKNOWN:
+      'Conecte o WhatsApp Web (leia o QR code) antes de anexar a API oficial: o número precisa ser conferido.',
+    ERR_TRANSPORT_UNREACHABLE: 'A Meta não confirmou este número com este token: confira o ID do número e o token.',
+    ERR_TRANSPORT_NUMBER_MISMATCH: 'O número da API oficial não é o mesmo desta conexão do WhatsApp Web.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -115,6 +121,13 @@ export default {
     ERR_TEMPLATE_NOT_FOUND: 'Template not found: sync the templates on the connections page.',
     ERR_TEMPLATE_NOT_SENDABLE: 'This template is not approved or cannot be filled in here.',
     ERR_TEMPLATE_SYNC_FAILED: 'Meta did not answer the template sync: check the connection.',
+    ERR_TRANSPORT_ATTACHED: 'This connection already has the Cloud API attached: remove it before attaching another.',
+    ERR_TRANSPORT_NOT_ATTACHED: 'This connection has no Cloud API attached.',
+    ERR_TRANSPORT_NUMBER_UNKNOWN:
+      'Connect WhatsApp Web (scan the QR code) before attaching the Cloud API: the number must be checked.',
+    ERR_TRANSPORT_UNREACHABLE:
+      'Meta did not confirm this number with this token: check the phone number ID and the token.',
+    ERR_TRANSPORT_NUMBER_MISMATCH: 'The Cloud API number is not the number of this WhatsApp Web connection.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -193,6 +206,12 @@ export default {
     ERR_TEMPLATE_NOT_FOUND: 'Plantilla no encontrada: sincronice las plantillas en la página de conexiones.',
     ERR_TEMPLATE_NOT_SENDABLE: 'Esta plantilla no está aprobada o no se puede completar aquí.',
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
+    ERR_TRANSPORT_ATTACHED: 'Esta conexión ya tiene la API oficial añadida: quítela antes de añadir otra.',
+    ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexión no tiene la API oficial añadida.',
+    ERR_TRANSPORT_NUMBER_UNKNOWN:
+      'Conecte WhatsApp Web (lea el código QR) antes de añadir la API oficial: hay que comprobar el número.',
+    ERR_TRANSPORT_UNREACHABLE: 'Meta no confirmó este número con este token: revise el ID del número y el token.',
+    ERR_TRANSPORT_NUMBER_MISMATCH: 'El número de la API oficial no es el de esta conexión de WhatsApp Web.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',

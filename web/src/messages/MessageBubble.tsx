@@ -143,6 +143,18 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
               {t('messages.edited')}
             </Typography>
           )}
+          {message.transport && (
+            <Tooltip title={t(`messages.via.${message.failedOver ? 'failedOver' : message.transport}`)}>
+              <Typography
+                variant="caption"
+                color={message.failedOver ? 'warning.main' : 'text.secondary'}
+                data-testid="transport"
+                aria-label={t(`messages.via.${message.failedOver ? 'failedOver' : message.transport}`)}
+              >
+                {t(`messages.via.short.${message.transport}`)}
+              </Typography>
+            </Tooltip>
+          )}
           <Typography variant="caption" color="text.secondary">
             {formatTime(message.createdAt)}
           </Typography>

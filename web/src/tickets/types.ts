@@ -76,6 +76,9 @@ export interface Message {
   transcript?: string | null;
   /** a placeholder for a customer's message that could not be decrypted (the real one replaces it) */
   undecryptable?: boolean;
+  /** a connection with two transports: which one carried it (`failedOver`: moved to the Cloud API) */
+  transport?: 'web' | 'cloud';
+  failedOver?: boolean;
   createdAt: string;
   ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
 }
