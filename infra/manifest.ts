@@ -197,7 +197,13 @@ export const http: HttpModule[] = [
   // one variable name per path level (API Gateway refuses /messages/{ticketId} beside /messages/{id}): {id} is the ticket id for GET/POST
   {
     name: 'messages',
-    routes: ['GET /messages/{id}', 'POST /messages/{id}', 'DELETE /messages/{id}', 'POST /messages/{id}/resend'],
+    routes: [
+      'GET /messages/{id}',
+      'POST /messages/{id}',
+      'DELETE /messages/{id}',
+      'POST /messages/{id}/resend',
+      'POST /messages/{id}/reactions',
+    ],
   },
   { name: 'uploads', routes: ['POST /uploads'] },
   { name: 'presence', routes: ['GET /presence'] },

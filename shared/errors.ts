@@ -52,6 +52,8 @@ export const ERROR_STATUS = {
   ERR_CONFLICT: 409,
   ERR_FORBIDDEN_ORIGIN: 403,
   ERR_MESSAGE_NOT_RESENDABLE: 409,
+  /** a reaction to a message WhatsApp cannot name: not sent yet (no WhatsApp id), deleted, or a placeholder */
+  ERR_MESSAGE_NOT_REACTABLE: 409,
   /** a campaign that is running, finished, or scheduled within the hour (management.md 4) */
   ERR_CAMPAIGN_NOT_EDITABLE: 409,
   // Platform and billing (issue 10).

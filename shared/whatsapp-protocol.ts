@@ -143,6 +143,17 @@ export type SessionCommand =
       };
     })
   | (CommandBase & { type: 'delete'; messageId: string; wid: string; to: string; fromMe: boolean })
+  /** a reaction of ours to a message of the chat (`emoji` empty: our reaction taken back) */
+  | (CommandBase & {
+      type: 'react';
+      messageId: string;
+      /** the message reacted to: its WhatsApp id, whether it was ours, its author in a group */
+      wid: string;
+      fromMe: boolean;
+      participant?: string;
+      to: string;
+      emoji: string;
+    })
   | (CommandBase & { type: 'checkNumber'; number: string; replyTo: string })
   /** up to CHECK_BATCH numbers in one query; answered by one `checkNumberResults` event */
   | (CommandBase & { type: 'checkNumbers'; checks: { number: string; replyTo: string }[] })
@@ -252,6 +263,19 @@ export type InboundEvent =
     }
   | ({ type: 'edit'; companyId: number; whatsappId: number; wid: string; chatJid: string; body: string } & EditSender)
   | ({ type: 'revoke'; companyId: number; whatsappId: number; wid: string; chatJid: string } & EditSender)
+  /**
+   * A reaction to the message `wid` (`emoji` empty: taken back), by our phone (`fromMe`) or a contact;
+   * `reactionId` is the reaction's own WhatsApp id (its repeats are dropped by it).
+   */
+  | ({
+      type: 'reaction';
+      companyId: number;
+      whatsappId: number;
+      wid: string;
+      chatJid: string;
+      emoji: string;
+      reactionId: string;
+    } & EditSender)
   /** shown in the ticket as a placeholder until the real message (same wid) replaces it */
   | ({ type: 'undecryptable'; companyId: number; whatsappId: number } & UndecryptableMessage)
   | {

@@ -2,7 +2,7 @@ import '#lib/startup';
 import { z } from 'zod';
 import { httpModule, reply, route } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
-import { MessagesQuery, SendMessageBody, mediaKindOf } from '#shared/schemas/messages';
+import { MessagesQuery, ReactionBody, SendMessageBody, mediaKindOf } from '#shared/schemas/messages';
 import { AppError } from '#lib/errors';
 import { acceptStoredUpload, storeUploads } from '#lib/storage';
 import { readMultipart } from '#lib/multipart';
@@ -12,6 +12,7 @@ import { quickMessageMedia } from '#lib/quick-messages/service';
 import { listMessages } from '#lib/messages/list';
 import { resendMessage, sendMessage } from '#lib/messages/send';
 import { deleteMessageByUser } from '#lib/messages/edits';
+import { reactByUser } from '#lib/messages/reactions';
 import { presentMessage } from '#lib/messages/repo';
 import type { AuthContext } from '#lib/auth';
 import type { HttpEvent } from '#lib/http';
@@ -104,6 +105,13 @@ export const handler = httpModule({
 
   'DELETE /messages/{id}': route({ params: messageParams }, async ({ auth, params }) =>
     presentMessage(await deleteMessageByUser(auth.companyId, actorOf(auth), params.id)),
+  ),
+
+  /** an emoji on a message in the company's name (empty: taken back); the soft lock applies */
+  'POST /messages/{id}/reactions': route(
+    { params: messageParams, body: ReactionBody },
+    async ({ auth, params, body }) =>
+      presentMessage(await reactByUser(auth.companyId, actorOf(auth), params.id, body.emoji)),
   ),
 
   /** one of our messages without a delivery ack, sent again as a new message (issue 15, undelivered watchdog) */

@@ -1,7 +1,7 @@
 import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import type { SessionCommand } from '#shared/whatsapp-protocol';
-import { sendViaCloud } from '#lib/whatsapp-cloud/send';
+import { reactViaCloud, sendViaCloud } from '#lib/whatsapp-cloud/send';
 import { log, withLogContext } from '#lib/log';
 import { eachInGroupOrder } from '#lib/fifo-batch';
 
@@ -13,6 +13,8 @@ import { eachInGroupOrder } from '#lib/fifo-batch';
 export const handler = (event: SQSEvent) =>
   eachInGroupOrder(event, 'cloud send failed', async (body) => {
     const command = JSON.parse(body) as SessionCommand;
+    const context = { companyId: command.companyId, whatsappId: command.whatsappId };
+    if (command.type === 'react') return withLogContext(context, () => reactViaCloud(command));
     if (command.type !== 'send') return log.warn('cloud command ignored', { type: command.type });
-    await withLogContext({ companyId: command.companyId, whatsappId: command.whatsappId }, () => sendViaCloud(command));
+    await withLogContext(context, () => sendViaCloud(command));
   });

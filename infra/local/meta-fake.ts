@@ -21,7 +21,7 @@ import { wamidOf } from '../../shared/wamid';
  * - `POST /@meta/_script {phoneNumberId, accessToken, appSecret, wabaId?, displayPhoneNumber?, status?,
  *   tokenExpired?, sendErrors?: [{code, title, httpStatus?}], templates?: [Graph template],
  *   messagingLimit?: 'TIER_250' | 'TIER_2K' | ... | 'TIER_UNLIMITED', qualityRating?}`: creates or changes a number (`templates` replace its business account's; ids are given when missing);
- * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location?, contextId?,
+ * - `POST /@meta/_inbound {phoneNumberId, from, name?, text? | media? | button? | location? | reaction? {messageId, emoji?}, contextId?,
  *   wamid? | deviceId? (the message's device id, in Meta's wamid shape), echo?, signature?: 'none' | 'wrong', utf8?, contentType?}`: builds Meta's webhook JSON for a
  *   customer's message (with `echo`, the business's own message to `from` from the WhatsApp Business
  *   app: field `smb_message_echoes`), signs it with the number's app secret as Meta does (over the exact bytes
@@ -211,6 +211,11 @@ export function metaFake(base: string, webhookUrl: string) {
     } else if (body.location) {
       message.type = 'location';
       message.location = body.location;
+    } else if (body.reaction) {
+      // an emoji on the message `reaction.messageId` (empty: taken back)
+      const reaction = body.reaction as { messageId: string; emoji?: string };
+      message.type = 'reaction';
+      message.reaction = { message_id: reaction.messageId, ...(reaction.emoji ? { emoji: reaction.emoji } : {}) };
     } else {
       message.type = 'text';
       message.text = { body: String(body.text ?? '') };

@@ -130,6 +130,8 @@ class Phone {
   timeline: TimelineEntry[] = [];
   /** each number-check query asked of this phone: how many numbers, when */
   checkQueries: { numbers: number; at: string }[] = [];
+  /** our reactions this phone's chats received, in order (`emoji` empty: taken back) */
+  reactions: { wid: string; to: string; emoji: string; at: string }[] = [];
 
   constructor(
     readonly companyId: number,
@@ -265,6 +267,11 @@ export class SimulatorHub {
         if (this.failSends.has(frame.args.to)) return refuse('simulated send failure');
         this.received(phone, { ...frame.args, ack: 1, at: new Date().toISOString() });
         return answer({ chatJid: frame.args.to });
+      }
+      case 'react': {
+        if (phone.status !== 'CONNECTED') return refuse('not connected');
+        phone.reactions.push({ ...frame.args, at: new Date().toISOString() });
+        return answer(null);
       }
       case 'delete': {
         const found = phone.outbound.find((o) => o.wid === frame.args.wid);
@@ -479,6 +486,7 @@ export class SimulatorHub {
       /** sends of an id this phone already had (dropped, as a real phone does) */
       repeats: phone.repeats,
       checkQueries: phone.checkQueries,
+      reactions: phone.reactions,
       pending: phone.pending.size,
       runner: phone.link?.runner,
     };
@@ -568,6 +576,26 @@ export class SimulatorHub {
             30_000,
           );
           return json(200, { ok: true });
+        }
+        case 'reaction': {
+          const phone = await connected();
+          if (!phone) return json(409, { error: 'not connected' });
+          // a contact (or, with `fromMe`, our own phone) reacts to the message `wid`; `emoji` empty takes it back
+          const reactionId = String(body.reactionId ?? `R${randomBytes(8).toString('hex').toUpperCase()}`);
+          await this.push(
+            phone,
+            {
+              kind: 'reaction',
+              wid: String(body.wid),
+              chatJid: String(body.chatJid),
+              emoji: String(body.emoji ?? ''),
+              reactionId,
+              fromMe: body.fromMe === true,
+              ...(body.participantJid ? { participantJid: String(body.participantJid) } : {}),
+            },
+            30_000,
+          );
+          return json(200, { reactionId });
         }
         case 'call': {
           const phone = await connected();

@@ -100,6 +100,8 @@ export function routing(event: InboundEvent): { groupId: string; dedupId: string
       return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.wid}:edit:${short(event.body)}` };
     case 'revoke':
       return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.wid}:revoke` };
+    case 'reaction':
+      return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.reactionId}:reaction` };
     case 'undecryptable':
       // its own dedup id: the real message that follows with the same wid must not be taken for it
       return { groupId: g(event.chatJid), dedupId: `${event.companyId}:${event.wid}:undecryptable` };

@@ -21,6 +21,15 @@ export interface MediaFile {
 export type { ProviderMessage };
 
 /** What a provider tells the session manager. */
+export interface ReactionEvent {
+  wid: string;
+  chatJid: string;
+  emoji: string;
+  reactionId: string;
+  fromMe?: boolean;
+  participantJid?: string;
+}
+
 export interface ProviderEvents {
   /** QR code shown, pairing, connected (with the phone's number) */
   status(update: {
@@ -42,6 +51,8 @@ export interface ProviderEvents {
   /** an edit or a revoke names its target `wid`; `fromMe`/`participantJid` say who sent it */
   edit(ev: { wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
   revoke(ev: { wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }): Promise<void>;
+  /** a reaction to the message `wid` (`emoji` empty: taken back); `reactionId` is the reaction's own id */
+  reaction?(ev: ReactionEvent): Promise<void>;
   call(ev: { callId: string; from: string; fromAlt?: string; timestamp: number }): Promise<void>;
   lidMapping(ev: { lid: string; pn: string }): Promise<void>;
   /** a message arrived that could not be decrypted (the provider asks the sender to send it again) */
@@ -75,6 +86,8 @@ export interface ProviderSession {
    */
   send(command: SendCommand, media?: MediaFile): Promise<{ chatJid: string; content?: unknown }>;
   deleteMessage(ev: { wid: string; to: string; fromMe: boolean }): Promise<void>;
+  /** reacts to the message `wid` of the chat `to` (`emoji` empty: takes our reaction back) */
+  react(ev: { wid: string; to: string; fromMe: boolean; participant?: string; emoji: string }): Promise<void>;
   /** asks WhatsApp about many numbers in one query; one answer per number asked, in its order */
   checkNumbers(numbers: string[]): Promise<{ number: string; exists: boolean; jid?: string }[]>;
   /** the phone's address book as WhatsApp reported it to this device (see address-book.ts) */

@@ -349,6 +349,7 @@ class ManagedSession {
       }),
       edit: this.tracked(async (e) => emit({ type: 'edit', ...base, ...e })),
       revoke: this.tracked(async (e) => emit({ type: 'revoke', ...base, ...e })),
+      reaction: this.tracked(async (e) => emit({ type: 'reaction', ...base, ...e })),
       call: this.tracked(async (e) => emit({ type: 'call', ...base, ...e })),
       lidMapping: this.tracked(async (e) => emit({ type: 'lidMapping', ...base, ...e })),
       restriction: async (e) => {
@@ -795,6 +796,15 @@ export class SessionManager {
         await socket
           ?.deleteMessage({ wid: command.wid, to: command.to, fromMe: command.fromMe })
           .catch((err) => log.warn('delete failed', { companyId, whatsappId, error: (err as Error).message }));
+        return 'done';
+      }
+      case 'react': {
+        const socket = await socketFor();
+        if (socket === 'moved') return 'moved';
+        const { wid, to, fromMe, participant, emoji } = command;
+        await socket
+          ?.react({ wid, to, fromMe, ...(participant ? { participant } : {}), emoji })
+          .catch((err) => log.warn('reaction failed', { companyId, whatsappId, error: (err as Error).message }));
         return 'done';
       }
       case 'checkNumber': {

@@ -16,6 +16,19 @@ export interface QuotedMessage {
   contact: { name: string } | null;
 }
 
+/** One reaction on a message: one per reactor (`by`: `me` for the company, else the contact's or member's id). */
+export interface MessageReaction {
+  by: string;
+  emoji: string;
+  fromMe: boolean;
+  at: string;
+  /** the attendant who reacted in the company's name */
+  userId?: number;
+}
+
+/** `POST /messages/{id}/reactions`: an emoji, or empty to take the company's reaction back. */
+export const ReactionBody = z.object({ emoji: z.string().max(32, MSG.long) });
+
 export interface Message {
   id: string;
   companyId: number;
@@ -68,6 +81,8 @@ export interface Message {
    */
   transport?: Transport;
   failedOver?: boolean;
+  /** emoji reactions, one per reactor (WhatsApp shows them under the message) */
+  reactions?: MessageReaction[];
   createdAt: string;
   updatedAt: string;
 }

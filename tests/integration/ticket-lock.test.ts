@@ -139,6 +139,13 @@ const ROWS: Row[] = [
     admin: 200,
   },
   {
+    route: 'POST /messages/{id}/reactions',
+    what: "react to the holder's message",
+    call: (_, t, token) => api('POST', `/messages/${t.message.id}/reactions`, { token, body: { emoji: '👍' } }),
+    holder: 200,
+    admin: 'ERR_TICKET_LOCKED',
+  },
+  {
     route: 'POST /messages/{id}/resend',
     what: "resend the holder's message",
     call: (_, t, token) => api('POST', `/messages/${t.message.id}/resend`, { token }),

@@ -36,6 +36,12 @@ export const phone = (companyId: number, whatsappId: number) => {
       reachoutLock?: { active: boolean; until?: string; type?: string };
       newChatQuota?: { total: number; used: number; endsAt?: string };
     }) => sim('POST', `${base}/restriction`, restriction),
+    /** the contact of `chatJid` reacts to the message `wid` (`emoji` empty: takes the reaction back) */
+    react: (reaction: { wid: string; chatJid: string; emoji: string; fromMe?: boolean; participantJid?: string }) =>
+      sim<{ reactionId: string }>('POST', `${base}/reaction`, reaction),
+    /** our reactions the phone received */
+    reactions: async () =>
+      (await sim<{ reactions: { wid: string; to: string; emoji: string }[] }>('GET', base)).reactions,
     call: (from: string, fromAlt?: string) => sim('POST', `${base}/call`, { from, fromAlt }),
     /** WhatsApp says a `@lid` id and a number are one account (the runner's `lidMapping` event) */
     lidMapping: (lid: string, pn: string) => sim('POST', `${base}/lid-mapping`, { lid, pn }),

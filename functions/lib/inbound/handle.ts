@@ -9,6 +9,7 @@ import { linkContactLid } from '../contacts/service';
 import { applyNumberQuality, recordPricing } from '../whatsapp-cloud/usage';
 import { applyAck, applySendResult } from '../messages/delivery';
 import { markEdited, markRevoked } from '../messages/edits';
+import { applyReaction } from '../messages/reactions';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
 import { noteCampaignMessage } from '../campaigns/sender';
@@ -79,6 +80,9 @@ export async function handleInbound(event: InboundEvent) {
       return;
     case 'revoke':
       await markRevoked(companyId, event);
+      return;
+    case 'reaction':
+      await applyReaction(companyId, event);
       return;
     case 'undecryptable': {
       // a placeholder in the contact's ticket until the real message (same wid) replaces it

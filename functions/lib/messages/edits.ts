@@ -32,7 +32,7 @@ async function editableByWid(
 }
 
 /** Whether a chat id (`<number>@s.whatsapp.net`, `<id>@g.us`, `<lid>@lid`) names this contact. */
-function isChatOf(contact: Contact, chatJid: string) {
+export function isChatOf(contact: Contact, chatJid: string) {
   const user = jidUser(chatJid);
   if (chatJid.endsWith('@lid')) return contact.lid === user;
   return contact.number === (contact.isGroup ? user : digitsOnly(user));

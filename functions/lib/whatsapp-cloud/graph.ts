@@ -50,6 +50,8 @@ export interface GraphClient {
   phoneNumber(phoneNumberId: string): Promise<z.infer<typeof CloudPhoneNumber>>;
   sendText(phoneNumberId: string, to: string, body: string, quotedWamid?: string): Promise<string>;
   sendTemplate(phoneNumberId: string, to: string, template: TemplateMessage): Promise<string>;
+  /** an emoji on the message `wamid` (empty: the reaction taken back) */
+  sendReaction(phoneNumberId: string, to: string, wamid: string, emoji: string): Promise<string>;
   /** a media message of a file uploaded first (`uploadMedia`) */
   sendMedia(phoneNumberId: string, to: string, media: CloudOutboundMedia, quotedWamid?: string): Promise<string>;
   /** `POST /{phone-number-id}/media`: the file to Meta, for a media id that lasts 30 days */
@@ -105,6 +107,8 @@ export function graphClient(accessToken: string, baseUrl = config().whatsappGrap
         ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
       }),
     sendTemplate: (id, to, template) => postMessage(id, { to, type: 'template', template: templateBody(template) }),
+    sendReaction: (id, to, wamid, emoji) =>
+      postMessage(id, { to, type: 'reaction', reaction: { message_id: wamid, emoji } }),
     sendMedia: (id, to, media, quotedWamid) =>
       postMessage(id, {
         to,

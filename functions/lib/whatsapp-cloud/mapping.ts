@@ -116,16 +116,40 @@ export function cloudPricing(s: CloudWebhookStatus): MessagePricing | undefined 
   return { category: p.category.toLowerCase(), charged, at: Number(s.timestamp) || Math.floor(Date.now() / 1000) };
 }
 
+/** A reaction (`type: reaction`): an emoji on the message `reaction.message_id`, empty when taken back. */
+export function cloudReaction(m: CloudWebhookMessage, conn: Connection, fromMe: boolean): InboundEvent | undefined {
+  if (m.type !== 'reaction' || !m.reaction) return undefined;
+  return {
+    type: 'reaction',
+    ...conn,
+    wid: m.reaction.message_id,
+    chatJid: cloudChatJid(m.from),
+    emoji: m.reaction.emoji ?? '',
+    reactionId: m.id,
+    fromMe,
+  };
+}
+
 /** Every event of one webhook `value` for the connection its phone-number id names, in Meta's order. */
 export function cloudEvents(value: CloudWebhookValue, conn: Connection): InboundEvent[] {
   const names = new Map((value.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
   const events: InboundEvent[] = [];
   for (const m of value.messages ?? []) {
+    const reaction = cloudReaction(m, conn, false);
+    if (reaction) {
+      events.push(reaction);
+      continue;
+    }
     const message = cloudMessage(m, names.get(m.from));
     if (message) events.push({ type: 'message', ...conn, message });
   }
   // Coexistence: the business's own messages from the WhatsApp Business app, in the customer's chat
   for (const echo of value.message_echoes ?? []) {
+    const reaction = cloudReaction({ ...echo, from: echo.to }, conn, true);
+    if (reaction) {
+      events.push(reaction);
+      continue;
+    }
     const message = cloudMessage({ ...echo, from: echo.to }, undefined);
     if (message) events.push({ type: 'message', ...conn, message: { ...message, fromMe: true } });
   }

@@ -24,6 +24,25 @@ import { claimForCloud } from '../messages/sent-claim';
 import { probeCloudTransport } from './transport';
 
 type SendCommand = Extract<SessionCommand, { type: 'send' }>;
+type ReactCommand = Extract<SessionCommand, { type: 'react' }>;
+
+/**
+ * A reaction of ours through the Graph API (`type: reaction`, the message named by its wamid). Not
+ * claimed: sent twice, it sets the same emoji again.
+ */
+export async function reactViaCloud(command: ReactCommand) {
+  const whatsapp = await getWhatsapp(command.companyId, command.whatsappId);
+  if (!whatsapp?.phoneNumberId || !transportUp(whatsapp, 'cloud')) return;
+  const client = await cloudClientFor(command.companyId, command.whatsappId);
+  const to = command.to.split('@')[0]!.replace(/\D/g, '');
+  try {
+    await client.sendReaction(whatsapp.phoneNumberId, to, command.wid, command.emoji);
+  } catch (err) {
+    if (!(err instanceof GraphError)) throw err;
+    if (isRateLimited(err)) throw new CloudRateLimited(err.code);
+    log.warn('cloud reaction refused', { companyId: command.companyId, status: err.status, code: err.code });
+  }
+}
 
 /**
  * A `send` command of a Cloud API connection: `POST /{phone-number-id}/messages`. The Graph API has

@@ -210,6 +210,8 @@ export async function acceptNotification(raw: Buffer, signature: string | undefi
  */
 function asSharedIds(event: InboundEvent): InboundEvent {
   if (event.type === 'ack') return { ...event, wid: sharedMessageId(event.wid) };
+  if (event.type === 'reaction')
+    return { ...event, wid: sharedMessageId(event.wid), reactionId: sharedMessageId(event.reactionId) };
   if (event.type !== 'message') return event;
   const { message } = event;
   return {
@@ -229,6 +231,8 @@ function routing(event: InboundEvent) {
     return { groupId: group(event.message.chatJid), dedupId: messageDedupId(event.companyId, event.message.wid) };
   if (event.type === 'ack')
     return { groupId: group(event.chatJid), dedupId: ackDedupId(event.companyId, event.wid, event.ack, event.error) };
+  if (event.type === 'reaction')
+    return { groupId: group(event.chatJid), dedupId: `${event.companyId}:${event.reactionId}:reaction` };
   if (event.type === 'templateStatus') return templateStatusRouting(event);
   if (event.type === 'numberQuality') return numberQualityRouting(event);
   throw new Error(`no routing for ${event.type}`);

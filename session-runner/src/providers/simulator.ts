@@ -1,7 +1,15 @@
 import WebSocket from 'ws';
 import { perGroupSequencer } from '../sequencer';
 import type { UndecryptableMessage } from '#shared/whatsapp-protocol';
-import type { MediaFile, Provider, ProviderMessage, ProviderSession, SendCommand, SessionContext } from '../provider';
+import type {
+  MediaFile,
+  Provider,
+  ProviderMessage,
+  ProviderSession,
+  ReactionEvent,
+  SendCommand,
+  SessionContext,
+} from '../provider';
 import type { SessionRestriction } from '#shared/whatsapp-protocol';
 
 /**
@@ -30,6 +38,7 @@ export type HubEvent =
   | ({ kind: 'restriction' } & SessionRestriction)
   | { kind: 'edit'; wid: string; chatJid: string; body: string; fromMe?: boolean; participantJid?: string }
   | { kind: 'revoke'; wid: string; chatJid: string; fromMe?: boolean; participantJid?: string }
+  | ({ kind: 'reaction' } & ReactionEvent)
   | { kind: 'call'; callId: string; from: string; fromAlt?: string; timestamp: number }
   /** WhatsApp told the phone that a `@lid` id and a number are the same account */
   | { kind: 'lidMapping'; lid: string; pn: string }
@@ -58,6 +67,7 @@ export type RunnerFrame =
   | { op: 'ack'; id: number }
   | { op: 'req'; id: number; method: 'send'; args: SendArgs }
   | { op: 'req'; id: number; method: 'delete'; args: { wid: string } }
+  | { op: 'req'; id: number; method: 'react'; args: { wid: string; to: string; emoji: string } }
   | { op: 'req'; id: number; method: 'checkNumbers'; args: { numbers: string[] } }
   | { op: 'req'; id: number; method: 'rejectCall'; args: { callId: string; from: string } }
   | { op: 'req'; id: number; method: 'repair'; args: { chatJid: string } }
@@ -189,6 +199,10 @@ class HubSession implements ProviderSession {
         const { kind: _, ...revoke } = event;
         return events.revoke(revoke);
       }
+      case 'reaction': {
+        const { kind: _, ...reaction } = event;
+        return events.reaction?.(reaction);
+      }
       case 'call': {
         const { kind: _, ...call } = event;
         return events.call(call);
@@ -249,6 +263,10 @@ class HubSession implements ProviderSession {
       quotedWid: command.quotedWid,
     } satisfies SendArgs);
     return { chatJid: command.to, content: { conversation: command.body } };
+  }
+
+  async react(ev: { wid: string; to: string; emoji: string }) {
+    await this.request('react', { wid: ev.wid, to: ev.to, emoji: ev.emoji });
   }
 
   async deleteMessage(ev: { wid: string }) {

@@ -30,10 +30,22 @@ interface Props {
   onReply?(m: Message): void;
   onDelete?(m: Message): void;
   onResend?(m: Message): void;
+  /** an emoji in the company's name (empty: ours taken back) */
+  onReact?(m: Message, emoji: string): void;
   readOnly?: boolean;
 }
 
-export const MessageBubble = memo(function MessageBubble({ message, onReply, onDelete, onResend, readOnly }: Props) {
+/** the reactions offered in the message's menu (any emoji is taken by the API) */
+const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
+
+export const MessageBubble = memo(function MessageBubble({
+  message,
+  onReply,
+  onDelete,
+  onResend,
+  onReact,
+  readOnly,
+}: Props) {
   const { t } = useTranslation('tickets');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const mine = message.fromMe;
@@ -183,12 +195,59 @@ export const MessageBubble = memo(function MessageBubble({ message, onReply, onD
           )}
         </Stack>
       </Box>
+      {Boolean(message.reactions?.length) && (
+        <Stack direction="row" spacing={0.5} sx={{ mt: -1.25, mx: 1, zIndex: 1 }} data-testid="reactions">
+          {message.reactions!.map((r) => (
+            <Tooltip key={r.by} title={r.fromMe ? t('messages.reactions.ours') : t('messages.reactions.theirs')}>
+              <Box
+                component="span"
+                role="img"
+                aria-label={t(r.fromMe ? 'messages.reactions.oursLabel' : 'messages.reactions.theirsLabel', {
+                  emoji: r.emoji,
+                })}
+                sx={{
+                  bgcolor: 'background.paper',
+                  borderRadius: 3,
+                  boxShadow: 1,
+                  px: 0.75,
+                  fontSize: 14,
+                  lineHeight: '22px',
+                }}
+              >
+                {r.emoji}
+              </Box>
+            </Tooltip>
+          ))}
+        </Stack>
+      )}
       {!readOnly && canResendMessage(message) && (
         <Button size="small" color="warning" startIcon={<ReplayIcon />} onClick={() => onResend?.(message)}>
           {t('messages.resend')}
         </Button>
       )}
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {onReact && message.wid && !message.undecryptable && (
+          <Stack direction="row" sx={{ px: 1, pb: 0.5 }} role="group" aria-label={t('messages.reactions.menu')}>
+            {QUICK_REACTIONS.map((emoji) => {
+              const ours = message.reactions?.find((r) => r.fromMe)?.emoji === emoji;
+              return (
+                <IconButton
+                  key={emoji}
+                  size="small"
+                  aria-label={t(ours ? 'messages.reactions.remove' : 'messages.reactions.add', { emoji })}
+                  aria-pressed={ours}
+                  sx={{ fontSize: 18, width: 34, height: 34, bgcolor: ours ? 'action.selected' : undefined }}
+                  onClick={() => {
+                    setAnchor(null);
+                    onReact(message, ours ? '' : emoji);
+                  }}
+                >
+                  {emoji}
+                </IconButton>
+              );
+            })}
+          </Stack>
+        )}
         <MenuItem
           onClick={() => {
             setAnchor(null);

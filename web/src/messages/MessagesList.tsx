@@ -103,6 +103,15 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
     [confirm, t],
   );
 
+  // the message comes back changed through the appMessage event
+  const onReact = useCallback(async (m: Message, emoji: string) => {
+    try {
+      await api.post(`/messages/${m.id}/reactions`, { emoji });
+    } catch (err) {
+      toastError(err);
+    }
+  }, []);
+
   // the new message arrives through the appMessage event like any other send
   const onResend = useCallback(async (m: Message) => {
     try {
@@ -171,6 +180,7 @@ export function MessagesList({ ticketId, onReply, readOnly }: Props) {
                 onReply={onReply}
                 onDelete={onDelete}
                 onResend={onResend}
+                onReact={onReact}
                 readOnly={readOnly}
               />
             </Box>

@@ -57,6 +57,8 @@ export interface Message {
   id: number | string;
   ticketId: number;
   body: string;
+  /** the WhatsApp id once known (a message without one cannot be reacted to yet) */
+  wid?: string | null;
   fromMe: boolean;
   read?: boolean;
   ack?: number;
@@ -79,6 +81,7 @@ export interface Message {
   /** a connection with two transports: which one carried it (`failedOver`: moved to the Cloud API) */
   transport?: 'web' | 'cloud';
   failedOver?: boolean;
+  reactions?: { by: string; emoji: string; fromMe: boolean; at: string; userId?: number }[];
   createdAt: string;
   ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
 }

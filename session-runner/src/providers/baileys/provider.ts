@@ -464,7 +464,10 @@ class BaileysSession implements ProviderSession {
         });
       } else if (t.kind === 'ack') await events.ack(t);
       else if (t.kind === 'edit') await events.edit(t);
-      else if (t.kind === 'undecryptable') {
+      else if (t.kind === 'reaction') {
+        const { kind: _, ...reaction } = t;
+        await events.reaction?.(reaction);
+      } else if (t.kind === 'undecryptable') {
         const { kind: _, ...lost } = t;
         await events.undecryptable?.(lost);
       } else await events.revoke(t);
@@ -534,6 +537,22 @@ class BaileysSession implements ProviderSession {
       quoted: quotedOf(command, chatJid),
     });
     return { chatJid, content: sent?.message ? storableMessage(sent.message) : undefined };
+  }
+
+  async react(ev: { wid: string; to: string; fromMe: boolean; participant?: string; emoji: string }) {
+    const sock = this.socket();
+    const chatJid = await this.addressOf(sock, ev.to);
+    await sock.sendMessage(chatJid, {
+      react: {
+        text: ev.emoji,
+        key: {
+          remoteJid: chatJid,
+          fromMe: ev.fromMe,
+          id: ev.wid,
+          ...(ev.participant ? { participant: ev.participant } : {}),
+        },
+      },
+    });
   }
 
   async deleteMessage(ev: { wid: string; to: string; fromMe: boolean }) {

@@ -170,6 +170,30 @@ describe('Baileys translation: messages.upsert', () => {
     expect(t?.kind === 'message' && t.message.body.split('|')).toHaveLength(3);
   });
 
+  it('a reaction names the message it marks, its emoji (empty when taken back) and its own id', () => {
+    const reaction = (text: string, fromMe = false) => ({
+      key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe, id: 'REACT1' },
+      messageTimestamp: 1732263200,
+      message: {
+        reactionMessage: {
+          key: { remoteJid: '5511988887777@s.whatsapp.net', fromMe: true, id: '3EB0OURS' },
+          text,
+          senderTimestampMs: 1732263200000,
+        },
+      },
+    });
+    expect(translateUpsert(reaction('👍') as any)).toEqual({
+      kind: 'reaction',
+      wid: '3EB0OURS',
+      chatJid: '5511988887777@s.whatsapp.net',
+      emoji: '👍',
+      reactionId: 'REACT1',
+      fromMe: false,
+      participantJid: undefined,
+    });
+    expect(translateUpsert(reaction('', true) as any)).toMatchObject({ kind: 'reaction', emoji: '', fromMe: true });
+  });
+
   it('protocol messages: a revoke is a deletion by the contact, an edit carries the new text', () => {
     expect(translateUpsert(revoke as any)).toEqual({
       kind: 'revoke',

@@ -46,6 +46,7 @@ export type Translated =
     }
   | ({ kind: 'edit'; wid: string; chatJid: string; body: string } & Sender)
   | ({ kind: 'revoke'; wid: string; chatJid: string } & Sender)
+  | ({ kind: 'reaction'; wid: string; chatJid: string; emoji: string; reactionId: string } & Sender)
   | ({ kind: 'undecryptable' } & UndecryptableMessage);
 
 /** Who sent an edit or a revoke: the server applies it only to that sender's own messages. */
@@ -147,8 +148,21 @@ export function translateUpsert(raw: WAMessage): Translated | undefined {
     }
     return undefined;
   }
-  if (type === 'reactionMessage' || type === 'senderKeyDistributionMessage' || type === 'messageContextInfo')
-    return undefined;
+  if (type === 'reactionMessage') {
+    // the reacted message is named by the reaction; who reacted is the reaction message's own key
+    const reaction = content.reactionMessage!;
+    const target = reaction.key?.id;
+    if (!target || !key.id) return undefined;
+    return {
+      kind: 'reaction',
+      wid: target,
+      chatJid,
+      emoji: reaction.text ?? '',
+      reactionId: key.id,
+      ...senderOf(key, chatJid),
+    };
+  }
+  if (type === 'senderKeyDistributionMessage' || type === 'messageContextInfo') return undefined;
 
   let body = '';
   let mediaType: NormalizedMediaType = 'chat';
