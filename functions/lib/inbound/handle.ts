@@ -11,7 +11,7 @@ import { applyAck, applySendResult } from '../messages/delivery';
 import { markEdited, markRevoked } from '../messages/edits';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
-import { noteCampaignMessage } from '../campaigns/sender';
+import { noteCampaignMessage, resumeRestrictedCampaigns } from '../campaigns/sender';
 import { applyListItemCheck, applyListItemChecks } from '../contact-lists/checks';
 import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
@@ -40,9 +40,12 @@ export async function handleInbound(event: InboundEvent) {
     case 'numberQuality':
       await applyNumberQuality(event);
       return;
-    case 'restriction':
-      await applyRestriction(event);
+    case 'restriction': {
+      // lifted before its stated end: what waited for it goes on now
+      if (!(await applyRestriction(event)).lifted) return;
+      await resumeRestrictedCampaigns(companyId, event.whatsappId);
       return;
+    }
     case 'addressBook':
       await applyAddressBook(event);
       return;
