@@ -12,7 +12,7 @@ import { markEdited, markRevoked } from '../messages/edits';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
 import { noteCampaignMessage, resumeRestrictedCampaigns } from '../campaigns/sender';
-import { applyListItemCheck, applyListItemChecks } from '../contact-lists/checks';
+import { applyListItemCheck, applyListItemChecks, resumeLockedChecks } from '../contact-lists/checks';
 import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
 import { withCloudMedia } from '../whatsapp-cloud/media';
@@ -44,6 +44,7 @@ export async function handleInbound(event: InboundEvent) {
       // lifted before its stated end: what waited for it goes on now
       if (!(await applyRestriction(event)).lifted) return;
       await resumeRestrictedCampaigns(companyId, event.whatsappId);
+      await resumeLockedChecks(companyId);
       return;
     }
     case 'addressBook':
