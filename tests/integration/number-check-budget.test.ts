@@ -159,6 +159,46 @@ describe('number-check budget', () => {
     expect((await detail(co, listId)).checksWaitReason).toBeNull();
   });
 
+  it("a reach-out lock WhatsApp lifts before its end lets the list's checks go on at once", async () => {
+    const co = await newCompany('chk-lock-early');
+    const w = await connectedWhatsapp(co.adminToken, co.companyId);
+    const until = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    await phone(co.companyId, w.id).restrict({ reachoutLock: { active: true, until } });
+    await eventually(async () => (await checksLeft(co, w.id)) === 0);
+    const listId = await listWithItems(co, 2);
+    await eventually(async () => (await detail(co, listId)).checksWaitReason === 'reachoutLock');
+
+    await phone(co.companyId, w.id).restrict({ reachoutLock: { active: false } });
+    // not at the lock's old end (two hours on): now
+    await eventually(async () => (await items(co, listId)).every((i) => i.isWhatsappValid === true));
+    expect(await detail(co, listId)).toMatchObject({ checksWaitReason: null, checksResumeAt: null });
+    expect(await checksLeft(co, w.id)).toBe(CHECK_BUDGET.START - 2);
+  });
+
+  it("a list's numbers are checked by another connected line when the default one has no checks left, and the list names it", async () => {
+    const co = await newCompany('chk-other');
+    const main = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Principal' });
+    const spare = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Reserva' });
+    await checkedToday(co, main.id, CHECK_BUDGET.START - 1);
+    const listId = await importedList(co, 3);
+    // the default one checks what its budget covers, the other one the rest
+    await eventually(async () => (await items(co, listId)).every((i) => i.isWhatsappValid === true));
+    expect([await numbersAsked(co, main.id), await numbersAsked(co, spare.id)]).toEqual([1, 2]);
+    expect(await detail(co, listId)).toMatchObject({
+      numberChecks: { whatsappId: spare.id, whatsappName: 'Reserva', checksLeftToday: CHECK_BUDGET.START - 2 },
+    });
+    expect((await detail(co, listId)).checksWaitReason ?? null).toBeNull();
+
+    // the default one locked: a new list goes to the other one whole
+    await phone(co.companyId, main.id).restrict({
+      reachoutLock: { active: true, until: new Date(Date.now() + 3_600_000).toISOString() },
+    });
+    await checkedToday(co, main.id, 0);
+    const second = await listWithItems(co, 2);
+    await eventually(async () => (await items(co, second)).every((i) => i.isWhatsappValid === true));
+    expect([await numbersAsked(co, main.id), await numbersAsked(co, spare.id)]).toEqual([1, 4]);
+  });
+
   it('a check WhatsApp refuses with a restriction stops checks for the rest of the day', async () => {
     const co = await newCompany('chk-refused');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);

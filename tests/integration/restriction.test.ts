@@ -80,6 +80,29 @@ describe("WhatsApp's warnings before a ban", () => {
     await api('POST', `/campaigns/${id}/cancel`, { token: co.adminToken });
   });
 
+  it('a reach-out lock WhatsApp lifts before its end frees the connection at once: the campaign that waited for it goes on', async () => {
+    const co = await newCompany('reachout-early');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
+    const until = new Date(Date.now() + 2 * HOUR).toISOString();
+    await phone(co.companyId, line.id).restrict({ reachoutLock: { active: true, until } });
+    await queuesIdle();
+    const id = await campaignOn(co, line.id, 1);
+    await eventually(async () => (await campaign(co, id)).waitReason === 'reachoutLock');
+
+    await phone(co.companyId, line.id).restrict({ reachoutLock: { active: false } });
+    // not at the lock's old end (two hours on): now
+    const [sent] = await eventually(async () => {
+      const list = await phone(co.companyId, line.id).outbound();
+      return list.length ? list : undefined;
+    });
+    expect(sent.body).toBe('Olá!');
+    const after = await eventually(async () => {
+      const c = await campaign(co, id);
+      return c.status === 'FINALIZADA' ? c : undefined;
+    });
+    expect([after.waitReason ?? null, after.resumeAt ?? null]).toEqual([null, null]);
+  });
+
   it('a used-up new-chat quota makes campaigns wait until the cycle ends', async () => {
     const co = await newCompany('chatquota');
     const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
@@ -95,6 +118,21 @@ describe("WhatsApp's warnings before a ban", () => {
     expect(waiting.resumeAt).toBe(endsAt);
     expect(await phone(co.companyId, line.id).outbound()).toEqual([]);
     await api('POST', `/campaigns/${id}/cancel`, { token: co.adminToken });
+  });
+
+  it("a new-chat quota WhatsApp renews before the cycle's stated end lets the waiting campaign go on at once", async () => {
+    const co = await newCompany('chatquota-reset');
+    const line = await connectedWhatsapp(co.adminToken, co.companyId, { name: 'Vendas' });
+    const endsAt = new Date(Date.now() + 5 * HOUR).toISOString();
+    await phone(co.companyId, line.id).restrict({ newChatQuota: { total: 50, used: 50, endsAt } });
+    await queuesIdle();
+    const id = await campaignOn(co, line.id, 1);
+    await eventually(async () => (await campaign(co, id)).waitReason === 'newChatQuota');
+
+    const nextEnd = new Date(Date.now() + 29 * HOUR).toISOString();
+    await phone(co.companyId, line.id).restrict({ newChatQuota: { total: 50, used: 0, endsAt: nextEnd } });
+    await eventually(async () => (await phone(co.companyId, line.id).outbound()).length === 1);
+    expect((await connection(co, line.id)).newChatQuota).toEqual({ total: 50, used: 0, endsAt: nextEnd });
   });
 
   it("a message WhatsApp refused keeps WhatsApp's code on it (463: reach-out restricted)", async () => {

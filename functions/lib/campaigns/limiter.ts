@@ -166,7 +166,8 @@ export async function perConnection<S>(pk: string) {
 /**
  * WhatsApp's own limits on new chats, told to the session (WhatsApp Web): while the reach-out lock
  * holds, or the cycle's new-chat quota is used up, a campaign waits until it ends (the lock's end, the
- * cycle's end; a quota without an end is looked at again in an hour).
+ * cycle's end; a quota without an end is looked at again in an hour), or until WhatsApp lifts it
+ * sooner (`resumeRestrictedCampaigns`).
  */
 export function restrictionWait(
   w: Pick<Whatsapp, 'reachoutLockedUntil' | 'newChatQuota'>,

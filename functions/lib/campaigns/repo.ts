@@ -18,6 +18,8 @@ import { pad } from '../keys';
  *   `S#contact-<contactId>` (contactShippingKeys), never picked by the sender.
  */
 export const campaignKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `CAMPAIGN#${pad(id)}` });
+/** The key condition of a company's campaigns (a Query). */
+export const companyCampaigns = (companyId: number) => ({ pk: `C#${companyId}`, sk: { beginsWith: 'CAMPAIGN#' } });
 export const shippingPk = (companyId: number, campaignId: number) => `C#${companyId}#CAMPSHIP#${campaignId}`;
 export const shippingKeys = (companyId: number, campaignId: number, number: string) => ({
   pk: shippingPk(companyId, campaignId),

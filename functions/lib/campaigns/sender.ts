@@ -4,7 +4,7 @@ import type { Message } from '#shared/schemas/messages';
 import { fillVariables, protocolOf } from '#shared/message-variables';
 import { config } from '../config';
 import { AppError } from '../errors';
-import { query, transact, updateItem, updateTx, type Item } from '../db';
+import { query, queryAll, transact, updateItem, updateTx, type Item } from '../db';
 import { nowIso } from '../keys';
 import { log } from '../log';
 import { createContact } from '../contacts/service';
@@ -17,9 +17,11 @@ import { mediaKindOf } from '#shared/schemas/messages';
 import {
   campaignDueIndex,
   campaignKeys,
+  companyCampaigns,
   getStoredCampaign,
   shippingKeys,
   shippingPk,
+  toStoredCampaign,
   type StoredCampaign,
   type StoredShipping,
 } from './repo';
@@ -80,6 +82,31 @@ async function wait(
     await announceCampaign(updated, 'update');
   }
   if (!long) await enqueueCampaignJob({ ...job, notBefore: undefined }, ms);
+}
+
+/**
+ * WhatsApp lifted the connection's reach-out lock, or renewed its new-chat quota, before the end it
+ * had stated: the connection's campaigns that wait for either go on now, not at that end. Each moves
+ * to a new step, so the delayed job of its wait is stale when it comes; its next step looks at the
+ * connection again (a limit still in force makes it wait anew).
+ */
+export async function resumeRestrictedCampaigns(companyId: number, whatsappId: number) {
+  const waiting = await queryAll({
+    ...companyCampaigns(companyId),
+    filter: '#status = :running AND #w = :w AND #reason IN (:lock, :quota)',
+    filterNames: { '#status': 'status', '#w': 'whatsappId', '#reason': 'waitReason' },
+    filterValues: { ':running': 'EM_ANDAMENTO', ':w': whatsappId, ':lock': 'reachoutLock', ':quota': 'newChatQuota' },
+  });
+  for (const c of waiting.map(toStoredCampaign)) {
+    const step = (c.step ?? 0) + 1;
+    const moved = await updateItem(campaignKeys(companyId, c.id), {
+      set: { step, ...campaignDueIndex(companyId, c.id, new Date(Date.now() + WATCH_MARGIN_MS).toISOString()) },
+      condition: '#status = :running AND #step = :step',
+      conditionNames: { '#status': 'status', '#step': 'step' },
+      conditionValues: { ':running': 'EM_ANDAMENTO', ':step': c.step ?? 0 },
+    });
+    if (moved) await enqueueCampaignJob({ kind: 'send', companyId, campaignId: c.id, step });
+  }
 }
 
 /** Stops a running campaign with a reason (and the connection, so no other campaign keeps sending into a ban). */

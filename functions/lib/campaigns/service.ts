@@ -35,6 +35,7 @@ import { listWhatsapps, requireWhatsapp, whatsappKeys, toWhatsapp } from '../wha
 import {
   CAMPAIGN_DUE_PK,
   campaignDueIndex,
+  companyCampaigns,
   campaignItem,
   campaignKeys,
   requireStoredCampaign,
@@ -88,7 +89,7 @@ export const getCampaign = async (companyId: number, id: number) =>
   presentOne(campaignItem(await requireStoredCampaign(companyId, id)));
 
 export async function listCampaigns(companyId: number, f: { searchParam?: string; cursor?: string; limit?: number }) {
-  const where = { pk: `C#${companyId}`, sk: { beginsWith: 'CAMPAIGN#' } };
+  const where = companyCampaigns(companyId);
   const out = await query({
     ...where,
     forward: false,

@@ -1,9 +1,9 @@
 import type { ContactListItem } from '#shared/schemas/contact-lists';
+import type { Whatsapp } from '#shared/schemas/whatsapp';
 import { CHECK_BATCH, type InboundEvent } from '#shared/whatsapp-protocol';
 import { isCloudProvider } from '#shared/constants';
-import { getItem, query, updateItem } from '../db';
+import { getItem, query, queryAll, updateItem } from '../db';
 import { nowIso } from '../keys';
-import { nextLimiterDayAt } from '../campaigns/limiter';
 import { publish } from '../realtime';
 import { listWhatsapps } from '../whatsapp/repo';
 import { sendSessionCommand } from '../whatsapp/commands';
@@ -19,6 +19,7 @@ import {
 } from '../campaigns/check-budget';
 import { cachedNumberChecks, cacheNumberCheck } from '../whatsapp/numbers';
 import {
+  companyLists,
   ITEM_PREFIX,
   itemKeys,
   itemsPk,
@@ -30,8 +31,10 @@ import {
 
 /**
  * The WhatsApp validity of contact list items, checked in the background by the session runner.
- * A write of items enqueues one `checkItems` job per ITEMS_PER_JOB items; the job asks the runner of
- * a connected connection (the default one first) about the numbers in `checkNumbers` commands of
+ * A write of items enqueues one `checkItems` job per ITEMS_PER_JOB items; the job asks the runners of
+ * the connections that can check (`checkingConnections`: connected WhatsApp Web ones, the default
+ * first, a connection WhatsApp restricts or whose budget is spent passing its share to the next)
+ * about the numbers in `checkNumbers` commands of
  * CHECK_BATCH numbers each (one WhatsApp query each, paced by the runner, in a command lane of their
  * own so they never hold a send back), each number with a reply id naming its item
  * (`cli:<listId>:<itemId>:<number>`); each answer updates `isWhatsappValid` and publishes
@@ -41,10 +44,11 @@ import {
  * checks every item those lists still hold unchecked, a page per job.
  *
  * Each check not answered from the day's cache takes one from the connection's daily check budget
- * (campaigns/check-budget.ts). What the budget does not cover, or every check while WhatsApp
- * restricts the connection, stays unchecked: the list notes why and when checks go on
- * (`checksWaitReason`, `checksResumeAt`) and one `checkItems` job of the list's unchecked items
- * waits until then (`notBefore`).
+ * (campaigns/check-budget.ts). What no connection's budget covers, or every check while WhatsApp
+ * restricts all of them, stays unchecked: the list notes why and when checks go on
+ * (`checksWaitReason`, `checksResumeAt`: the soonest of the connections' stops) and one `checkItems`
+ * job of the list's unchecked items waits until then (`notBefore`). A reach-out lock lifted before
+ * its end lets those lists go on at once (`resumeLockedChecks`).
  */
 const ITEMS_PER_JOB = 1000;
 const REPLY_PREFIX = 'cli:';
@@ -96,14 +100,28 @@ async function uncheckedPage(job: CheckJob) {
   return out.items.map(toContactListItem);
 }
 
-/** The connection that checks the company's list numbers: a connected WhatsApp Web one, the default first. */
-async function checkingConnection(companyId: number) {
-  return (
-    (await listWhatsapps(companyId))
-      // number checks go through a session runner: a Cloud API number cannot make them
-      .filter((w) => w.status === 'CONNECTED' && !isCloudProvider(w.provider))
-      .sort((a, b) => Number(b.isDefault) - Number(a.isDefault))[0]
-  );
+/**
+ * The connections that may check the company's list numbers, in the order they are asked: connected
+ * WhatsApp Web ones (a Cloud API number cannot check), the default first.
+ */
+async function checkingConnections(companyId: number) {
+  return (await listWhatsapps(companyId))
+    .filter((w) => w.status === 'CONNECTED' && !isCloudProvider(w.provider))
+    .sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+}
+
+/** The soonest end of the connections' stops (the list waits for the first of them to check again). */
+const soonest = (stops: (CheckStop | undefined)[]) =>
+  stops.filter((s) => s !== undefined).sort((a, b) => a.until - b.until)[0];
+
+/**
+ * The connection that checks now: the first one not stopped; all stopped, the first, with the
+ * soonest stop's end.
+ */
+async function checkingConnection(companyId: number, candidates: Whatsapp[]) {
+  const stops = await Promise.all(candidates.map((w) => currentCheckStop(companyId, w)));
+  const open = stops.findIndex((s) => !s);
+  return open >= 0 ? { whatsapp: candidates[open]! } : { whatsapp: candidates[0]!, stop: soonest(stops) };
 }
 
 /**
@@ -115,41 +133,48 @@ async function checkingConnection(companyId: number) {
 export async function checkItems(job: CheckJob) {
   if (job.notBefore && job.notBefore > Date.now())
     return enqueueCampaignJob({ ...job, kind: 'checkItems' }, job.notBefore - Date.now());
-  const connected = await checkingConnection(job.companyId);
-  if (!connected) {
+  const candidates = await checkingConnections(job.companyId);
+  if (!candidates.length) {
     await updateItem(deferredKeys(job.companyId), { add: { listIds: new Set([String(job.contactListId)]) } });
     return;
   }
   await clearChecksWait(job.companyId, job.contactListId);
-  // while stopped, a list's pages of unchecked items are not even read: they wait as they are
-  const stopped = job.unchecked && (await currentCheckStop(job.companyId, connected));
-  if (stopped) return waitForChecks(job.companyId, job.contactListId, stopped);
+  const first = await checkingConnection(job.companyId, candidates);
+  // while every connection is stopped, a list's pages of unchecked items are not even read: they wait as they are
+  if (job.unchecked && first.stop) return waitForChecks(job.companyId, job.contactListId, first.stop);
   const items = job.unchecked
     ? await uncheckedPage(job)
     : await Promise.all(job.itemIds.map((id) => requireContactListItem(job.companyId, id).catch(() => undefined)));
   const present = items.filter((item) => item !== undefined);
   const cache = await cachedNumberChecks(
     job.companyId,
-    connected.id,
+    first.whatsapp.id,
     present.map((item) => item.number),
   );
-  const checks: { number: string; replyTo: string }[] = [];
+  let checks: { number: string; replyTo: string }[] = [];
   for (const item of present) {
     const replyTo = `${REPLY_PREFIX}${item.contactListId}:${item.id}:${item.number}`;
     const cached = cache.get(item.number);
     if (cached) await applyListItemCheck({ companyId: job.companyId, replyTo, exists: cached.exists });
     else checks.push({ number: item.number, replyTo });
   }
-  if (!checks.length) return;
-  const { granted, stop } = await takeChecks(job.companyId, connected, checks.length);
-  for (let i = 0; i < granted; i += CHECK_BATCH)
-    await sendSessionCommand({
-      type: 'checkNumbers',
-      companyId: job.companyId,
-      whatsappId: connected.id,
-      checks: checks.slice(i, Math.min(i + CHECK_BATCH, granted)),
-    });
-  if (stop) await waitForChecks(job.companyId, job.contactListId, stop);
+  // each connection checks what its budget covers, the next one the rest
+  const stops: CheckStop[] = [];
+  for (const whatsapp of candidates) {
+    if (!checks.length) return;
+    const { granted, stop } = await takeChecks(job.companyId, whatsapp, checks.length);
+    for (let i = 0; i < granted; i += CHECK_BATCH)
+      await sendSessionCommand({
+        type: 'checkNumbers',
+        companyId: job.companyId,
+        whatsappId: whatsapp.id,
+        checks: checks.slice(i, Math.min(i + CHECK_BATCH, granted)),
+      });
+    checks = checks.slice(granted);
+    if (stop) stops.push(stop);
+  }
+  const stop = soonest(stops);
+  if (checks.length && stop) await waitForChecks(job.companyId, job.contactListId, stop);
 }
 
 /**
@@ -183,26 +208,58 @@ async function clearChecksWait(companyId: number, contactListId: number) {
   if (cleared) await publish(companyId, 'contactList', { action: 'update', record: toContactList(cleared) });
 }
 
-/** The number checks the list's items would use now: the connection, and what it may still check today. */
+/** The number checks the list's items would use now: the connection that checks, and what it may still check today. */
 export async function listNumberChecks(companyId: number) {
-  const connected = await checkingConnection(companyId);
-  if (!connected) return null;
-  const state = await checkBudgetOf(companyId, connected.id);
+  const candidates = await checkingConnections(companyId);
+  if (!candidates.length) return null;
+  const { whatsapp } = await checkingConnection(companyId, candidates);
+  const state = await checkBudgetOf(companyId, whatsapp.id);
   return {
-    whatsappId: connected.id,
-    whatsappName: connected.name,
-    dailyBudget: dailyCheckBudgetOf(connected),
-    checksLeftToday: checksLeftOf(connected, state),
+    whatsappId: whatsapp.id,
+    whatsappName: whatsapp.name,
+    dailyBudget: dailyCheckBudgetOf(whatsapp),
+    checksLeftToday: checksLeftOf(whatsapp, state),
   };
+}
+
+/**
+ * A reach-out lock was lifted before its end: lists whose checks waited for it go on now (their
+ * job looks at the connections again; a stop still in force makes them wait anew).
+ */
+export async function resumeLockedChecks(companyId: number) {
+  const waiting = await queryAll({
+    ...companyLists(companyId),
+    filter: '#reason = :lock',
+    filterNames: { '#reason': 'checksWaitReason' },
+    filterValues: { ':lock': 'reachoutLock' },
+  });
+  for (const list of waiting.map(toContactList)) {
+    const cleared = await updateItem(listKeys(companyId, list.id), {
+      set: { checksWaitReason: null, checksResumeAt: null },
+      condition: '#reason = :lock',
+      conditionNames: { '#reason': 'checksWaitReason' },
+      conditionValues: { ':lock': 'reachoutLock' },
+    });
+    if (!cleared) continue;
+    await publish(companyId, 'contactList', { action: 'update', record: toContactList(cleared) });
+    await enqueueCampaignJob({ kind: 'checkItems', companyId, contactListId: list.id, itemIds: [], unchecked: true });
+  }
 }
 
 /** A runner's answers about list items (a check that could not be made leaves its item unchecked). */
 export async function applyListItemChecks(event: Extract<InboundEvent, { type: 'checkNumberResults' }>) {
   if (event.error === 'ERR_NUMBER_CHECK_RESTRICTED') {
     await stopChecksToday(event.companyId, event.whatsappId);
+    // the refused numbers go to another connection that can check, or wait with the list
     const listIds = new Set(event.results.map((r) => Number(r.replyTo.slice(REPLY_PREFIX.length).split(':')[0])));
     for (const id of listIds)
-      await waitForChecks(event.companyId, id, { reason: 'restricted', until: nextLimiterDayAt(Date.now()) });
+      await enqueueCampaignJob({
+        kind: 'checkItems',
+        companyId: event.companyId,
+        contactListId: id,
+        itemIds: [],
+        unchecked: true,
+      });
   }
   if (event.error) return;
   for (const result of event.results) {

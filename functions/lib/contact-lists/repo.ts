@@ -13,6 +13,8 @@ import { pad } from '../keys';
  *   finds an item by id alone (the item routes name no list).
  */
 export const listKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `CONTACTLIST#${pad(id)}` });
+/** The key condition of a company's lists (a Query). */
+export const companyLists = (companyId: number) => ({ pk: `C#${companyId}`, sk: { beginsWith: 'CONTACTLIST#' } });
 export const itemsPk = (companyId: number, listId: number) => `C#${companyId}#CLI#${listId}`;
 export const itemKeys = (companyId: number, listId: number, number: string) => ({
   pk: itemsPk(companyId, listId),

@@ -12,8 +12,8 @@ import { markEdited, markRevoked } from '../messages/edits';
 import { applyReaction } from '../messages/reactions';
 import { getTicket } from '../tickets/service';
 import { scheduleDue } from '../chatbot/timers';
-import { noteCampaignMessage } from '../campaigns/sender';
-import { applyListItemCheck, applyListItemChecks } from '../contact-lists/checks';
+import { noteCampaignMessage, resumeRestrictedCampaigns } from '../campaigns/sender';
+import { applyListItemCheck, applyListItemChecks, resumeLockedChecks } from '../contact-lists/checks';
 import { portsFor, processMessage } from './wiring';
 import { applyAddressBook } from '../contacts/phone-import';
 import { withCloudMedia } from '../whatsapp-cloud/media';
@@ -41,9 +41,13 @@ export async function handleInbound(event: InboundEvent) {
     case 'numberQuality':
       await applyNumberQuality(event);
       return;
-    case 'restriction':
-      await applyRestriction(event);
+    case 'restriction': {
+      // lifted before its stated end: what waited for it goes on now
+      if (!(await applyRestriction(event)).lifted) return;
+      await resumeRestrictedCampaigns(companyId, event.whatsappId);
+      await resumeLockedChecks(companyId);
       return;
+    }
     case 'addressBook':
       await applyAddressBook(event);
       return;

@@ -140,11 +140,13 @@ export async function applyHealthEvent(ev: { companyId: number; whatsappId: numb
 /**
  * WhatsApp's warning before a ban (a `restriction` report of the runner): the reach-out lock and its
  * end, or its lifting, and the cycle's new-chat quota, kept on the connection and shown live. A lock
- * newly set tells the company's admins (Web Push `connectionAlert`).
+ * newly set tells the company's admins (Web Push `connectionAlert`). Answers whether the report
+ * lifted a limit before its stated end (the lock lifted, or a new cycle's quota with chats left):
+ * then what waited for it goes on now.
  */
 export async function applyRestriction(ev: { companyId: number; whatsappId: number } & SessionRestriction) {
   const before = await getWhatsapp(ev.companyId, ev.whatsappId);
-  if (!before) return;
+  if (!before) return { lifted: false };
   const set: Record<string, unknown> = { updatedAt: nowIso() };
   const remove: string[] = [];
   const lock = ev.reachoutLock;
@@ -160,7 +162,7 @@ export async function applyRestriction(ev: { companyId: number; whatsappId: numb
     ...(remove.length ? { remove } : {}),
     condition: 'attribute_exists(pk)',
   });
-  if (!item) return;
+  if (!item) return { lifted: false };
   await publishWhatsapp(toWhatsapp(item));
   const wasLocked = Boolean(before.reachoutLockedUntil && Date.parse(before.reachoutLockedUntil) > Date.now());
   if (lock?.active && !wasLocked)
@@ -171,6 +173,8 @@ export async function applyRestriction(ev: { companyId: number; whatsappId: numb
       reason: 'reachoutLocked',
       until: set.reachoutLockedUntil as string,
     });
+  const quota = ev.newChatQuota;
+  return { lifted: (lock !== undefined && !lock.active) || (quota !== undefined && quota.used < quota.total) };
 }
 
 /** Moves the default flag to `id` (guard item and both connection items in one transaction). */
