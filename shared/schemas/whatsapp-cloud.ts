@@ -36,6 +36,27 @@ export const CloudWebhookMessage = z.object({
     })
     .optional(),
   reaction: z.object({ message_id: z.string(), emoji: z.string().optional() }).optional(),
+  /** `type: contacts`: the cards a customer shared (many fields may be left out) */
+  contacts: z
+    .array(
+      z.object({
+        name: z
+          .object({
+            formatted_name: z.string().optional(),
+            first_name: z.string().optional(),
+            last_name: z.string().optional(),
+          })
+          .partial()
+          .optional(),
+        phones: z
+          .array(z.object({ phone: z.string().optional(), wa_id: z.string().optional(), type: z.string().optional() }))
+          .optional(),
+        emails: z.array(z.object({ email: z.string().optional(), type: z.string().optional() })).optional(),
+        org: z.object({ company: z.string().optional(), title: z.string().optional() }).optional(),
+      }),
+    )
+    .max(300)
+    .optional(),
   button: z.object({ text: z.string(), payload: z.string().optional() }).optional(),
   interactive: z
     .object({

@@ -44,7 +44,38 @@ describe('Cloud API webhook -> inbound events', () => {
     });
   });
 
-  it('button and list replies become the body; a location the runner shape; media keeps its id for the consumer', () => {
+  it("a shared contact card becomes a vCard message, as WhatsApp Web's cards are shown", () => {
+    const [event] = cloudEvents(
+      value({
+        messages: [
+          msg({
+            type: 'contacts',
+            contacts: [
+              {
+                name: { formatted_name: 'Bia Souza', first_name: 'Bia', last_name: 'Souza' },
+                phones: [{ phone: '+55 11 97777-6666', wa_id: '5511977776666', type: 'CELL' }],
+                emails: [{ email: 'bia@example.com' }],
+              },
+            ],
+          }),
+        ],
+      }),
+      conn,
+    );
+    expect(event).toMatchObject({ type: 'message', message: { mediaType: 'vcard' } });
+    const body = (event as { message: { body: string } }).message.body;
+    expect(body.split('\n')).toEqual([
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'N:Souza;Bia;;;',
+      'FN:Bia Souza',
+      'TEL;type=CELL;waid=5511977776666:+55 11 97777-6666',
+      'EMAIL:bia@example.com',
+      'END:VCARD',
+    ]);
+  });
+
+  it('button and list replies become the body; a location the runner shape; media keeps its id for the consumer; a reaction is a reaction', () => {
     const events = cloudEvents(
       value({
         messages: [
@@ -67,7 +98,19 @@ describe('Cloud API webhook -> inbound events', () => {
       }),
       conn,
     );
-    const messages = events.map((e) => (e.type === 'message' ? e.message : undefined));
+    const messages = events.flatMap((e) => (e.type === 'message' ? [e.message] : []));
+    // a reaction is its own event (messages/reactions.ts); an unsupported type is none
+    expect(events.filter((e) => e.type === 'reaction')).toEqual([
+      {
+        type: 'reaction',
+        ...conn,
+        wid: 'wamid.X',
+        chatJid: '5511988887777@s.whatsapp.net',
+        emoji: '👍',
+        reactionId: 'r',
+        fromMe: false,
+      },
+    ]);
     expect(messages.map((m) => [m?.wid, m?.body, m?.mediaType])).toEqual([
       ['b', 'Sim', 'chat'],
       ['l', 'Suporte', 'chat'],

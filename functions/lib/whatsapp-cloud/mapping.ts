@@ -43,6 +43,28 @@ function locationBody(loc: NonNullable<CloudWebhookMessage['location']>) {
   return ['', link, description].filter((p, i) => i < 2 || p).join('|');
 }
 
+/** vCard text (3.0) of one shared card: the name, phones (with the WhatsApp id), e-mails, company. */
+function vcardOf(c: NonNullable<CloudWebhookMessage['contacts']>[number]) {
+  const clean = (v: string | undefined) => (v ?? '').replace(/[\r\n;]/g, ' ').trim();
+  const name =
+    clean(c.name?.formatted_name) || [clean(c.name?.first_name), clean(c.name?.last_name)].filter(Boolean).join(' ');
+  const lines = [
+    'BEGIN:VCARD',
+    'VERSION:3.0',
+    `N:${clean(c.name?.last_name)};${clean(c.name?.first_name)};;;`,
+    `FN:${name}`,
+  ];
+  for (const p of c.phones ?? []) {
+    if (!p.phone && !p.wa_id) continue;
+    const waid = p.wa_id ? `;waid=${p.wa_id.replace(/\D/g, '')}` : '';
+    lines.push(`TEL;type=${clean(p.type) || 'CELL'}${waid}:${clean(p.phone) || `+${p.wa_id}`}`);
+  }
+  for (const e of c.emails ?? []) if (e.email) lines.push(`EMAIL:${clean(e.email)}`);
+  if (c.org?.company) lines.push(`ORG:${clean(c.org.company)}`);
+  lines.push('END:VCARD');
+  return lines.join('\n');
+}
+
 /** One inbound message; undefined for what the product does not show (reactions, system notices, unsupported). */
 export function cloudMessage(m: CloudWebhookMessage, pushName: string | undefined): InboundMessage | undefined {
   let body = '';
@@ -57,6 +79,12 @@ export function cloudMessage(m: CloudWebhookMessage, pushName: string | undefine
       break;
     case 'interactive':
       body = m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? '';
+      break;
+    case 'contacts':
+      if (!m.contacts?.length) return undefined;
+      // the cards as vCard text, the shape the WhatsApp Web side gives and the bubble shows
+      body = m.contacts.map(vcardOf).join('\n');
+      mediaType = 'vcard';
       break;
     case 'location':
       if (!m.location) return undefined;
