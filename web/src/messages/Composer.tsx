@@ -64,7 +64,7 @@ interface Props {
   ticket: Ticket;
   /** a Cloud API ticket whose 24-hour window has closed: nothing free-form can be sent */
   windowClosed?: boolean;
-  /** a ticket of a Cloud API number: its connection's message templates can be sent */
+  /** a ticket of a connection that reaches the Cloud API (its own, or attached): its templates can be sent */
   cloud?: boolean;
   replyTo: Message | null;
   onCancelReply(): void;

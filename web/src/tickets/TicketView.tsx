@@ -75,7 +75,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [busy, setBusy] = useState(false);
   const { value: setting } = useSettings();
   const { viewers, typists } = useTicketPresence(ticket?.id ?? 0, user?.id);
-  const windowLeft = useCloudWindow({
+  const { left: windowLeft, templates } = useCloudWindow({
     whatsappId: ticket?.whatsappId ?? 0,
     customerMessageAt: ticket?.customerMessageAt,
   });
@@ -342,7 +342,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           <Composer
             ticket={ticket}
             windowClosed={windowLeft === 0}
-            cloud={windowLeft !== null}
+            cloud={templates}
             replyTo={replyTo}
             onCancelReply={() => setReplyTo(null)}
           />
