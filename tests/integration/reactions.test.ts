@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, newCompany, queuesIdle, realtimeClient, type TestCompany } from './helpers';
-import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { acceptedConversation, connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { conversation, meta, messagesOf, sendText, sendsTo } from './cloud-fixtures';
 import { createUser } from './fixtures';
 
@@ -16,16 +16,7 @@ async function webConversation(label: string) {
   const w = await connectedWhatsapp(co.adminToken, co.companyId);
   const p = phone(co.companyId, w.id);
   const customer = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-  const first = await p.send({ from: customer, body: 'pode confirmar meu pedido?' });
-  const ticket = await eventually(async () => {
-    const list = (await api('GET', '/tickets?showAll=true&status=pending', { token: co.adminToken })).body.tickets;
-    return list?.[0] as { id: number } | undefined;
-  });
-  const accepted = await api('PUT', `/tickets/${ticket.id}`, {
-    token: co.adminToken,
-    body: { status: 'open', userId: co.admin.id },
-  });
-  expect(accepted.status).toBe(200);
+  const { first, ticket } = await acceptedConversation(co, w.id, customer, 'pode confirmar meu pedido?');
   return { co, w, p, customer, chatJid: first.chatJid, first, ticket };
 }
 

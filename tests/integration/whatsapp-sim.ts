@@ -64,6 +64,29 @@ export async function eventually<T>(check: () => Promise<T | undefined | false |
   }
 }
 
+/**
+ * A customer writes to a paired connection through its simulated phone, and the company's admin
+ * accepts the ticket that opens: the message as the phone sent it and the open ticket.
+ */
+export async function acceptedConversation(
+  co: { adminToken: string; companyId: number; admin: { id: number } },
+  whatsappId: number,
+  customer: string,
+  body = 'oi, tudo bem?',
+) {
+  const first = await phone(co.companyId, whatsappId).send({ from: customer, body });
+  const ticket = await eventually(async () => {
+    const list = (await api('GET', '/tickets?showAll=true&status=pending', { token: co.adminToken })).body.tickets;
+    return list?.[0] as { id: number } | undefined;
+  });
+  const accepted = await api('PUT', `/tickets/${ticket.id}`, {
+    token: co.adminToken,
+    body: { status: 'open', userId: co.admin.id },
+  });
+  if (accepted.status !== 200) throw new Error(`accept ticket: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return { first, ticket };
+}
+
 /** Creates a connection and pairs its simulated phone: the connection ends CONNECTED. */
 export async function connectedWhatsapp(token: string, companyId: number, body: Record<string, unknown> = {}) {
   const created = await api('POST', '/whatsapp', { token, body: { name: 'Main line', ...body } });

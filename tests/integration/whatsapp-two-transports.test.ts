@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 // the failover check is also called in this process, as its Lambda does
 import '../../functions/lib/startup';
 import { api, baseUrl, newCompany, queuesIdle, table, type TestCompany } from './helpers';
-import { connectedWhatsapp, eventually, phone } from './whatsapp-sim';
+import { acceptedConversation, connectedWhatsapp, eventually, phone } from './whatsapp-sim';
 import { digits, meta, messagesOf, sendsTo, type CloudLine } from './cloud-fixtures';
 import { failOver, type SendCommand } from '../../functions/lib/messages/failover';
 import { enqueue } from '../../functions/lib/queue';
@@ -54,18 +54,8 @@ async function dualConversation(label: string, preferredTransport?: 'web' | 'clo
   const attached = await attach(co, line, preferredTransport ? { preferredTransport } : {});
   expect(attached.status, JSON.stringify(attached.body)).toBe(201);
   const customer = `55119${digits(8)}`;
-  const p = phone(co.companyId, w.id);
-  const first = await p.send({ from: customer, body: 'oi, tudo bem?' });
-  const ticket = await eventually(async () => {
-    const list = (await api('GET', '/tickets?showAll=true&status=pending', { token: co.adminToken })).body.tickets;
-    return list?.[0] as { id: number } | undefined;
-  });
-  const accepted = await api('PUT', `/tickets/${ticket.id}`, {
-    token: co.adminToken,
-    body: { status: 'open', userId: co.admin.id },
-  });
-  expect(accepted.status).toBe(200);
-  return { co, w, number, line, customer, p, ticket, first };
+  const { first, ticket } = await acceptedConversation(co, w.id, customer);
+  return { co, w, number, line, customer, p: phone(co.companyId, w.id), ticket, first };
 }
 
 const reply = async (co: TestCompany, ticketId: number, body: string) => {
@@ -73,6 +63,25 @@ const reply = async (co: TestCompany, ticketId: number, body: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; wid: string; transport?: string };
 };
+
+/** The send command of one of our messages in the conversation, as the API queued it for WhatsApp Web. */
+const webSendOf = (
+  c: Awaited<ReturnType<typeof dualConversation>>,
+  m: { id: string; wid: string },
+  body: string,
+  commandId: string,
+): SendCommand => ({
+  type: 'send',
+  commandId,
+  companyId: c.co.companyId,
+  whatsappId: c.w.id,
+  messageId: m.id,
+  wid: m.wid,
+  ticketId: c.ticket.id,
+  to: `${c.customer}@s.whatsapp.net`,
+  body,
+  fallback: true,
+});
 
 const releaseFailoverChecks = async () => {
   const res = await fetch(`${baseUrl()}/@queues/release-delayed?queue=transport-failover`, { method: 'POST' });
@@ -267,17 +276,8 @@ describe('one conversation over two transports', () => {
       async () => (await api('GET', `/whatsapp/${c.w.id}`, { token: c.co.adminToken })).body.status === 'CONNECTED',
     );
     for (const m of stuck) {
-      const command: SendCommand = {
-        type: 'send',
-        commandId: `redelivered-${m.id}`,
-        companyId: c.co.companyId,
-        whatsappId: c.w.id,
-        messageId: m.id,
-        wid: m.wid,
-        ticketId: c.ticket.id,
-        to: `${c.customer}@s.whatsapp.net`,
-        body: (moved.find((x) => x.id === m.id) as { body: string }).body,
-      };
+      const body = (moved.find((x) => x.id === m.id) as { body: string }).body;
+      const command = webSendOf(c, m, body, `redelivered-${m.id}`);
       await enqueue(COMMAND_QUEUE, command, {
         groupId: commandGroupId(c.co.companyId, c.w.id),
         dedupId: command.commandId,
@@ -313,18 +313,7 @@ describe('one conversation over two transports', () => {
     await queuesIdle();
     // a runner claimed it and died before telling how the send ended
     await table().set(`C#${c.co.companyId}#WSENT`, m.wid, { sendingAt: Date.now() });
-    const command: SendCommand = {
-      type: 'send',
-      commandId: 'x',
-      companyId: c.co.companyId,
-      whatsappId: c.w.id,
-      messageId: m.id,
-      wid: m.wid,
-      ticketId: c.ticket.id,
-      to: `${c.customer}@s.whatsapp.net`,
-      body: 'o runner pegou e morreu',
-      fallback: true,
-    };
+    const command = webSendOf(c, m, 'o runner pegou e morreu', 'x');
     expect(await failOver(command)).toBe('claimedByRunner');
     await releaseFailoverChecks();
     expect(await deliveries(c, ['o runner pegou e morreu'])).toEqual([
