@@ -2,7 +2,7 @@ import '#lib/startup';
 import type { SQSEvent } from 'aws-lambda';
 import type { CampaignJob } from '#lib/campaigns/jobs';
 import { planPage } from '#lib/campaigns/planner';
-import { sendStep } from '#lib/campaigns/sender';
+import { redeliverStep, sendStep } from '#lib/campaigns/sender';
 import { checkItems } from '#lib/contact-lists/checks';
 import { log, withLogContext } from '#lib/log';
 
@@ -15,6 +15,7 @@ export const handler = async (event: SQSEvent) => {
       await withLogContext({ companyId: job.companyId, job: job.kind }, async () => {
         if (job.kind === 'plan') await planPage(job);
         else if (job.kind === 'send') await sendStep(job);
+        else if (job.kind === 'redeliver') await redeliverStep(job);
         else await checkItems(job);
       });
     } catch (err) {

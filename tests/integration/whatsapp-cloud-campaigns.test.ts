@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { api, newCompany, queuesIdle, runTimer, table, type TestCompany, usesTimers } from './helpers';
 import { messageKeysOfId } from '../../functions/lib/messages/repo';
 import { connectedWhatsapp, eventually } from './whatsapp-sim';
-import { cloudLine, customer, sendsTo, type CloudLine } from './cloud-fixtures';
+import { cloudLine, customer, meta, sendsTo, type CloudLine } from './cloud-fixtures';
 
 usesTimers('campaigns');
 
@@ -217,5 +217,40 @@ describe('campaigns on Cloud API connections', () => {
       const conversation = (await table().query(keys.pk)).filter((i) => String(i.sk).startsWith('M#'));
       expect(conversation.length).toBe(1);
     }
+  });
+
+  it('Meta refusing a template it had taken for its rate limits (a failed status, 131056) sends it again later: nothing fails, nothing goes twice', async () => {
+    const { co, line, list, numbers } = await setup('cpc-async-rate');
+    const done = await runToEnd(co, { whatsappId: line.id, contactListId: list.id, template: orderTemplate });
+    await queuesIdle();
+    const before = (await api('GET', `/campaigns/${done.id}/report`, { token: co.adminToken })).body;
+    const firstShipping = before.shipping.find((s: { number: string }) => s.number === numbers[0]);
+    const wamid = (await storedOf(co, firstShipping.messageId)).cloudWamid as string;
+    expect(wamid).toMatch(/^wamid\./);
+    const refuse = () =>
+      meta('/_status', {
+        phoneNumberId: line.phoneNumberId,
+        wamid,
+        recipient: numbers[0],
+        status: 'failed',
+        errorCode: 131056,
+        errorTitle: 'Pair rate limit hit',
+      });
+    await refuse();
+    // Meta tells it twice: one send again, not two
+    await refuse();
+    const again = await eventually(async () => {
+      const sends = (await acceptedTemplates(line)).filter((r) => r.body.to === numbers[0]);
+      return sends.length === 2 ? sends : undefined;
+    }, 20_000);
+    await queuesIdle();
+    expect(again).toHaveLength(2);
+    const report = (await api('GET', `/campaigns/${done.id}/report`, { token: co.adminToken })).body;
+    expect(report).toMatchObject({ sent: 3, failed: 0 });
+    const shipping = report.shipping.find((s: { number: string }) => s.number === numbers[0]);
+    expect(shipping.status).toBe('sent');
+    const m = await storedOf(co, shipping.messageId);
+    expect(m.cloudWamid).toBeTruthy();
+    expect(m.cloudWamid).not.toBe(wamid);
   });
 });

@@ -12,6 +12,8 @@ export const MAX_DELAY_SECONDS = 900;
 export type CampaignJob =
   | { kind: 'plan'; companyId: number; campaignId: number; page: number; startKey?: Record<string, unknown> }
   | { kind: 'send'; companyId: number; campaignId: number; step: number; notBefore?: number }
+  /** one contact's send again: Meta refused the one it had taken for its rate limits (sender.ts) */
+  | { kind: 'redeliver'; companyId: number; campaignId: number; number: string; notBefore?: number }
   | {
       kind: 'checkItems';
       companyId: number;

@@ -4,7 +4,8 @@ import type { Message } from '#shared/schemas/messages';
 import { fillVariables, protocolOf } from '#shared/message-variables';
 import { config } from '../config';
 import { AppError } from '../errors';
-import { query, queryAll, transact, updateItem, updateTx, type Item } from '../db';
+import { getItem, query, queryAll, transact, updateItem, updateTx, type Item } from '../db';
+import { isRateLimitCode } from '../whatsapp-cloud/graph';
 import { nowIso } from '../keys';
 import { log } from '../log';
 import { createContact } from '../contacts/service';
@@ -32,6 +33,13 @@ import { announceCampaign } from './events';
 
 /** Tries of one contact's send before it is recorded as failed. */
 export const SEND_ATTEMPTS = 3;
+/**
+ * Meta may refuse a send it had taken for its rate limits (a `failed` status with 131056, 130429 ...):
+ * the contact is sent again after this many pacing seconds, doubled at each retry, up to
+ * RATE_RETRIES times, instead of counting as failed.
+ */
+const RATE_RETRIES = 3;
+const RATE_RETRY_SECONDS = 60;
 /** A connection that is not connected is looked at again after this many pacing seconds. */
 const DISCONNECTED_RETRY_SECONDS = 30;
 /** The due index watches a running campaign this long after its next expected step (lost jobs). */
@@ -254,7 +262,7 @@ async function contactFor(c: StoredCampaign, s: StoredShipping) {
  * stored with its WhatsApp id, send command queued), then the file list's files. A clean failure
  * is tried again SEND_ATTEMPTS times, then recorded on the contact's shipping item.
  */
-async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
+async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }, again = false) {
   const key = shippingKeys(c.companyId, c.id, s.number);
   let lastError = 'ERR_SENDING_WAPP_MSG';
   for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
@@ -282,7 +290,7 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
           automatic: true,
           campaign: link,
         });
-        await markSent(c, key, message.id, attempt);
+        await markSent(c, key, message.id, attempt, again);
         return;
       }
       const template = c[CAMPAIGN_MESSAGE_FIELDS[s.variant - 1] ?? 'message1'] || c.message1;
@@ -311,7 +319,7 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
           automatic: true,
         });
       }
-      await markSent(c, key, message.id, attempt);
+      await markSent(c, key, message.id, attempt, again);
       return;
     } catch (err) {
       lastError = (err as { code?: string }).code ?? (err as Error).message;
@@ -326,11 +334,32 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }) {
     conditionNames: { '#status': 'status' },
     conditionValues: { ':sending': 'sending' },
   });
-  if (failed) await bump(c.companyId, c.id, { sent: 1, failed: 1 });
+  // a send again was counted as sent the first time
+  if (failed) await bump(c.companyId, c.id, again ? { failed: 1 } : { sent: 1, failed: 1 });
+}
+
+/**
+ * A `redeliver` job: the contact whose send Meta refused for its rate limits is sent again, while
+ * the campaign runs or after it finished (a cancelled or paused one sends nothing more).
+ */
+export async function redeliverStep(job: Extract<CampaignJob, { kind: 'redeliver' }>) {
+  if (job.notBefore && job.notBefore > Date.now()) return enqueueCampaignJob(job, job.notBefore - Date.now());
+  const c = await getStoredCampaign(job.companyId, job.campaignId, true);
+  if (!c?.whatsappId || (c.status !== 'EM_ANDAMENTO' && c.status !== 'FINALIZADA')) return;
+  const key = shippingKeys(c.companyId, c.id, job.number);
+  const s = await getItem<StoredShipping & { sk: string }>(key);
+  if (s?.status !== 'sending') return;
+  await deliver(c, s, true);
 }
 
 /** The contact's shipping item is sent (once: a second hand-over of the same item counts nothing). */
-async function markSent(c: StoredCampaign, key: ReturnType<typeof shippingKeys>, messageId: string, attempt: number) {
+async function markSent(
+  c: StoredCampaign,
+  key: ReturnType<typeof shippingKeys>,
+  messageId: string,
+  attempt: number,
+  again = false,
+) {
   const updated = await updateItem(key, {
     set: { status: 'sent', sentAt: nowIso(), messageId, attempts: attempt },
     remove: ['sendingAt'],
@@ -338,7 +367,7 @@ async function markSent(c: StoredCampaign, key: ReturnType<typeof shippingKeys>,
     conditionNames: { '#status': 'status' },
     conditionValues: { ':sending': 'sending' },
   });
-  if (updated) await bump(c.companyId, c.id, { sent: 1 });
+  if (updated && !again) await bump(c.companyId, c.id, { sent: 1 });
 }
 
 /** Moves the campaign's counters, publishes, and pauses the campaign when a threshold is crossed. */
@@ -364,6 +393,32 @@ export async function noteCampaignMessage(companyId: number, message: Message) {
   if (!link) return;
   const key = shippingKeys(companyId, link.campaignId, link.shipping);
   const at = nowIso();
+  if (message.error && isRateLimitCode(message.providerError?.code)) {
+    // once per refused message (a repeated status finds it noted), while retries are left
+    const retry = await updateItem(key, {
+      set: { status: 'sending', retriedMessageId: message.id },
+      add: { rateRetries: 1 },
+      condition:
+        'messageId = :mid AND attribute_type(deliveredAt, :null) AND ' +
+        '(attribute_not_exists(retriedMessageId) OR retriedMessageId <> :mid) AND ' +
+        '(attribute_not_exists(rateRetries) OR rateRetries < :max)',
+      conditionValues: { ':mid': message.id, ':null': 'NULL', ':max': RATE_RETRIES },
+    });
+    if (retry) {
+      const retries = Number(retry.rateRetries ?? 1);
+      const waitMs = RATE_RETRY_SECONDS * 2 ** (retries - 1) * secondMs();
+      log.info('campaign send refused by Meta for its rate limits: sent again later', {
+        companyId,
+        campaignId: link.campaignId,
+        retries,
+      });
+      await enqueueCampaignJob(
+        { kind: 'redeliver', companyId, campaignId: link.campaignId, number: link.shipping },
+        waitMs,
+      );
+      return;
+    }
+  }
   if (message.error) {
     const failed = await updateItem(key, {
       set: { error: message.error, failedCounted: true },

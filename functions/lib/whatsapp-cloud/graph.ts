@@ -198,3 +198,5 @@ export const isTokenError = (err: GraphError) => err.code === 190 || err.status 
  */
 export const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([130429, 131056, 80007, 4]);
 export const isRateLimited = (err: GraphError) => RATE_LIMIT_CODES.has(err.code) || err.status === 429;
+/** One of Meta's rate-limit codes (also in a `failed` status, when Meta refused a send it had taken). */
+export const isRateLimitCode = (code: number | undefined) => code !== undefined && RATE_LIMIT_CODES.has(code);
