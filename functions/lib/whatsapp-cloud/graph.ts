@@ -54,8 +54,8 @@ export interface GraphClient {
   sendReaction(phoneNumberId: string, to: string, wamid: string, emoji: string): Promise<string>;
   /** a media message of a file uploaded first (`uploadMedia`) */
   sendMedia(phoneNumberId: string, to: string, media: CloudOutboundMedia, quotedWamid?: string): Promise<string>;
-  /** `POST /{phone-number-id}/media`: the file to Meta, for a media id that lasts 30 days */
-  uploadMedia(phoneNumberId: string, bytes: Buffer, mimetype: string, fileName: string): Promise<string>;
+  /** `POST /{phone-number-id}/media`: the file (a Blob, read as it is sent) to Meta, for a media id that lasts 30 days */
+  uploadMedia(phoneNumberId: string, file: Blob, mimetype: string, fileName: string): Promise<string>;
   /** every template of a WhatsApp Business Account, page after page */
   templates(wabaId: string): Promise<CloudTemplate[]>;
   mediaInfo(mediaId: string): Promise<z.infer<typeof CloudMediaInfo>>;
@@ -120,11 +120,11 @@ export function graphClient(accessToken: string, baseUrl = config().whatsappGrap
         },
         ...(quotedWamid ? { context: { message_id: quotedWamid } } : {}),
       }),
-    async uploadMedia(id, bytes, mimetype, fileName) {
+    async uploadMedia(id, file, mimetype, fileName) {
       const form = new FormData();
       form.set('messaging_product', 'whatsapp');
       form.set('type', mimetype);
-      form.set('file', new Blob([new Uint8Array(bytes)], { type: mimetype }), fileName);
+      form.set('file', file, fileName);
       const answer = await call(CloudUploadAnswer, `${base}/${encodeURIComponent(id)}/media`, {
         method: 'POST',
         body: form,

@@ -16,7 +16,11 @@ import { getWhatsapp } from '../whatsapp/repo';
 import { probeCloud } from '../whatsapp/service';
 import { cloudClientFor } from './connection';
 import { GraphError, isRateLimited, isTokenError, type GraphClient } from './graph';
-import { getObject } from '../storage';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { downloadObject } from '../storage';
 import { cloudMediaType } from '#shared/cloud-media';
 import { isDualTransport, transportUp } from '#shared/transports';
 import { sharedMessageId } from '#shared/wamid';
@@ -146,9 +150,19 @@ export async function sendViaCloud(command: SendCommand) {
  */
 async function sendMediaViaCloud(client: GraphClient, phoneNumberId: string, to: string, command: SendCommand) {
   const media = command.media!;
-  const bytes = await getObject(media.key);
-  const type = cloudMediaType(media.mimetype, bytes.length);
-  const id = await client.uploadMedia(phoneNumberId, bytes, media.mimetype, media.fileName);
+  // through a temporary file read as it is uploaded: a large video never sits whole in memory
+  const dir = await mkdtemp(join(tmpdir(), 'cloud-media-'));
+  let id: string;
+  let type: ReturnType<typeof cloudMediaType>;
+  try {
+    const path = join(dir, 'file');
+    await downloadObject(media.key, path);
+    const file = await openAsBlob(path, { type: media.mimetype });
+    type = cloudMediaType(media.mimetype, file.size);
+    id = await client.uploadMedia(phoneNumberId, file, media.mimetype, media.fileName);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   const caption = command.body.trim() && command.body !== media.fileName ? command.body : undefined;
   return client.sendMedia(
     phoneNumberId,
