@@ -237,6 +237,30 @@ describe('one conversation over two transports', () => {
     ]);
   });
 
+  it('a reply Meta refuses on the preferred Cloud API goes through WhatsApp Web instead, once', {
+    timeout: 120_000,
+  }, async () => {
+    const c = await dualConversation('dual-refused', 'cloud');
+    await meta('/_script', {
+      phoneNumberId: c.line.phoneNumberId,
+      sendErrors: [{ code: 131026, title: 'Message undeliverable', httpStatus: 400 }],
+    });
+    const m = await reply(c.co, c.ticket.id, 'a Meta recusou: vai pelo web');
+    expect(m.transport).toBe('cloud');
+    const sent = await eventually(async () => {
+      const found = (await messagesOf(c.co, c.ticket.id)).find((x) => x.id === m.id);
+      return found?.ack >= 1 ? found : undefined;
+    });
+    expect(sent).toMatchObject({ transport: 'web', failedOver: true, error: null });
+    await queuesIdle();
+    const onPhone = (await c.p.outbound()).filter((o: { body: string }) => o.body === 'a Meta recusou: vai pelo web');
+    expect(onPhone).toHaveLength(1);
+    // the one attempt Meta refused, never tried there again
+    expect(
+      (await sendsTo(c.line)).filter((r: any) => r.body?.text?.body === 'a Meta recusou: vai pelo web'),
+    ).toHaveLength(1);
+  });
+
   it('WhatsApp Web dies mid-conversation: replies it did not take go through the Cloud API, and after it heals nothing is lost or sent twice', {
     timeout: 120_000,
   }, async () => {

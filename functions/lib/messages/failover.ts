@@ -14,7 +14,7 @@ import { enqueue } from '../queue';
 import { getWhatsapp } from '../whatsapp/repo';
 import { requireStoredTicket, toTicket } from '../tickets/repo';
 import { getMessageById } from './repo';
-import { claimForCloud } from './sent-claim';
+import { claimForCloud, releaseCloudClaim } from './sent-claim';
 import { patchFound } from './store';
 
 export type SendCommand = Extract<SessionCommand, { type: 'send' }>;
@@ -35,6 +35,32 @@ export async function armFailover(command: SendCommand) {
     // the send itself is queued: without its check it stays with WhatsApp Web, as on a Web-only connection
     log.error('send failover not armed', { messageId: command.messageId, error: (err as Error).message });
   }
+}
+
+/**
+ * The other way: Meta refused a send of a number with both transports (or its Cloud API transport is
+ * down), so nothing went out there; while WhatsApp Web is up, the send goes through it instead,
+ * marked `failedOver`. A template stays refused (only Meta sends templates).
+ */
+export async function moveToWeb(command: SendCommand): Promise<boolean> {
+  const { companyId, whatsappId, messageId } = command;
+  const connection = await getWhatsapp(companyId, whatsappId);
+  if (command.template || !isDualTransport(connection) || !transportUp(connection!, 'web')) return false;
+  const found = await getMessageById(companyId, messageId);
+  if (!found || found.isDeleted || found.ack >= ACK.sent) return false;
+  if (!(await releaseCloudClaim(companyId, command.wid))) return false;
+  await patchFound(companyId, undefined, found, { transport: 'web', failedOver: true });
+  const { fallback: _none, ...plain } = command;
+  await enqueue(
+    COMMAND_QUEUE,
+    { ...plain, commandId: randomUUID() },
+    {
+      groupId: commandGroupId(companyId, whatsappId),
+      dedupId: `${command.commandId}:back-to-web`,
+    },
+  );
+  log.info('send moved to the WhatsApp Web transport', { companyId, whatsappId, messageId });
+  return true;
 }
 
 export type FailoverOutcome = 'done' | 'claimedByRunner' | 'movedToCloud' | 'backToWeb';

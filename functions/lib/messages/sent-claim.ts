@@ -13,6 +13,19 @@ export const sentKeys = (companyId: number, wid: string) => ({ pk: `C#${companyI
 export const SENT_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
+ * Gives a Cloud API claim back (Meta refused the send, so nothing went out): a runner may claim it
+ * now. False when the claim is not the Cloud API's.
+ */
+export async function releaseCloudClaim(companyId: number, wid: string): Promise<boolean> {
+  const released = await updateItem(sentKeys(companyId, wid), {
+    remove: ['sendingAt', 'via'],
+    condition: 'via = :cloud',
+    conditionValues: { ':cloud': 'cloud' },
+  });
+  return Boolean(released);
+}
+
+/**
  * Claims the send of `wid` for the Cloud API. True when it is now, or already was, the Cloud API's;
  * false when a session runner claimed it (its outcome is the runner's, whatever it was).
  */

@@ -25,6 +25,7 @@ import { cloudMediaType } from '#shared/cloud-media';
 import { isDualTransport, transportUp } from '#shared/transports';
 import { sharedMessageId } from '#shared/wamid';
 import { claimForCloud } from '../messages/sent-claim';
+import { moveToWeb } from '../messages/failover';
 import { probeCloudTransport } from './transport';
 
 type SendCommand = Extract<SessionCommand, { type: 'send' }>;
@@ -98,8 +99,11 @@ export async function sendViaCloud(command: SendCommand) {
     return;
   }
 
-  if (!whatsapp?.phoneNumberId || !transportUp(whatsapp, 'cloud'))
+  if (!whatsapp?.phoneNumberId || !transportUp(whatsapp, 'cloud')) {
+    // a number with both transports: WhatsApp Web takes it while it is up
+    if (dual && (await moveToWeb(command))) return;
     return result({ ack: ACK.pending, error: 'ERR_SENDING_WAPP_MSG' });
+  }
   try {
     const client = await cloudClientFor(companyId, whatsappId);
     const to = command.to.split('@')[0]!.replace(/\D/g, '');
@@ -132,6 +136,11 @@ export async function sendViaCloud(command: SendCommand) {
       throw new CloudRateLimited(err.code);
     }
     log.warn('cloud send refused', { companyId, messageId, status: err.status, code: err.code });
+    // Meta took nothing: on a number with both transports WhatsApp Web sends it instead
+    if (dual && (await moveToWeb(command))) {
+      if (isTokenError(err)) await probeCloudTransport(companyId, whatsappId);
+      return;
+    }
     await result({
       ack: ACK.pending,
       error: 'ERR_SENDING_WAPP_MSG',
