@@ -136,7 +136,7 @@ const signup = await must('POST', '/companies/cadastro', undefined, {
 });
 const companyId: number = signup.company.id;
 const admin = await must('POST', '/auth/login', undefined, { email, password: 'secret123' });
-const token: string = admin.token;
+let token: string = admin.token;
 // the default plan allows 10 users and 10 queues: the bench company needs 20 users
 await batchWrite([{ pk: 'PLAN', sk: `PLAN#${pad(plan.id)}`, ...plan, users: 100, queues: 20, connections: 20 }]);
 const colors = ['#e53935', '#8e24aa', '#1e88e5', '#43a047', '#fb8c00'];
@@ -343,6 +343,9 @@ const seedSeconds = (Date.now() - started) / 1000;
 console.log(
   `\rseeded ${written} items in ${seedSeconds.toFixed(0)} s (contacts ${N_CONTACTS}, tickets ${N_TICKETS}, messages ${N_TICKETS * MESSAGES_PER_TICKET})`,
 );
+
+// a fresh access token: the one from before seeding expires while a slow machine seeds (ACCESS_TOKEN_SECONDS)
+token = (await must('POST', '/auth/login', undefined, { email, password: 'secret123' })).token;
 
 // the search index follows the table through its stream: the rows start once it holds the last ticket's messages
 if (asStarted) {
