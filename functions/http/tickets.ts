@@ -26,7 +26,7 @@ async function visibleTicket(auth: AuthContext, found: Awaited<ReturnType<typeof
 /** Tickets (attendance.md 2.4, 4.2, 7) and the kanban board (management.md "Kanban"). */
 export const handler = httpModule({
   'GET /tickets': route({ query: TicketsQuery }, async ({ auth, query }) =>
-    listTickets(auth.companyId, await viewerOf(auth), query),
+    listTickets(auth.companyId, await viewerOf(auth, { kept: true }), query),
   ),
 
   'GET /tickets/u/{uuid}': route({ params: z.object({ uuid: z.string().uuid() }) }, async ({ auth, params }) =>

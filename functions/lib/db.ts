@@ -113,7 +113,13 @@ const table = () => config().tableName;
 type DocumentCommand = any;
 
 async function send<T>(command: DocumentCommand, via = ddb()): Promise<T> {
-  const out = (await via.send(command)) as { ConsumedCapacity?: unknown; $metadata?: { attempts?: number } };
+  metrics.started();
+  let out: { ConsumedCapacity?: unknown; $metadata?: { attempts?: number } };
+  try {
+    out = await via.send(command);
+  } finally {
+    metrics.ended();
+  }
   metrics.record(command.constructor.name, out?.ConsumedCapacity, Math.max(0, (out?.$metadata?.attempts ?? 1) - 1));
   return out as T;
 }

@@ -10,6 +10,7 @@ import { API_PREFIX } from '../../infra/manifest';
 import { AppError } from './errors';
 import { assertViaCloudFront, clientAddress } from './origin';
 import { log, setLogContext, withLogContext } from './log';
+import { metrics } from './metrics';
 import { authenticate, type AuthContext } from './auth';
 import { companyPlan } from './accounts/companies';
 import { currentSession } from './accounts/sessions';
@@ -245,7 +246,7 @@ export function httpModule(routes: Record<string, Route>) {
   // each request logs in its own context (see log.ts)
   // the route table stays readable on the handler: the fuzz suite derives bad inputs from its schemas
   return Object.assign(
-    middy((event: HttpEvent) => withLogContext({}, () => core(event))),
+    middy((event: HttpEvent) => withLogContext({}, () => metrics.request(() => core(event)))),
     { routes },
   );
 }

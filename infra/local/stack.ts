@@ -21,6 +21,7 @@ import { dialogflowFake, openAiFake, typebotFake, webhookFake } from './ai-fakes
 import { startPushFake } from './push-fake';
 import { startStreamPoller } from './streams';
 import { closeSearch } from '../../functions/lib/search/index';
+import { answeredWorkSettled } from '../../functions/lib/after-answer';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE_NAME = 'inbox';
@@ -521,6 +522,8 @@ export async function startStack(opts: StackOptions = {}): Promise<LocalStack> {
       await Promise.all(streamPollers.map((p) => p.stop()));
       closeSearch();
       await gateway.close();
+      // what requests left running after their answers (an unread reset) ends before the table stops
+      await answeredWorkSettled();
       await pushFake.close();
       await s3.stop();
       if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });

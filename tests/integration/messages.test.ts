@@ -183,6 +183,38 @@ describe('messages', () => {
     }
   });
 
+  it('the message page refuses a ticket the viewer may not see, also once its conversation is known and after a transfer', async () => {
+    const co = await newCompany('msg5b');
+    const { whatsapp, queueA, queueB, agentA, agentB } = await attendanceCompany(co);
+    const contact = await createContact(co.adminToken);
+    const ticket = await createTicket(agentA.token, {
+      contactId: contact.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    await api('POST', `/messages/${ticket.id}`, { token: agentA.token, body: { body: 'kept from queue B' } });
+    // read first by those who may see it: the page's reads now go out together, the ticket beside the messages
+    expect((await api('GET', `/messages/${ticket.id}`, { token: co.adminToken })).status).toBe(200);
+    expect((await api('GET', `/messages/${ticket.id}`, { token: agentA.token })).status).toBe(200);
+
+    const refused = await api('GET', `/messages/${ticket.id}`, { token: agentB.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'ERR_NO_PERMISSION' });
+
+    // moved to queue B and its attendant: the page follows the ticket as it is now, not as it was read
+    const moved = await api('PUT', `/tickets/${ticket.id}`, {
+      token: co.adminToken,
+      body: { queueId: queueB.id, userId: agentB.id },
+    });
+    expect(moved.status).toBe(200);
+    const nowVisible = await api('GET', `/messages/${ticket.id}`, { token: agentB.token });
+    expect(nowVisible.status).toBe(200);
+    expect(nowVisible.body.messages.map((m: any) => m.body)).toContain('kept from queue B');
+    const nowRefused = await api('GET', `/messages/${ticket.id}`, { token: agentA.token });
+    expect(nowRefused.status).toBe(403);
+    expect(nowRefused.body).toEqual({ error: 'ERR_NO_PERMISSION' });
+  });
+
   it('DELETE /messages/{id}: only messages sent by us (fromMe); the message is marked deleted and announced', async () => {
     const co = await newCompany('msg6');
     const w = await connectedWhatsapp(co.adminToken, co.companyId);

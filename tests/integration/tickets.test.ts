@@ -492,6 +492,28 @@ describe('tickets', () => {
     }
   });
 
+  it("an attendant's ticket list follows a change of their queues at once (the list is planned on a kept copy of the user, read again beside it)", async () => {
+    const co = await newCompany('tk-kept');
+    const { whatsapp, queueA, queueB, agentA } = await attendanceCompany(co);
+    const inA = await createPendingTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const inB = await createPendingTicket(co.adminToken, {
+      contactId: (await createContact(co.adminToken)).id,
+      whatsappId: whatsapp.id,
+      queueId: queueB.id,
+    });
+    const pendingIds = async () =>
+      (await api('GET', '/tickets?status=pending', { token: agentA.token })).body.tickets.map((t: any) => t.id);
+    expect(await pendingIds()).toEqual([inA.id]);
+    expect(await pendingIds()).toEqual([inA.id]);
+    const moved = await api('PUT', `/users/${agentA.id}`, { token: co.adminToken, body: { queueIds: [queueB.id] } });
+    expect(moved.status).toBe(200);
+    expect(await pendingIds()).toEqual([inB.id]);
+  });
+
   it('GET /ticket/kanban needs the plan feature useKanban', async () => {
     const co = await newCompany('tk14');
     const whatsapp = await createWhatsapp(co);

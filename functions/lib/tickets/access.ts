@@ -26,10 +26,11 @@ export async function assertCanSee(
   companyId: number,
   actor: Actor,
   ticket: Pick<Ticket, 'status' | 'queueId' | 'userId'>,
-  known?: User,
+  /** the viewer's user as the caller read it (null: read, and not found) */
+  known?: User | null,
 ) {
   if (isAdmin(actor)) return;
-  const user = known ?? (await getUser(companyId, actor.userId));
+  const user = known !== undefined ? known : await getUser(companyId, actor.userId);
   if (!user || !canSeeTicket({ ...user, userId: user.id }, ticket)) throw new AppError('ERR_NO_PERMISSION');
 }
 

@@ -11,7 +11,7 @@ import { getItem, updateTx, type TransactItem } from '../db';
  * A move between partitions is one Update of this item inside the ticket's own transaction, so the
  * counts are exactly the tickets; a badge is one GetItem, never a count over tickets.
  */
-const countKeys = (companyId: number) => ({ pk: `C#${companyId}#TCOUNT`, sk: 'LISTS' });
+export const countKeys = (companyId: number) => ({ pk: `C#${companyId}#TCOUNT`, sk: 'LISTS' });
 type Placed = Pick<Ticket, 'companyId' | 'status' | 'queueId' | 'userId'>;
 
 const partitionsOf = (t: Placed) => [
@@ -67,10 +67,8 @@ export function listCountTx(before: Placed | null, after: Placed | null, assign?
   ];
 }
 
-/** Sum of the counters of the given list partitions (`TS#…`, `TQ#…`, `TU#…`): one GetItem. */
-export async function listCount(companyId: number, partitions: string[]): Promise<number> {
-  if (!partitions.length) return 0;
-  const item = await getItem<Record<string, number>>(countKeys(companyId));
+/** Sum of the counters of the given list partitions (`TS#…`, `TQ#…`, `TU#…`) on the counts item (`countKeys`). */
+export function listCount(item: Record<string, unknown> | undefined, partitions: string[]): number {
   return partitions.reduce((sum, p) => sum + Math.max(0, Number(item?.[p]) || 0), 0);
 }
 

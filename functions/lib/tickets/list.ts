@@ -1,4 +1,5 @@
 import type { Ticket, TicketsQuery } from '#shared/schemas/tickets';
+import type { User } from '#shared/schemas/accounts';
 import { can } from '#shared/permissions';
 import { canSeeTicket } from '#shared/visibility';
 import { PAGE_SIZE } from '#shared/constants';
@@ -8,8 +9,9 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { AppError } from '../errors';
 import { contactIndex, digitsOnly, normalizeText } from '../contacts/repo';
 import { indexKeyOf, ticketIndex, ticketKeys, toTicket } from './repo';
-import { listCount } from './counts';
-import type { Viewer } from './viewer';
+import { countKeys, listCount } from './counts';
+import { forgetViewer, keepViewer, type Viewer } from './viewer';
+import { getUser, toUser, userKeys } from '../accounts/users';
 
 /**
  * GET /tickets. Each list reads the narrowest partition that holds exactly the visible tickets:
@@ -190,25 +192,58 @@ async function readStream(stream: Stream, startKey: Item | undefined, need: numb
   return { items, lastKey: key };
 }
 
+/** The viewer with their user as read now, when it was a kept copy (search scopes by it before reading). */
+async function asReadNow(companyId: number, viewer: Viewer): Promise<Viewer> {
+  if (!viewer.recheck) return viewer;
+  const user = await getUser(companyId, viewer.user.id);
+  if (!user) {
+    forgetViewer(companyId, viewer.user.id);
+    throw new AppError('ERR_NO_USER_FOUND');
+  }
+  keepViewer(companyId, user);
+  return { user, profile: viewer.profile };
+}
+
+/** What of a user decides which tickets they list and see (streamsFor, canSeeTicket). */
+const scopeOf = (user: User) =>
+  JSON.stringify([[...user.queueIds].sort((a, b) => a - b), user.allTicket, Boolean(user.showNoQueue)]);
+
 /** The list cursor holds a start key per stream (by stream id), so it is scoped to the list, not a partition. */
 type CursorState = Record<string, Item | 'done'>;
 const LIST_SCOPE = 'tickets:streams';
 
 export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQuery, opts: ListOptions = {}) {
-  if (q.searchParam?.trim().length && !opts.kanban) return searchTickets(companyId, viewer, q);
+  if (q.searchParam?.trim().length && !opts.kanban)
+    return searchTickets(companyId, await asReadNow(companyId, viewer), q);
   const limit = q.limit ?? PAGE_SIZE;
   const streams = streamsFor(viewer, q, companyId, opts);
   const state: CursorState = ((await decodeCursor(companyId, q.cursor, LIST_SCOPE)) as CursorState | undefined) ?? {};
   const live = streams.filter((s) => state[s.id] !== 'done');
   // the badge: first page only, and only when the partitions hold exactly the list (no filters)
   const unfiltered = !q.cursor && !q.tags?.length && !q.withUnreadMessages && !q.date && !q.updatedAt;
-  const counting = unfiltered
-    ? listCount(
-        companyId,
-        streams.flatMap((s) => s.within?.pks ?? [s.pk]).map((pk) => pk.slice(`C#${companyId}#`.length)),
-      )
-    : Promise.resolve(undefined);
-  const reads = await Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q)));
+  const partitions = streams.flatMap((s) => s.within?.pks ?? [s.pk]).map((pk) => pk.slice(`C#${companyId}#`.length));
+  const counted = unfiltered && partitions.length > 0;
+  // beside the partitions: one BatchGet of the count item and, for a viewer planned on a kept copy, the user
+  const recheck = viewer.recheck ? userKeys(companyId, viewer.user.id) : undefined;
+  const sideKeys = [...(counted ? [countKeys(companyId)] : []), ...(recheck ? [recheck] : [])];
+  const [reads, side] = await Promise.all([
+    Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q))),
+    sideKeys.length ? batchGet(sideKeys) : Promise.resolve([]),
+  ]);
+  const found = (key: { pk: string; sk: string }) => side.find((i) => i.pk === key.pk && i.sk === key.sk);
+  if (recheck) {
+    const item = found(recheck);
+    if (!item) {
+      forgetViewer(companyId, viewer.user.id);
+      throw new AppError('ERR_NO_USER_FOUND');
+    }
+    const user = toUser(item);
+    keepViewer(companyId, user);
+    // planned on a copy whose queues or rights have changed since: planned again on the user as read now
+    if (scopeOf(user) !== scopeOf(viewer.user))
+      return listTickets(companyId, { user, profile: viewer.profile }, q, opts);
+    viewer = { user, profile: viewer.profile };
+  }
   const tagged = reads.flatMap((r, i) => r.items.map((item) => ({ item, stream: live[i]! })));
   // newest first across streams: the index sort keys are `<updatedAt>#<pad(id)>` on every stream
   tagged.sort((a, b) => (a.item[`${a.stream.index}sk`] < b.item[`${b.stream.index}sk`] ? 1 : -1));
@@ -224,7 +259,7 @@ export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQ
   const tickets = pageItems
     .map((p) => toTicket(p.item))
     .filter((t) => canSeeTicket({ ...viewer.user, userId: viewer.user.id, profile: viewer.profile }, t));
-  const count = await counting;
+  const count = unfiltered ? listCount(counted ? found(countKeys(companyId)) : undefined, partitions) : undefined;
   return {
     tickets,
     hasMore,

@@ -63,10 +63,16 @@ export async function mutateTicket(
   throw new AppError('ERR_CONFLICT');
 }
 
-/** Reading a ticket's messages: unreadMessages back to 0 and `ticket` updateUnread to its viewers. */
-export async function resetUnread(companyId: number, ticketId: number): Promise<Ticket> {
-  const { after, changed } = await mutateTicket(companyId, ticketId, (t) =>
-    t.unreadMessages > 0 ? { ...t, unreadMessages: 0 } : null,
+/**
+ * Reading a ticket's messages: unreadMessages back to 0 and `ticket` updateUnread to its viewers.
+ * `known`: the ticket as the reader just read it (its version still guards the write).
+ */
+export async function resetUnread(companyId: number, ticketId: number, known?: StoredTicket): Promise<Ticket> {
+  const { after, changed } = await mutateTicket(
+    companyId,
+    ticketId,
+    (t) => (t.unreadMessages > 0 ? { ...t, unreadMessages: 0 } : null),
+    { initial: known },
   );
   const ticket = toTicket(after);
   if (changed) await publishToTicket(companyId, ticket, 'ticket', { action: 'updateUnread', ticketId, ticket });
