@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { settleBeforeFreeze } from './after-answer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { z, ZodType } from 'zod';
@@ -246,7 +247,11 @@ export function httpModule(routes: Record<string, Route>) {
   // each request logs in its own context (see log.ts)
   // the route table stays readable on the handler: the fuzz suite derives bad inputs from its schemas
   return Object.assign(
-    middy((event: HttpEvent) => withLogContext({}, () => metrics.request(() => core(event)))),
+    middy(async (event: HttpEvent) => {
+      const result = await withLogContext({}, () => metrics.request(() => core(event)));
+      await settleBeforeFreeze();
+      return result;
+    }),
     { routes },
   );
 }
