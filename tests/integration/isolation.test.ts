@@ -91,6 +91,13 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /schedules/{id}': () => ({ body: 'Taken over body' }),
   'POST /schedules/{id}/media-upload': image,
   'PUT /whatsapp/{id}': () => ({ name: 'Taken Over' }),
+  'POST /whatsapp/{id}/cloud-transport': () => ({
+    phoneNumberId: '123456789012345',
+    wabaId: '223456789012345',
+    accessToken: 'EAAGtakenovertoken',
+    appSecret: 'taken-over-secret',
+  }),
+  'POST /messages/{id}/reactions': () => ({ emoji: '👍' }),
   'PUT /tickets/{id}': () => ({ status: 'closed' }),
   'PUT /contacts/{id}': () => ({ name: 'Taken Over' }),
   'POST /contacts/{id}/merge': () => ({ otherId: ids.contact2 }),

@@ -38,6 +38,8 @@ export default {
     ERR_TEMPLATE_NOT_FOUND: 'Modelo não encontrado: sincronize os modelos na página de conexões.',
     ERR_TEMPLATE_NOT_SENDABLE: 'Este modelo não está aprovado ou não pode ser preenchido aqui.',
     ERR_TEMPLATE_SYNC_FAILED: 'A Meta não respondeu à sincronização dos modelos: verifique a conexão.',
+    ERR_MESSAGE_NOT_REACTABLE:
+      'Não dá para reagir a esta mensagem: ela ainda não foi enviada, foi apagada ou não pôde ser lida.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexão já tem a API oficial anexada: remova-a antes de anexar outra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexão não tem a API oficial anexada.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -121,6 +123,8 @@ export default {
     ERR_TEMPLATE_NOT_FOUND: 'Template not found: sync the templates on the connections page.',
     ERR_TEMPLATE_NOT_SENDABLE: 'This template is not approved or cannot be filled in here.',
     ERR_TEMPLATE_SYNC_FAILED: 'Meta did not answer the template sync: check the connection.',
+    ERR_MESSAGE_NOT_REACTABLE:
+      'This message cannot take a reaction: it was not sent yet, was deleted or could not be read.',
     ERR_TRANSPORT_ATTACHED: 'This connection already has the Cloud API attached: remove it before attaching another.',
     ERR_TRANSPORT_NOT_ATTACHED: 'This connection has no Cloud API attached.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -206,6 +210,7 @@ export default {
     ERR_TEMPLATE_NOT_FOUND: 'Plantilla no encontrada: sincronice las plantillas en la página de conexiones.',
     ERR_TEMPLATE_NOT_SENDABLE: 'Esta plantilla no está aprobada o no se puede completar aquí.',
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
+    ERR_MESSAGE_NOT_REACTABLE: 'No se puede reaccionar a este mensaje: aún no se envió, se borró o no se pudo leer.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexión ya tiene la API oficial añadida: quítela antes de añadir otra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexión no tiene la API oficial añadida.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
