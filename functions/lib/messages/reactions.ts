@@ -116,8 +116,10 @@ export async function reactByUser(companyId: number, actor: Actor, id: string, e
     { fromMe: true, at: nowIso(), ...(actor.userId != null ? { userId: actor.userId } : {}) },
     ticket,
   );
-  const contact = await requireContact(companyId, ticket.contactId);
-  const connection = await getWhatsapp(companyId, found.whatsappId);
+  const [contact, connection] = await Promise.all([
+    requireContact(companyId, ticket.contactId),
+    getWhatsapp(companyId, found.whatsappId),
+  ]);
   const to = contactJid(contact);
   // the Cloud API for a Cloud API number, or for a number with both while WhatsApp Web is down
   const cloud =

@@ -5,9 +5,15 @@ import type { CloudStatusReason, Whatsapp, WhatsappBody } from '#shared/schemas/
 import { AppError } from '../errors';
 import { log } from '../log';
 import { openSecret, sealSecret } from '../secrets';
-import { putItem } from '../db';
+import { deleteTx, putItem, putTx, type TransactItem } from '../db';
 import { dueShardPk } from '../due';
-import { storedCloudSecrets } from '../whatsapp/repo';
+import {
+  cloudNumberKeys,
+  storedCloudFields,
+  storedCloudSecrets,
+  verifyTokenKeys,
+  wabaGuardKeys,
+} from '../whatsapp/repo';
 import { GraphError, graphClient, isTokenError, type GraphClient } from './graph';
 import { messagingLimitOf } from './mapping';
 
@@ -43,6 +49,65 @@ export async function newCloudFields(body: WhatsappBody) {
     appSecretSealed: await sealSecret(body.appSecret!),
     appSecretHint: hint(body.appSecret!),
   };
+}
+
+/**
+ * The three guards of a connection's Cloud API number, each with the error its conflict is: the
+ * number (one connection per phone-number id, platform-wide: its webhooks go there), the verify
+ * token (Meta's verification) and the business account (its template webhooks find it).
+ */
+export function cloudGuardTxs(
+  companyId: number,
+  whatsappId: number,
+  fields: { phoneNumberId: string; verifyTokenHash: string; wabaId: string },
+): [TransactItem, AppError][] {
+  const owner = { companyId, whatsappId };
+  return [
+    [
+      putTx({ ...cloudNumberKeys(fields.phoneNumberId), ...owner }, true),
+      new AppError('ERR_CLOUD_NUMBER_IN_USE', 409, [{ path: ['phoneNumberId'], message: 'duplicated' }]),
+    ],
+    [
+      putTx({ ...verifyTokenKeys(fields.verifyTokenHash), ...owner, verifyTokenHash: fields.verifyTokenHash }, true),
+      new AppError('ERR_DUPLICATED', 409, [{ path: ['verifyToken'], message: 'duplicated' }]),
+    ],
+    [putTx({ ...wabaGuardKeys(fields.wabaId, companyId, whatsappId), ...owner }), new AppError('ERR_CONFLICT')],
+  ];
+}
+
+/** The guards an edit of the credentials moves: a new verify token's, a new business account's. */
+export async function movedCloudGuards(
+  companyId: number,
+  whatsappId: number,
+  current: { wabaId?: string },
+  set: { verifyTokenHash?: unknown; wabaId?: unknown },
+): Promise<TransactItem[]> {
+  const items: TransactItem[] = [];
+  if (set.verifyTokenHash) {
+    const hash = set.verifyTokenHash as string;
+    const stored = await storedCloudFields(companyId, whatsappId);
+    if (stored?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(stored.verifyTokenHash)));
+    items.push(putTx({ ...verifyTokenKeys(hash), companyId, whatsappId, verifyTokenHash: hash }, true));
+  }
+  if (set.wabaId && set.wabaId !== current.wabaId) {
+    if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, whatsappId)));
+    items.push(putTx({ ...wabaGuardKeys(set.wabaId as string, companyId, whatsappId), companyId, whatsappId }));
+  }
+  return items;
+}
+
+/** The guards that go with a connection's Cloud API number (deleted, or its transport detached). */
+export async function droppedCloudGuards(
+  companyId: number,
+  whatsappId: number,
+  wabaId: string | undefined,
+): Promise<TransactItem[]> {
+  const stored = await storedCloudFields(companyId, whatsappId);
+  return [
+    ...(stored?.phoneNumberId ? [deleteTx(cloudNumberKeys(stored.phoneNumberId))] : []),
+    ...(stored?.verifyTokenHash ? [deleteTx(verifyTokenKeys(stored.verifyTokenHash))] : []),
+    ...(wabaId ? [deleteTx(wabaGuardKeys(wabaId, companyId, whatsappId))] : []),
+  ];
 }
 
 /** What an edit of a Cloud API connection can change of its credentials (the audit trail names them). */

@@ -1,23 +1,18 @@
 import { isCloudProvider } from '#shared/constants';
 import type { CloudTransportBody, CloudTransportUpdateBody, Whatsapp } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
-import { deleteTx, putTx, transact, updateItem, updateTx, type TransactItem } from '../db';
+import { transact, updateItem, updateTx, type TransactItem } from '../db';
 import { nowIso } from '../keys';
 import { auditBy, type AuditActor } from '../audit/actor';
 import { phoneKey } from '../contacts/repo';
-import {
-  cloudNumberKeys,
-  requireWhatsapp,
-  storedCloudFields,
-  toWhatsapp,
-  verifyTokenKeys,
-  wabaGuardKeys,
-  whatsappKeys,
-} from '../whatsapp/repo';
+import { requireWhatsapp, toWhatsapp, whatsappKeys } from '../whatsapp/repo';
 import {
   armCloudCheck,
   cloudClientFor,
+  cloudGuardTxs,
   cloudUpdateFields,
+  droppedCloudGuards,
+  movedCloudGuards,
   newCloudFields,
   probeCloudNumber,
   type CloudProbe,
@@ -111,26 +106,7 @@ export async function attachCloudTransport(
       }),
       new AppError('ERR_CONFLICT'),
     ],
-    [
-      putTx({ ...cloudNumberKeys(fields.phoneNumberId), companyId, whatsappId: id }, true),
-      new AppError('ERR_CLOUD_NUMBER_IN_USE', 409, [{ path: ['phoneNumberId'], message: 'duplicated' }]),
-    ],
-    [
-      putTx(
-        {
-          ...verifyTokenKeys(fields.verifyTokenHash),
-          companyId,
-          whatsappId: id,
-          verifyTokenHash: fields.verifyTokenHash,
-        },
-        true,
-      ),
-      new AppError('ERR_DUPLICATED', 409, [{ path: ['verifyToken'], message: 'duplicated' }]),
-    ],
-    [
-      putTx({ ...wabaGuardKeys(fields.wabaId, companyId, id), companyId, whatsappId: id }),
-      new AppError('ERR_CONFLICT'),
-    ],
+    ...cloudGuardTxs(companyId, id, fields),
   ];
   await transact(
     items.map(([tx]) => tx),
@@ -171,16 +147,7 @@ export async function updateCloudTransport(
       condition: 'attribute_exists(cloudTransport)',
     }),
   ];
-  if (cloud.set.verifyTokenHash) {
-    const hash = cloud.set.verifyTokenHash as string;
-    const stored = await storedCloudFields(companyId, id);
-    if (stored?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(stored.verifyTokenHash)));
-    items.push(putTx({ ...verifyTokenKeys(hash), companyId, whatsappId: id, verifyTokenHash: hash }, true));
-  }
-  if (cloud.set.wabaId && cloud.set.wabaId !== current.wabaId) {
-    if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, id)));
-    items.push(putTx({ ...wabaGuardKeys(cloud.set.wabaId as string, companyId, id), companyId, whatsappId: id }));
-  }
+  items.push(...(await movedCloudGuards(companyId, id, current, cloud.set)));
   await transact(items, (index) =>
     index === 0
       ? new AppError('ERR_TRANSPORT_NOT_ATTACHED')
@@ -201,7 +168,6 @@ export async function updateCloudTransport(
 export async function detachCloudTransport(companyId: number, id: number, by?: AuditActor): Promise<Whatsapp> {
   const current = await requireWhatsapp(companyId, id);
   if (!current.cloudTransport) throw new AppError('ERR_TRANSPORT_NOT_ATTACHED');
-  const stored = await storedCloudFields(companyId, id);
   const items: TransactItem[] = [
     updateTx(whatsappKeys(companyId, id), {
       remove: TRANSPORT_FIELDS,
@@ -209,15 +175,13 @@ export async function detachCloudTransport(companyId: number, id: number, by?: A
       condition: 'attribute_exists(cloudTransport)',
     }),
   ];
-  if (stored?.phoneNumberId) items.push(deleteTx(cloudNumberKeys(stored.phoneNumberId)));
-  if (stored?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(stored.verifyTokenHash)));
-  if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, id)));
+  items.push(...(await droppedCloudGuards(companyId, id, current.wabaId)));
   await transact(items, () => new AppError('ERR_TRANSPORT_NOT_ATTACHED'));
   await dropTemplates(companyId, id);
   await auditBy(by, {
     action: 'connection.transport_detached',
     target: { type: 'connection', id, name: current.name },
-    changes: { phoneNumberId: { from: stored?.phoneNumberId ?? null, to: null } },
+    changes: { phoneNumberId: { from: current.phoneNumberId ?? null, to: null } },
   });
   return requireWhatsapp(companyId, id);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CONNECTION_DEFAULTS, isCloudProvider, type ConnectionStatus } from '#shared/constants';
+import { hasCloudTransport } from '#shared/transports';
 import type { InboundEvent, SessionRestriction } from '#shared/whatsapp-protocol';
 import type { ConnectionHealth, Whatsapp, WhatsappBody, WhatsappUpdateBody } from '#shared/schemas/whatsapp';
 import { AppError } from '../errors';
@@ -16,15 +17,11 @@ import { planLimitReached, usageTx } from '../accounts/plan-limits';
 import { getQueues } from '../queues/repo';
 import {
   CONNECTIONS_USAGE,
-  cloudNumberKeys,
-  verifyTokenKeys,
-  wabaGuardKeys,
   defaultGuardKeys,
   defaultWhatsappId,
   getWhatsapp,
   listWhatsapps,
   requireWhatsapp,
-  storedCloudFields,
   storedTokenHash,
   tokenFields,
   tokenGuardKeys,
@@ -39,6 +36,9 @@ import {
   armCloudCheck,
   assertWebSession,
   cloudClientFor,
+  cloudGuardTxs,
+  droppedCloudGuards,
+  movedCloudGuards,
   cloudUpdateFields,
   newCloudFields,
   probeCloudNumber,
@@ -249,32 +249,7 @@ export async function createWhatsapp(companyId: number, body: WhatsappBody): Pro
     [putTx(item, true), new AppError('ERR_CONFLICT')],
     [usageTx(companyId, 'connections', plan), planLimitReached('connections', plan)],
     [putTx({ ...tokenGuardKeys(hashed.tokenHash), companyId, whatsappId: id }, true), duplicated('token')],
-    ...(cloud
-      ? ([
-          // one connection per Cloud API number across the platform: the number's webhooks go to it
-          [
-            putTx({ ...cloudNumberKeys(cloud.phoneNumberId), companyId, whatsappId: id }, true),
-            new AppError('ERR_CLOUD_NUMBER_IN_USE', 409, [{ path: ['phoneNumberId'], message: 'duplicated' }]),
-          ],
-          [
-            putTx(
-              {
-                ...verifyTokenKeys(cloud.verifyTokenHash),
-                companyId,
-                whatsappId: id,
-                verifyTokenHash: cloud.verifyTokenHash,
-              },
-              true,
-            ),
-            duplicated('verifyToken'),
-          ],
-          // its business account's template webhooks find it through this
-          [
-            putTx({ ...wabaGuardKeys(cloud.wabaId, companyId, id), companyId, whatsappId: id }),
-            new AppError('ERR_CONFLICT'),
-          ],
-        ] as [TransactItem, AppError][])
-      : []),
+    ...(cloud ? cloudGuardTxs(companyId, id, cloud) : []),
     ...(isDefault ? moveDefaultTx(companyId, id, previousDefault) : []).map(
       (tx) => [tx, new AppError('ERR_CONFLICT')] as [TransactItem, AppError],
     ),
@@ -346,17 +321,8 @@ export async function updateWhatsapp(
     throw new AppError('ERR_NO_OTHER_WHATSAPP');
   }
   const cloud = await cloudUpdateFields(current, body);
-  if (cloud.set.verifyTokenHash) {
-    const hash = cloud.set.verifyTokenHash as string;
-    const stored = await storedCloudFields(companyId, id);
-    if (stored?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(stored.verifyTokenHash)));
-    items.push(putTx({ ...verifyTokenKeys(hash), companyId, whatsappId: id, verifyTokenHash: hash }, true));
-  }
+  items.push(...(await movedCloudGuards(companyId, id, current, cloud.set)));
   const wabaMoved = Boolean(cloud.set.wabaId && cloud.set.wabaId !== current.wabaId);
-  if (wabaMoved) {
-    if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, id)));
-    items.push(putTx({ ...wabaGuardKeys(cloud.set.wabaId as string, companyId, id), companyId, whatsappId: id }));
-  }
   // a new token replaces the old one (its guard moves); none or '' keeps the current one
   const {
     token,
@@ -453,13 +419,12 @@ export async function deleteWhatsapp(companyId: number, id: number) {
   const tokenHash = await storedTokenHash(companyId, id);
   if (tokenHash) items.push(deleteTx(tokenGuardKeys(tokenHash)));
   if (current.isDefault) items.push(deleteTx(defaultGuardKeys(companyId)));
-  const cloud = isCloudProvider(current.provider) ? await storedCloudFields(companyId, id) : undefined;
-  // a deleted Cloud API connection's number takes no more webhooks (and may be added again)
-  if (cloud?.phoneNumberId) items.push(deleteTx(cloudNumberKeys(cloud.phoneNumberId)));
-  if (cloud?.verifyTokenHash) items.push(deleteTx(verifyTokenKeys(cloud.verifyTokenHash)));
-  if (current.wabaId) items.push(deleteTx(wabaGuardKeys(current.wabaId, companyId, id)));
+  const cloud = isCloudProvider(current.provider);
+  // its Cloud API number (its own, or an attached transport's) takes no more webhooks and may be added again
+  const reachesCloud = hasCloudTransport(current);
+  if (reachesCloud) items.push(...(await droppedCloudGuards(companyId, id, current.wabaId)));
   await transact(items, () => new AppError('ERR_NO_WAPP_FOUND'));
-  if (cloud) await dropTemplates(companyId, id);
+  if (reachesCloud) await dropTemplates(companyId, id);
   // Log the phone out and drop its keys: a deleted connection must not keep receiving messages.
   if (!cloud) await sendSessionCommand({ type: 'disconnect', companyId, whatsappId: id });
   await publish(companyId, 'whatsapp', { action: 'delete', whatsappId: id });
