@@ -163,6 +163,9 @@ describe('attaching the Cloud API to a WhatsApp Web connection', () => {
         .status,
     ).toBe(401);
     expect((await attach(co, line)).status).toBe(201);
+    // deleting the connection frees its number's guards too (it may be attached elsewhere)
+    expect((await api('DELETE', `/whatsapp/${w.id}`, { token: co.adminToken })).status).toBe(200);
+    expect(await table().get(`WCLOUD#${line.phoneNumberId}`, 'WCLOUD')).toBeUndefined();
   });
 });
 
