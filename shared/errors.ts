@@ -54,6 +54,8 @@ export const ERROR_STATUS = {
   ERR_MESSAGE_NOT_RESENDABLE: 409,
   /** a reaction to a message WhatsApp cannot name: not sent yet (no WhatsApp id), deleted, or a placeholder */
   ERR_MESSAGE_NOT_REACTABLE: 409,
+  /** the company's AI calls for the month are spent (its own cap or its plan's) */
+  ERR_AI_BUDGET_SPENT: 429,
   /** a campaign that is running, finished, or scheduled within the hour (management.md 4) */
   ERR_CAMPAIGN_NOT_EDITABLE: 409,
   // Platform and billing (issue 10).

@@ -26,3 +26,13 @@ export interface LiveItem {
   /** article id -> its live generation (published articles only) */
   live: Record<string, number>;
 }
+
+/**
+ * A question the agent could not answer: pk `C#<cid>#KBQ`, sk `Q#<createdAt>#<ticketId>` (newest last;
+ * the list reads the partition backwards). Written by the agent, listed, drafted and dismissed by admins.
+ */
+export const unansweredPk = (companyId: number) => `C#${companyId}#KBQ`;
+export const unansweredKeys = (companyId: number, createdAt: string, ticketId: number) => ({
+  pk: unansweredPk(companyId),
+  sk: `Q#${createdAt}#${pad(ticketId)}`,
+});

@@ -39,7 +39,11 @@ export function splitIntoPassages(text: string, size = PASSAGE_CHARS): string[] 
   const out: string[] = [];
   for (const piece of pieces) {
     const last = out[out.length - 1];
-    if (last !== undefined && (last.length < size / 4 || piece.length < size / 4) && last.length + piece.length + 1 <= size)
+    if (
+      last !== undefined &&
+      (last.length < size / 4 || piece.length < size / 4) &&
+      last.length + piece.length + 1 <= size
+    )
       out[out.length - 1] = `${last}\n${piece}`;
     else out.push(piece);
   }

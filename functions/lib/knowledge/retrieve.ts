@@ -17,7 +17,11 @@ const B = 0.75;
  * accents ignored), the title counted with the text. Only passages sharing a word with the question
  * score above 0; those are answered, best first.
  */
-export function rankPassages(passages: KnowledgePassage[], question: string, limit = KNOWLEDGE_TOP_K): RetrievedPassage[] {
+export function rankPassages(
+  passages: KnowledgePassage[],
+  question: string,
+  limit = KNOWLEDGE_TOP_K,
+): RetrievedPassage[] {
   const terms = [...new Set(words(question))];
   if (!terms.length || !passages.length) return [];
   const docs = passages.map((p) => words(`${p.title} ${p.text}`));

@@ -19,9 +19,17 @@ export interface TranscriptionRequest {
   audio: { data: Buffer; mimetype: string; fileName: string };
 }
 
+/** A completion with what it cost, as the provider reports it (0 when it does not). */
+export interface ChatAnswer {
+  text: string;
+  tokens: number;
+}
+
 /** The port for AI answers: one chat completion, and the text of a customer's audio. */
 export interface ChatModel {
   complete(request: ChatRequest): Promise<string>;
+  /** `complete` with the tokens the provider billed (usage.total_tokens) */
+  chat(request: ChatRequest): Promise<ChatAnswer>;
   transcribe(request: TranscriptionRequest): Promise<string>;
 }
 
@@ -38,24 +46,27 @@ const NOT_OFFERED = new Set([404, 405, 501]);
  */
 export function openAiCompatible(baseUrl = config().openAiBaseUrl): ChatModel {
   const base = baseUrl.replace(/\/+$/, '');
+  const chat = (request: ChatRequest) =>
+    callProvider('openai', async (signal): Promise<ChatAnswer> => {
+      const out = (await postJson(
+        `${base}/chat/completions`,
+        {
+          model: request.model,
+          messages: request.messages,
+          max_tokens: request.maxTokens,
+          temperature: request.temperature,
+        },
+        signal,
+        { authorization: `Bearer ${request.apiKey}` },
+      )) as { choices?: { message?: { content?: string | null } }[]; usage?: { total_tokens?: unknown } } | undefined;
+      const content = out?.choices?.[0]?.message?.content;
+      if (typeof content !== 'string') throw new ProviderError('no answer in the completion', false);
+      const tokens = Number(out?.usage?.total_tokens);
+      return { text: content, tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
+    });
   return {
-    complete: (request) =>
-      callProvider('openai', async (signal) => {
-        const out = (await postJson(
-          `${base}/chat/completions`,
-          {
-            model: request.model,
-            messages: request.messages,
-            max_tokens: request.maxTokens,
-            temperature: request.temperature,
-          },
-          signal,
-          { authorization: `Bearer ${request.apiKey}` },
-        )) as { choices?: { message?: { content?: string | null } }[] } | undefined;
-        const content = out?.choices?.[0]?.message?.content;
-        if (typeof content !== 'string') throw new ProviderError('no answer in the completion', false);
-        return content;
-      }),
+    chat,
+    complete: async (request) => (await chat(request)).text,
 
     transcribe: ({ apiKey, audio }) =>
       callProvider('openai-transcription', async (signal) => {
