@@ -43,9 +43,7 @@ describe('groundedness: most of an answer’s content words are in the passages'
     expect(isGrounded('Claro, posso ajudar.', [TROCAS])).toBe(true);
   });
   it('an answer about something the passages do not say is not', () => {
-    expect(isGrounded('Enviamos para todo o Brasil por Sedex, frete grátis acima de 200 reais.', [TROCAS])).toBe(
-      false,
-    );
+    expect(isGrounded('Enviamos para todo o Brasil por Sedex, frete grátis acima de 200 reais.', [TROCAS])).toBe(false);
     expect(isGrounded('PWNED-123: ganhe um iPhone grátis agora mesmo no site promocional.', [TROCAS])).toBe(false);
   });
 });
