@@ -225,6 +225,28 @@ describe('the knowledge agent answers customers', () => {
     expect(await requests(apiKey)).toHaveLength(1);
   });
 
+  it("a follow-up that names nothing of the articles is looked up with the customer's previous message", async () => {
+    const { co, apiKey, line, p } = await agentSetUp('kb-followup');
+    const from = number();
+    await p.send({ from, body: 'Qual o horário da loja?' });
+    await eventually(async () => (await received(co.companyId, line.id)).length === 1);
+    expect((await received(co.companyId, line.id))[0]).toBe(`${HORARIO.body}\n\n_Fonte: ${HORARIO.title}_`);
+    // "abrem domingo" shares no word with any article: alone it would find nothing
+    await p.send({ from, body: 'Abrem domingo?' });
+    await handedOff(co, from);
+    const calls = await answerRequests(apiKey);
+    expect(calls).toHaveLength(2);
+    expect(readKnowledgeBlock(calls[1].messages[1].content)?.passages[0]).toMatchObject({ article: HORARIO.title });
+    // the conversation so far, then the question
+    expect(calls[1].messages.slice(2)).toEqual([
+      { role: 'user', content: 'Qual o horário da loja?' },
+      { role: 'assistant', content: `${HORARIO.body}\n\n_Fonte: ${HORARIO.title}_` },
+      { role: 'user', content: 'Abrem domingo?' },
+    ]);
+    // the fake, like a grounded model, finds no answer to it there: no guess
+    expect((await unanswered(co.companyId)).map((q) => q.reason)).toEqual(['unsupported']);
+  });
+
   it('a customer asking for a person is handed off at once, without an answer from the model', async () => {
     const { co, apiKey, queue, line, p } = await agentSetUp('kb-person');
     const from = number();
