@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, bodyId, bodyInt } from './common';
+import { MSG, bodyId, bodyInt, cursorQuery } from './common';
 
 /**
  * The company's knowledge base (issue 39): articles written in the app and documents uploaded, split
@@ -17,6 +17,8 @@ export const KNOWLEDGE_DOCUMENT_TYPES = {
   'text/markdown': 'md',
 } as const;
 export const KNOWLEDGE_MAX_BODY = 100_000;
+/** the largest document file read for its text (the upload policy allows bigger documents elsewhere) */
+export const KNOWLEDGE_MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const KNOWLEDGE_MAX_TAGS = 20;
 /** passages the agent gives the model per answer */
 export const KNOWLEDGE_TOP_K = 3;
@@ -81,11 +83,19 @@ export interface KnowledgeArticle {
   updatedAt: string;
 }
 
-/** GET /knowledge?searchParam&pageNumber: without `body` (the list shows a line of it as `excerpt`). */
+/** GET /knowledge?searchParam&cursor: `searchParam` matches titles and tags (case and accents ignored). */
+export const KnowledgeQuery = cursorQuery.extend({
+  searchParam: z.string().trim().max(100, MSG.long).optional(),
+});
+
+/** A row of the list (and of the `knowledge` realtime event): without `body`, a line of it as `excerpt`. */
+export type KnowledgeRow = Omit<KnowledgeArticle, 'body'> & { excerpt: string };
+
+/** GET /knowledge: newest first, paged by cursor as the other lists. */
 export interface KnowledgeListResponse {
-  articles: (Omit<KnowledgeArticle, 'body'> & { excerpt: string })[];
-  count: number;
+  articles: KnowledgeRow[];
   hasMore: boolean;
+  cursor?: string;
 }
 
 /** A passage of an article: what retrieval ranks and the agent quotes. */
@@ -107,6 +117,9 @@ export const KnowledgeSearchBody = z.object({
   question: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(2000, MSG.long),
   promptId: bodyId.optional(),
 });
+export interface KnowledgeSearchResponse {
+  passages: RetrievedPassage[];
+}
 
 /** A customer question the agent could not answer (GET /knowledge/unanswered). */
 export interface UnansweredQuestion {
