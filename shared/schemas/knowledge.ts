@@ -24,11 +24,11 @@ export const KNOWLEDGE_MAX_TAGS = 20;
 export const KNOWLEDGE_TOP_K = 3;
 
 const title = z.string({ error: MSG.required }).trim().min(3, MSG.short).max(200, MSG.long);
+// no defaults here: an omitted field of a PUT must stay omitted (zod fills a default even under optional())
 const tags = z
   .array(z.string().trim().min(1, MSG.short).max(40, MSG.long), { error: MSG.invalid })
-  .max(KNOWLEDGE_MAX_TAGS, MSG.invalid)
-  .default([]);
-const language = z.enum(KNOWLEDGE_LANGUAGES, { error: MSG.invalid }).default('pt');
+  .max(KNOWLEDGE_MAX_TAGS, MSG.invalid);
+const language = z.enum(KNOWLEDGE_LANGUAGES, { error: MSG.invalid });
 const status = z.enum(['published', 'draft'], { error: MSG.invalid });
 
 /** An uploaded document: the key `POST /uploads` answered (under the company's prefix). */
@@ -41,8 +41,8 @@ const upload = z.object({
 export const KnowledgeBody = z
   .object({
     title,
-    tags,
-    language,
+    tags: tags.default([]),
+    language: language.default('pt'),
     status: status.default('published'),
     body: z.string().trim().min(1, MSG.short).max(KNOWLEDGE_MAX_BODY, MSG.long).optional(),
     upload: upload.optional(),
