@@ -67,10 +67,10 @@ export function ArticlesTab() {
           {t('addArticle')}
         </Button>
       </Stack>
-      <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2} sx={{ flex: 1, minHeight: 0 }}>
+      <Stack direction={{ xs: 'column', xl: 'row' }} spacing={2} sx={{ flex: 1, minHeight: 0 }}>
         <Paper
           variant="outlined"
-          sx={{ flex: 2, minHeight: 240, overflow: 'auto' }}
+          sx={{ flex: 1, minWidth: 0, minHeight: 240, overflow: 'auto' }}
           onScroll={list.onScroll}
           data-testid="page-scroll"
         >
@@ -79,7 +79,6 @@ export function ArticlesTab() {
               <TableRow>
                 <TableCell>{t('columns.title')}</TableCell>
                 <TableCell>{t('columns.kind')}</TableCell>
-                <TableCell>{t('columns.language')}</TableCell>
                 <TableCell>{t('columns.status')}</TableCell>
                 <TableCell align="right">{t('columns.passages')}</TableCell>
                 <TableCell align="center">{t('columns.actions')}</TableCell>
@@ -88,7 +87,7 @@ export function ArticlesTab() {
             <TableBody>
               {list.items.map((a) => (
                 <TableRow key={a.id} hover>
-                  <TableCell sx={{ maxWidth: 420 }}>
+                  <TableCell sx={{ maxWidth: 320 }}>
                     <Typography variant="body2" sx={{ fontWeight: 500 }}>
                       {a.title}
                     </Typography>
@@ -103,15 +102,12 @@ export function ArticlesTab() {
                       </Stack>
                     )}
                   </TableCell>
-                  <TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     {t(`kind.${a.kind}`)}
-                    {a.fileName && (
-                      <Typography variant="caption" color="text.secondary" component="div" noWrap>
-                        {a.fileName}
-                      </Typography>
-                    )}
+                    <Typography variant="caption" color="text.secondary" component="div" noWrap sx={{ maxWidth: 160 }}>
+                      {[t(`languages.${a.language}`), a.fileName].filter(Boolean).join(' · ')}
+                    </Typography>
                   </TableCell>
-                  <TableCell>{t(`languages.${a.language}`)}</TableCell>
                   <TableCell>
                     <Chip
                       size="small"

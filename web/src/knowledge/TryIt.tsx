@@ -33,7 +33,7 @@ export function TryIt() {
       variant="outlined"
       component="section"
       aria-labelledby="knowledge-try-it"
-      sx={{ flex: 1, p: 2, minWidth: 280, overflow: 'auto', minHeight: 200 }}
+      sx={{ flex: { xs: 'none', xl: '0 0 380px' }, p: 2, overflow: 'auto', maxHeight: { xs: 360, xl: 'none' } }}
     >
       <Typography id="knowledge-try-it" variant="subtitle1" component="h2" sx={{ fontWeight: 500 }}>
         {t('tryIt.title')}
