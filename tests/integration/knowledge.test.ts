@@ -246,6 +246,23 @@ describe('knowledge base: articles', () => {
     expect(res.status).toBe(400);
     expect(res.body.details[0].path).toEqual(['body']);
   });
+
+  it('a save whose move of the live generation fails leaves the article, its passages and LIVE as they were, and no new passages', async () => {
+    const co = await newCompany('kb-failed-save');
+    const article = await createArticle(co);
+    // a LIVE item whose map is not one: the transaction that moves the article's generation is refused
+    await table().set(`C#${co.companyId}#KB`, 'LIVE', { live: 'not a map' });
+    const before = await stored(co.companyId, article.id);
+    const res = await api('PUT', `/knowledge/${article.id}`, {
+      token: co.adminToken,
+      body: { body: 'Um texto novo que não pode ficar pela metade.' },
+    });
+    expect(res.status).toBe(500);
+    const after = await stored(co.companyId, article.id);
+    expect(after.article).toEqual(before.article);
+    expect(after.passages).toEqual(before.passages);
+    expect(after.live).toEqual(before.live);
+  });
 });
 
 describe('knowledge base: documents', () => {
