@@ -49,7 +49,10 @@ export type AuditAction =
   | 'integration.url_changed'
   | 'queue.redriven'
   | 'ticket.taken_over'
-  | 'contact.merged';
+  | 'contact.merged'
+  | 'knowledge.created'
+  | 'knowledge.updated'
+  | 'knowledge.deleted';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

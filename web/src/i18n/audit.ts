@@ -65,6 +65,11 @@ export default {
       payment_settings: { changed: 'Configuração de pagamento alterada' },
       integration: { url_changed: 'URL de integração alterada' },
       ticket: { taken_over: 'Atendimento assumido' },
+      knowledge: {
+        created: 'Artigo da base de conhecimento criado',
+        updated: 'Artigo da base de conhecimento alterado',
+        deleted: 'Artigo da base de conhecimento excluído',
+      },
     },
     targets: {
       plan: 'Plano',
@@ -76,6 +81,7 @@ export default {
       setting: 'Configuração',
       integration: 'Integração',
       ticket: 'Atendimento',
+      knowledge: 'Base de conhecimento',
     },
     fields: {
       name: 'nome',
@@ -110,6 +116,10 @@ export default {
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
       campaignsEnabled: 'campanhas ativas',
+      title: 'título',
+      tags: 'etiquetas',
+      language: 'idioma',
+      fileName: 'arquivo',
       adminUser: 'administrador',
     },
     codes: {
@@ -184,6 +194,11 @@ export default {
       payment_settings: { changed: 'Payment settings changed' },
       integration: { url_changed: 'Integration URL changed' },
       ticket: { taken_over: 'Ticket taken over' },
+      knowledge: {
+        created: 'Knowledge base article created',
+        updated: 'Knowledge base article changed',
+        deleted: 'Knowledge base article deleted',
+      },
     },
     targets: {
       plan: 'Plan',
@@ -195,6 +210,7 @@ export default {
       setting: 'Setting',
       integration: 'Integration',
       ticket: 'Ticket',
+      knowledge: 'Knowledge base',
     },
     fields: {
       name: 'name',
@@ -229,6 +245,10 @@ export default {
       useInternalChat: 'internal chat',
       useExternalApi: 'external API',
       campaignsEnabled: 'campaigns on',
+      title: 'title',
+      tags: 'tags',
+      language: 'language',
+      fileName: 'file',
       adminUser: 'administrator',
     },
     codes: {
@@ -303,6 +323,11 @@ export default {
       payment_settings: { changed: 'Configuración de pago cambiada' },
       integration: { url_changed: 'URL de integración cambiada' },
       ticket: { taken_over: 'Atención asumida' },
+      knowledge: {
+        created: 'Artículo de la base de conocimiento creado',
+        updated: 'Artículo de la base de conocimiento modificado',
+        deleted: 'Artículo de la base de conocimiento eliminado',
+      },
     },
     targets: {
       plan: 'Plan',
@@ -314,6 +339,7 @@ export default {
       setting: 'Configuración',
       integration: 'Integración',
       ticket: 'Atención',
+      knowledge: 'Base de conocimiento',
     },
     fields: {
       name: 'nombre',
@@ -348,6 +374,10 @@ export default {
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
       campaignsEnabled: 'campañas activas',
+      title: 'título',
+      tags: 'etiquetas',
+      language: 'idioma',
+      fileName: 'archivo',
       adminUser: 'administrador',
     },
     codes: {
