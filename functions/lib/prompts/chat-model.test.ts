@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FAKE_EMBEDDING_DIMS, fakeEmbedding, openAiFake } from '../../../infra/local/ai-fakes';
 import { EMBED_BATCH, EmbeddingsNotOffered, openAiCompatible } from './chat-model';
 
 vi.mock('../config', () => ({
@@ -138,5 +139,47 @@ describe('embeddings through an OpenAI-compatible provider', () => {
     await expect(openAiCompatible(ragged.base).embed({ apiKey: 'k', texts: ['a', 'b'] })).rejects.toThrow(
       'embeddings missing from the answer',
     );
+  });
+});
+
+describe('the local fake provider answers embeddings', () => {
+  /** the local stack's OpenAI fake on a port of its own */
+  async function fake() {
+    const handle = openAiFake();
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      await handle(req, res, Buffer.concat(chunks));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closing.push(() => server.close());
+    const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/@openai`;
+    return { base: `${root}/v1`, root };
+  }
+
+  it('in the OpenAI shape, deterministic, one normalized vector per text, closer for texts sharing words', async () => {
+    const { base, root } = await fake();
+    const [a, b, c] = await openAiCompatible(base).embed({
+      apiKey: 'k',
+      texts: ['Segunda via da fatura', 'segunda via da FATURA', 'receita de paella'],
+    });
+    expect(a).toHaveLength(FAKE_EMBEDDING_DIMS);
+    expect(Array.from(a!)).toEqual(Array.from(fakeEmbedding('Segunda via da fatura')));
+    const dot = (x: Float32Array, y: Float32Array) => x.reduce((sum, v, i) => sum + v * y[i]!, 0);
+    expect(dot(a!, a!)).toBeCloseTo(1, 5);
+    expect(dot(a!, b!)).toBeCloseTo(1, 5);
+    expect(dot(a!, c!)).toBeLessThan(0.5);
+    expect(await (await fetch(`${root}/_embeddings?apiKey=k`)).json()).toEqual([
+      { apiKey: 'k', model: 'text-embedding-3-small', inputs: 3 },
+    ]);
+  });
+
+  it('answers a scripted status for a key: a provider without embeddings', async () => {
+    const { base, root } = await fake();
+    await fetch(`${root}/_script`, { method: 'POST', body: JSON.stringify({ apiKey: 'none', embeddingsStatus: 404 }) });
+    await expect(openAiCompatible(base).embed({ apiKey: 'none', texts: ['a'] })).rejects.toBeInstanceOf(
+      EmbeddingsNotOffered,
+    );
+    expect(await openAiCompatible(base).embed({ apiKey: 'other', texts: ['a'] })).toHaveLength(1);
   });
 });
