@@ -37,6 +37,8 @@ export const EVENT_NAMES = [
   'sla',
   /** a Cloud API connection's message templates (issue 36): one changed (`update`, `delete`) or all synced (`reload`) */
   'whatsappTemplate',
+  /** the knowledge base (issue 39): an article or document created, changed or deleted; to admins */
+  'knowledge',
   /** the company's monthly AI cap was reached (issue 39): to admins, once per month */
   'aiBudget',
 ] as const;

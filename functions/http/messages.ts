@@ -55,7 +55,7 @@ async function writableTicket(auth: AuthContext, ticketId: number) {
  */
 export const handler = httpModule({
   'GET /messages/{id}': route({ params: ticketParams, query: MessagesQuery }, async ({ auth, params, query }) =>
-    listMessages(auth.companyId, actorOf(auth), params.id, query.cursor, query.limit),
+    listMessages(auth.companyId, actorOf(auth), params.id, query.cursor, query.limit, query.conversation),
   ),
 
   'POST /messages/{id}': route({ params: ticketParams }, async ({ auth, params, event }) => {

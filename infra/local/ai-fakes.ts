@@ -16,13 +16,17 @@ import {
  *   A request with a knowledge block (shared/knowledge-protocol.ts) is answered like a grounded model:
  *   the first passage sharing a word with the question, then its marker; the no-answer marker when no
  *   passage does. A conversation block gets a one-line summary. It reports `usage` (words as tokens).
- *   Hooks per apiKey: `POST /@openai/_script` `{ apiKey, replies?, delayMs?, status?, transcriptionStatus? }`,
- *   `GET /@openai/_requests?apiKey=`.
+ *   Hooks per apiKey: `POST /@openai/_script`
+ *   `{ apiKey, replies?, delayMs?, status?, transcriptionStatus?, embeddingsStatus? }`, `GET /@openai/_requests?apiKey=`.
  * - `/@openai/v1/audio/transcriptions`: multipart `file` + `model`; the transcript is the file's text
  *   after its first NUL byte (tests send a format's magic bytes, NUL, then the words), so a test sees
  *   which file was sent. `transcriptionStatus` answers that status instead (404: a provider without
  *   transcription). `GET /@openai/_transcriptions?apiKey=` lists each upload (model, file name,
  *   type, size, sha256).
+ * - `/@openai/v1/embeddings`: `{ model, input: string | string[] }` answered in OpenAI's shape with
+ *   fakeEmbedding's vectors. `embeddingsStatus` answers that status instead (404: a provider without
+ *   embeddings). `GET /@openai/_embeddings?apiKey=` lists each call (model, number of inputs), so a
+ *   test sees what was embedded and when.
  * - `/@typebot/api/v1/...`: Typebot's chat API with one flow (choice Vendas/Suporte, then an e-mail,
  *   then the end). Slug `slow` never answers. `GET /@typebot/_requests?slug=`.
  * - `/@webhook/{id}`: a receiver that records each POST with its headers. `POST /@webhook/{id}/_script`
@@ -64,11 +68,37 @@ function groundedAnswer(block: KnowledgeBlock, question: string): string {
   return passage ? `${passage.text}\n${passageMarker(passage.n)}` : NO_ANSWER_MARKER;
 }
 
+/** dimensions of the fake's embeddings */
+export const FAKE_EMBEDDING_DIMS = 256;
+
+/**
+ * A FAKE embedding, deterministic and not semantic: the text's folded words (weight 1) and their
+ * character trigrams (weight 0.5) hashed into FAKE_EMBEDDING_DIMS signed buckets, L2-normalized. Texts
+ * sharing words or parts of words come out close; synonyms and translations do not (a real model's
+ * do). The local fake provider answers with it, and the retrieval benchmark ranks with it in process.
+ */
+export function fakeEmbedding(text: string, dims = FAKE_EMBEDDING_DIMS): Float32Array {
+  const vector = new Float32Array(dims);
+  const add = (feature: string, weight: number) => {
+    const h = createHash('md5').update(feature).digest();
+    vector[h.readUInt32LE(0) % dims]! += (h[4]! & 1 ? 1 : -1) * weight;
+  };
+  const folded = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  for (const word of folded.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    add(`w:${word}`, 1);
+    const padded = ` ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) add(`t:${padded.slice(i, i + 3)}`, 0.5);
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((x) => x / norm);
+}
+
 export function openAiFake(): Handler {
   const scripts = new Map<
     string,
-    { replies: string[]; delayMs: number; status?: number; transcriptionStatus?: number }
+    { replies: string[]; delayMs: number; status?: number; transcriptionStatus?: number; embeddingsStatus?: number }
   >();
+  const embeddings: { apiKey: string; model: string; inputs: number }[] = [];
   const requests: { apiKey: string; body: Json }[] = [];
   const uploads: { apiKey: string; model: string; fileName: string; type: string; size: number; sha256: string }[] = [];
   return async (req, res, raw) => {
@@ -81,6 +111,7 @@ export function openAiFake(): Handler {
         delayMs: body.delayMs ?? 0,
         status: body.status,
         transcriptionStatus: body.transcriptionStatus,
+        embeddingsStatus: body.embeddingsStatus,
       });
       return send(res, 200, { ok: true });
     }
@@ -96,10 +127,35 @@ export function openAiFake(): Handler {
         200,
         uploads.filter((u) => u.apiKey === url.searchParams.get('apiKey')),
       );
-    const known = path === '/v1/chat/completions' || path === '/v1/audio/transcriptions';
+    if (path === '/_embeddings')
+      return send(
+        res,
+        200,
+        embeddings.filter((e) => e.apiKey === url.searchParams.get('apiKey')),
+      );
+    const known = ['/v1/chat/completions', '/v1/audio/transcriptions', '/v1/embeddings'].includes(path);
     if (!known || req.method !== 'POST') return send(res, 404, { error: 'not found' });
     const apiKey = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!apiKey) return send(res, 401, { error: { message: 'missing api key' } });
+    if (path === '/v1/embeddings') {
+      const body = parse(raw);
+      const status = scripts.get(apiKey)?.embeddingsStatus;
+      if (status) return send(res, status, { error: { message: 'scripted embeddings answer' } });
+      const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
+      if (!inputs.length || inputs.some((t) => typeof t !== 'string'))
+        return send(res, 400, { error: { message: 'input must be a string or an array of strings' } });
+      embeddings.push({ apiKey, model: String(body.model ?? ''), inputs: inputs.length });
+      return send(res, 200, {
+        object: 'list',
+        model: body.model,
+        data: inputs.map((text, index) => ({
+          object: 'embedding',
+          index,
+          embedding: Array.from(fakeEmbedding(text as string)),
+        })),
+        usage: { prompt_tokens: 0, total_tokens: 0 },
+      });
+    }
     if (path === '/v1/audio/transcriptions') {
       // the platform's own multipart parser (a fake needs no other)
       const form = await new Response(new Uint8Array(raw), {

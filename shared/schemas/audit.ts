@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS = [
   'queue.redriven',
   'ticket.taken_over',
   'contact.merged',
+  'knowledge.created',
+  'knowledge.updated',
+  'knowledge.deleted',
   'ai.budget_spent',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];

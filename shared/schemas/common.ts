@@ -83,13 +83,12 @@ export function pageNumberNeedsCursor<S extends z.ZodType<{ cursor?: string; pag
   });
 }
 
-export const cursorQuery = pageNumberNeedsCursor(
-  z.object({
-    cursor: z.string().optional(),
-    /** accepted for clients that page by number: 1, or any number alongside the cursor that reaches it */
-    pageNumber: z.coerce.number().int().positive().optional(),
-    limit: z.coerce.number().int().min(1).max(100).optional(),
-  }),
-);
+export const cursorFields = {
+  cursor: z.string().optional(),
+  /** accepted for clients that page by number: 1, or any number alongside the cursor that reaches it */
+  pageNumber: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+};
+export const cursorQuery = pageNumberNeedsCursor(z.object(cursorFields));
 
 export const isoDate = z.string().datetime({ offset: true });

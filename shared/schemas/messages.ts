@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, bodyId, cursorQuery } from './common';
+import { MSG, bodyId, cursorFields, pageNumberNeedsCursor } from './common';
 import type { NormalizedMediaType } from '../whatsapp-protocol';
 import { TemplateSendInput, type MessageTemplate } from './whatsapp-templates';
 import type { Transport } from '../transports';
@@ -136,7 +136,20 @@ export const SendMessageBody = z
   .refine((v) => !(v.media && v.quickMessageId), { message: 'one media only', path: ['quickMessageId'] });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
-export const MessagesQuery = cursorQuery;
+/**
+ * GET /messages/{ticketId}: `conversation` is the ticket's `<contactId>-<whatsappId>` as the client
+ * last saw it, so that the page's Query leaves beside the ticket's read. A hint: the server checks it
+ * against the ticket read beside it, and reads again when it no longer holds.
+ */
+export const MessagesQuery = pageNumberNeedsCursor(
+  z.object({
+    ...cursorFields,
+    conversation: z
+      .string()
+      .regex(/^\d{1,15}-\d{1,15}$/, MSG.invalid)
+      .optional(),
+  }),
+);
 
 /** POST /uploads: the type and size are checked against the upload policy, and bound in the signed POST. */
 export const UploadBody = z.object({

@@ -221,6 +221,8 @@ const countList = (t: Pick<StoredTicket, 'status' | 'queueId' | 'userId'>) => {
 const openByContact = new Set<number>();
 const pendingIds: number[] = [];
 const ticketIds: number[] = [];
+/** each ticket's page as the web app asks for it: with its conversation (`?conversation=`) */
+const messagePaths: string[] = [];
 const sendableIds: number[] = [];
 let batch: Item[] = [];
 for (let id = 1; id <= N_TICKETS; id++) {
@@ -269,6 +271,7 @@ for (let id = 1; id <= N_TICKETS; id++) {
     createdDay: iso(created).slice(0, 10),
   };
   ticketIds.push(id);
+  messagePaths.push(`/messages/${id}?conversation=${contact.id}-${whatsapp.id}`);
   // the bench sends as the admin: an open ticket of another attendant is locked to them (soft lock)
   if (status !== 'open') sendableIds.push(id);
   countList(ticket);
@@ -399,7 +402,7 @@ const allScenarios: Scenario[] = [
   },
   {
     name: "a ticket's message page",
-    load: () => ({ method: 'GET', token, paths: ticketIds.map((id) => `/messages/${id}`), order: 'random' }),
+    load: () => ({ method: 'GET', token, paths: messagePaths, order: 'random' }),
   },
   { name: 'contacts page', load: () => get('/contacts') },
   { name: 'dashboard 30 days', load: () => get('/dashboard?days=30') },

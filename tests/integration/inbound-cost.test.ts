@@ -22,11 +22,12 @@ let fns: {
   updateItem: typeof import('../../functions/lib/db').updateItem;
   getItem: typeof import('../../functions/lib/db').getItem;
   deleteItem: typeof import('../../functions/lib/db').deleteItem;
+  listMessages: typeof import('../../functions/lib/messages/list').listMessages;
 };
 
 beforeAll(async () => {
   await useStackFromWorker();
-  const [metrics, handle, tickets, messages, dash, settings, ticketRepo, db] = await Promise.all([
+  const [metrics, handle, tickets, messages, dash, settings, ticketRepo, db, list] = await Promise.all([
     import('../../functions/lib/metrics'),
     import('../../functions/lib/inbound/handle'),
     import('../../functions/lib/tickets/service'),
@@ -35,6 +36,7 @@ beforeAll(async () => {
     import('../../functions/lib/settings'),
     import('../../functions/lib/tickets/repo'),
     import('../../functions/lib/db'),
+    import('../../functions/lib/messages/list'),
   ]);
   fns = {
     metrics: metrics.metrics,
@@ -49,6 +51,7 @@ beforeAll(async () => {
     updateItem: db.updateItem,
     getItem: db.getItem,
     deleteItem: db.deleteItem,
+    listMessages: list.listMessages,
   };
 });
 
@@ -84,6 +87,35 @@ const inboundText = (companyId: number, whatsappId: number, from: string, wid: s
 });
 
 describe('cost per unit of work (DynamoDB requests and capacity)', () => {
+  it("a ticket's message page on an instance that never saw it costs 2 requests in 1 round trip with the client's conversation hint (3 in 3 without)", async () => {
+    const { co, whatsappId, ticketId } = await conversation('cost-page', '5511977770021');
+    const admin = { userId: co.admin.id, profile: 'admin' };
+    const ticket = await fns.getStored(co.companyId, ticketId);
+    const hint = `${ticket!.contactId}-${whatsappId}`;
+    // read already: the unread reset (a write after the answer) is not part of the page
+    const read = { set: { unreadMessages: 0 } };
+    await fns.updateItem({ pk: `C#${co.companyId}`, sk: `TICKET#${String(ticketId).padStart(10, '0')}` }, read);
+    const hinted = await fns.metrics.measure(() =>
+      fns.listMessages(co.companyId, admin, ticketId, undefined, 20, hint),
+    );
+    show('message page, hinted', hinted.usage);
+    expect(hinted.result.messages.map((m) => m.body)).toEqual(['primeira']);
+    expect(hinted.usage).toMatchObject({ calls: 2, rounds: 1 });
+
+    // a second conversation of the company, never seen, and no hint: the ticket is read first
+    const second = await conversation('cost-page-2', '5511977770022');
+    await fns.updateItem(
+      { pk: `C#${second.co.companyId}`, sk: `TICKET#${String(second.ticketId).padStart(10, '0')}` },
+      read,
+    );
+    const cold = await fns.metrics.measure(() =>
+      fns.listMessages(second.co.companyId, { userId: second.co.admin.id, profile: 'admin' }, second.ticketId),
+    );
+    show('message page, cold', cold.usage);
+    expect(cold.result.messages.map((m) => m.body)).toEqual(['primeira']);
+    expect(cold.usage.rounds).toBeGreaterThan(1);
+  });
+
   it('accepting a pending ticket takes at most 5 DynamoDB requests (was 8)', async () => {
     const { co, ticketId } = await conversation('cost-accept', '5511977770001');
     const { result, usage } = await fns.metrics.measure(() =>

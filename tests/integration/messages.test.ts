@@ -183,6 +183,34 @@ describe('messages', () => {
     }
   });
 
+  it("a wrong conversation hint still answers the ticket's own page; a malformed one is refused", async () => {
+    const co = await newCompany('msg5c');
+    const { whatsapp, queueA, agentA } = await attendanceCompany(co);
+    const mine = await createContact(co.adminToken);
+    const other = await createContact(co.adminToken);
+    const ticket = await createTicket(agentA.token, {
+      contactId: mine.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    const elsewhere = await createTicket(agentA.token, {
+      contactId: other.id,
+      whatsappId: whatsapp.id,
+      queueId: queueA.id,
+    });
+    await api('POST', `/messages/${ticket.id}`, { token: agentA.token, body: { body: 'on my ticket' } });
+    await api('POST', `/messages/${elsewhere.id}`, { token: agentA.token, body: { body: 'on the other one' } });
+    // a fresh ticket id on this instance: only the hint names a conversation, and it names the other contact's
+    const page = await api('GET', `/messages/${ticket.id}?conversation=${other.id}-${whatsapp.id}`, {
+      token: agentA.token,
+    });
+    expect(page.status).toBe(200);
+    expect(page.body.messages.map((m: any) => m.body)).toEqual(['on my ticket']);
+    const bad = await api('GET', `/messages/${ticket.id}?conversation=x-1`, { token: agentA.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ERR_VALIDATION');
+  });
+
   it('the message page refuses a ticket the viewer may not see, also once its conversation is known and after a transfer', async () => {
     const co = await newCompany('msg5b');
     const { whatsapp, queueA, queueB, agentA, agentB } = await attendanceCompany(co);
@@ -200,6 +228,12 @@ describe('messages', () => {
     const refused = await api('GET', `/messages/${ticket.id}`, { token: agentB.token });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: 'ERR_NO_PERMISSION' });
+    // the client's conversation hint starts the page's Query early: it never lets the page out
+    const hinted = await api('GET', `/messages/${ticket.id}?conversation=${contact.id}-${whatsapp.id}`, {
+      token: agentB.token,
+    });
+    expect(hinted.status).toBe(403);
+    expect(hinted.body).toEqual({ error: 'ERR_NO_PERMISSION' });
 
     // moved to queue B and its attendant: the page follows the ticket as it is now, not as it was read
     const moved = await api('PUT', `/tickets/${ticket.id}`, {

@@ -50,6 +50,9 @@ export type AuditAction =
   | 'queue.redriven'
   | 'ticket.taken_over'
   | 'contact.merged'
+  | 'knowledge.created'
+  | 'knowledge.updated'
+  | 'knowledge.deleted'
   | 'ai.budget_spent';
 
 export interface AuditEntry {

@@ -60,10 +60,20 @@ const settled = async <T>(read: Promise<{ value: T } | { error: unknown }>) => {
  * When this instance knows the ticket's conversation and the tickets its page held, the page costs
  * two requests sent together: the Query of the messages, and one BatchGet of the ticket (for the
  * visibility check, always made before anything is answered), the page's other tickets (the banners)
- * and, for a non-admin, the viewer's user. Otherwise the ticket is read first.
+ * and, for a non-admin, the viewer's user. The conversation is known from an earlier page on this
+ * instance or from the client's `conversation` hint (`<contactId>-<whatsappId>`, the ticket as its
+ * list showed it), so a fresh instance serves an opened ticket in one round trip too. Otherwise the
+ * ticket is read first.
  */
-export async function listMessages(companyId: number, actor: Actor, ticketId: number, cursor?: string, limit = PAGE) {
-  const guess = conversationOf.get(ticketHint(companyId, ticketId));
+export async function listMessages(
+  companyId: number,
+  actor: Actor,
+  ticketId: number,
+  cursor?: string,
+  limit = PAGE,
+  clientHint?: string,
+) {
+  const guess = conversationOf.get(ticketHint(companyId, ticketId)) ?? parseHint(clientHint);
   const early = guess && readPage(companyId, guess, cursor, limit);
   const first = await batchGet([
     ticketKeys(companyId, ticketId),
@@ -111,6 +121,12 @@ export async function listMessages(companyId: number, actor: Actor, ticketId: nu
   // the count the reset (after the answer) writes
   const ticket = toTicket({ ...stored, unreadMessages: 0 });
   return { messages: paged.items, ticket, hasMore: paged.hasMore, cursor: paged.cursor };
+}
+
+/** `<contactId>-<whatsappId>` as a conversation, or nothing */
+function parseHint(hint: string | undefined): Conversation | undefined {
+  const [contactId, whatsappId] = (hint ?? '').split('-').map(Number);
+  return contactId && whatsappId ? { contactId, whatsappId } : undefined;
 }
 
 /**

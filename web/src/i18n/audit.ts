@@ -65,6 +65,11 @@ export default {
       payment_settings: { changed: 'Configuração de pagamento alterada' },
       integration: { url_changed: 'URL de integração alterada' },
       ticket: { taken_over: 'Atendimento assumido' },
+      knowledge: {
+        created: 'Artigo da base de conhecimento criado',
+        updated: 'Artigo da base de conhecimento alterado',
+        deleted: 'Artigo da base de conhecimento excluído',
+      },
       ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
@@ -78,6 +83,7 @@ export default {
       setting: 'Configuração',
       integration: 'Integração',
       ticket: 'Atendimento',
+      knowledge: 'Base de conhecimento',
     },
     fields: {
       name: 'nome',
@@ -112,6 +118,10 @@ export default {
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
       campaignsEnabled: 'campanhas ativas',
+      title: 'título',
+      tags: 'etiquetas',
+      language: 'idioma',
+      fileName: 'arquivo',
       adminUser: 'administrador',
     },
     codes: {
@@ -186,6 +196,11 @@ export default {
       payment_settings: { changed: 'Payment settings changed' },
       integration: { url_changed: 'Integration URL changed' },
       ticket: { taken_over: 'Ticket taken over' },
+      knowledge: {
+        created: 'Knowledge base article created',
+        updated: 'Knowledge base article changed',
+        deleted: 'Knowledge base article deleted',
+      },
       ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
@@ -199,6 +214,7 @@ export default {
       setting: 'Setting',
       integration: 'Integration',
       ticket: 'Ticket',
+      knowledge: 'Knowledge base',
     },
     fields: {
       name: 'name',
@@ -233,6 +249,10 @@ export default {
       useInternalChat: 'internal chat',
       useExternalApi: 'external API',
       campaignsEnabled: 'campaigns on',
+      title: 'title',
+      tags: 'tags',
+      language: 'language',
+      fileName: 'file',
       adminUser: 'administrator',
     },
     codes: {
@@ -307,6 +327,11 @@ export default {
       payment_settings: { changed: 'Configuración de pago cambiada' },
       integration: { url_changed: 'URL de integración cambiada' },
       ticket: { taken_over: 'Atención asumida' },
+      knowledge: {
+        created: 'Artículo de la base de conocimiento creado',
+        updated: 'Artículo de la base de conocimiento modificado',
+        deleted: 'Artículo de la base de conocimiento eliminado',
+      },
       ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
@@ -320,6 +345,7 @@ export default {
       setting: 'Configuración',
       integration: 'Integración',
       ticket: 'Atención',
+      knowledge: 'Base de conocimiento',
     },
     fields: {
       name: 'nombre',
@@ -354,6 +380,10 @@ export default {
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
       campaignsEnabled: 'campañas activas',
+      title: 'título',
+      tags: 'etiquetas',
+      language: 'idioma',
+      fileName: 'archivo',
       adminUser: 'administrador',
     },
     codes: {

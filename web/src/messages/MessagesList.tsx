@@ -17,6 +17,8 @@ const MAX_FOCUS_MESSAGES = 2000;
 
 interface Props {
   ticketId: number;
+  /** the ticket's `<contactId>-<whatsappId>` (conversationHint) */
+  conversation?: string;
   onReply?(m: Message): void;
   readOnly?: boolean;
 }
@@ -25,10 +27,13 @@ interface Props {
  * The message list of 2.5: older pages load within 50 px of the top (keeping the reading
  * position); new messages scroll to the newest; day separators and ticket-change banners.
  */
-export function MessagesList({ ticketId, onReply, readOnly }: Props) {
+export function MessagesList({ ticketId, conversation, onReply, readOnly }: Props) {
   const { t } = useTranslation('tickets');
   const confirm = useConfirm();
-  const { messages, hasMore, loadOlder, isLoading, isValidating } = useMessages(ticketId, { live: !readOnly });
+  const { messages, hasMore, loadOlder, isLoading, isValidating } = useMessages(ticketId, {
+    live: !readOnly,
+    conversation,
+  });
   // `?message=<id>` (a search hit): older pages load until it is there, then it is scrolled to and marked
   const [params] = useSearchParams();
   const focusId = readOnly ? null : params.get('message');

@@ -6,17 +6,29 @@ import { liveMutation } from '../realtime/cache';
 import { toPage, type Message, type Page } from '../tickets/types';
 import { mergeMessages, readOnArrival } from './timeline';
 
+/** A ticket's conversation as the message route's hint: its contact and connection. */
+export const conversationHint = (ticket: { contactId: number; whatsappId?: number | null }) =>
+  ticket.whatsappId ? `${ticket.contactId}-${ticket.whatsappId}` : undefined;
+
 /**
  * A ticket's messages: newest page first, older pages by cursor (attendance.md 2.5); create/update
  * events for the ticket's chat box add or replace messages. A live chat box reads the contact's
  * new messages as they arrive (the read call is the first page, as when the ticket is opened).
+ * `conversation` (`<contactId>-<whatsappId>`, see conversationHint) lets the server read the page
+ * beside the ticket instead of after it.
  */
-export function useMessages(ticketId: number | null | undefined, opts: { live?: boolean } = { live: true }) {
+export function useMessages(
+  ticketId: number | null | undefined,
+  opts: { live?: boolean; conversation?: string } = { live: true },
+) {
   const { data, size, setSize, mutate, isLoading, isValidating } = useSWRInfinite<Page<Message>>(
     (index, previous: Page<Message> | null) => {
       if (!ticketId) return null;
       if (previous && !previous.hasMore) return null;
-      return [`/messages/${ticketId}`, { cursor: index === 0 ? undefined : (previous?.cursor ?? undefined) }] as const;
+      return [
+        `/messages/${ticketId}`,
+        { cursor: index === 0 ? undefined : (previous?.cursor ?? undefined), conversation: opts.conversation },
+      ] as const;
     },
     async ([path, q]: readonly [string, Record<string, unknown>]) =>
       toPage<Message>(await api.get(path, q as never), 'messages'),
@@ -51,8 +63,8 @@ export function useMessages(ticketId: number | null | undefined, opts: { live?: 
       return;
     }
     unreadWhileHidden.current = false;
-    void api.get(`/messages/${ticketId}`, { limit: 1 }).catch(() => undefined);
-  }, [ticketId]);
+    void api.get(`/messages/${ticketId}`, { limit: 1, conversation: opts.conversation }).catch(() => undefined);
+  }, [ticketId, opts.conversation]);
   useEffect(() => {
     if (!opts.live) return;
     const onShow = () => unreadWhileHidden.current && markRead();

@@ -2,6 +2,7 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '
 import { useTranslation } from 'react-i18next';
 import { usePhone } from '../components/usePhone';
 import { MessagesList } from '../messages/MessagesList';
+import { conversationHint } from '../messages/useMessages';
 import type { Ticket } from './types';
 
 /** The admin peek (eye icon): the conversation read-only, without accepting the ticket. */
@@ -22,7 +23,7 @@ export function PeekModal({ ticket, onClose }: { ticket: Ticket | null; onClose(
       </DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
         <Box sx={{ height: '60vh', display: 'flex', flexDirection: 'column' }}>
-          {ticket && <MessagesList ticketId={ticket.id} readOnly />}
+          {ticket && <MessagesList ticketId={ticket.id} conversation={conversationHint(ticket)} readOnly />}
         </Box>
       </DialogContent>
       <DialogActions>

@@ -32,6 +32,7 @@ import { MountWhenOpened } from '../components/MountWhenOpened';
 import { useAuth } from '../auth/AuthProvider';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { MessagesList } from '../messages/MessagesList';
+import { conversationHint } from '../messages/useMessages';
 import { Composer } from '../messages/Composer';
 import { mayOpenTicket, viewerOf } from './membership';
 import { ticketActions } from './api';
@@ -333,7 +334,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           </Stack>
           <TagPicker ticket={ticket} onChange={(tags) => setTicket((cur) => (cur ? { ...cur, tags } : cur))} />
         </Paper>
-        <MessagesList ticketId={ticket.id} onReply={setReplyTo} />
+        <MessagesList ticketId={ticket.id} conversation={conversationHint(ticket)} onReply={setReplyTo} />
         {holder !== null ? (
           <Suspense fallback={null}>
             <LockNotice holder={holder} canTakeOver={canTakeOver} busy={busy} onTakeOver={takeOver} />
