@@ -319,6 +319,16 @@ export const http: HttpModule[] = [
     name: 'prompts',
     routes: ['GET /prompt', 'GET /prompt/{id}', 'POST /prompt', 'PUT /prompt/{id}', 'DELETE /prompt/{id}'],
   },
+  // the knowledge base's learning (issue 39): unanswered questions and the agent's test bench (admins, useOpenAi)
+  {
+    name: 'knowledge-learn',
+    routes: [
+      'GET /knowledge/unanswered',
+      'DELETE /knowledge/unanswered/{id}',
+      'POST /knowledge/unanswered/{id}/draft',
+      'POST /knowledge/test-bench',
+    ],
+  },
   {
     name: 'queue-integrations',
     routes: [

@@ -37,6 +37,8 @@ export const EVENT_NAMES = [
   'sla',
   /** a Cloud API connection's message templates (issue 36): one changed (`update`, `delete`) or all synced (`reload`) */
   'whatsappTemplate',
+  /** the agent's unanswered questions (issue 39): one drafted into an article (`update`) or dismissed (`delete`); to admins */
+  'knowledgeUnanswered',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -41,6 +41,7 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'Não dá para reagir a esta mensagem: ela ainda não foi enviada, foi apagada ou não pôde ser lida.',
     ERR_AI_BUDGET_SPENT: 'O limite mensal de uso da IA desta empresa foi atingido.',
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Pergunta não encontrada: ela já foi descartada.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexão já tem a API oficial anexada: remova-a antes de anexar outra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexão não tem a API oficial anexada.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -127,6 +128,7 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'This message cannot take a reaction: it was not sent yet, was deleted or could not be read.',
     ERR_AI_BUDGET_SPENT: "This company's monthly AI usage limit has been reached.",
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Question not found: it was already dismissed.',
     ERR_TRANSPORT_ATTACHED: 'This connection already has the Cloud API attached: remove it before attaching another.',
     ERR_TRANSPORT_NOT_ATTACHED: 'This connection has no Cloud API attached.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -214,6 +216,7 @@ export default {
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
     ERR_MESSAGE_NOT_REACTABLE: 'No se puede reaccionar a este mensaje: aún no se envió, se borró o no se pudo leer.',
     ERR_AI_BUDGET_SPENT: 'Se alcanzó el límite mensual de uso de IA de esta empresa.',
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Pregunta no encontrada: ya se descartó.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexión ya tiene la API oficial añadida: quítela antes de añadir otra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexión no tiene la API oficial añadida.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
