@@ -11,9 +11,8 @@ const params = z.object({ id: z.string().trim().min(1).max(64) });
 
 /** Learning before and after going live (issue 39 item 4): unanswered questions and the test bench; admins, useOpenAi. */
 export const handler = httpModule({
-  'GET /knowledge/unanswered': route(
-    { feature, permission: ADMIN, query: cursorQuery },
-    async ({ auth, query }) => listUnanswered(auth.companyId, query),
+  'GET /knowledge/unanswered': route({ feature, permission: ADMIN, query: cursorQuery }, async ({ auth, query }) =>
+    listUnanswered(auth.companyId, query),
   ),
 
   'DELETE /knowledge/unanswered/{id}': route({ feature, permission: ADMIN, params }, async ({ auth, params }) =>
@@ -24,7 +23,8 @@ export const handler = httpModule({
     draftFromUnanswered(auth.companyId, params.id),
   ),
 
-  'POST /knowledge/test-bench': route({ feature, permission: ADMIN, body: KnowledgeBenchBody }, async ({ auth, body }) =>
-    runBench(auth.companyId, body),
+  'POST /knowledge/test-bench': route(
+    { feature, permission: ADMIN, body: KnowledgeBenchBody },
+    async ({ auth, body }) => runBench(auth.companyId, body),
   ),
 });

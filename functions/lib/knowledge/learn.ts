@@ -121,7 +121,11 @@ async function repliesAfter(companyId: number, ticket: StoredTicket, after: stri
 
 /** A title from the question: its first line, trimmed to a title's length (at least 3 characters). */
 function titleOf(question: string) {
-  const line = question.split('\n').find((l) => l.trim())?.trim() ?? question.trim();
+  const line =
+    question
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? question.trim();
   const title = line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1).trimEnd()}…` : line;
   return title.length >= 3 ? title : `${title} ?`.padEnd(3, '?');
 }
