@@ -39,6 +39,8 @@ export const EVENT_NAMES = [
   'whatsappTemplate',
   /** the agent's unanswered questions (issue 39): one drafted into an article (`update`) or dismissed (`delete`); to admins */
   'knowledgeUnanswered',
+  /** the company's monthly AI cap was reached (issue 39): to admins, once per month */
+  'aiBudget',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -41,6 +41,7 @@ const RULES: Record<SettingKey, SettingPolicy> = {
   initialMenu: OPTION,
   awayAfterMinutes: OPTION,
   takeoverByAnyUser: OPTION,
+  aiMonthlyCallLimit: { ...OPTION, read: 'admin' },
   asaas: PAYMENT,
   asaasWebhookToken: PAYMENT,
 };
