@@ -319,6 +319,19 @@ export const http: HttpModule[] = [
     name: 'prompts',
     routes: ['GET /prompt', 'GET /prompt/{id}', 'POST /prompt', 'PUT /prompt/{id}', 'DELETE /prompt/{id}'],
   },
+  // the knowledge base (useOpenAi, admins): documents are read for their text here, hence the memory
+  {
+    name: 'knowledge',
+    memory: 1024,
+    routes: [
+      'GET /knowledge',
+      'GET /knowledge/{id}',
+      'POST /knowledge',
+      'PUT /knowledge/{id}',
+      'DELETE /knowledge/{id}',
+      'POST /knowledge/search',
+    ],
+  },
   // the knowledge base's learning (issue 39): unanswered questions and the agent's test bench (admins, useOpenAi)
   {
     name: 'knowledge-learn',

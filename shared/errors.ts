@@ -58,6 +58,14 @@ export const ERROR_STATUS = {
   ERR_AI_BUDGET_SPENT: 429,
   /** an unanswered question of the knowledge base that is not there (dismissed, or another company's) */
   ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 404,
+  /** a knowledge base document: not a PDF, DOCX, plain text or Markdown file */
+  ERR_KNOWLEDGE_FILE_TYPE: 415,
+  /** a knowledge base document that cannot be read (damaged, encrypted, not what its type says) */
+  ERR_KNOWLEDGE_FILE_UNREADABLE: 422,
+  /** a knowledge base document with no text (a scanned PDF, an empty file) */
+  ERR_KNOWLEDGE_EMPTY: 422,
+  /** a knowledge base document over KNOWLEDGE_MAX_FILE_BYTES, or whose text is over KNOWLEDGE_MAX_BODY */
+  ERR_KNOWLEDGE_TOO_LARGE: 413,
   /** a campaign that is running, finished, or scheduled within the hour (management.md 4) */
   ERR_CAMPAIGN_NOT_EDITABLE: 409,
   // Platform and billing (issue 10).

@@ -41,6 +41,8 @@ export const EVENT_NAMES = [
   'knowledgeUnanswered',
   /** the company's monthly AI cap was reached (issue 39): to admins, once per month */
   'aiBudget',
+  /** the knowledge base (issue 39): an article or document created, changed or deleted; to admins */
+  'knowledge',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -17,3 +17,22 @@ describe('upload policy lookups by claimed type', () => {
       );
   });
 });
+
+describe('Markdown documents (the knowledge base, issue 39)', () => {
+  const md = new TextEncoder().encode('# Trocas\n\nAté 30 dias.');
+
+  it('a .md file is a document stored as text/markdown, by its type, its alias or its name', () => {
+    for (const mimetype of ['text/markdown', 'text/x-markdown', '', 'application/octet-stream'])
+      expect(acceptUpload({ fileName: 'faq.md', mimetype, size: md.length, head: md })).toMatchObject({
+        mimetype: 'text/markdown',
+        kind: 'document',
+      });
+  });
+
+  it('markup or binary bytes under a Markdown name are refused', () => {
+    for (const head of [new TextEncoder().encode('<script>x</script>'), new Uint8Array([0x4d, 0x5a, 0, 1])])
+      expect(() => acceptUpload({ fileName: 'faq.md', mimetype: 'text/markdown', size: 10, head })).toThrow(
+        expect.objectContaining({ code: 'ERR_UPLOAD_TYPE_NOT_ALLOWED' }),
+      );
+  });
+});

@@ -87,6 +87,7 @@ const TYPES = new Map<string, TypeRule>(
     'application/vnd.rar': { kind: 'document', magic: 'rar', extensions: ['rar'] },
     'application/x-7z-compressed': { kind: 'document', magic: '7z', extensions: ['7z'] },
     'text/plain': { kind: 'document', magic: 'text', extensions: ['txt'] },
+    'text/markdown': { kind: 'document', magic: 'text', extensions: ['md', 'markdown'] },
     'text/csv': { kind: 'document', magic: 'text', extensions: ['csv'] },
     'application/rtf': { kind: 'document', magic: 'text', extensions: ['rtf'] },
   } satisfies Record<string, TypeRule>),
@@ -105,6 +106,7 @@ const ALIASES = new Map<string, string>(
     'application/x-zip-compressed': 'application/zip',
     'application/x-rar-compressed': 'application/vnd.rar',
     'text/rtf': 'application/rtf',
+    'text/x-markdown': 'text/markdown',
   }),
 );
 

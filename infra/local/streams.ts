@@ -13,6 +13,29 @@ export interface StreamPoller {
   stop(): Promise<void>;
 }
 
+/**
+ * DynamoDB Local's Streams API writes an empty map attribute as `{}` where DynamoDB writes
+ * `{ "M": {} }`, which no reader of a record can decode: the record is given DynamoDB's form.
+ */
+type Value = Record<string, unknown>;
+function repairValue(value: Value): Value {
+  if (Object.keys(value).length === 0) return { M: {} };
+  if (value.M) return { M: repairImage(value.M as Record<string, Value>) };
+  if (Array.isArray(value.L)) return { L: (value.L as Value[]).map(repairValue) };
+  return value;
+}
+const repairImage = (image: Record<string, Value>) =>
+  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repairValue(value)]));
+
+export function repairRecord(record: DynamoDBRecord): DynamoDBRecord {
+  const images = record.dynamodb;
+  if (!images) return record;
+  const fixed = { ...images };
+  for (const field of ['NewImage', 'OldImage', 'Keys'] as const)
+    if (images[field]) fixed[field] = repairImage(images[field] as Record<string, Value>) as typeof images.NewImage;
+  return { ...record, dynamodb: fixed };
+}
+
 const POLL_MS = 100;
 const RETRY_MS = 1000;
 
@@ -85,7 +108,7 @@ export async function startStreamPoller(opts: {
       ShardIterator: iterator,
       Limit: opts.batchSize,
     });
-    if (out.Records?.length) await opts.consumer({ Records: out.Records });
+    if (out.Records?.length) await opts.consumer({ Records: out.Records.map(repairRecord) });
     if (out.NextShardIterator) iterators.set(shardId, out.NextShardIterator);
     else iterators.delete(shardId);
     return out.Records?.length ?? 0;

@@ -35,6 +35,9 @@ export const AUDIT_ACTIONS = [
   'ticket.taken_over',
   'contact.merged',
   'ai.budget_spent',
+  'knowledge.created',
+  'knowledge.updated',
+  'knowledge.deleted',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

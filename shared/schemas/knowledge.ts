@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, bodyId, bodyInt } from './common';
+import { MSG, bodyId, bodyInt, cursorQuery } from './common';
 
 /**
  * The company's knowledge base (issue 39): articles written in the app and documents uploaded, split
@@ -17,16 +17,18 @@ export const KNOWLEDGE_DOCUMENT_TYPES = {
   'text/markdown': 'md',
 } as const;
 export const KNOWLEDGE_MAX_BODY = 100_000;
+/** the largest document file read for its text (the upload policy allows bigger documents elsewhere) */
+export const KNOWLEDGE_MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const KNOWLEDGE_MAX_TAGS = 20;
 /** passages the agent gives the model per answer */
 export const KNOWLEDGE_TOP_K = 3;
 
 const title = z.string({ error: MSG.required }).trim().min(3, MSG.short).max(200, MSG.long);
+// no defaults here: an omitted field of a PUT must stay omitted (zod fills a default even under optional())
 const tags = z
   .array(z.string().trim().min(1, MSG.short).max(40, MSG.long), { error: MSG.invalid })
-  .max(KNOWLEDGE_MAX_TAGS, MSG.invalid)
-  .default([]);
-const language = z.enum(KNOWLEDGE_LANGUAGES, { error: MSG.invalid }).default('pt');
+  .max(KNOWLEDGE_MAX_TAGS, MSG.invalid);
+const language = z.enum(KNOWLEDGE_LANGUAGES, { error: MSG.invalid });
 const status = z.enum(['published', 'draft'], { error: MSG.invalid });
 
 /** An uploaded document: the key `POST /uploads` answered (under the company's prefix). */
@@ -39,8 +41,8 @@ const upload = z.object({
 export const KnowledgeBody = z
   .object({
     title,
-    tags,
-    language,
+    tags: tags.default([]),
+    language: language.default('pt'),
     status: status.default('published'),
     body: z.string().trim().min(1, MSG.short).max(KNOWLEDGE_MAX_BODY, MSG.long).optional(),
     upload: upload.optional(),
@@ -81,11 +83,19 @@ export interface KnowledgeArticle {
   updatedAt: string;
 }
 
-/** GET /knowledge?searchParam&pageNumber: without `body` (the list shows a line of it as `excerpt`). */
+/** GET /knowledge?searchParam&cursor: `searchParam` matches titles and tags (case and accents ignored). */
+export const KnowledgeQuery = cursorQuery.extend({
+  searchParam: z.string().trim().max(100, MSG.long).optional(),
+});
+
+/** A row of the list (and of the `knowledge` realtime event): without `body`, a line of it as `excerpt`. */
+export type KnowledgeRow = Omit<KnowledgeArticle, 'body'> & { excerpt: string };
+
+/** GET /knowledge: newest first, paged by cursor as the other lists. */
 export interface KnowledgeListResponse {
-  articles: (Omit<KnowledgeArticle, 'body'> & { excerpt: string })[];
-  count: number;
+  articles: KnowledgeRow[];
   hasMore: boolean;
+  cursor?: string;
 }
 
 /** A passage of an article: what retrieval ranks and the agent quotes. */
@@ -107,6 +117,9 @@ export const KnowledgeSearchBody = z.object({
   question: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(2000, MSG.long),
   promptId: bodyId.optional(),
 });
+export interface KnowledgeSearchResponse {
+  passages: RetrievedPassage[];
+}
 
 /** A customer question the agent could not answer (GET /knowledge/unanswered). */
 export interface UnansweredQuestion {

@@ -111,6 +111,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /campaigns/{id}/media-upload': image,
   'PUT /files/{id}': () => ({ name: 'Taken Over', message: 'Taken over' }),
   'PUT /prompt/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
   'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
   'PUT /companies/{id}': () => ({ name: 'Taken Over' }),
   'PUT /plans/{id}': () => ({ name: 'Taken Over' }),
@@ -147,6 +148,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   invoices: { id: () => ids.invoice! },
   plans: { id: () => 1 },
   prompt: { id: () => ids.prompt! },
+  knowledge: { id: () => ids.knowledge! },
   queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
@@ -295,6 +297,13 @@ beforeAll(async () => {
     }),
     'prompt',
   );
+  const knowledge = ok(
+    await api('POST', '/knowledge', {
+      token: t,
+      body: { title: `Article ${marker}`, body: `The answer of ${marker} to every question.`, tags: [marker] },
+    }),
+    'knowledge article',
+  );
   const integration = ok(
     await api('POST', '/queueIntegration', {
       token: t,
@@ -328,6 +337,7 @@ beforeAll(async () => {
     unansweredQuestion: `${Date.parse(askedAt)}-${ticket.id}`,
     pushSubscription: pushDevice.id,
     prompt: prompt.id,
+    knowledge: knowledge.id,
     integration: integration.id,
     contactList: contactList.id,
     contactListItem: contactListItem.id,

@@ -55,6 +55,7 @@ export const routes: AppRoute[] = [
   page('/schedules', 'private', () => import('./schedules/SchedulesPage')),
   page('/files', 'private', () => import('./files/FilesPage')),
   page('/prompts', 'private', () => import('./prompts/PromptsPage')),
+  page('/knowledge', 'private', () => import('./knowledge/KnowledgePage')),
   page('/queue-integration', 'private', () => import('./integrations/IntegrationsPage')),
   page('/messages-api', 'private', () => import('./messages-api/MessagesApiPage')),
   page('/audit', 'private', () => import('./audit/AuditPage')),

@@ -18,6 +18,9 @@ export const passageKeys = (companyId: number, articleId: number, gen: number, n
   sk: `P#${pad(articleId)}#${pad(gen, 6)}#${pad(n, 5)}`,
 });
 export const PASSAGE_PREFIX = 'P#';
+/** the sort-key prefix of an article's passages: all its generations, or one */
+export const articlePassagesPrefix = (articleId: number, gen?: number) =>
+  `${PASSAGE_PREFIX}${pad(articleId)}#${gen === undefined ? '' : `${pad(gen, 6)}#`}`;
 export const liveKeys = (companyId: number) => ({ pk: knowledgePk(companyId), sk: 'LIVE' });
 
 export interface LiveItem {

@@ -66,6 +66,11 @@ export default {
       integration: { url_changed: 'URL de integração alterada' },
       ticket: { taken_over: 'Atendimento assumido' },
       ai: { budget_spent: 'Limite mensal de IA atingido' },
+      knowledge: {
+        created: 'Artigo da base de conhecimento criado',
+        updated: 'Artigo da base de conhecimento alterado',
+        deleted: 'Artigo da base de conhecimento excluído',
+      },
     },
     targets: {
       ai: 'IA (mês)',
@@ -78,6 +83,7 @@ export default {
       setting: 'Configuração',
       integration: 'Integração',
       ticket: 'Atendimento',
+      knowledge: 'Base de conhecimento',
     },
     fields: {
       name: 'nome',
@@ -112,6 +118,10 @@ export default {
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
       campaignsEnabled: 'campanhas ativas',
+      title: 'título',
+      tags: 'etiquetas',
+      language: 'idioma',
+      fileName: 'arquivo',
       adminUser: 'administrador',
     },
     codes: {
@@ -187,6 +197,11 @@ export default {
       integration: { url_changed: 'Integration URL changed' },
       ticket: { taken_over: 'Ticket taken over' },
       ai: { budget_spent: 'Monthly AI limit reached' },
+      knowledge: {
+        created: 'Knowledge base article created',
+        updated: 'Knowledge base article changed',
+        deleted: 'Knowledge base article deleted',
+      },
     },
     targets: {
       ai: 'AI (month)',
@@ -199,6 +214,7 @@ export default {
       setting: 'Setting',
       integration: 'Integration',
       ticket: 'Ticket',
+      knowledge: 'Knowledge base',
     },
     fields: {
       name: 'name',
@@ -233,6 +249,10 @@ export default {
       useInternalChat: 'internal chat',
       useExternalApi: 'external API',
       campaignsEnabled: 'campaigns on',
+      title: 'title',
+      tags: 'tags',
+      language: 'language',
+      fileName: 'file',
       adminUser: 'administrator',
     },
     codes: {
@@ -308,6 +328,11 @@ export default {
       integration: { url_changed: 'URL de integración cambiada' },
       ticket: { taken_over: 'Atención asumida' },
       ai: { budget_spent: 'Límite mensual de IA alcanzado' },
+      knowledge: {
+        created: 'Artículo de la base de conocimiento creado',
+        updated: 'Artículo de la base de conocimiento modificado',
+        deleted: 'Artículo de la base de conocimiento eliminado',
+      },
     },
     targets: {
       ai: 'IA (mes)',
@@ -320,6 +345,7 @@ export default {
       setting: 'Configuración',
       integration: 'Integración',
       ticket: 'Atención',
+      knowledge: 'Base de conocimiento',
     },
     fields: {
       name: 'nombre',
@@ -354,6 +380,10 @@ export default {
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
       campaignsEnabled: 'campañas activas',
+      title: 'título',
+      tags: 'etiquetas',
+      language: 'idioma',
+      fileName: 'archivo',
       adminUser: 'administrador',
     },
     codes: {

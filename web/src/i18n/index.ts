@@ -58,6 +58,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   contactLists: () => import('./contactLists'),
   campaigns: () => import('./campaigns'),
   prompts: () => import('./prompts'),
+  knowledge: () => import('./knowledge'),
   integrations: () => import('./integrations'),
   messagesApi: () => import('./messagesApi'),
   audit: () => import('./audit'),

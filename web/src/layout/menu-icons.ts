@@ -14,6 +14,7 @@ import PeopleIcon from '@mui/icons-material/PeopleOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import AnnouncementIcon from '@mui/icons-material/AnnouncementOutlined';
 import PsychologyIcon from '@mui/icons-material/Psychology';
+import MenuBookIcon from '@mui/icons-material/MenuBookOutlined';
 import DeviceHubIcon from '@mui/icons-material/DeviceHubOutlined';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
@@ -40,6 +41,7 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   campaignsConfig: SettingsIcon,
   announcements: AnnouncementIcon,
   prompts: PsychologyIcon,
+  knowledge: MenuBookIcon,
   queueIntegration: DeviceHubIcon,
   connections: SyncAltIcon,
   files: AttachFileIcon,

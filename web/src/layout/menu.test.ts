@@ -33,6 +33,11 @@ describe('side menu gating (attendance.md 2.2)', () => {
       expect.arrayContaining(['messagesApi', 'campaignsList', 'contactLists', 'campaignsConfig']),
     );
   });
+  test('the knowledge base is for admins on plans with useOpenAi', () => {
+    expect(keys({ profile: 'admin', plan: { useOpenAi: true } })).toContain('knowledge');
+    expect(keys({ profile: 'admin', plan: {} })).not.toContain('knowledge');
+    expect(keys({ profile: 'user', plan: { useOpenAi: true } })).not.toContain('knowledge');
+  });
   test('the cshow storage flag shows campaigns without the plan flag', () => {
     expect(keys({ profile: 'admin', cshow: true })).toContain('campaignsList');
     expect(keys({ profile: 'admin' })).not.toContain('campaignsList');

@@ -59,6 +59,8 @@ export const MENU: MenuEntry[] = [
   },
   { key: 'announcements', to: '/announcements', section: 'main', show: (c) => c.super },
   { key: 'prompts', to: '/prompts', section: 'main', show: feature('useOpenAi') },
+  // the AI agent's knowledge (issue 39): the admins', on plans with AI
+  { key: 'knowledge', to: '/knowledge', section: 'main', show: (c) => admin(c) && Boolean(c.plan?.useOpenAi) },
   { key: 'queueIntegration', to: '/queue-integration', section: 'main', show: feature('useIntegrations') },
   { key: 'connections', to: '/connections', section: 'admin', show: admin },
   { key: 'files', to: '/files', section: 'admin', show: admin },
