@@ -1,6 +1,7 @@
 import '#lib/startup';
 import { z } from 'zod';
 import { httpModule, route } from '#lib/http';
+import { actorOf } from '#lib/audit/actor';
 import { cursorQuery } from '#shared/schemas/common';
 import { KnowledgeBenchBody } from '#shared/schemas/knowledge';
 import { dismissUnanswered, draftFromUnanswered, listUnanswered, runBench } from '#lib/knowledge/learn';
@@ -19,8 +20,10 @@ export const handler = httpModule({
     dismissUnanswered(auth.companyId, params.id),
   ),
 
-  'POST /knowledge/unanswered/{id}/draft': route({ feature, permission: ADMIN, params }, async ({ auth, params }) =>
-    draftFromUnanswered(auth.companyId, params.id),
+  'POST /knowledge/unanswered/{id}/draft': route(
+    { feature, permission: ADMIN, params },
+    async ({ auth, params, clientAddress }) =>
+      draftFromUnanswered(auth.companyId, params.id, actorOf(auth, clientAddress)),
   ),
 
   'POST /knowledge/test-bench': route(

@@ -27,43 +27,11 @@ async function promptFor(co: TestCompany, useKnowledgeBase: boolean) {
   return { prompt: res.body as { id: number }, apiKey, queue: q };
 }
 
-/** A published article's one passage, live (the knowledge store's layout: functions/lib/knowledge/keys.ts). */
-async function liveArticles(co: TestCompany, articles: { id: number; title: string; text: string }[]) {
-  const raw = rawTable();
-  const now = new Date().toISOString();
-  for (const a of articles) {
-    await raw.put({
-      pk: `C#${co.companyId}`,
-      sk: `KB#${pad(a.id)}`,
-      id: a.id,
-      companyId: co.companyId,
-      kind: 'article',
-      title: a.title,
-      body: a.text,
-      tags: [],
-      language: 'pt',
-      status: 'published',
-      passages: 1,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await raw.put({
-      pk: `C#${co.companyId}#KB`,
-      sk: `P#${pad(a.id)}#${pad(1, 6)}#${pad(0, 5)}`,
-      articleId: a.id,
-      gen: 1,
-      n: 0,
-      title: a.title,
-      text: a.text,
-      language: 'pt',
-    });
-  }
-  await raw.put({
-    pk: `C#${co.companyId}#KB`,
-    sk: 'LIVE',
-    v: Date.now(),
-    live: Object.fromEntries(articles.map((a) => [String(a.id), 1])),
-  });
+/** A published article, through the knowledge base's own route. */
+async function publishedArticle(co: TestCompany, title: string, body: string) {
+  const res = await api('POST', '/knowledge', { token: co.adminToken, body: { title, body, status: 'published' } });
+  if (res.status !== 201) throw new Error(`article: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: number };
 }
 
 const unanswered = async (co: TestCompany, query = '') =>
@@ -141,12 +109,27 @@ describe('unanswered questions (issue 39 item 4)', () => {
       expect(again.body.id).toBe(draft.body.id);
       const articles = (await table().query(`C#${co.companyId}`)).filter((i) => String(i.sk).startsWith('KB#'));
       expect(articles).toHaveLength(1);
+      // it is an article of the knowledge base like any other: listed as a draft, told to admins
+      const listed = await api('GET', '/knowledge', { token: co.adminToken });
+      expect(listed.body.articles.map((x: any) => [x.id, x.status])).toEqual([[draft.body.id, 'draft']]);
+      await rt.waitFor(
+        (e) =>
+          e.event === `company-${co.companyId}-knowledge` &&
+          e.data.action === 'create' &&
+          e.data.articleId === draft.body.id,
+      );
 
       // nobody answered the second one on its ticket: the draft holds the question
       const q2 = list.body.questions[0];
       const draft2 = await api('POST', `/knowledge/unanswered/${q2.id}/draft`, { token: co.adminToken });
       expect(draft2.body).toMatchObject({ status: 'draft', body: 'Aceitam pagamento em bitcoin?' });
       expect(draft2.body.id).not.toBe(draft.body.id);
+      // a draft the admin deleted can be made again
+      expect((await api('DELETE', `/knowledge/${draft2.body.id}`, { token: co.adminToken })).status).toBe(200);
+      const redraft = await api('POST', `/knowledge/unanswered/${q2.id}/draft`, { token: co.adminToken });
+      expect(redraft.status).toBe(200);
+      expect(redraft.body.id).not.toBe(draft2.body.id);
+      expect((await unanswered(co)).body.questions.find((q: any) => q.id === q2.id).articleId).toBe(redraft.body.id);
 
       // dismissed: gone from the list, told to admins; its draft stays
       const dismissed = await api('DELETE', `/knowledge/unanswered/${q1.id}`, { token: co.adminToken });
@@ -196,7 +179,18 @@ describe('unanswered questions (issue 39 item 4)', () => {
     expect(foreign.status).toBe(400);
     // untouched
     expect((await unanswered(a)).body.questions).toEqual([question]);
+    expect((await table().query(`C#${a.companyId}`)).filter((i) => String(i.sk).startsWith('KB#'))).toEqual([]);
     expect((await table().query(`C#${b.companyId}`)).filter((i) => String(i.sk).startsWith('KB#'))).toEqual([]);
+
+    // two clicks at once make one draft: the other answers it too, or ERR_CONFLICT while it is written
+    const clicks = await Promise.all(
+      [1, 2].map(() => api('POST', `/knowledge/unanswered/${question.id}/draft`, { token: a.adminToken })),
+    );
+    const made = clicks.filter((c) => c.status === 200);
+    expect(made.length).toBeGreaterThan(0);
+    for (const c of clicks) if (c.status !== 200) expect(c.body.error).toBe('ERR_CONFLICT');
+    expect(new Set(made.map((c) => c.body.id)).size).toBe(1);
+    expect((await table().query(`C#${a.companyId}`)).filter((i) => String(i.sk).startsWith('KB#'))).toHaveLength(1);
 
     const agent = await createUser(a, { profile: 'user' });
     for (const [method, path] of [
@@ -264,13 +258,11 @@ describe('the test bench (issue 39 item 4)', () => {
     const co = await newCompany('kbl3');
     const other = await newCompany('kbl3b');
     const { prompt, apiKey } = await promptFor(co, true);
-    await liveArticles(co, [
-      {
-        id: 1,
-        title: 'Horário de funcionamento',
-        text: 'Horário de funcionamento: abrimos de segunda a sexta, das 9h às 18h.',
-      },
-    ]);
+    const article = await publishedArticle(
+      co,
+      'Horário de funcionamento',
+      'Horário de funcionamento: abrimos de segunda a sexta, das 9h às 18h.',
+    );
     // the tickets come through a line without a prompt: nothing answered them
     const w = await connectedWhatsapp(co.adminToken, co.companyId);
     const tickets = await closedTickets(co, w.id, [
@@ -308,7 +300,7 @@ describe('the test bench (issue 39 item 4)', () => {
     expect(byTicket.get(tickets[0]!.id)).toMatchObject({
       question: 'Qual o horário de funcionamento?',
       handOff: false,
-      passages: [{ articleId: 1, title: 'Horário de funcionamento' }],
+      passages: [{ articleId: article.id, title: 'Horário de funcionamento' }],
     });
     expect(byTicket.get(tickets[0]!.id).answer).toContain('das 9h às 18h');
     expect(byTicket.get(tickets[1]!.id)).toMatchObject({

@@ -2,16 +2,16 @@ import type { KnowledgeArticle, KnowledgeBenchRow, UnansweredQuestion } from '#s
 import { KNOWLEDGE_MAX_BODY } from '#shared/schemas/knowledge';
 import type { Message } from '#shared/schemas/messages';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { deleteItem, getItem, putTx, query, stripKeys, transact, updateTx, type Item } from '../db';
-import { companyScope, nextId } from '../ids';
-import { nowIso } from '../keys';
+import type { AuditActor } from '../audit/actor';
+import { deleteItem, getItem, query, stripKeys, updateItem, type Item } from '../db';
 import { AppError } from '../errors';
 import { conversationPk } from '../messages/repo';
 import { publish } from '../realtime';
 import { promptForRun } from '../prompts/service';
 import { getStoredTicket, ticketIndex, toStored, type StoredTicket } from '../tickets/repo';
 import { answerFromKnowledge } from './agent';
-import { articleKeys, unansweredId, unansweredKeysOf, unansweredPk } from './keys';
+import { unansweredId, unansweredKeysOf, unansweredPk } from './keys';
+import { createArticle, getArticle } from './service';
 
 /**
  * Learning before and after going live (issue 39 item 4):
@@ -130,54 +130,68 @@ function titleOf(question: string) {
   return title.length >= 3 ? title : `${title} ?`.padEnd(3, '?');
 }
 
+/** A claim on a question being drafted older than this is a draft cut short: another click may take it. */
+const DRAFT_CLAIM_MS = 60_000;
+
+/** The draft already made from a question, when it still exists (an admin may have deleted it). */
+async function existingDraft(companyId: number, articleId: number | undefined) {
+  if (!articleId) return undefined;
+  return getArticle(companyId, articleId).catch((err) => {
+    if (err instanceof AppError && err.code === 'ERR_NOT_FOUND') return undefined;
+    throw err;
+  });
+}
+
 /**
  * POST /knowledge/unanswered/{id}/draft: a draft article from the question (never retrieved until an
- * admin publishes it). A question already drafted answers its article again rather than a second one.
+ * admin publishes it), written by the knowledge service. A question already drafted answers its
+ * article again; two clicks at once make one draft (the question is claimed first: ERR_CONFLICT for
+ * the other while the first one writes).
  */
-export async function draftFromUnanswered(companyId: number, id: string): Promise<KnowledgeArticle> {
+export async function draftFromUnanswered(
+  companyId: number,
+  id: string,
+  actor?: AuditActor,
+): Promise<KnowledgeArticle> {
   const question = await requireQuestion(companyId, id);
-  if (question.articleId) {
-    const existing = await getItem(articleKeys(companyId, question.articleId));
-    if (existing) return stripKeys(existing as Item) as KnowledgeArticle;
-  }
-  const ticket = await getStoredTicket(companyId, question.ticketId);
-  const replies = ticket ? await repliesAfter(companyId, ticket, question.createdAt) : [];
-  const body = (replies.length ? replies.join('\n\n') : question.question).slice(0, KNOWLEDGE_MAX_BODY);
-  const now = nowIso();
-  const article: KnowledgeArticle = {
-    id: await nextId(companyScope(companyId), 'knowledge'),
-    companyId,
-    kind: 'article',
-    title: titleOf(question.question),
-    body,
-    tags: [],
-    language: 'pt',
-    status: 'draft',
-    passages: 0,
-    fromQuestionId: question.id,
-    createdAt: now,
-    updatedAt: now,
-  };
-  // the article and the question's link together; a concurrent click finds the link and writes nothing
-  try {
-    await transact(
-      [
-        putTx({ ...articleKeys(companyId, article.id), ...article }, true),
-        updateTx(keysOf(companyId, id), {
-          set: { articleId: article.id },
-          condition: 'attribute_exists(pk) AND attribute_not_exists(articleId)',
-        }),
-      ],
-      () => new AppError('ERR_CONFLICT'),
-    );
-  } catch (err) {
-    if (!(err instanceof AppError) || err.code !== 'ERR_CONFLICT') throw err;
+  const existing = await existingDraft(companyId, question.articleId);
+  if (existing) return existing;
+  const now = Date.now();
+  const claimed = await updateItem(keysOf(companyId, id), {
+    set: { draftingAt: now },
+    condition:
+      'attribute_exists(pk) AND (attribute_not_exists(articleId) OR articleId = :stale) AND (attribute_not_exists(draftingAt) OR draftingAt < :expired)',
+    conditionValues: { ':stale': question.articleId ?? -1, ':expired': now - DRAFT_CLAIM_MS },
+  });
+  if (!claimed) {
     const current = await requireQuestion(companyId, id);
-    if (!current.articleId) throw err;
-    return draftFromUnanswered(companyId, id);
+    const made = await existingDraft(companyId, current.articleId);
+    if (made) return made;
+    throw new AppError('ERR_CONFLICT');
   }
-  await tellAdmins(companyId, 'update', { ...question, articleId: article.id });
-  return article;
+  try {
+    const ticket = await getStoredTicket(companyId, question.ticketId);
+    const replies = ticket ? await repliesAfter(companyId, ticket, question.createdAt) : [];
+    const body = (replies.length ? replies.join('\n\n') : question.question).slice(0, KNOWLEDGE_MAX_BODY);
+    const article = await createArticle(
+      companyId,
+      {
+        title: titleOf(question.question),
+        body,
+        tags: [],
+        language: 'pt',
+        status: 'draft',
+        fromQuestionId: question.id,
+      },
+      actor,
+    );
+    await updateItem(keysOf(companyId, id), { set: { articleId: article.id }, remove: ['draftingAt'] });
+    await tellAdmins(companyId, 'update', { ...question, articleId: article.id });
+    return article;
+  } catch (err) {
+    await updateItem(keysOf(companyId, id), { remove: ['draftingAt'], condition: 'attribute_exists(pk)' });
+    throw err;
+  }
 }
 
 /** How far before a ticket's creation its first message may be dated (WhatsApp's clock, not ours). */
