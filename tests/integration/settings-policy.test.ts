@@ -3,7 +3,13 @@ import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { PLATFORM_COMPANY_ID, SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
+import {
+  PLATFORM_COMPANY_ID,
+  SETTING_DEFAULTS,
+  SETTING_PATTERNS,
+  SETTING_VALUES,
+  type SettingKey,
+} from '#shared/constants';
 import { SETTING_KEYS, SETTING_POLICY, type SettingPolicy, type SettingRole } from '#shared/settings-policy';
 import { ADMIN, api, login, newCompany, realtimeClient, table, runsAlone } from './helpers';
 
@@ -177,7 +183,12 @@ describe('settings policy (one table for every key: who reads, who writes, platf
           const before = await stored(c.companyId, key);
           if (RULES[key].secret) secretValues.push(before);
           const options = SETTING_VALUES[key];
-          const other = options ? (options.find((o) => o !== before) ?? before) : `v-${randomUUID()}`;
+          // a free-text key with a pattern (the AI cap: a positive whole number) takes a valid value of it
+          const other = options
+            ? (options.find((o) => o !== before) ?? before)
+            : SETTING_PATTERNS[key]
+              ? String(1 + Math.floor(Math.random() * 100_000))
+              : `v-${randomUUID()}`;
           // Allowed writes in the platform company put back what it holds (other test files run on
           // the same platform: its payment key switches every checkout); elsewhere they change the value.
           const value = mayWrite(key, c) && c.companyId === PLATFORM_COMPANY_ID ? before : other;

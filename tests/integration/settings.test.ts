@@ -16,6 +16,8 @@ const DEFAULTS = {
   // issue 24: presence and the soft lock
   awayAfterMinutes: '5',
   takeoverByAnyUser: 'disabled',
+  // issue 39: the AI cap (admins only), none by default
+  aiMonthlyCallLimit: '',
 };
 
 describe('settings', () => {
