@@ -332,6 +332,16 @@ export const http: HttpModule[] = [
       'POST /knowledge/search',
     ],
   },
+  // the knowledge base's learning (issue 39): unanswered questions and the agent's test bench (admins, useOpenAi)
+  {
+    name: 'knowledge-learn',
+    routes: [
+      'GET /knowledge/unanswered',
+      'DELETE /knowledge/unanswered/{id}',
+      'POST /knowledge/unanswered/{id}/draft',
+      'POST /knowledge/test-bench',
+    ],
+  },
   {
     name: 'queue-integrations',
     routes: [

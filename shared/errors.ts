@@ -56,6 +56,8 @@ export const ERROR_STATUS = {
   ERR_MESSAGE_NOT_REACTABLE: 409,
   /** the company's AI calls for the month are spent (its own cap or its plan's) */
   ERR_AI_BUDGET_SPENT: 429,
+  /** an unanswered question of the knowledge base that is not there (dismissed, or another company's) */
+  ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 404,
   /** a knowledge base document: not a PDF, DOCX, plain text or Markdown file */
   ERR_KNOWLEDGE_FILE_TYPE: 415,
   /** a knowledge base document that cannot be read (damaged, encrypted, not what its type says) */

@@ -34,10 +34,10 @@ export const AUDIT_ACTIONS = [
   'queue.redriven',
   'ticket.taken_over',
   'contact.merged',
+  'ai.budget_spent',
   'knowledge.created',
   'knowledge.updated',
   'knowledge.deleted',
-  'ai.budget_spent',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

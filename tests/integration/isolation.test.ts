@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { http, splitRouteKey, type RouteKey } from '../../infra/manifest';
-import { ADMIN, api, baseUrl, login, newCompany, runTimer, type TestCompany, usesTimers } from './helpers';
+import { ADMIN, api, baseUrl, login, newCompany, runTimer, table, type TestCompany, usesTimers } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
 
 usesTimers('invoices');
@@ -160,6 +160,9 @@ const ROUTE_FILL: Record<string, Record<string, () => string | number>> = {
   // the ticket whose messages are read or written; DELETE /messages/{id} names a message
   'GET /messages/{id}': { id: () => ids.ticket! },
   'POST /messages/{id}': { id: () => ids.ticket! },
+  // an unanswered question of the knowledge base (its id names its key), not an article
+  'DELETE /knowledge/unanswered/{id}': { id: () => ids.unansweredQuestion! },
+  'POST /knowledge/unanswered/{id}/draft': { id: () => ids.unansweredQuestion! },
 };
 
 function fill(route: string): string {
@@ -322,7 +325,16 @@ beforeAll(async () => {
     }),
     'push subscription',
   );
+  // a question A's AI agent could not answer (written as the agent writes it: functions/lib/knowledge/hand-off.ts)
+  const askedAt = new Date().toISOString();
+  await table().set(`C#${a.companyId}#KBQ`, `Q#${askedAt}#${String(ticket.id).padStart(10, '0')}`, {
+    ticketId: ticket.id,
+    question: `Question ${marker}`,
+    reason: 'nothing_found',
+    createdAt: askedAt,
+  });
   Object.assign(ids, {
+    unansweredQuestion: `${Date.parse(askedAt)}-${ticket.id}`,
     pushSubscription: pushDevice.id,
     prompt: prompt.id,
     knowledge: knowledge.id,

@@ -50,10 +50,10 @@ export type AuditAction =
   | 'queue.redriven'
   | 'ticket.taken_over'
   | 'contact.merged'
+  | 'ai.budget_spent'
   | 'knowledge.created'
   | 'knowledge.updated'
-  | 'knowledge.deleted'
-  | 'ai.budget_spent';
+  | 'knowledge.deleted';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

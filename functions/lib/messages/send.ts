@@ -141,6 +141,8 @@ export async function sendMessage(
     // message and offer a resend that the whole group receives twice
     watch: !ticket.isGroup,
     firstResponse: human,
+    // the AI agent's metrics: a person's message, or the answer of the AI prompt holding the ticket
+    by: human ? 'person' : input.automatic && ticket.promptId ? 'ai' : undefined,
   });
   if (human) await countIfFirstResponse(before, after, input.userId!, message.createdAt);
   const current = toTicket(after);

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/record';
 import { settingValue } from '../settings';
 import { companyPlan } from '../accounts/companies';
 import { openAiCompatible, type ChatRequest } from './chat-model';
+import { countAiCall } from '../dashboard/agent';
 
 /**
  * What the company's AI costs, per month: every model call (the agent's answers and summaries, the
@@ -47,7 +48,8 @@ async function recordAiSpend(companyId: number, purpose: AiPurpose, tokens: numb
 /** One model call, counted on the company's month whether or not its answer is used. */
 export async function meteredChat(companyId: number, purpose: AiPurpose, request: ChatRequest): Promise<string> {
   const { text, tokens } = await openAiCompatible().chat(request);
-  await recordAiSpend(companyId, purpose, tokens);
+  // the month's spend (the cap) and the day's (the dashboard's period, dashboard/agent.ts)
+  await Promise.all([recordAiSpend(companyId, purpose, tokens), countAiCall(companyId, tokens)]);
   return text;
 }
 

@@ -41,6 +41,7 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'Não dá para reagir a esta mensagem: ela ainda não foi enviada, foi apagada ou não pôde ser lida.',
     ERR_AI_BUDGET_SPENT: 'O limite mensal de uso da IA desta empresa foi atingido.',
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Pergunta não encontrada: ela já foi descartada.',
     ERR_KNOWLEDGE_FILE_TYPE: 'A base de conhecimento aceita PDF, DOCX, texto (.txt) e Markdown (.md).',
     ERR_KNOWLEDGE_FILE_UNREADABLE:
       'Não foi possível ler este arquivo: ele pode estar danificado, protegido por senha ou não ser do tipo que diz ser.',
@@ -133,6 +134,7 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'This message cannot take a reaction: it was not sent yet, was deleted or could not be read.',
     ERR_AI_BUDGET_SPENT: "This company's monthly AI usage limit has been reached.",
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Question not found: it was already dismissed.',
     ERR_KNOWLEDGE_FILE_TYPE: 'The knowledge base takes PDF, DOCX, plain text (.txt) and Markdown (.md) files.',
     ERR_KNOWLEDGE_FILE_UNREADABLE:
       'This file could not be read: it may be damaged, password-protected or not of the type it claims.',
@@ -226,6 +228,7 @@ export default {
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
     ERR_MESSAGE_NOT_REACTABLE: 'No se puede reaccionar a este mensaje: aún no se envió, se borró o no se pudo leer.',
     ERR_AI_BUDGET_SPENT: 'Se alcanzó el límite mensual de uso de IA de esta empresa.',
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Pregunta no encontrada: ya se descartó.',
     ERR_KNOWLEDGE_FILE_TYPE: 'La base de conocimiento acepta PDF, DOCX, texto (.txt) y Markdown (.md).',
     ERR_KNOWLEDGE_FILE_UNREADABLE:
       'No se pudo leer este archivo: puede estar dañado, protegido con contraseña o no ser del tipo que indica.',

@@ -67,6 +67,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   search: () => import('./search'),
   sla: () => import('./sla'),
   templates: () => import('./templates'),
+  knowledgeLearn: () => import('./knowledgeLearn'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */
