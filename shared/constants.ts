@@ -161,6 +161,8 @@ export const SETTING_DEFAULTS = {
   awayAfterMinutes: '5',
   /** issue 24: whether attendants (not only admins) may take over a ticket someone else is handling */
   takeoverByAnyUser: 'disabled',
+  /** issue 39: the prompt (its model and key) the attendants' copilot answers with; empty: the ticket's queue's prompt */
+  copilotPromptId: '',
 } as const;
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {

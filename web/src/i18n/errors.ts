@@ -41,6 +41,9 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'Não dá para reagir a esta mensagem: ela ainda não foi enviada, foi apagada ou não pôde ser lida.',
     ERR_AI_BUDGET_SPENT: 'O limite mensal de uso da IA desta empresa foi atingido.',
+    ERR_COPILOT_UNAVAILABLE:
+      'O copiloto não tem um prompt de IA: escolha um nas configurações ou dê um prompt à fila deste atendimento.',
+    ERR_COPILOT_FAILED: 'A IA não respondeu agora. Tente novamente em instantes.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexão já tem a API oficial anexada: remova-a antes de anexar outra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexão não tem a API oficial anexada.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -127,6 +130,9 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'This message cannot take a reaction: it was not sent yet, was deleted or could not be read.',
     ERR_AI_BUDGET_SPENT: "This company's monthly AI usage limit has been reached.",
+    ERR_COPILOT_UNAVAILABLE:
+      "The copilot has no AI prompt: choose one in the settings or give this ticket's queue a prompt.",
+    ERR_COPILOT_FAILED: 'The AI did not answer just now. Try again in a moment.',
     ERR_TRANSPORT_ATTACHED: 'This connection already has the Cloud API attached: remove it before attaching another.',
     ERR_TRANSPORT_NOT_ATTACHED: 'This connection has no Cloud API attached.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -214,6 +220,9 @@ export default {
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
     ERR_MESSAGE_NOT_REACTABLE: 'No se puede reaccionar a este mensaje: aún no se envió, se borró o no se pudo leer.',
     ERR_AI_BUDGET_SPENT: 'Se alcanzó el límite mensual de uso de IA de esta empresa.',
+    ERR_COPILOT_UNAVAILABLE:
+      'El copiloto no tiene un prompt de IA: elija uno en la configuración o asigne un prompt a la cola de esta atención.',
+    ERR_COPILOT_FAILED: 'La IA no respondió ahora. Intente de nuevo en un momento.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexión ya tiene la API oficial añadida: quítela antes de añadir otra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexión no tiene la API oficial añadida.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:

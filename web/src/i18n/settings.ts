@@ -112,6 +112,7 @@ export default {
     saveSchedules: 'Salvar horários',
     schedulesHint: 'Fora destes horários a conexão responde com a mensagem de fora de expediente.',
     hoursInvalid: 'Use horários no formato HH:MM.',
+    copilotPromptNone: 'O prompt da fila de cada atendimento',
     keys: {
       userRating: 'Avaliações',
       scheduleType: 'Gerenciamento de expediente',
@@ -125,6 +126,7 @@ export default {
       initialMenu: 'Menu lateral ao entrar',
       awayAfterMinutes: 'Ausente após (minutos sem atividade)',
       takeoverByAnyUser: 'Atendentes podem assumir atendimentos de outros',
+      copilotPromptId: 'Prompt do copiloto dos atendentes',
       asaas: 'Token do Asaas (integração de pagamentos)',
       asaasWebhookToken: 'Token do webhook do Asaas',
     },
@@ -255,6 +257,7 @@ export default {
     saveSchedules: 'Save hours',
     schedulesHint: 'Outside these hours the connection answers with its out-of-hours message.',
     hoursInvalid: 'Use times as HH:MM.',
+    copilotPromptNone: "Each ticket's queue prompt",
     keys: {
       userRating: 'Ratings',
       scheduleType: 'Business hours management',
@@ -268,6 +271,7 @@ export default {
       initialMenu: 'Side menu at sign-in',
       awayAfterMinutes: 'Away after (minutes without activity)',
       takeoverByAnyUser: 'Attendants may take over tickets of others',
+      copilotPromptId: "Attendants' copilot prompt",
       asaas: 'Asaas token (payment integration)',
       asaasWebhookToken: 'Asaas webhook token',
     },
@@ -398,6 +402,7 @@ export default {
     saveSchedules: 'Guardar horarios',
     schedulesHint: 'Fuera de estos horarios la conexión responde con el mensaje fuera de horario.',
     hoursInvalid: 'Use horarios en formato HH:MM.',
+    copilotPromptNone: 'El prompt de la cola de cada atención',
     keys: {
       userRating: 'Evaluaciones',
       scheduleType: 'Gestión de horario',
@@ -411,6 +416,7 @@ export default {
       initialMenu: 'Menú lateral al entrar',
       awayAfterMinutes: 'Ausente después de (minutos sin actividad)',
       takeoverByAnyUser: 'Los agentes pueden asumir atenciones de otros',
+      copilotPromptId: 'Prompt del copiloto de los agentes',
       asaas: 'Token de Asaas (integración de pagos)',
       asaasWebhookToken: 'Token del webhook de Asaas',
     },
