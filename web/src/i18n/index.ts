@@ -66,6 +66,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   search: () => import('./search'),
   sla: () => import('./sla'),
   templates: () => import('./templates'),
+  copilot: () => import('./copilot'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */
