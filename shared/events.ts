@@ -37,6 +37,8 @@ export const EVENT_NAMES = [
   'sla',
   /** a Cloud API connection's message templates (issue 36): one changed (`update`, `delete`) or all synced (`reload`) */
   'whatsappTemplate',
+  /** the company's monthly AI cap was reached (issue 39): to admins, once per month */
+  'aiBudget',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

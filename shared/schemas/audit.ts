@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'queue.redriven',
   'ticket.taken_over',
   'contact.merged',
+  'ai.budget_spent',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

@@ -354,6 +354,34 @@ describe('which prompt answers the copilot', () => {
   });
 });
 
+describe("the company's monthly AI cap", () => {
+  it('a spent month is ERR_AI_BUDGET_SPENT before the call: nothing reaches the provider, nothing more is counted', async () => {
+    const { co, prompt, ticketId } = await conversationCompany('cp-budget');
+    await chooseForCopilot(co, prompt.id);
+    expect(
+      (await api('PUT', '/settings/aiMonthlyCallLimit', { token: co.adminToken, body: { value: '2' } })).status,
+    ).toBe(200);
+    await script(prompt.apiKey, ['Primeiro.', 'Segundo.']);
+    const body = { text: 'Oi, tudo bem?', style: 'shorter' };
+    for (const answer of ['Primeiro.', 'Segundo.'])
+      expect((await api('POST', `/copilot/${ticketId}/rewrite`, { token: co.adminToken, body })).body).toEqual({
+        text: answer,
+      });
+    for (const [action, payload] of [
+      ['suggest', undefined],
+      ['summary', {}],
+      ['rewrite', body],
+      ['translate', { text: 'Oi', to: 'en' }],
+    ] as const) {
+      const res = await api('POST', `/copilot/${ticketId}/${action}`, { token: co.adminToken, body: payload });
+      expect(res.status, action).toBe(429);
+      expect(res.body.error, action).toBe('ERR_AI_BUDGET_SPENT');
+    }
+    expect(await calls(prompt.apiKey)).toHaveLength(2);
+    expect(await copilotSpend(co.companyId)).toEqual({ calls: 2, all: 2 });
+  });
+});
+
 describe('who may use the copilot', () => {
   it('a user who cannot see the ticket is refused, one who can is answered', async () => {
     const { co, queue, prompt, ticketId } = await conversationCompany('cp-who');

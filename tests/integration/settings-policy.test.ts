@@ -42,6 +42,7 @@ const RULES: Record<SettingKey, SettingPolicy> = {
   awayAfterMinutes: OPTION,
   takeoverByAnyUser: OPTION,
   copilotPromptId: OPTION,
+  aiMonthlyCallLimit: { ...OPTION, read: 'admin' },
   asaas: PAYMENT,
   asaasWebhookToken: PAYMENT,
 };
@@ -96,10 +97,12 @@ async function auditSince(companyId: number, since: string) {
 }
 
 /**
- * A value for a key that names one of the company's records (no list of options): a prompt item put in
- * place for copilotPromptId, a fresh id each time so that no two writes share a value.
+ * A fresh value for a key without a list of options but with a form (SETTING_PATTERNS), unique per
+ * write so that no two writes share one: a whole number for aiMonthlyCallLimit; for copilotPromptId,
+ * which names one of the company's prompts, a prompt item put in place.
  */
-async function recordValue(key: SettingKey, companyId: number): Promise<string | undefined> {
+async function freshValue(key: SettingKey, companyId: number): Promise<string | undefined> {
+  if (key === 'aiMonthlyCallLimit') return String(100_000_000 + Math.floor(Math.random() * 899_999_999));
   if (key !== 'copilotPromptId') return undefined;
   const id = 1_000_000_000 + Math.floor(Math.random() * 999_999_999);
   await table().set(`C#${companyId}`, `PROMPT#${String(id).padStart(10, '0')}`, { id, companyId, name: 'Copilot' });
@@ -190,7 +193,7 @@ describe('settings policy (one table for every key: who reads, who writes, platf
           const options = SETTING_VALUES[key];
           const other = options
             ? (options.find((o) => o !== before) ?? before)
-            : ((await recordValue(key, c.companyId)) ?? `v-${randomUUID()}`);
+            : ((await freshValue(key, c.companyId)) ?? `v-${randomUUID()}`);
           // Allowed writes in the platform company put back what it holds (other test files run on
           // the same platform: its payment key switches every checkout); elsewhere they change the value.
           const value = mayWrite(key, c) && c.companyId === PLATFORM_COMPANY_ID ? before : other;

@@ -18,6 +18,8 @@ const DEFAULTS = {
   takeoverByAnyUser: 'disabled',
   // issue 39: the copilot's prompt (none: the ticket's queue's)
   copilotPromptId: '',
+  // issue 39: the admins' monthly cap of AI calls (none)
+  aiMonthlyCallLimit: '',
 };
 
 describe('settings', () => {

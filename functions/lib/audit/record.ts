@@ -49,7 +49,8 @@ export type AuditAction =
   | 'integration.url_changed'
   | 'queue.redriven'
   | 'ticket.taken_over'
-  | 'contact.merged';
+  | 'contact.merged'
+  | 'ai.budget_spent';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

@@ -7,7 +7,7 @@ import { log } from '../log';
 import { ProviderError, withProviderBudget } from '../integrations/call';
 import { conversationPk } from '../messages/repo';
 import { promptForRun } from '../prompts/service';
-import { meteredChat } from '../prompts/spend';
+import { assertAiBudget, meteredChat } from '../prompts/spend';
 import { getQueues } from '../queues/repo';
 import { settingValue } from '../settings';
 import { requireVisibleTicket, type Actor } from '../tickets/access';
@@ -71,10 +71,15 @@ async function copilotPrompt(companyId: number, ticket: Ticket): Promise<Runnabl
   throw new AppError('ERR_COPILOT_UNAVAILABLE');
 }
 
-/** The ticket as the caller may see it (as its messages are read), and the prompt to answer with. */
+/**
+ * The ticket as the caller may see it (as its messages are read) and the prompt to answer with, once
+ * the company's month of AI calls is known not to be spent (ERR_AI_BUDGET_SPENT): checked before each
+ * action, whose one call then always goes through.
+ */
 async function prepare(companyId: number, actor: Actor, ticketId: number) {
   const ticket = await requireVisibleTicket(companyId, actor, ticketId);
   const prompt = await copilotPrompt(companyId, ticket);
+  await assertAiBudget(companyId);
   return { ticket, prompt };
 }
 

@@ -65,8 +65,10 @@ export default {
       payment_settings: { changed: 'Configuração de pagamento alterada' },
       integration: { url_changed: 'URL de integração alterada' },
       ticket: { taken_over: 'Atendimento assumido' },
+      ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
+      ai: 'IA (mês)',
       plan: 'Plano',
       company: 'Empresa',
       connection: 'Conexão',
@@ -184,8 +186,10 @@ export default {
       payment_settings: { changed: 'Payment settings changed' },
       integration: { url_changed: 'Integration URL changed' },
       ticket: { taken_over: 'Ticket taken over' },
+      ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
+      ai: 'AI (month)',
       plan: 'Plan',
       company: 'Company',
       connection: 'Connection',
@@ -303,8 +307,10 @@ export default {
       payment_settings: { changed: 'Configuración de pago cambiada' },
       integration: { url_changed: 'URL de integración cambiada' },
       ticket: { taken_over: 'Atención asumida' },
+      ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
+      ai: 'IA (mes)',
       plan: 'Plan',
       company: 'Empresa',
       connection: 'Conexión',
