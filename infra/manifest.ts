@@ -342,6 +342,17 @@ export const http: HttpModule[] = [
       'POST /knowledge/test-bench',
     ],
   },
+  // the attendant's copilot (issue 39): model calls in the request path, bounded well inside API Gateway's 29 s
+  {
+    name: 'copilot',
+    timeoutSeconds: 29,
+    routes: [
+      'POST /copilot/{ticketId}/suggest',
+      'POST /copilot/{ticketId}/summary',
+      'POST /copilot/{ticketId}/rewrite',
+      'POST /copilot/{ticketId}/translate',
+    ],
+  },
   {
     name: 'queue-integrations',
     routes: [

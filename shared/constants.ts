@@ -161,6 +161,8 @@ export const SETTING_DEFAULTS = {
   awayAfterMinutes: '5',
   /** issue 24: whether attendants (not only admins) may take over a ticket someone else is handling */
   takeoverByAnyUser: 'disabled',
+  /** issue 39: the prompt (its model and key) the attendants' copilot answers with; empty: the ticket's queue's prompt */
+  copilotPromptId: '',
   /** issue 39: the most AI model calls per month the admin allows (empty: no cap but the plan's) */
   aiMonthlyCallLimit: '',
 } as const;
@@ -184,6 +186,8 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
 export const SETTING_PATTERNS: Partial<Record<SettingKey, RegExp>> = {
   // empty (no cap) or a positive whole number
   aiMonthlyCallLimit: /^(?:|[1-9]\d{0,8})$/,
+  // empty (the ticket's queue's prompt) or a prompt id; that it is one of the company's prompts is the service's check
+  copilotPromptId: /^(?:|[1-9]\d{0,9})$/,
 };
 
 /** `aiMonthlyCallLimit` as a number; empty or unreadable: no cap (null). */

@@ -134,6 +134,11 @@ export const ERROR_STATUS = {
   ERR_TRANSPORT_UNREACHABLE: 409,
   /** the Cloud API number is not the WhatsApp Web session's number (`details`: the last digits of both) */
   ERR_TRANSPORT_NUMBER_MISMATCH: 409,
+  // The attendant's copilot (issue 39, item 5).
+  /** no prompt to answer with: the company chose none for the copilot and the ticket's queue has none */
+  ERR_COPILOT_UNAVAILABLE: 409,
+  /** the prompt's AI provider failed or timed out (after its retries): nothing was suggested */
+  ERR_COPILOT_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -122,6 +122,9 @@ const BODIES: Record<string, () => unknown> = {
     schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '00:00', endTime: '00:01' }],
   }),
   'PUT /push/subscriptions/{id}': () => ({ device: 'Taken Over' }),
+  'POST /copilot/{ticketId}/summary': () => ({ language: 'en' }),
+  'POST /copilot/{ticketId}/rewrite': () => ({ text: 'Taken over draft', style: 'formal' }),
+  'POST /copilot/{ticketId}/translate': () => ({ text: 'Taken over draft', to: 'es' }),
 };
 
 /** Which of A's ids fills a parameter, by the route's first path segment and the parameter name. */
@@ -153,6 +156,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
   fleet: { name: () => 'schedules' },
+  copilot: { ticketId: () => ids.ticket! },
 };
 
 /** Where one path level serves two kinds of id, the route itself says which (checked before FILL). */

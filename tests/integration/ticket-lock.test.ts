@@ -243,6 +243,13 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'POST /chats/{id}/messages',
     'POST /chats/{id}/read',
   ],
+  // the copilot answers the caller a text to edit (copilot.test.ts): it stores and sends nothing; the send is locked
+  'the copilot': [
+    'POST /copilot/{ticketId}/suggest',
+    'POST /copilot/{ticketId}/summary',
+    'POST /copilot/{ticketId}/rewrite',
+    'POST /copilot/{ticketId}/translate',
+  ],
   // the company's integration speaks for the company through a connection's token, not as a user (messages-api.test.ts)
   'the messages API': ['POST /messages/send'],
   // Meta's webhook: the customer's messages and statuses, as the session runner's events are

@@ -48,6 +48,9 @@ export default {
     ERR_KNOWLEDGE_EMPTY: 'Este arquivo não tem texto para ler (um PDF escaneado, por exemplo).',
     ERR_KNOWLEDGE_TOO_LARGE:
       'Documento grande demais para a base de conhecimento (até 20 MB e 100.000 caracteres de texto): divida-o em partes.',
+    ERR_COPILOT_UNAVAILABLE:
+      'O copiloto não tem um prompt de IA: escolha um nas configurações ou dê um prompt à fila deste atendimento.',
+    ERR_COPILOT_FAILED: 'A IA não respondeu agora. Tente novamente em instantes.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexão já tem a API oficial anexada: remova-a antes de anexar outra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexão não tem a API oficial anexada.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -141,6 +144,9 @@ export default {
     ERR_KNOWLEDGE_EMPTY: 'This file has no text to read (a scanned PDF, for example).',
     ERR_KNOWLEDGE_TOO_LARGE:
       'Document too large for the knowledge base (up to 20 MB and 100,000 characters of text): split it into parts.',
+    ERR_COPILOT_UNAVAILABLE:
+      "The copilot has no AI prompt: choose one in the settings or give this ticket's queue a prompt.",
+    ERR_COPILOT_FAILED: 'The AI did not answer just now. Try again in a moment.',
     ERR_TRANSPORT_ATTACHED: 'This connection already has the Cloud API attached: remove it before attaching another.',
     ERR_TRANSPORT_NOT_ATTACHED: 'This connection has no Cloud API attached.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -235,6 +241,9 @@ export default {
     ERR_KNOWLEDGE_EMPTY: 'Este archivo no tiene texto para leer (un PDF escaneado, por ejemplo).',
     ERR_KNOWLEDGE_TOO_LARGE:
       'Documento demasiado grande para la base de conocimiento (hasta 20 MB y 100.000 caracteres de texto): divídalo en partes.',
+    ERR_COPILOT_UNAVAILABLE:
+      'El copiloto no tiene un prompt de IA: elija uno en la configuración o asigne un prompt a la cola de esta atención.',
+    ERR_COPILOT_FAILED: 'La IA no respondió ahora. Intente de nuevo en un momento.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexión ya tiene la API oficial añadida: quítela antes de añadir otra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexión no tiene la API oficial añadida.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:

@@ -68,6 +68,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   sla: () => import('./sla'),
   templates: () => import('./templates'),
   knowledgeLearn: () => import('./knowledgeLearn'),
+  copilot: () => import('./copilot'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */

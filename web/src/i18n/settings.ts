@@ -120,6 +120,7 @@ export default {
     saveSchedules: 'Salvar horários',
     schedulesHint: 'Fora destes horários a conexão responde com a mensagem de fora de expediente.',
     hoursInvalid: 'Use horários no formato HH:MM.',
+    copilotPromptNone: 'O prompt da fila de cada atendimento',
     keys: {
       userRating: 'Avaliações',
       scheduleType: 'Gerenciamento de expediente',
@@ -133,6 +134,7 @@ export default {
       initialMenu: 'Menu lateral ao entrar',
       awayAfterMinutes: 'Ausente após (minutos sem atividade)',
       takeoverByAnyUser: 'Atendentes podem assumir atendimentos de outros',
+      copilotPromptId: 'Prompt do copiloto dos atendentes',
       aiMonthlyCallLimit: 'Limite mensal de chamadas de IA (vazio: sem limite)',
       asaas: 'Token do Asaas (integração de pagamentos)',
       asaasWebhookToken: 'Token do webhook do Asaas',
@@ -272,6 +274,7 @@ export default {
     saveSchedules: 'Save hours',
     schedulesHint: 'Outside these hours the connection answers with its out-of-hours message.',
     hoursInvalid: 'Use times as HH:MM.',
+    copilotPromptNone: "Each ticket's queue prompt",
     keys: {
       userRating: 'Ratings',
       scheduleType: 'Business hours management',
@@ -285,6 +288,7 @@ export default {
       initialMenu: 'Side menu at sign-in',
       awayAfterMinutes: 'Away after (minutes without activity)',
       takeoverByAnyUser: 'Attendants may take over tickets of others',
+      copilotPromptId: "Attendants' copilot prompt",
       aiMonthlyCallLimit: 'Monthly limit of AI calls (empty: no limit)',
       asaas: 'Asaas token (payment integration)',
       asaasWebhookToken: 'Asaas webhook token',
@@ -424,6 +428,7 @@ export default {
     saveSchedules: 'Guardar horarios',
     schedulesHint: 'Fuera de estos horarios la conexión responde con el mensaje fuera de horario.',
     hoursInvalid: 'Use horarios en formato HH:MM.',
+    copilotPromptNone: 'El prompt de la cola de cada atención',
     keys: {
       userRating: 'Evaluaciones',
       scheduleType: 'Gestión de horario',
@@ -437,6 +442,7 @@ export default {
       initialMenu: 'Menú lateral al entrar',
       awayAfterMinutes: 'Ausente después de (minutos sin actividad)',
       takeoverByAnyUser: 'Los agentes pueden asumir atenciones de otros',
+      copilotPromptId: 'Prompt del copiloto de los agentes',
       aiMonthlyCallLimit: 'Límite mensual de llamadas de IA (vacío: sin límite)',
       asaas: 'Token de Asaas (integración de pagos)',
       asaasWebhookToken: 'Token del webhook de Asaas',
