@@ -147,11 +147,12 @@ export async function suggestReply(companyId: number, actor: Actor, ticketId: nu
   const { ticket, prompt } = await prepare(companyId, actor, ticketId);
   const messages = await conversation(companyId, ticket, SUGGEST_MESSAGES);
   const fromCustomer = messages.filter((m) => m.from === 'customer');
-  const question = (fromCustomer.length ? fromCustomer : messages)
-    .slice(-QUESTION_MESSAGES)
-    .map((m) => m.text)
-    .join('\n');
-  const found = question ? await retrieve(companyId, question, { apiKey: prompt.apiKey }) : [];
+  const asked = (fromCustomer.length ? fromCustomer : messages).slice(-QUESTION_MESSAGES).map((m) => m.text);
+  // the customer's last message first; a follow-up ("and on Saturdays?") with the ones before it, as the
+  // agent does: greetings and small talk around a question would dilute it in one long query
+  let found: Awaited<ReturnType<typeof retrieve>> = [];
+  for (let n = 1; n <= asked.length && !found.length; n++)
+    found = await retrieve(companyId, asked.slice(-n).join('\n'), { apiKey: prompt.apiKey });
   const passages: CopilotPassage[] = found.map(({ articleId, n, title, text }) => ({ articleId, n, title, text }));
   const text = await ask(
     companyId,
