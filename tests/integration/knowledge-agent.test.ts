@@ -165,8 +165,16 @@ describe('the knowledge agent answers customers', () => {
     const agent = await createUser(co, { queueIds: [queue.id] });
     const device = await pushDevice(agent.token);
     const from = number();
+    const admins = await realtimeClient(co.adminToken);
     await p.send({ from, pushName: 'Bia', body: 'Vocês vendem bicicletas elétricas?' });
     const ticket = await handedOff(co, from);
+    // the admins' Unanswered tab hears it as it is kept
+    const heard = await admins.waitFor((e) => e.event === `company-${co.companyId}-knowledgeUnanswered`);
+    admins.close();
+    expect(heard.data).toMatchObject({
+      action: 'create',
+      question: { ticketId: ticket.id, question: 'Vocês vendem bicicletas elétricas?', reason: 'nothing_found' },
+    });
 
     // queue for people, the SLA clock of that queue started (the attendant is offline: it waits)
     expect(ticket).toMatchObject({ status: 'pending', queueId: queue.id, promptId: null, userId: null });

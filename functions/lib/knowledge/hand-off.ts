@@ -3,6 +3,7 @@ import type { UnansweredQuestion } from '#shared/schemas/knowledge';
 import { conversationMessage } from '#shared/knowledge-protocol';
 import { putItem } from '../db';
 import { nowIso, ttlIn } from '../keys';
+import { publish } from '../realtime';
 import type { ChatMessage } from '../prompts/chat-model';
 import { meteredChat } from '../prompts/spend';
 import type { AgentPrompt, HandOffReason } from './agent';
@@ -71,6 +72,13 @@ export async function recordUnanswered(
     companyId,
     ttl: ttlIn(UNANSWERED_DAYS * 24 * 3600),
   });
+  // the admins' Unanswered tab shows it at once
+  await publish(
+    companyId,
+    'knowledgeUnanswered',
+    { action: 'create', question: item, questionId: item.id },
+    { kind: 'admins' },
+  );
   return item;
 }
 
