@@ -132,6 +132,9 @@ export const ERROR_STATUS = {
   ERR_TRANSPORT_UNREACHABLE: 409,
   /** the Cloud API number is not the WhatsApp Web session's number (`details`: the last digits of both) */
   ERR_TRANSPORT_NUMBER_MISMATCH: 409,
+  // Custom fields (issue 40).
+  /** a custom field of the same entity already has this key (`details.key`) */
+  ERR_CUSTOM_FIELD_KEY_TAKEN: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
