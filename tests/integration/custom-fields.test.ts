@@ -337,6 +337,8 @@ describe('custom fields: values', () => {
   it("another company's fields and values are unreachable", async () => {
     const co = await newCompany('cf-iso-a');
     const other = await newCompany('cf-iso-b');
+    // ids count per company: theirs is their second field, an id this company does not have
+    await define(other, { entity: 'ticket', name: 'Primeiro', type: 'text' });
     const theirs = await define(other, { entity: 'contact', name: 'Segredo', type: 'text' });
     const theirContact = await createContact(other.adminToken, { customFields: { segredo: 'x' } });
     const whatsapp = await createWhatsapp(other);
