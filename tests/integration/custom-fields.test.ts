@@ -406,6 +406,45 @@ describe('custom fields: extra info and message variables', () => {
     expect(row!.extraInfo).toHaveLength(2);
   });
 
+  it('a chosen quick message is sent with its variables filled for the ticket contact, {{contact.<key>}} included; typed text is sent as written', async () => {
+    const co = await newCompany('cf-quick');
+    const whatsapp = await createWhatsapp(co);
+    await define(co, { entity: 'contact', name: 'Pedido', type: 'text' });
+    const contact = await createContact(co.adminToken, { name: 'Carla Dias', customFields: { pedido: 'A-77' } });
+    const ticket = await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id });
+    const quick = ok(
+      await api('POST', '/quick-messages', {
+        token: co.adminToken,
+        body: { shortcode: 'pedido', message: 'Oi {{firstName}}, seu pedido {{contact.pedido}} saiu.' },
+      }),
+      201,
+      'quick message',
+    );
+    const sent = ok(
+      await api('POST', `/messages/${ticket.id}`, {
+        token: co.adminToken,
+        body: { body: quick.message, quickMessageId: quick.id },
+      }),
+      201,
+      'send quick',
+    );
+    expect(sent.body).toBe('Oi Carla, seu pedido A-77 saiu.');
+    const typed = ok(
+      await api('POST', `/messages/${ticket.id}`, {
+        token: co.adminToken,
+        body: { body: 'Digitei {{contact.pedido}}' },
+      }),
+      201,
+      'send typed',
+    );
+    expect(typed.body).toBe('Digitei {{contact.pedido}}');
+    const out = await eventually(async () => {
+      const all = await phone(co.companyId, whatsapp.id).outbound();
+      return all.length === 2 ? all : undefined;
+    });
+    expect(out.map((o: any) => o.body)).toEqual(['Oi Carla, seu pedido A-77 saiu.', 'Digitei {{contact.pedido}}']);
+  });
+
   it('{{contact.<key>}} is filled in a campaign message from the contact fields (and from extra info a field claims)', async () => {
     const co = await newCompany('cf-campaign');
     const whatsapp = await createWhatsapp(co);
