@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CustomFieldValuesBody } from './custom-fields';
+import { CUSTOM_FIELD_KEY, CustomFieldValuesBody, MAX_LINK_VALUE } from './custom-fields';
 import { MSG, bodyId, cursorQuery, idParam, isoDate, nullableBodyId, queryBool } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
@@ -76,6 +76,9 @@ export const ContactsQuery = cursorQuery.extend({
   dateEnd: dayOrIso.optional(),
   /** the first page of a CSV export: the export is recorded on the audit trail */
   export: queryBool.optional(),
+  /** contacts whose custom field `field` holds `fieldValue` (read as the field's type), or any value when empty */
+  field: z.string().regex(CUSTOM_FIELD_KEY, MSG.invalid).optional(),
+  fieldValue: z.string().max(MAX_LINK_VALUE, MSG.long).optional(),
 });
 
 /**

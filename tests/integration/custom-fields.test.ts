@@ -269,6 +269,32 @@ describe('custom fields: values', () => {
     watcher.close();
   });
 
+  it('the contacts list filters by a field value, read as its type, beside the name search (one Query with a filter)', async () => {
+    const co = await newCompany('cf-filter');
+    await allTypes(co);
+    const gold = await createContact(co.adminToken, { name: 'Ana Ouro', customFields: { plano: 'Ouro', vip: true } });
+    const bronze = await createContact(co.adminToken, { name: 'Ana Bronze', customFields: { plano: 'Bronze' } });
+    const none = await createContact(co.adminToken, { name: 'Beto Sem' });
+    const list = async (query: string) =>
+      ok(await api('GET', `/contacts?${query}`, { token: co.adminToken }), 200, query) as {
+        contacts: { id: number }[];
+        count: number;
+      };
+    const ids = (r: { contacts: { id: number }[] }) => r.contacts.map((c) => c.id).sort();
+
+    expect(ids(await list('field=plano&fieldValue=ouro'))).toEqual([gold.id]);
+    expect((await list('field=plano&fieldValue=Ouro')).count).toBe(1);
+    expect(ids(await list('field=plano'))).toEqual([gold.id, bronze.id].sort());
+    expect(ids(await list('field=vip&fieldValue=sim'))).toEqual([gold.id]);
+    expect(ids(await list('field=plano&fieldValue=Bronze&searchParam=ana'))).toEqual([bronze.id]);
+    expect(ids(await list('field=plano&fieldValue=Bronze&searchParam=beto'))).toEqual([]);
+    expect(ids(await list(''))).toEqual([gold.id, bronze.id, none.id].sort());
+    const unknown = await api('GET', '/contacts?field=nope&fieldValue=x', { token: co.adminToken });
+    expect(unknown.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ path: ['field'] }] });
+    const badValue = await api('GET', '/contacts?field=licencas&fieldValue=muitas', { token: co.adminToken });
+    expect(badValue.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ path: ['fieldValue'] }] });
+  });
+
   it('a deleted field leaves its values stored and unread; the contact stays editable', async () => {
     const co = await newCompany('cf-deleted');
     const fields = await allTypes(co);
