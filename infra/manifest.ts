@@ -353,6 +353,18 @@ export const http: HttpModule[] = [
       'POST /copilot/{ticketId}/translate',
     ],
   },
+  // custom fields (issue 40): definitions (admins write) and values on contacts and tickets
+  {
+    name: 'custom-fields',
+    routes: [
+      'GET /custom-fields',
+      'POST /custom-fields',
+      'PUT /custom-fields/{id}',
+      'DELETE /custom-fields/{id}',
+      'PUT /contacts/{id}/custom-fields',
+      'PUT /tickets/{id}/custom-fields',
+    ],
+  },
   {
     name: 'queue-integrations',
     routes: [

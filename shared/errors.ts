@@ -139,6 +139,9 @@ export const ERROR_STATUS = {
   ERR_COPILOT_UNAVAILABLE: 409,
   /** the prompt's AI provider failed or timed out (after its retries): nothing was suggested */
   ERR_COPILOT_FAILED: 502,
+  // Custom fields (issue 40).
+  /** a custom field of the same entity already has this key (`details.key`) */
+  ERR_CUSTOM_FIELD_KEY_TAKEN: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

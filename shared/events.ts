@@ -43,6 +43,8 @@ export const EVENT_NAMES = [
   'aiBudget',
   /** the knowledge base (issue 39): an article or document created, changed or deleted; to admins */
   'knowledge',
+  /** a custom field definition created, changed or deleted (issue 40); to the whole company */
+  'customField',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

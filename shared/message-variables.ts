@@ -3,13 +3,15 @@ import { DEFAULT_TIME_ZONE, formatLocal, localClock } from './dates';
 /**
  * Message variables (attendance.md section 9; management.md "Schedule message variables"):
  * `{{name}}`, `{{firstName}}`, `{{ms}}` (greeting by the hour), `{{protocol}}`, `{{date}}`
- * (DD/MM/YYYY) and `{{hora}}` (HH:mm). Pure: schedules, campaigns and the chatbot share it.
+ * (DD/MM/YYYY), `{{hora}}` (HH:mm) and `{{contact.<key>}}` (a custom field, issue 40). Pure: schedules, campaigns and the chatbot share it.
  */
 export interface VariableContext {
   contactName?: string | null;
   now: Date;
   protocol?: string | number | null;
   timeZone?: string;
+  /** `{{contact.<key>}}`: the contact's custom fields as text (custom-fields.ts `contactVariables`) */
+  contactFields?: Record<string, string>;
 }
 
 /** The `{{protocol}}` of a ticket's message: the day (UTC) and the ticket's number. */
@@ -36,6 +38,7 @@ export function fillVariables(text: string, ctx: VariableContext): string {
     ['date', formatLocal(ctx.now, 'dd/MM/yyyy', zone)],
     ['hora', formatLocal(ctx.now, 'HH:mm', zone)],
   ]);
+  for (const [key, value] of Object.entries(ctx.contactFields ?? {})) values.set(`contact.${key}`, value);
   // Unknown variables stay as written: they may belong to campaign variables filled elsewhere.
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values.get(key.toLowerCase()) ?? whole);
+  return text.replace(/\{\{\s*(\w+(?:\.\w+)?)\s*\}\}/g, (whole, key: string) => values.get(key.toLowerCase()) ?? whole);
 }

@@ -8,7 +8,7 @@ import { acceptStoredUpload, storeUploads } from '#lib/storage';
 import { readMultipart } from '#lib/multipart';
 import { requireStoredTicket } from '#lib/tickets/repo';
 import { assertCanSee, assertMaySend } from '#lib/tickets/access';
-import { quickMessageMedia } from '#lib/quick-messages/service';
+import { quickMessageMedia, quickMessageText } from '#lib/quick-messages/service';
 import { listMessages } from '#lib/messages/list';
 import { resendMessage, sendMessage } from '#lib/messages/send';
 import { deleteMessageByUser } from '#lib/messages/edits';
@@ -90,8 +90,10 @@ export const handler = httpModule({
     const mimetype =
       body.media && (await acceptStoredUpload(auth.companyId, body.media.key, body.media.fileName)).mimetype;
     const quick = body.quickMessageId ? await quickMessageMedia(auth, body.quickMessageId) : undefined;
+    // a chosen quick message's variables are filled for this ticket's contact
+    const text = body.quickMessageId ? await quickMessageText(auth.companyId, ticket, body.body) : body.body;
     const message = await sendAndPresent(auth.companyId, ticket, {
-      body: body.body.trim() ? body.body : (quick?.fileName ?? body.body),
+      body: text.trim() ? text : (quick?.fileName ?? text),
       media:
         body.media && mimetype
           ? { ...body.media, mimetype, kind: body.media.kind ?? mediaKindOf(mimetype) }

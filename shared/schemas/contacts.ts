@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CUSTOM_FIELD_KEY, CustomFieldValuesBody, MAX_LINK_VALUE } from './custom-fields';
 import { MSG, bodyId, cursorQuery, idParam, isoDate, nullableBodyId, queryBool } from './common';
 
 /** Contact fields (attendance.md 3, management.md 3). `number` holds digits only; groups keep their group id. */
@@ -24,6 +25,8 @@ export const Contact = z.object({
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
   extraInfo: z.array(ExtraInfo),
+  /** values of the company's contact custom fields by key (issue 40; shared/schemas/custom-fields.ts) */
+  customFields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   whatsappId: z.number().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -47,6 +50,8 @@ export const ContactBody = z.object({
   number: contactNumber,
   email: optionalEmail,
   extraInfo: z.array(ExtraInfo).max(50).optional(),
+  /** the custom fields it sets (a key to its value, null to clear), each checked by its field */
+  customFields: CustomFieldValuesBody.optional(),
   whatsappId: nullableBodyId.optional(),
 });
 export type ContactBody = z.infer<typeof ContactBody>;
@@ -71,6 +76,9 @@ export const ContactsQuery = cursorQuery.extend({
   dateEnd: dayOrIso.optional(),
   /** the first page of a CSV export: the export is recorded on the audit trail */
   export: queryBool.optional(),
+  /** contacts whose custom field `field` holds `fieldValue` (read as the field's type), or any value when empty */
+  field: z.string().regex(CUSTOM_FIELD_KEY, MSG.invalid).optional(),
+  fieldValue: z.string().max(MAX_LINK_VALUE, MSG.long).optional(),
 });
 
 /**

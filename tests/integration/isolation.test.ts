@@ -112,6 +112,9 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /files/{id}': () => ({ name: 'Taken Over', message: 'Taken over' }),
   'PUT /prompt/{id}': () => ({ name: 'Taken Over' }),
   'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
+  'PUT /custom-fields/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /contacts/{id}/custom-fields': () => ({ customFields: {} }),
+  'PUT /tickets/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
   'PUT /companies/{id}': () => ({ name: 'Taken Over' }),
   'PUT /plans/{id}': () => ({ name: 'Taken Over' }),
@@ -152,6 +155,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   plans: { id: () => 1 },
   prompt: { id: () => ids.prompt! },
   knowledge: { id: () => ids.knowledge! },
+  'custom-fields': { id: () => ids.customField! },
   queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
@@ -308,6 +312,13 @@ beforeAll(async () => {
     }),
     'knowledge article',
   );
+  const customField = ok(
+    await api('POST', '/custom-fields', {
+      token: t,
+      body: { entity: 'contact', name: `Field ${marker}`, type: 'list', options: [marker] },
+    }),
+    'custom field',
+  );
   const integration = ok(
     await api('POST', '/queueIntegration', {
       token: t,
@@ -342,6 +353,7 @@ beforeAll(async () => {
     pushSubscription: pushDevice.id,
     prompt: prompt.id,
     knowledge: knowledge.id,
+    customField: customField.id,
     integration: integration.id,
     contactList: contactList.id,
     contactListItem: contactListItem.id,

@@ -116,6 +116,13 @@ const ROWS: Row[] = [
     admin: 200,
   },
   {
+    route: 'PUT /tickets/{id}/custom-fields',
+    what: 'set its custom fields',
+    call: (_, t, token) => api('PUT', `/tickets/${t.ticket.id}/custom-fields`, { token, body: { customFields: {} } }),
+    holder: 200,
+    admin: 200,
+  },
+  {
     route: 'POST /tags/sync',
     what: 'set its tags',
     call: (team, t, token) =>
@@ -262,6 +269,7 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'POST /contacts/upload',
     'POST /contacts/import',
     'PUT /contacts/{id}',
+    'PUT /contacts/{id}/custom-fields',
     'DELETE /contacts/{id}',
     'POST /tags',
     'PUT /tags/{id}',
@@ -288,6 +296,9 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'PUT /knowledge/{id}',
     'DELETE /knowledge/{id}',
     'POST /knowledge/search',
+    'POST /custom-fields',
+    'PUT /custom-fields/{id}',
+    'DELETE /custom-fields/{id}',
     'POST /queueIntegration',
     'PUT /queueIntegration/{id}',
     'DELETE /queueIntegration/{id}',

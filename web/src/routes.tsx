@@ -56,6 +56,7 @@ export const routes: AppRoute[] = [
   page('/files', 'private', () => import('./files/FilesPage')),
   page('/prompts', 'private', () => import('./prompts/PromptsPage')),
   page('/knowledge', 'private', () => import('./knowledge/KnowledgePage')),
+  page('/custom-fields', 'private', () => import('./custom-fields/CustomFieldsPage')),
   page('/queue-integration', 'private', () => import('./integrations/IntegrationsPage')),
   page('/messages-api', 'private', () => import('./messages-api/MessagesApiPage')),
   page('/audit', 'private', () => import('./audit/AuditPage')),

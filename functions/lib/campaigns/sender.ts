@@ -2,6 +2,7 @@ import { ACK } from '#shared/whatsapp-protocol';
 import { CAMPAIGN_MESSAGE_FIELDS, type PauseReason, type WaitReason } from '#shared/schemas/campaigns';
 import type { Message } from '#shared/schemas/messages';
 import { fillVariables, protocolOf } from '#shared/message-variables';
+import { contactFieldsFor } from '../custom-fields/variables';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { getItem, query, queryAll, transact, updateItem, updateTx, type Item } from '../db';
@@ -234,8 +235,14 @@ export function campaignText(
   ticketId: number,
   variables: { key: string; value: string }[],
   now = new Date(),
+  contactFields?: Record<string, string>,
 ) {
-  const filled = fillVariables(template, { contactName: name, now, protocol: protocolOf(now, ticketId) });
+  const filled = fillVariables(template, {
+    contactName: name,
+    now,
+    protocol: protocolOf(now, ticketId),
+    contactFields,
+  });
   const custom = new Map(variables.map((v) => [v.key.toLowerCase(), v.value]));
   return filled.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => custom.get(key.toLowerCase()) ?? whole);
 }
@@ -278,10 +285,18 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }, ag
       const link = { campaignId: c.id, shipping: s.number };
       if (c.template) {
         // a Cloud API campaign: its template alone, each value filled for this contact
+        const fields = await contactFieldsFor(
+          c.companyId,
+          contact,
+          ...Object.values({ ...c.template.header, ...c.template.body }),
+        );
         const fill = (values?: Record<string, string>) =>
           values &&
           Object.fromEntries(
-            Object.entries(values).map(([k, v]) => [k, campaignText(v, contact.name, ticket.id, variables)]),
+            Object.entries(values).map(([k, v]) => [
+              k,
+              campaignText(v, contact.name, ticket.id, variables, new Date(), fields),
+            ]),
           );
         const { name, language, header, body } = c.template;
         const message = await sendMessage(c.companyId, ticket, {
@@ -294,7 +309,8 @@ async function deliver(c: StoredCampaign, s: StoredShipping & { sk: string }, ag
         return;
       }
       const template = c[CAMPAIGN_MESSAGE_FIELDS[s.variant - 1] ?? 'message1'] || c.message1;
-      const body = campaignText(template, contact.name, ticket.id, variables);
+      const fields = await contactFieldsFor(c.companyId, contact, template);
+      const body = campaignText(template, contact.name, ticket.id, variables, new Date(), fields);
       const media =
         c.mediaPath && c.mediaMimetype
           ? {

@@ -7,6 +7,9 @@ import { decodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
 import { auditBy, type AuditActor } from '../audit/actor';
+import { AppError } from '../errors';
+import { loadFields } from '../custom-fields/repo';
+import { fieldValueOf } from '#shared/schemas/custom-fields';
 
 export interface ContactsFilter {
   searchParam?: string;
@@ -17,6 +20,31 @@ export interface ContactsFilter {
   limit?: number;
   /** the pages are read for a CSV export (its first page goes on the audit trail) */
   export?: boolean;
+  /** a custom field's key, and the value it must hold (empty: any value) */
+  field?: string;
+  fieldValue?: string;
+}
+
+/**
+ * The custom-field condition of the list, a filter on its one Query (no Scan): the field must be a
+ * contact field of the company (ERR_VALIDATION `field`) and the value fit its type (`fieldValue`). A
+ * value still held only in a contact's extra info is matched once it moved into the field.
+ */
+async function withFieldFilter(companyId: number, opts: QueryOptions, f: ContactsFilter): Promise<QueryOptions> {
+  if (!f.field) return opts;
+  const field = (await loadFields(companyId)).find((d) => d.entity === 'contact' && d.key === f.field);
+  if (!field) throw new AppError('ERR_VALIDATION', 400, [{ path: ['field'], message: 'invalid' }]);
+  const given = f.fieldValue?.trim() ?? '';
+  const checked = given ? fieldValueOf(field, given, true) : undefined;
+  if (checked && 'error' in checked)
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['fieldValue'], message: checked.error }]);
+  const condition = checked ? '#cf.#ck = :cv' : 'attribute_exists(#cf.#ck)';
+  return {
+    ...opts,
+    filter: opts.filter ? `(${opts.filter}) AND ${condition}` : condition,
+    filterNames: { ...opts.filterNames, '#cf': 'customFields', '#ck': field.key },
+    filterValues: { ...opts.filterValues, ...(checked ? { ':cv': checked.value } : {}) },
+  };
 }
 
 const dayStart = (d: string) => (d.length === 10 ? `${d}T00:00:00.000Z` : new Date(d).toISOString());
@@ -95,8 +123,8 @@ async function countMatching(opts: QueryOptions): Promise<number> {
 }
 
 export async function listContacts(companyId: number, f: ContactsFilter, by?: AuditActor) {
-  const opts = plan(companyId, f);
-  const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd);
+  const opts = await withFieldFilter(companyId, plan(companyId, f), f);
+  const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd || f.field);
   const [out, count] = await Promise.all([
     query<Contact>({ ...opts, limit: f.limit ?? PAGE_SIZE, startKey: await decodeCursor(companyId, f.cursor, opts) }),
     filtered
@@ -112,7 +140,9 @@ export async function listContacts(companyId: number, f: ContactsFilter, by?: Au
       changes: {
         format: 'csv',
         contacts: count,
-        ...(filtered ? { filter: { search: f.searchParam, date: f.date, from: f.dateStart, to: f.dateEnd } } : {}),
+        ...(filtered
+          ? { filter: { search: f.searchParam, date: f.date, from: f.dateStart, to: f.dateEnd, field: f.field } }
+          : {}),
       },
     });
   }

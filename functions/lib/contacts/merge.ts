@@ -298,6 +298,12 @@ export function mergedContact(keep: Contact, other: Contact): Contact {
   const name = autoNamed(keep) && !autoNamed(other) ? other.name : keep.name;
   if (name !== other.name && !autoNamed(other)) add(`name${suffix}`.slice(0, 100), other.name);
   if (keep.email && other.email && keep.email !== other.email) add('email', other.email);
+  // custom fields (issue 40): the kept contact's values stay, the other's fill the gaps, a differing one becomes extra info
+  const customFields = { ...(keep.customFields ?? {}) };
+  for (const [key, value] of Object.entries(other.customFields ?? {})) {
+    if (customFields[key] === undefined) customFields[key] = value;
+    else if (customFields[key] !== value) add(key, String(value));
+  }
   const { lidPn: _lidPn, ...rest } = keep;
   const number = keep.number || other.number;
   const lid = keep.lid || other.lid;
@@ -319,6 +325,7 @@ export function mergedContact(keep: Contact, other: Contact): Contact {
     ...(mergedLids.length ? { mergedLids } : {}),
     profilePicUrl: keep.profilePicUrl || other.profilePicUrl,
     extraInfo,
+    ...(Object.keys(customFields).length ? { customFields } : {}),
     ...(!number && keep.lidPn ? { lidPn: keep.lidPn } : {}),
     updatedAt: nowIso(),
   };

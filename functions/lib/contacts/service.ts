@@ -24,6 +24,9 @@ import {
 import { refreshTicketContact } from '../tickets/service';
 import { auditBy, type AuditActor } from '../audit/actor';
 import { mergeContacts } from './merge';
+import { loadFields } from '../custom-fields/repo';
+import { changedValues, contactFieldsAfter } from '../custom-fields/values';
+import type { CustomField } from '#shared/schemas/custom-fields';
 
 export type { Contact };
 
@@ -44,6 +47,7 @@ function newContact(
     profilePicUrl: fields.profilePicUrl ?? '',
     isGroup: fields.isGroup ?? false,
     extraInfo: fields.extraInfo ?? [],
+    ...(fields.customFields && Object.keys(fields.customFields).length ? { customFields: fields.customFields } : {}),
     whatsappId: fields.whatsappId ?? null,
     createdAt: now,
     updatedAt: now,
@@ -74,13 +78,22 @@ async function insertContact(contact: Contact) {
 
 /** POST /contacts: a second contact with the same number in a company is ERR_DUPLICATED_CONTACT. */
 export async function createContact(companyId: number, body: ContactBody): Promise<Contact> {
+  const customFields = body.customFields
+    ? changedValues(await loadFields(companyId), 'contact', {}, body.customFields)
+    : undefined;
   const id = await nextId(companyScope(companyId), 'contact');
-  const contact = newContact(companyId, id, { ...body, email: body.email ?? '' });
+  const contact = newContact(companyId, id, { ...body, email: body.email ?? '', customFields });
   await insertContact(contact);
   return contact;
 }
 
-type ContactChanges = ContactUpdateBody & { profilePicUrl?: string; lid?: string; lidPn?: string };
+type ContactChanges = Omit<ContactUpdateBody, 'customFields'> & {
+  profilePicUrl?: string;
+  lid?: string;
+  lidPn?: string;
+  /** the custom fields it sets (null clears one), checked by their definitions */
+  customFields?: Record<string, unknown>;
+};
 
 /**
  * PUT /contacts/{id}: a number change moves the guard in the same transaction. The contact is
@@ -88,22 +101,31 @@ type ContactChanges = ContactUpdateBody & { profilePicUrl?: string; lid?: string
  * messages teaching different things at once (a lid, a name) both stay.
  */
 export async function updateContact(companyId: number, id: number, changes: ContactChanges): Promise<Contact> {
+  // the definitions are read once, whatever the retries
+  const fields = changes.customFields ? await loadFields(companyId) : undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await updateContactOnce(companyId, id, changes);
+      return await updateContactOnce(companyId, id, changes, fields);
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'ERR_CONFLICT') || attempt >= 4) throw err;
     }
   }
 }
 
-async function updateContactOnce(companyId: number, id: number, changes: ContactChanges): Promise<Contact> {
+async function updateContactOnce(
+  companyId: number,
+  id: number,
+  { customFields, ...changes }: ContactChanges,
+  fields: CustomField[] | undefined,
+): Promise<Contact> {
   const before = await requireContact(companyId, id);
   const after: Contact = {
     ...before,
     ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
     updatedAt: nowIso(),
   } as Contact;
+  // extra info a field claims moves into the fields with this change (custom-fields/values.ts)
+  if (customFields && fields) Object.assign(after, contactFieldsAfter(fields, after, customFields));
   const items: TransactItem[] = [putIfTx(contactItem(after), 'updatedAt', before.updatedAt)];
   if (after.number !== before.number) {
     if (after.number) items.push(putTx({ ...numberGuardKeys(companyId, after.number), contactId: id }, true));

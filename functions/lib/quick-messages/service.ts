@@ -11,6 +11,10 @@ import { publish } from '../realtime';
 import { acceptStoredUpload, copyObject, deleteObject, presignGet, storeUpload } from '../storage';
 import { isAdmin } from '../users/service';
 import type { UploadedFile } from '../multipart';
+import type { Ticket } from '#shared/schemas/tickets';
+import { fillVariables, protocolOf } from '#shared/message-variables';
+import { getContact } from '../contacts/repo';
+import { contactFieldsFor } from '../custom-fields/variables';
 
 /**
  * A quick message: pk `C#<cid>`, sk `QUICKMSG#<pad(id)>`. `geral` ones are shared with the whole
@@ -81,6 +85,23 @@ export const getQuickMessage = async (auth: AuthContext, id: number) => present(
  * The media of a quick reply the caller may use, copied for one message (the quick reply may later
  * lose or replace its file; the sent message keeps its own). Undefined for a text-only quick reply.
  */
+/**
+ * A chosen quick message's text as sent in a ticket: its message variables filled for the ticket's
+ * contact (`{{name}}`, `{{firstName}}`, `{{ms}}`, `{{protocol}}`, `{{date}}`, `{{hora}}` and the contact's
+ * custom fields `{{contact.<key>}}`), since the attendant chose it rather than typed it.
+ */
+export async function quickMessageText(companyId: number, ticket: Pick<Ticket, 'id' | 'contactId'>, text: string) {
+  if (!/\{\{/.test(text)) return text;
+  const contact = await getContact(companyId, ticket.contactId);
+  const now = new Date();
+  return fillVariables(text, {
+    contactName: contact?.name ?? '',
+    now,
+    protocol: protocolOf(now, ticket.id),
+    contactFields: contact && (await contactFieldsFor(companyId, contact, text)),
+  });
+}
+
 export async function quickMessageMedia(auth: AuthContext, id: number) {
   const q = await requireQuickMessage(auth, id);
   if (!q.mediaPath) return undefined;

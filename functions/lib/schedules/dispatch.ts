@@ -1,4 +1,5 @@
 import { fillVariables, protocolOf } from '#shared/message-variables';
+import { contactFieldsFor } from '../custom-fields/variables';
 import { queueTimeouts, queues as queueDefs } from '../../../infra/manifest';
 import { query, updateItem, type Item } from '../db';
 import { nowIso } from '../keys';
@@ -205,7 +206,12 @@ export async function sendSchedule(job: ScheduleJob, attempt: number) {
     // the soft lock: a conversation someone else holds is theirs, whoever wrote the schedule
     assertMaySend({ userId: s.userId }, ticket);
     const now = new Date();
-    const body = fillVariables(s.body, { contactName: contact.name, now, protocol: protocolOf(now, ticket.id) });
+    const body = fillVariables(s.body, {
+      contactName: contact.name,
+      now,
+      protocol: protocolOf(now, ticket.id),
+      contactFields: await contactFieldsFor(s.companyId, contact, s.body),
+    });
     const media = s.mediaPath
       ? {
           key: s.mediaPath,

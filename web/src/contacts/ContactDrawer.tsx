@@ -29,6 +29,7 @@ import { formatDateTime } from '../lib/format';
 import { asList, liveMutation } from '../realtime/cache';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import type { Contact, Ticket } from '../tickets/types';
+import { FieldsPanel } from '../custom-fields/FieldsPanel';
 import { ContactModal } from './ContactModal';
 import { shownNumber } from './contact-number';
 
@@ -48,7 +49,7 @@ export const drawerName = (name: string, narrow: boolean) =>
 
 export const CONTACT_DRAWER_WIDTH = 320;
 
-/** The contact drawer of 2.9: data, edit, internal notes and extra info. */
+/** The contact drawer of 2.9: data, edit, internal notes, custom fields of the contact and the ticket (issue 40), extra info. */
 export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open: boolean; onClose(): void }) {
   const { t } = useTranslation(['contacts', 'common']);
   const theme = useTheme();
@@ -63,6 +64,10 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState(false);
   const [editing, setEditing] = useState(false);
+  // the ticket's values as last saved here, until the ticket's own update arrives
+  const [savedFields, setSavedFields] = useState<{ basis: Ticket['customFields']; values: Ticket['customFields'] }>();
+  const ticketFields =
+    savedFields && savedFields.basis === ticket.customFields ? savedFields.values : ticket.customFields;
   const shown = contact ?? ticket.contact;
 
   useRealtimeEvent<{ action: string; contact?: Contact }>('contact', (ev) => {
@@ -186,22 +191,20 @@ export function ContactDrawer({ ticket, open, onClose }: { ticket: Ticket; open:
             ))}
           </List>
         </Paper>
-        {(shown?.extraInfo?.length ?? 0) > 0 && (
-          <Paper variant="outlined" sx={{ mt: 2, p: 1.5 }}>
-            <Typography variant="subtitle2" gutterBottom>
-              {t('drawer.extraInfo')}
-            </Typography>
-            {shown!.extraInfo!.map((info, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: extra info pairs have no id and may repeat; this read-only list is never reordered
-              <Box key={i} sx={{ mb: 1 }}>
-                <Typography variant="caption" color="text.secondary">
-                  {info.name}
-                </Typography>
-                <Typography variant="body2">{info.value}</Typography>
-              </Box>
-            ))}
-          </Paper>
-        )}
+        <FieldsPanel
+          entity="contact"
+          record={contact}
+          path={`/contacts/${ticket.contactId}/custom-fields`}
+          onSaved={(c) => void mutate(c as Contact, { revalidate: false })}
+        />
+        <FieldsPanel
+          entity="ticket"
+          record={{ customFields: ticketFields }}
+          path={`/tickets/${ticket.id}/custom-fields`}
+          onSaved={(saved) =>
+            setSavedFields({ basis: ticket.customFields, values: (saved as Ticket).customFields ?? {} })
+          }
+        />
       </Box>
       <ContactModal
         open={editing}

@@ -57,6 +57,7 @@ export default {
       'Conecte o WhatsApp Web (leia o QR code) antes de anexar a API oficial: o número precisa ser conferido.',
     ERR_TRANSPORT_UNREACHABLE: 'A Meta não confirmou este número com este token: confira o ID do número e o token.',
     ERR_TRANSPORT_NUMBER_MISMATCH: 'O número da API oficial não é o mesmo desta conexão do WhatsApp Web.',
+    ERR_CUSTOM_FIELD_KEY_TAKEN: 'Já existe um campo personalizado com esta chave. Escolha outra.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -154,6 +155,7 @@ export default {
     ERR_TRANSPORT_UNREACHABLE:
       'Meta did not confirm this number with this token: check the phone number ID and the token.',
     ERR_TRANSPORT_NUMBER_MISMATCH: 'The Cloud API number is not the number of this WhatsApp Web connection.',
+    ERR_CUSTOM_FIELD_KEY_TAKEN: 'A custom field with this key already exists. Choose another one.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -250,6 +252,7 @@ export default {
       'Conecte WhatsApp Web (lea el código QR) antes de añadir la API oficial: hay que comprobar el número.',
     ERR_TRANSPORT_UNREACHABLE: 'Meta no confirmó este número con este token: revise el ID del número y el token.',
     ERR_TRANSPORT_NUMBER_MISMATCH: 'El número de la API oficial no es el de esta conexión de WhatsApp Web.',
+    ERR_CUSTOM_FIELD_KEY_TAKEN: 'Ya existe un campo personalizado con esta clave. Elige otra.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',

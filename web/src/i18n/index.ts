@@ -59,6 +59,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   campaigns: () => import('./campaigns'),
   prompts: () => import('./prompts'),
   knowledge: () => import('./knowledge'),
+  customFields: () => import('./customFields'),
   integrations: () => import('./integrations'),
   messagesApi: () => import('./messagesApi'),
   audit: () => import('./audit'),

@@ -20,6 +20,7 @@ import SyncAltIcon from '@mui/icons-material/SyncAlt';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import AccountTreeIcon from '@mui/icons-material/AccountTreeOutlined';
 import CodeIcon from '@mui/icons-material/Code';
+import TuneIcon from '@mui/icons-material/Tune';
 import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
 import PolicyIcon from '@mui/icons-material/PolicyOutlined';
 import DnsIcon from '@mui/icons-material/DnsOutlined';
@@ -46,6 +47,7 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   connections: SyncAltIcon,
   files: AttachFileIcon,
   queues: AccountTreeIcon,
+  customFields: TuneIcon,
   users: PeopleIcon,
   messagesApi: CodeIcon,
   financeiro: AttachMoneyIcon,

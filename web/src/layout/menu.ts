@@ -65,6 +65,8 @@ export const MENU: MenuEntry[] = [
   { key: 'connections', to: '/connections', section: 'admin', show: admin },
   { key: 'files', to: '/files', section: 'admin', show: admin },
   { key: 'queues', to: '/queues', section: 'admin', show: admin },
+  // custom fields of contacts and tickets (issue 40)
+  { key: 'customFields', to: '/custom-fields', section: 'admin', show: admin },
   { key: 'users', to: '/users', section: 'admin', show: admin },
   {
     key: 'messagesApi',

@@ -79,7 +79,7 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
   const [text, setText] = useState('');
   const [sign, setSign] = useState(prefs.signMessage);
   const [busy, setBusy] = useState(false);
-  /** a chosen quick reply with a file: the file goes with the text */
+  /** a chosen quick reply: its variables are filled by the server, and its file (if any) goes with the text */
   const [quick, setQuick] = useState<QuickReply | null>(null);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const [attachAnchor, setAttachAnchor] = useState<HTMLElement | null>(null);
@@ -111,7 +111,7 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
     [quickData, query],
   );
 
-  const ready = canSendText(text) || quick !== null;
+  const ready = canSendText(text) || Boolean(quick?.mediaPath);
   const send = async () => {
     if (!ready || busy || !user) return;
     const body = canSendText(text) ? signBody(text.trim(), user.name, sign) : '';
@@ -178,7 +178,8 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
 
   const chooseQuick = (q: QuickReply) => {
     setText(q.message);
-    setQuick(q.mediaPath && q.id ? q : null);
+    // sent with its id: the server fills its variables ({{name}}, {{contact.<key>}}) and adds its file
+    setQuick(q.id ? q : null);
     input.current?.focus();
   };
 
@@ -215,7 +216,7 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
         </Stack>
       )}
       {windowClosed && templateButton}
-      {quick && (
+      {quick?.mediaPath && (
         <Chip
           size="small"
           icon={<AttachFileIcon />}

@@ -17,6 +17,8 @@ export interface Contact {
   profilePicUrl?: string | null;
   isGroup?: boolean;
   extraInfo?: { id?: number; name: string; value: string }[];
+  /** custom field values by key (issue 40) */
+  customFields?: Record<string, string | number | boolean>;
 }
 export type TicketStatus = 'open' | 'pending' | 'closed';
 export interface Ticket {
@@ -52,6 +54,8 @@ export interface Ticket {
   firstResponseAt?: string | null;
   slaFirstResponseBreached?: boolean;
   slaResolutionBreached?: boolean;
+  /** custom field values by key (issue 40) */
+  customFields?: Record<string, string | number | boolean>;
 }
 export interface Message {
   id: number | string;
