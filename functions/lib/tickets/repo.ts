@@ -10,7 +10,8 @@ import { normalizeText } from '../contacts/repo';
  * the lists begin with `updatedAt`, so newest first is `ScanIndexForward=false` and the `updatedAt`
  * day filter is a key condition). Every message moves the ticket in each list index it is in (a
  * delete and a put each), so a ticket is in only the lists that are read (issue 15):
- * - gsi1 `C#<cid>#TS#<status>` / `<updatedAt>#<pad(id)>`: a status list of the whole company (admins)
+ * - gsi1 `C#<cid>#TS#<status>` / `<updatedAt>#<pad(id)>`: a status list of the whole company (admins);
+ *   in the three status lists a snoozed open ticket is under the status `snoozed` (listStatus)
  * - gsi2 `C#<cid>#TQ#<queueId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one queue,
  *   except for an open ticket with an attendant: open tickets are listed by attendant ("Assigned"),
  *   and an open list by queue (a queue filter with "show all", the kanban) reads the company's open
@@ -59,19 +60,27 @@ export type StoredTicket = Ticket & {
   lastMessageId?: string;
 };
 
+/**
+ * The status a ticket is listed (and counted, counts.ts) under: a snoozed open ticket is listed as
+ * `snoozed`, apart from the open lists and their badges (issue 40 item 6), and comes back when it wakes.
+ */
+export const listStatus = (t: Pick<Ticket, 'status' | 'snooze'>) =>
+  t.status === 'open' && t.snooze ? 'snoozed' : t.status;
+
 /** Whether a ticket is in its queue's list (gsi2) and its attendant's (gsi3): see above. */
 export const listedByQueue = (t: Pick<Ticket, 'status' | 'userId'>) => !(t.status === 'open' && Boolean(t.userId));
 export const listedByUser = (t: Pick<Ticket, 'userId'>) => Boolean(t.userId);
 
 export function ticketItem(t: StoredTicket): Item {
   const order = `${t.updatedAt}#${pad(t.id)}`;
+  const listed = listStatus(t);
   return {
     ...ticketKeys(t.companyId, t.id),
     ...t,
-    gsi1pk: ticketIndex.status(t.companyId, t.status),
+    gsi1pk: ticketIndex.status(t.companyId, listed),
     gsi1sk: order,
-    ...(listedByQueue(t) ? { gsi2pk: ticketIndex.queue(t.companyId, t.queueId, t.status), gsi2sk: order } : {}),
-    ...(listedByUser(t) ? { gsi3pk: ticketIndex.user(t.companyId, t.userId, t.status), gsi3sk: order } : {}),
+    ...(listedByQueue(t) ? { gsi2pk: ticketIndex.queue(t.companyId, t.queueId, listed), gsi2sk: order } : {}),
+    ...(listedByUser(t) ? { gsi3pk: ticketIndex.user(t.companyId, t.userId, listed), gsi3sk: order } : {}),
     gsi4pk: ticketIndex.name(t.companyId),
     gsi4sk: `${normalizeText(t.contact.name)}#${pad(t.id)}`,
     gsi5pk: ticketIndex.contact(t.companyId, t.contactId),
