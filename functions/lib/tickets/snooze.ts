@@ -83,7 +83,8 @@ export async function snoozeTicket(
     },
     {
       initial: stored,
-      extra: (_b, a) => (until ? [putTx({ ...snoozeWakeKeys({ companyId, ticketId, until }), companyId, ticketId, until })] : []),
+      extra: () =>
+        until ? [putTx({ ...snoozeWakeKeys({ companyId, ticketId, until }), companyId, ticketId, until })] : [],
     },
   );
   const ticket = toTicket(after);
@@ -132,7 +133,7 @@ async function wake(
       const next: StoredTicket = {
         ...t,
         snoozeWoke: { at, by },
-        updatedAt: at > t.updatedAt ? at : t.updatedAt,
+        updatedAt: at,
       };
       delete next.snooze;
       return next;
@@ -183,7 +184,11 @@ export async function runSnoozeTimer(now = new Date()) {
         checked++;
       } catch (err) {
         failed++;
-        log.error('snooze wake failed', { companyId: w.companyId, ticketId: w.ticketId, error: (err as Error).message });
+        log.error('snooze wake failed', {
+          companyId: w.companyId,
+          ticketId: w.ticketId,
+          error: (err as Error).message,
+        });
       }
     }
     // what failed stays due: stop rather than read it again in this run
