@@ -34,7 +34,7 @@ async function team(label: string) {
 }
 type Team = Awaited<ReturnType<typeof team>>;
 
-/** A customer writes; the ticket that opens goes to the queue and Ana accepts it. */
+/** A customer writes; the ticket that opens is Ana's, open in her queue. */
 async function anasTicket(tm: Team) {
   const customer = randomNumber();
   const p = phone(tm.co.companyId, tm.whatsapp.id);
@@ -43,8 +43,9 @@ async function anasTicket(tm: Team) {
     const list = await api('GET', '/tickets?status=pending&showAll=true', { token: tm.co.adminToken });
     return (list.body.tickets as any[]).find((t) => t.contact.number === customer);
   });
+  // it came without a queue: an admin hands it to Ana in her queue
   const accepted = await api('PUT', `/tickets/${pending.id}`, {
-    token: tm.ana.token,
+    token: tm.co.adminToken,
     body: { status: 'open', userId: tm.ana.id, queueId: tm.queue.id },
   });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
@@ -94,6 +95,8 @@ describe('snooze', () => {
     expect(await list(tm.ana.token, 'status=open')).toEqual({ ids: [t.id], count: 1 });
     const rt = await realtimeClient(tm.ana.token);
     try {
+      // first for half an hour, then again for two hours: the later snooze replaces the first
+      expect((await snooze(tm.ana.token, t.id, { until: later(30 * MIN).toISOString() })).status).toBe(200);
       const until = later(2 * 60 * MIN);
       const res = await snooze(tm.ana.token, t.id, { until: until.toISOString() });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -127,7 +130,7 @@ describe('snooze', () => {
         (await list(tm.co.adminToken, `status=open&snoozed=true&showAll=true&queueIds=${tm.queue.id}`)).ids,
       ).toEqual([t.id]);
 
-      // the timer as deployed, now, and the clock before its time: it stays snoozed
+      // the timer as deployed, now, and the clock past the first snooze's time but before this one's: it stays snoozed
       expect((await runTimer('snooze')).ok).toBe(true);
       await runSnoozeTimer(later(60 * MIN));
       expect((await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body.snooze).toBeTruthy();
