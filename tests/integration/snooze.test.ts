@@ -105,7 +105,7 @@ describe('snooze', () => {
         userId: tm.ana.id,
         snooze: { until: until.toISOString(), userId: tm.ana.id },
       });
-      expect(res.body.snoozeWoke).toBeUndefined();
+      expect(res.body.snoozeWoke ?? null).toBeNull();
       await rt.waitFor(
         (e) => e.event.endsWith('ticket') && e.data.ticket?.id === t.id && Boolean(e.data.ticket.snooze),
       );
@@ -139,7 +139,7 @@ describe('snooze', () => {
       const woke = later(2 * 60 * MIN + MIN);
       expect((await runSnoozeTimer(woke)).woke).toBeGreaterThanOrEqual(1);
       const after = (await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body;
-      expect(after.snooze).toBeUndefined();
+      expect(after.snooze ?? null).toBeNull();
       expect(after.snoozeWoke).toEqual({ at: woke.toISOString(), by: 'time' });
       expect(await list(tm.ana.token, 'status=open')).toEqual({ ids: [t.id], count: 1 });
       expect(await list(tm.ana.token, 'status=open&snoozed=true')).toEqual({ ids: [], count: 0 });
@@ -176,7 +176,7 @@ describe('snooze', () => {
         const got = (await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body;
         return got.snoozeWoke ? got : undefined;
       });
-      expect(after.snooze).toBeUndefined();
+      expect(after.snooze ?? null).toBeNull();
       expect(after.snoozeWoke.by).toBe('customer');
       expect(after.lastMessage).toBe('voltei!');
       expect(await list(tm.ana.token, 'status=open')).toEqual({ ids: [t.id], count: 1 });
@@ -187,7 +187,7 @@ describe('snooze', () => {
       // snoozed again until a time: the mark goes; the customer wakes it first, then its time comes
       const until = later(30 * MIN);
       const again = await snooze(tm.ana.token, t.id, { until: until.toISOString() });
-      expect(again.body.snoozeWoke).toBeUndefined();
+      expect(again.body.snoozeWoke ?? null).toBeNull();
       await t.p.send({ from: t.customer, body: 'e mais uma coisa' });
       const woken = await eventually(async () => {
         const got = (await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body;
@@ -225,8 +225,8 @@ describe('snooze', () => {
     const woken = await api('DELETE', `/tickets/${t.id}/snooze`, { token: tm.co.adminToken });
     expect(woken.status).toBe(200);
     // woken by a person: no "woke" mark, back in the open list
-    expect(woken.body.snooze).toBeUndefined();
-    expect(woken.body.snoozeWoke).toBeUndefined();
+    expect(woken.body.snooze ?? null).toBeNull();
+    expect(woken.body.snoozeWoke ?? null).toBeNull();
     expect(await list(tm.ana.token, 'status=open')).toEqual({ ids: [t.id], count: 1 });
     expect((await snooze(tm.co.adminToken, t.id, body)).status).toBe(200);
   });
@@ -239,7 +239,7 @@ describe('snooze', () => {
       expect([res.status, res.body.error], until.toISOString()).toEqual([400, 'ERR_SNOOZE_TIME_INVALID']);
     }
     expect((await snooze(tm.ana.token, t.id, {})).body.error).toBe('ERR_VALIDATION');
-    expect((await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body.snooze).toBeUndefined();
+    expect((await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body.snooze ?? null).toBeNull();
     const farthest = await snooze(tm.ana.token, t.id, {
       until: later((SNOOZE_MAX_DAYS - 1) * 24 * 60 * MIN).toISOString(),
     });
@@ -261,7 +261,7 @@ describe('snooze', () => {
     expect((await snooze(tm.ana.token, t.id, { until: until.toISOString() })).status).toBe(200);
     const closed = await api('PUT', `/tickets/${t.id}`, { token: tm.ana.token, body: { status: 'closed' } });
     expect(closed.status).toBe(200);
-    expect(closed.body.snooze).toBeUndefined();
+    expect(closed.body.snooze ?? null).toBeNull();
     const row = await stored(tm.co.companyId, t.id);
     expect(row?.gsi1pk).toBe(`C#${tm.co.companyId}#TS#closed`);
     expect((await list(tm.co.adminToken, 'status=open&snoozed=true&showAll=true')).count).toBe(0);
@@ -269,14 +269,14 @@ describe('snooze', () => {
     await runSnoozeTimer(later(11 * MIN));
     const after = (await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body;
     expect(after).toMatchObject({ status: 'closed' });
-    expect(after.snoozeWoke).toBeUndefined();
+    expect(after.snoozeWoke ?? null).toBeNull();
 
     // transferred to a colleague: open in the colleague's list, not snoozed
     const t2 = await anasTicket(tm);
     expect((await snooze(tm.ana.token, t2.id, { untilCustomerWrites: true })).status).toBe(200);
     const moved = await api('PUT', `/tickets/${t2.id}`, { token: tm.ana.token, body: { userId: tm.bruno.id } });
     expect(moved.status).toBe(200);
-    expect(moved.body.snooze).toBeUndefined();
+    expect(moved.body.snooze ?? null).toBeNull();
     expect(await list(tm.bruno.token, 'status=open')).toEqual({ ids: [t2.id], count: 1 });
     expect((await list(tm.ana.token, 'status=open&snoozed=true')).count).toBe(0);
   });

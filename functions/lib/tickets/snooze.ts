@@ -7,6 +7,8 @@
  * inbound pipeline, inbound/wiring.ts); the attendant wakes it early with DELETE. Any transition
  * (close, return, transfer, takeover) ends it (transitions.ts).
  *
+ * An ended snooze (and a cleared mark) is stored as null, so a client merging the update sees it go.
+ *
  * Wake-ups: `SNOOZEDUE#<(cid+ticketId) % 4>` / `<until>#<cid>#<pad(ticketId)>` (functions/lib/due.ts),
  * written in the snooze's own transaction. The table is the truth: a wake-up whose ticket is no
  * longer snoozed until that time (woken early, closed, snoozed again, deleted) does nothing and goes.
@@ -77,9 +79,11 @@ export async function snoozeTicket(
     (t) => {
       mayChange(t);
       if (t.status !== 'open') throw new AppError('ERR_SNOOZE_NOT_OPEN');
-      const next: StoredTicket = { ...t, snooze: { until, at: now.toISOString(), userId: actor.userId } };
-      delete next.snoozeWoke;
-      return next;
+      return {
+        ...t,
+        snooze: { until, at: now.toISOString(), userId: actor.userId },
+        ...(t.snoozeWoke ? { snoozeWoke: null } : {}),
+      };
     },
     {
       initial: stored,
@@ -101,9 +105,7 @@ export async function unsnoozeTicket(companyId: number, actor: Actor, ticketId: 
     (t) => {
       mayChange(t);
       if (!t.snooze) return null;
-      const next: StoredTicket = { ...t, updatedAt: new Date().toISOString() };
-      delete next.snooze;
-      return next;
+      return { ...t, snooze: null, updatedAt: new Date().toISOString() };
     },
     { initial: stored },
   );
@@ -130,13 +132,7 @@ async function wake(
     (t) => {
       if (!t.snooze || (opts.until !== undefined && t.snooze.until !== opts.until)) return null;
       const at = now.toISOString();
-      const next: StoredTicket = {
-        ...t,
-        snoozeWoke: { at, by },
-        updatedAt: at,
-      };
-      delete next.snooze;
-      return next;
+      return { ...t, snooze: null, snoozeWoke: { at, by }, updatedAt: at };
     },
     { initial: opts.initial },
   );

@@ -101,9 +101,10 @@ export function applyTransition(
     }
   }
   // closing, returning, transferring or taking a ticket over ends its snooze and its "woke" mark
+  // (null, not absent: a client merging the update into its copy sees them go)
   if (kind !== 'edit') {
-    delete after.snooze;
-    delete after.snoozeWoke;
+    if (after.snooze) after.snooze = null;
+    if (after.snoozeWoke) after.snoozeWoke = null;
   }
   return { after, kind };
 }
