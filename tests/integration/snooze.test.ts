@@ -157,6 +157,12 @@ describe('snooze', () => {
       const version = (await stored(tm.co.companyId, t.id))?.version;
       await runSnoozeTimer(later(3 * 60 * MIN));
       expect((await stored(tm.co.companyId, t.id))?.version).toBe(version);
+
+      // Ana answers: the mark has done its job
+      expect(
+        (await api('POST', `/messages/${t.id}`, { token: tm.ana.token, body: { body: 'Voltando!' } })).status,
+      ).toBe(201);
+      expect((await api('GET', `/tickets/${t.id}`, { token: tm.ana.token })).body.snoozeWoke ?? null).toBeNull();
     } finally {
       rt.close();
     }

@@ -170,6 +170,8 @@ export async function bumpTicket(
       ...(m.fromCustomer && !(before.customerMessageAt && before.customerMessageAt > m.createdAt)
         ? { customerMessageAt: m.createdAt }
         : {}),
+      // answered: the "back from snooze" mark has done its job (null: clients merging the update see it go)
+      ...(!m.fromCustomer && before.snoozeWoke ? { snoozeWoke: null } : {}),
     },
     ...(m.firstResponse ? { setIfAbsent: { firstResponseAt: m.createdAt } } : {}),
     add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },
