@@ -66,6 +66,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   notifications: () => import('./notifications'),
   search: () => import('./search'),
   sla: () => import('./sla'),
+  snooze: () => import('./snooze'),
   templates: () => import('./templates'),
 };
 

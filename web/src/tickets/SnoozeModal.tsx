@@ -33,7 +33,7 @@ export function SnoozeModal({
   onClose(): void;
   onDone(saved: Ticket | undefined): void;
 }) {
-  const { t } = useTranslation('tickets');
+  const { t } = useTranslation('snooze');
   const phone = usePhone();
   const [preset, setPreset] = useState<SnoozePreset>('oneHour');
   const [custom, setCustom] = useState('');
@@ -57,7 +57,7 @@ export function SnoozeModal({
     setBusy(true);
     try {
       const saved = await ticketActions.snooze(ticket, body);
-      notify.success(t('snooze.done'));
+      notify.success(t('done'));
       onDone(saved);
     } catch (err) {
       toastError(err);
@@ -68,19 +68,19 @@ export function SnoozeModal({
 
   const label = (p: SnoozePreset) => {
     const until = presetUntil(p, now);
-    return until ? `${t(`snooze.presets.${p}`)} (${formatDateTime(until)})` : t(`snooze.presets.${p}`);
+    return until ? `${t(`presets.${p}`)} (${formatDateTime(until)})` : t(`presets.${p}`);
   };
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" fullScreen={phone} aria-labelledby="snooze-title">
-      <DialogTitle id="snooze-title">{t('snooze.title')}</DialogTitle>
+      <DialogTitle id="snooze-title">{t('title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           <Typography variant="body2" color="text.secondary">
-            {t('snooze.hint')}
+            {t('hint')}
           </Typography>
           <RadioGroup
-            aria-label={t('snooze.choice')}
+            aria-label={t('choice')}
             value={preset}
             onChange={(e) => {
               setPreset(e.target.value as SnoozePreset);
@@ -93,7 +93,7 @@ export function SnoozeModal({
           </RadioGroup>
           {preset === 'custom' && (
             <TextField
-              label={t('snooze.when')}
+              label={t('when')}
               type="datetime-local"
               value={custom}
               onChange={(e) => {
@@ -102,21 +102,21 @@ export function SnoozeModal({
               }}
               required
               error={invalid}
-              helperText={invalid ? t('snooze.invalid') : undefined}
+              helperText={invalid ? t('invalid') : undefined}
               slotProps={{ inputLabel: { shrink: true } }}
             />
           )}
           {invalid && preset !== 'custom' && (
             <Typography role="alert" color="error" variant="body2">
-              {t('snooze.invalid')}
+              {t('invalid')}
             </Typography>
           )}
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('snooze.cancel')}</Button>
+        <Button onClick={onClose}>{t('cancel')}</Button>
         <Button variant="contained" onClick={() => void submit()} disabled={busy}>
-          {t('snooze.confirm')}
+          {t('confirm')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -173,7 +173,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const wake = () =>
     void act(async () => {
       const woken = await ticketActions.wake(ticket);
-      notify.success(t('snooze.woken'));
+      notify.success(t('header.woken'));
       return woken;
     }, 'stay');
 
