@@ -334,6 +334,27 @@ export const http: HttpModule[] = [
       'POST /knowledge/search',
     ],
   },
+  // the knowledge base's learning (issue 39): unanswered questions and the agent's test bench (admins, useOpenAi)
+  {
+    name: 'knowledge-learn',
+    routes: [
+      'GET /knowledge/unanswered',
+      'DELETE /knowledge/unanswered/{id}',
+      'POST /knowledge/unanswered/{id}/draft',
+      'POST /knowledge/test-bench',
+    ],
+  },
+  // the attendant's copilot (issue 39): model calls in the request path, bounded well inside API Gateway's 29 s
+  {
+    name: 'copilot',
+    timeoutSeconds: 29,
+    routes: [
+      'POST /copilot/{ticketId}/suggest',
+      'POST /copilot/{ticketId}/summary',
+      'POST /copilot/{ticketId}/rewrite',
+      'POST /copilot/{ticketId}/translate',
+    ],
+  },
   {
     name: 'queue-integrations',
     routes: [

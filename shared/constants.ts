@@ -161,6 +161,10 @@ export const SETTING_DEFAULTS = {
   awayAfterMinutes: '5',
   /** issue 24: whether attendants (not only admins) may take over a ticket someone else is handling */
   takeoverByAnyUser: 'disabled',
+  /** issue 39: the prompt (its model and key) the attendants' copilot answers with; empty: the ticket's queue's prompt */
+  copilotPromptId: '',
+  /** issue 39: the most AI model calls per month the admin allows (empty: no cap but the plan's) */
+  aiMonthlyCallLimit: '',
 } as const;
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
@@ -177,3 +181,17 @@ export const SETTING_VALUES: Partial<Record<SettingKey, readonly string[]>> = {
   awayAfterMinutes: ['1', '2', '5', '10', '15', '30', '60'],
   takeoverByAnyUser: ['enabled', 'disabled'],
 };
+
+/** Free-text settings and the values they take (checked on PUT /settings/{key}). */
+export const SETTING_PATTERNS: Partial<Record<SettingKey, RegExp>> = {
+  // empty (no cap) or a positive whole number
+  aiMonthlyCallLimit: /^(?:|[1-9]\d{0,8})$/,
+  // empty (the ticket's queue's prompt) or a prompt id; that it is one of the company's prompts is the service's check
+  copilotPromptId: /^(?:|[1-9]\d{0,9})$/,
+};
+
+/** `aiMonthlyCallLimit` as a number; empty or unreadable: no cap (null). */
+export function parseAiCallLimit(value: string | undefined): number | null {
+  const n = Number(value?.trim() || 0);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}

@@ -56,6 +56,8 @@ export const ERROR_STATUS = {
   ERR_MESSAGE_NOT_REACTABLE: 409,
   /** the company's AI calls for the month are spent (its own cap or its plan's) */
   ERR_AI_BUDGET_SPENT: 429,
+  /** an unanswered question of the knowledge base that is not there (dismissed, or another company's) */
+  ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 404,
   /** a knowledge base document: not a PDF, DOCX, plain text or Markdown file */
   ERR_KNOWLEDGE_FILE_TYPE: 415,
   /** a knowledge base document that cannot be read (damaged, encrypted, not what its type says) */
@@ -137,6 +139,11 @@ export const ERROR_STATUS = {
   ERR_TRANSPORT_UNREACHABLE: 409,
   /** the Cloud API number is not the WhatsApp Web session's number (`details`: the last digits of both) */
   ERR_TRANSPORT_NUMBER_MISMATCH: 409,
+  // The attendant's copilot (issue 39, item 5).
+  /** no prompt to answer with: the company chose none for the copilot and the ticket's queue has none */
+  ERR_COPILOT_UNAVAILABLE: 409,
+  /** the prompt's AI provider failed or timed out (after its retries): nothing was suggested */
+  ERR_COPILOT_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -37,6 +37,10 @@ export const EVENT_NAMES = [
   'sla',
   /** a Cloud API connection's message templates (issue 36): one changed (`update`, `delete`) or all synced (`reload`) */
   'whatsappTemplate',
+  /** the agent's unanswered questions (issue 39): one drafted into an article (`update`) or dismissed (`delete`); to admins */
+  'knowledgeUnanswered',
+  /** the company's monthly AI cap was reached (issue 39): to admins, once per month */
+  'aiBudget',
   /** the knowledge base (issue 39): an article or document created, changed or deleted; to admins */
   'knowledge',
 ] as const;

@@ -30,6 +30,7 @@ const option: SettingPolicy = {
   secret: false,
   audit: 'settings.changed',
 };
+const adminOption: SettingPolicy = { ...option, read: 'admin' };
 const paymentSecret: SettingPolicy = {
   read: 'super',
   write: 'super',
@@ -53,6 +54,10 @@ export const SETTING_POLICY: Readonly<Record<SettingKey, SettingPolicy>> = {
   // presence and the soft lock (issue 24): the browser reads them to time "away" and offer "Take over"
   awayAfterMinutes: option,
   takeoverByAnyUser: option,
+  // the copilot's prompt (issue 39): one of the company's prompts, or empty (checked by the service)
+  copilotPromptId: option,
+  // the AI spend cap (issue 39): the admins' business, not the attendants'
+  aiMonthlyCallLimit: adminOption,
   // the platform's payment provider key and the token its webhooks carry (billing/asaas.ts)
   asaas: paymentSecret,
   asaasWebhookToken: paymentSecret,

@@ -1,4 +1,10 @@
-import { DEFAULT_SCHEDULES, SETTING_DEFAULTS, SETTING_VALUES, type SettingKey } from '#shared/constants';
+import {
+  DEFAULT_SCHEDULES,
+  SETTING_DEFAULTS,
+  SETTING_PATTERNS,
+  SETTING_VALUES,
+  type SettingKey,
+} from '#shared/constants';
 import type { Setting } from '#shared/schemas/accounts';
 import type { DaySchedule } from '#shared/schemas/queues';
 import {
@@ -21,6 +27,7 @@ import { AppError } from './errors';
 import { nowIso } from './keys';
 import { publish } from './realtime';
 import { companyKeys } from './accounts/companies';
+import { getStoredPrompt } from './prompts/repo';
 
 /**
  * Company settings: pk `C#<companyId>`, sk `SETTING#<key>`; unset keys read as their defaults. Who
@@ -70,6 +77,11 @@ export async function settingValue(companyId: number, key: SettingKey): Promise<
   return item?.value ?? SETTING_DEFAULTS[key];
 }
 
+/** Keys whose values name one of the company's own records (no fixed list): checked when set; empty is none. */
+const RECORD_CHECKS: Partial<Record<SettingKey, (companyId: number, value: string) => Promise<boolean>>> = {
+  copilotPromptId: async (companyId, value) => Boolean(await getStoredPrompt(companyId, Number(value))),
+};
+
 /** Who hears a change: those who may read the key. */
 const AUDIENCE: Record<SettingRole, Audience> = {
   user: { kind: 'company' },
@@ -80,7 +92,8 @@ const AUDIENCE: Record<SettingRole, Audience> = {
 /**
  * Changes one setting of the caller's company (management.md "Settings page", section 9) as
  * SETTING_POLICY allows: ERR_NO_PERMISSION for a role below the key's, or for a platform-only key
- * outside the platform company; ERR_VALIDATION for a value outside the key's options. A secret's
+ * outside the platform company; ERR_VALIDATION for a value outside the key's options or pattern, or
+ * naming no record of the company (RECORD_CHECKS). A secret's
  * mask sent back is no change (the stored secret stays), any other mask is refused, never stored;
  * an empty value clears it.
  * Those who may read the key hear it (masked), and the change is audited (masked).
@@ -97,6 +110,12 @@ export async function updateSetting(
   const allowed = SETTING_VALUES[key];
   if (allowed && !allowed.includes(value))
     throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid', allowed }]);
+  const pattern = SETTING_PATTERNS[key];
+  if (pattern && !pattern.test(value))
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid' }]);
+  const check = RECORD_CHECKS[key];
+  if (check && value !== '' && !(await check(companyId, value)))
+    throw new AppError('ERR_VALIDATION', 400, [{ path: ['value'], message: 'invalid' }]);
   const before = await settingValue(companyId, key);
   if (policy.secret && value !== '' && value === maskSecret(before)) return { key, value: maskSecret(before) };
   if (policy.secret && value.startsWith(SECRET_MASK))

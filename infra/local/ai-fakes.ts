@@ -1,11 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, createVerify, randomUUID } from 'node:crypto';
 import { PROMPT_TRANSFER_PHRASE } from '../../shared/schemas/prompts';
+import {
+  NO_ANSWER_MARKER,
+  type KnowledgeBlock,
+  passageMarker,
+  readConversationBlock,
+  readKnowledgeBlock,
+} from '../../shared/knowledge-protocol';
 
 /**
  * Local fakes of the AI and bot providers (local stack only; nothing reaches the internet):
  * - `/@openai/v1/chat/completions`: OpenAI-compatible (OPENAI_BASE_URL points here). It echoes the
  *   customer's last message, and answers the transfer phrase when it asks for a "humano"/"human".
+ *   A request with a knowledge block (shared/knowledge-protocol.ts) is answered like a grounded model:
+ *   the first passage sharing a word with the question, then its marker; the no-answer marker when no
+ *   passage does. A conversation block gets a one-line summary. It reports `usage` (words as tokens).
  *   Hooks per apiKey: `POST /@openai/_script`
  *   `{ apiKey, replies?, delayMs?, status?, transcriptionStatus?, embeddingsStatus? }`, `GET /@openai/_requests?apiKey=`.
  * - `/@openai/v1/audio/transcriptions`: multipart `file` + `model`; the transcript is the file's text
@@ -38,6 +48,25 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const parse = (raw: Buffer) => (raw.length ? (JSON.parse(raw.toString()) as Json) : {});
 const asksForPeople = (text: string) => /\b(humano|human|atendente)\b/i.test(text);
+
+/** Folded words of 4 letters or more: what the fake counts as "saying something" about a question. */
+const keyWords = (text: string) =>
+  new Set(
+    (
+      text
+        .normalize('NFD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? []
+    ).filter((w) => w.length >= 4),
+  );
+
+/** A grounded model's answer: the first passage sharing a word with the question, or the no-answer marker. */
+function groundedAnswer(block: KnowledgeBlock, question: string): string {
+  const asked = keyWords(question);
+  const passage = block.passages.find((p) => [...keyWords(`${p.article} ${p.text}`)].some((w) => asked.has(w)));
+  return passage ? `${passage.text}\n${passageMarker(passage.n)}` : NO_ANSWER_MARKER;
+}
 
 /** dimensions of the fake's embeddings */
 export const FAKE_EMBEDDING_DIMS = 256;
@@ -155,17 +184,35 @@ export function openAiFake(): Handler {
     const script = scripts.get(apiKey);
     if (script?.delayMs) await sleep(script.delayMs);
     if (script?.status) return send(res, script.status, { error: { message: 'scripted failure' } });
-    const lastUser = [...(body.messages ?? [])].reverse().find((m: { role: string }) => m.role === 'user');
+    const messages: { role: string; content: string }[] = body.messages ?? [];
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+    const knowledge = messages
+      .map((m) => (m.role === 'user' ? readKnowledgeBlock(m.content) : undefined))
+      .find(Boolean);
+    const conversation = messages
+      .map((m) => (m.role === 'user' ? readConversationBlock(m.content) : undefined))
+      .find(Boolean);
     const content =
       script?.replies.shift() ??
-      (asksForPeople(lastUser?.content ?? '')
-        ? `Claro! ${PROMPT_TRANSFER_PHRASE}`
-        : `Resposta da IA para: ${lastUser?.content ?? ''}`);
+      (conversation
+        ? `O cliente perguntou: ${[...conversation.turns].reverse().find((t) => t.from === 'customer')?.text ?? ''}`
+        : asksForPeople(lastUser?.content ?? '')
+          ? `Claro! ${PROMPT_TRANSFER_PHRASE}`
+          : knowledge
+            ? groundedAnswer(knowledge, lastUser?.content ?? '')
+            : `Resposta da IA para: ${lastUser?.content ?? ''}`);
+    const tokens = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    const promptTokens = messages.reduce((sum, m) => sum + tokens(String(m.content ?? '')), 0);
     return send(res, 200, {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
       model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: tokens(content),
+        total_tokens: promptTokens + tokens(content),
+      },
     });
   };
 }

@@ -21,6 +21,8 @@ export const Plan = z.object({
   useSchedules: z.boolean(),
   useInternalChat: z.boolean(),
   useExternalApi: z.boolean(),
+  /** issue 39: AI model calls a company may make per month (absent or 0: unlimited) */
+  aiCallsPerMonth: z.number().int().optional(),
 });
 export type Plan = z.infer<typeof Plan>;
 

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'queue.redriven',
   'ticket.taken_over',
   'contact.merged',
+  'ai.budget_spent',
   'knowledge.created',
   'knowledge.updated',
   'knowledge.deleted',

@@ -85,6 +85,13 @@ export const PlanBody = z.object({
   connections: limit,
   queues: limit,
   value: money,
+  /** issue 39: AI model calls per month for each company on the plan; 0 (or empty): unlimited */
+  aiCallsPerMonth: z
+    .union([
+      z.literal('').transform(() => 0),
+      bodyInt.pipe(z.number().int().min(0, MSG.invalid).max(100_000_000, MSG.long)),
+    ])
+    .optional(),
   ...planFlags,
 });
 /** `PUT /plans/{id}` (super): any subset. */

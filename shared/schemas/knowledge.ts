@@ -146,3 +146,26 @@ export interface KnowledgeBenchRow {
   handOff: boolean;
   reason?: UnansweredQuestion['reason'];
 }
+
+/** CSAT of one side: ratings (1-3) received, the satisfied ones (2 and 3), their share and average. */
+export interface AgentCsat {
+  ratings: number;
+  satisfied: number;
+  percent: number | null;
+  average: number | null;
+}
+
+/**
+ * The AI agent's metrics of a period (GET /dashboard `agent`, issue 39 item 6): tickets the agent
+ * resolved without a person and tickets people resolved (by close day), hand-offs to people, the
+ * hand-off rate (hand-offs / (hand-offs + agent-resolved), %), CSAT of each side (by rating day),
+ * and the model calls and tokens spent (by call day).
+ */
+export interface AgentMetrics {
+  resolved: number;
+  peopleResolved: number;
+  handOffs: number;
+  handOffRate: number | null;
+  csat: { agent: AgentCsat; people: AgentCsat };
+  spend: { calls: number; tokens: number };
+}

@@ -83,6 +83,12 @@ export interface Message {
   failedOver?: boolean;
   /** emoji reactions, one per reactor (WhatsApp shows them under the message) */
   reactions?: MessageReaction[];
+  /**
+   * An AI agent's answer (issue 39): the knowledge articles it was drawn from, with their titles as
+   * they were when it was sent. The customer read the titles at the end of the text; attendants see
+   * them on the bubble.
+   */
+  knowledgeArticles?: { id: number; title: string }[];
   createdAt: string;
   updatedAt: string;
 }

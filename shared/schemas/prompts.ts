@@ -54,6 +54,11 @@ const promptFields = {
   /** saving without a queue is the choose-queue error (`queueId` required) */
   queueId: bodyId,
   maxMessages: bodyInt.pipe(z.number().min(1, MSG.invalid).max(PROMPT_MAX_MESSAGES, MSG.invalid)),
+  /**
+   * Issue 39: answer from the company's knowledge base only (functions/lib/knowledge/agent.ts), naming
+   * the article used, and hand the ticket to people when the passages hold no answer.
+   */
+  useKnowledgeBase: z.boolean({ error: MSG.invalid }),
 };
 
 /** POST /prompt (management.md 7): model, maxTokens, temperature and maxMessages default per section 9. */
@@ -63,6 +68,7 @@ export const PromptBody = z.object({
   maxTokens: promptFields.maxTokens.default(PROMPT_DEFAULTS.maxTokens),
   temperature: promptFields.temperature.default(PROMPT_DEFAULTS.temperature),
   maxMessages: promptFields.maxMessages.default(PROMPT_DEFAULTS.maxMessages),
+  useKnowledgeBase: promptFields.useKnowledgeBase.default(false),
   apiKey: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(500, MSG.long),
 });
 export type PromptBody = z.input<typeof PromptBody>;
@@ -76,6 +82,7 @@ export const PromptUpdateBody = z.object({
   temperature: promptFields.temperature.optional(),
   queueId: promptFields.queueId.optional(),
   maxMessages: promptFields.maxMessages.optional(),
+  useKnowledgeBase: promptFields.useKnowledgeBase.optional(),
   apiKey: z.string().trim().max(500, MSG.long).optional(),
 });
 export type PromptUpdateBody = z.input<typeof PromptUpdateBody>;
@@ -92,6 +99,8 @@ export interface Prompt {
   apiKey: string;
   queueId: number;
   maxMessages: number;
+  /** answers from the knowledge base only (absent on prompts saved before it: false) */
+  useKnowledgeBase: boolean;
   queue: { id: number; name: string; color: string } | null;
   createdAt: string;
   updatedAt: string;

@@ -147,7 +147,18 @@ describe('service levels (issue 24)', () => {
     expect(rows.map((r) => r.slice(0, 3))).toContainEqual(['Por atendente', co.name, '1']);
     expect(rows.map((r) => r.slice(0, 6))).toContainEqual(['Por fila', 'Suporte SLA', '1', seconds, seconds, '1']);
     expect(rows.map((r) => r.slice(0, 3))).toContainEqual(['Por conexão', 'Principal', '1']);
-    expect(rows.at(-1)!.slice(0, 3)).toEqual(['Total', 'Total', '1']);
+    // the service levels' total, then the AI agent's and people's rows (issue 39) under their own columns
+    expect(rows.at(-3)!.slice(0, 3)).toEqual(['Total', 'Total', '1']);
+    expect(rows[0]!.slice(-4)).toEqual([
+      'Passados para pessoas',
+      'Taxa de passagem (%)',
+      'Chamadas à IA',
+      'Tokens de IA',
+    ]);
+    expect(rows.slice(-2).map((r) => r.slice(0, 2))).toEqual([
+      ['Agente de IA', 'Agente de IA'],
+      ['Pessoas', 'Pessoas'],
+    ]);
     await context.close();
   });
 });

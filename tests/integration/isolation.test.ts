@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { http, splitRouteKey, type RouteKey } from '../../infra/manifest';
-import { ADMIN, api, baseUrl, login, newCompany, runTimer, type TestCompany, usesTimers } from './helpers';
+import { ADMIN, api, baseUrl, login, newCompany, runTimer, table, type TestCompany, usesTimers } from './helpers';
 import { createContact, createQueue, createTicket, createUser, createWhatsapp } from './fixtures';
 
 usesTimers('invoices');
@@ -123,6 +123,9 @@ const BODIES: Record<string, () => unknown> = {
     schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '00:00', endTime: '00:01' }],
   }),
   'PUT /push/subscriptions/{id}': () => ({ device: 'Taken Over' }),
+  'POST /copilot/{ticketId}/summary': () => ({ language: 'en' }),
+  'POST /copilot/{ticketId}/rewrite': () => ({ text: 'Taken over draft', style: 'formal' }),
+  'POST /copilot/{ticketId}/translate': () => ({ text: 'Taken over draft', to: 'es' }),
 };
 
 /** Which of A's ids fills a parameter, by the route's first path segment and the parameter name. */
@@ -154,6 +157,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
   fleet: { name: () => 'schedules' },
+  copilot: { ticketId: () => ids.ticket! },
 };
 
 /** Where one path level serves two kinds of id, the route itself says which (checked before FILL). */
@@ -161,6 +165,9 @@ const ROUTE_FILL: Record<string, Record<string, () => string | number>> = {
   // the ticket whose messages are read or written; DELETE /messages/{id} names a message
   'GET /messages/{id}': { id: () => ids.ticket! },
   'POST /messages/{id}': { id: () => ids.ticket! },
+  // an unanswered question of the knowledge base (its id names its key), not an article
+  'DELETE /knowledge/unanswered/{id}': { id: () => ids.unansweredQuestion! },
+  'POST /knowledge/unanswered/{id}/draft': { id: () => ids.unansweredQuestion! },
 };
 
 function fill(route: string): string {
@@ -323,7 +330,16 @@ beforeAll(async () => {
     }),
     'push subscription',
   );
+  // a question A's AI agent could not answer (written as the agent writes it: functions/lib/knowledge/hand-off.ts)
+  const askedAt = new Date().toISOString();
+  await table().set(`C#${a.companyId}#KBQ`, `Q#${askedAt}#${String(ticket.id).padStart(10, '0')}`, {
+    ticketId: ticket.id,
+    question: `Question ${marker}`,
+    reason: 'nothing_found',
+    createdAt: askedAt,
+  });
   Object.assign(ids, {
+    unansweredQuestion: `${Date.parse(askedAt)}-${ticket.id}`,
     pushSubscription: pushDevice.id,
     prompt: prompt.id,
     knowledge: knowledge.id,

@@ -27,7 +27,10 @@ const GATES: Record<PlanFeature, Gate> = {
   useKanban: { modules: [], pathPrefixes: ['/ticket/kanban', '/tags/kanban'] },
   useSchedules: { modules: ['schedules'], pathPrefixes: ['/schedules'] },
   useInternalChat: { modules: ['chats'], pathPrefixes: ['/chats'] },
-  useOpenAi: { modules: ['prompts'], pathPrefixes: ['/prompt'] },
+  useOpenAi: {
+    modules: ['prompts', 'knowledge', 'knowledge-learn', 'copilot'],
+    pathPrefixes: ['/prompt', '/knowledge', '/copilot'],
+  },
   useIntegrations: { modules: ['queue-integrations'], pathPrefixes: ['/queueIntegration'] },
   useExternalApi: { modules: ['messages-api'], pathPrefixes: ['/messages/send'], credential: 'connectionToken' },
 };

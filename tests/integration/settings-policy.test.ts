@@ -41,6 +41,8 @@ const RULES: Record<SettingKey, SettingPolicy> = {
   initialMenu: OPTION,
   awayAfterMinutes: OPTION,
   takeoverByAnyUser: OPTION,
+  copilotPromptId: OPTION,
+  aiMonthlyCallLimit: { ...OPTION, read: 'admin' },
   asaas: PAYMENT,
   asaasWebhookToken: PAYMENT,
 };
@@ -92,6 +94,19 @@ async function auditSince(companyId: number, since: string) {
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
+}
+
+/**
+ * A fresh value for a key without a list of options but with a form (SETTING_PATTERNS), unique per
+ * write so that no two writes share one: a whole number for aiMonthlyCallLimit; for copilotPromptId,
+ * which names one of the company's prompts, a prompt item put in place.
+ */
+async function freshValue(key: SettingKey, companyId: number): Promise<string | undefined> {
+  if (key === 'aiMonthlyCallLimit') return String(100_000_000 + Math.floor(Math.random() * 899_999_999));
+  if (key !== 'copilotPromptId') return undefined;
+  const id = 1_000_000_000 + Math.floor(Math.random() * 999_999_999);
+  await table().set(`C#${companyId}`, `PROMPT#${String(id).padStart(10, '0')}`, { id, companyId, name: 'Copilot' });
+  return String(id);
 }
 
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000).toISOString();
@@ -176,7 +191,9 @@ describe('settings policy (one table for every key: who reads, who writes, platf
           const before = await stored(c.companyId, key);
           if (RULES[key].secret) secretValues.push(before);
           const options = SETTING_VALUES[key];
-          const other = options ? (options.find((o) => o !== before) ?? before) : `v-${randomUUID()}`;
+          const other = options
+            ? (options.find((o) => o !== before) ?? before)
+            : ((await freshValue(key, c.companyId)) ?? `v-${randomUUID()}`);
           // Allowed writes in the platform company put back what it holds (other test files run on
           // the same platform: its payment key switches every checkout); elsewhere they change the value.
           const value = mayWrite(key, c) && c.companyId === PLATFORM_COMPANY_ID ? before : other;

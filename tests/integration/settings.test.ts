@@ -16,6 +16,10 @@ const DEFAULTS = {
   // issue 24: presence and the soft lock
   awayAfterMinutes: '5',
   takeoverByAnyUser: 'disabled',
+  // issue 39: the copilot's prompt (none: the ticket's queue's)
+  copilotPromptId: '',
+  // issue 39: the admins' monthly cap of AI calls (none)
+  aiMonthlyCallLimit: '',
 };
 
 describe('settings', () => {

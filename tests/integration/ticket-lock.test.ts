@@ -229,6 +229,12 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'PUT /push/subscriptions/{id}',
     'DELETE /push/subscriptions/{id}',
   ],
+  // the knowledge base's learning: unanswered questions and draft articles; the bench sends and stores nothing
+  'knowledge base learning (admins)': [
+    'DELETE /knowledge/unanswered/{id}',
+    'POST /knowledge/unanswered/{id}/draft',
+    'POST /knowledge/test-bench',
+  ],
   // a new ticket: the open guard refuses one beside a contact's open ticket (ERR_OTHER_OPEN_TICKET)
   'a new ticket': ['POST /tickets'],
   // notes are how colleagues talk about a ticket to its holder; they change neither it nor the conversation
@@ -252,6 +258,13 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'DELETE /chats/{id}',
     'POST /chats/{id}/messages',
     'POST /chats/{id}/read',
+  ],
+  // the copilot answers the caller a text to edit (copilot.test.ts): it stores and sends nothing; the send is locked
+  'the copilot': [
+    'POST /copilot/{ticketId}/suggest',
+    'POST /copilot/{ticketId}/summary',
+    'POST /copilot/{ticketId}/rewrite',
+    'POST /copilot/{ticketId}/translate',
   ],
   // the company's integration speaks for the company through a connection's token, not as a user (messages-api.test.ts)
   'the messages API': ['POST /messages/send'],

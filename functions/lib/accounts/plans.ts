@@ -54,7 +54,7 @@ const flagsOf = (body: Partial<PlanBody>) =>
   Object.fromEntries(PLAN_FEATURES.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
 
 /** What the audit trail shows of a plan change: every field of the form (a new plan: the features it has). */
-const PLAN_LIMIT_FIELDS: (keyof Plan)[] = ['name', 'users', 'connections', 'queues', 'value'];
+const PLAN_LIMIT_FIELDS: (keyof Plan)[] = ['name', 'users', 'connections', 'queues', 'value', 'aiCallsPerMonth'];
 const PLAN_FIELDS: (keyof Plan)[] = [...PLAN_LIMIT_FIELDS, ...PLAN_FEATURES];
 
 /** Plans are the platform's: their changes go to the platform company's trail (the super user's own). */
@@ -74,6 +74,7 @@ export async function createPlan(body: PlanBody, by?: AuditActor): Promise<Plan>
     connections: body.connections,
     queues: body.queues,
     value: body.value,
+    aiCallsPerMonth: body.aiCallsPerMonth ?? 0,
     ...(Object.fromEntries(PLAN_FEATURES.map((f) => [f, body[f] ?? false])) as Record<
       (typeof PLAN_FEATURES)[number],
       boolean
@@ -99,11 +100,11 @@ export async function createPlan(body: PlanBody, by?: AuditActor): Promise<Plan>
 
 export async function updatePlan(id: number, body: Partial<PlanBody>, by?: AuditActor): Promise<Plan> {
   const current = await requirePlan(id);
-  const { name, users, connections, queues, value } = body;
+  const { name, users, connections, queues, value, aiCallsPerMonth } = body;
   const renamed = name !== undefined && name.trim().toLowerCase() !== current.name.trim().toLowerCase();
   const items: TransactItem[] = [
     updateTx(planKeys(id), {
-      set: { name, users, connections, queues, value, ...flagsOf(body), updatedAt: nowIso() },
+      set: { name, users, connections, queues, value, aiCallsPerMonth, ...flagsOf(body), updatedAt: nowIso() },
       condition: 'attribute_exists(pk)',
     }),
   ];

@@ -50,6 +50,7 @@ export type AuditAction =
   | 'queue.redriven'
   | 'ticket.taken_over'
   | 'contact.merged'
+  | 'ai.budget_spent'
   | 'knowledge.created'
   | 'knowledge.updated'
   | 'knowledge.deleted';

@@ -12,7 +12,7 @@ import { DAY_VERSION } from '../kept-days';
  *   waitSum/waitCount (queued -> started, counted on the start day, ms), supportSum/supportCount
  *   (started -> finished, counted on the finish day, ms);
  *   and, per user, `U#<pad(userId)>#<field>`: tickets (rounds the user took that day),
- *   supportSum/supportCount, ratingSum/ratingCount. One item per day keeps a ticket change to one
+ *   supportSum/supportCount, ratingSum/ratingCount; the AI agent's counters (agent.ts). One item per day keeps a ticket change to one
  *   ADD per day touched and the dashboard to one Query.
  * Days and hours are São Paulo's (the company's calendar, which the web app's date pickers send):
  * a ticket opened at 22:00 belongs to that evening's day, not to the next UTC day.
@@ -51,7 +51,19 @@ export type DayCounter =
   | 'waitSum'
   | 'waitCount'
   | 'supportSum'
-  | 'supportCount';
+  | 'supportCount'
+  // the AI agent's (agent.ts)
+  | 'aiResolved'
+  | 'peopleResolved'
+  | 'aiHandOffs'
+  | 'aiRatingCount'
+  | 'aiRatingSum'
+  | 'aiSatisfied'
+  | 'peopleRatingCount'
+  | 'peopleRatingSum'
+  | 'peopleSatisfied'
+  | 'aiCalls'
+  | 'aiTokens';
 export type UserDayCounter = 'tickets' | 'supportSum' | 'supportCount' | 'ratingSum' | 'ratingCount';
 
 /**

@@ -1,5 +1,6 @@
 import { listUsers, rosterKeys, rosterVersionOf, userNamesWithPresence } from '../accounts/users';
 import { dashPk, dayCounts, sumDashDays, type DashSum, type DayCounts } from './aggregates';
+import { agentMetrics } from './agent';
 import { keptDaysSplitAll, keptDaysWithItems, keptFold, type DaysSpec, type SplitDays } from '../kept-days';
 import { AppError } from '../errors';
 import { MSG } from '#shared/schemas/common';
@@ -16,7 +17,7 @@ import { slaDaysSpec, slaSum } from '../sla/days';
  * alone when this instance parsed them already, and what is computed from them is kept per
  * version), with the version of the company's roster: the users, their names and who is online are
  * kept per instance too and read again (one Query) only when that version moved. Tickets are never
- * read. Times are averages in minutes; service-level durations seconds.
+ * read. The AI agent's metrics (agent.ts) are counters of the same day items. Times are averages in minutes; service-level durations seconds.
  */
 export interface Range {
   from: string;
@@ -123,7 +124,8 @@ export async function dashboard(companyId: number, r: Range, now = new Date()) {
   const report = () => slaReport(sla, users);
   const named = JSON.stringify(users.map((u) => [u.id, u.name]));
   const slaKey = slaSplit.openKey && `slaReport|${slaSplit.settledKey}|${slaSplit.openKey}|${named}`;
-  return { counters, attendants, sla: slaKey ? keptFold(slaKey, report) : report(), range: r };
+  const agent = agentMetrics((field) => total(parts, field));
+  return { counters, attendants, agent, sla: slaKey ? keptFold(slaKey, report) : report(), range: r };
 }
 
 /** Tickets per attendant (`nome`/`quantidade`, the chart's field names). */

@@ -15,6 +15,9 @@ import { getContact } from '../contacts/repo';
 import { createSystemNote } from '../notes/service';
 import { promptForRun } from '../prompts/service';
 import { openAiCompatible, type ChatMessage } from '../prompts/chat-model';
+import { AiBudgetSpent, assertAiBudget, meteredChat, tellAdminsAiBudgetSpent } from '../prompts/spend';
+import { answerFromKnowledge, type AgentAnswer, type AgentPrompt } from '../knowledge/agent';
+import { handOffNote, recordUnanswered, summarizeForPeople } from '../knowledge/hand-off';
 import { ProviderError, withProviderBudget } from './call';
 import { postWebhook } from './webhook';
 import { continueTypebotChat, startTypebotChat, type TypebotTurn } from './typebot';
@@ -82,6 +85,10 @@ export async function runAssistant(
         : answerWithIntegration(companyId, ticket, target.id, message),
     );
   } catch (err) {
+    if (err instanceof AiBudgetSpent) {
+      await aiBudgetSpentHandOff(companyId, ticket, target, err);
+      return;
+    }
     const reason = (err as Error).message;
     log.error('assistant failed', { ticketId: ticket.id, kind: target.kind, id: target.id, error: reason });
     const what = target.kind === 'prompt' ? `o prompt de IA #${target.id}` : `a integração #${target.id}`;
@@ -94,6 +101,23 @@ export async function runAssistant(
         : `Atendimento automático interrompido: ${what} falhou (${reason}). Ticket aguardando um atendente.`,
     );
   }
+}
+
+/**
+ * The company's monthly AI cap is reached (checked before an answer starts, never between its calls):
+ * the prompt stops, the ticket goes to people with a note, and the admins are told once a month.
+ */
+async function aiBudgetSpentHandOff(companyId: number, ticket: Ticket, target: AssistantTarget, err: AiBudgetSpent) {
+  const budget = err.budget;
+  log.warn('ai budget spent', { companyId, ticketId: ticket.id, limit: budget?.limit, source: budget?.source });
+  const prompt = target.kind === 'prompt' ? await promptForRun(companyId, target.id) : undefined;
+  await handToPeople(
+    companyId,
+    ticket,
+    prompt?.queueId,
+    `Atendimento automático pausado: o limite mensal de IA da empresa (${budget?.limit ?? '?'} chamadas) foi atingido. Ticket aguardando um atendente.`,
+  );
+  if (budget) await tellAdminsAiBudgetSpent(companyId, budget);
 }
 
 /** The bot steps back: the ticket stays pending (in `queueId` when given) for people; later messages skip the bot. */
@@ -153,13 +177,20 @@ async function transcribe(companyId: number, ticket: Ticket, apiKey: string, mes
   return transcript;
 }
 
+/**
+ * A prompt answers the customer's message: from the conversation and its own text, or, with
+ * `useKnowledgeBase`, through the knowledge agent. The company's AI budget is checked before anything
+ * is asked of the provider (the agent checks it itself; an audio's transcription comes first).
+ */
 async function answerWithPrompt(companyId: number, ticket: Ticket, promptId: number, message: InboundMessage) {
   const prompt = await promptForRun(companyId, promptId);
   if (!prompt) throw new AssistantDeleted();
+  if (!prompt.useKnowledgeBase || isAudio(message)) await assertAiBudget(companyId);
   const current = ticket.promptId === promptId ? ticket : await updateTicket(companyId, ticket.id, { promptId }, null);
   const transcript = isAudio(message) ? await transcribe(companyId, current, prompt.apiKey, message) : undefined;
   const contact = await getContact(companyId, ticket.contactId);
-  const history = (await recentMessages(companyId, ticket, prompt.maxMessages))
+  const recent = await recentMessages(companyId, ticket, prompt.maxMessages);
+  const history = recent
     .map(
       (m): ChatMessage => ({
         role: m.fromMe ? 'assistant' : 'user',
@@ -167,12 +198,22 @@ async function answerWithPrompt(companyId: number, ticket: Ticket, promptId: num
       }),
     )
     .filter((m) => m.content.trim());
+  if (prompt.useKnowledgeBase) {
+    const question = transcript || message.body;
+    // the conversation before this message (the agent adds the question itself)
+    const before = recent
+      .filter((m) => m.wid !== message.wid)
+      .map((m): ChatMessage => ({ role: m.fromMe ? 'assistant' : 'user', content: spoken(m) }))
+      .filter((m) => m.content.trim());
+    await answerWithKnowledge(companyId, current, prompt, question, before, contact?.name ?? '');
+    return;
+  }
   const system = [
     prompt.prompt,
     `O cliente se chama ${contact?.name || 'Cliente'}.`,
     `Se o cliente pedir um atendente humano ou você não souber responder, responda apenas: ${PROMPT_TRANSFER_PHRASE}`,
   ].join('\n\n');
-  const answer = await openAiCompatible().complete({
+  const answer = await meteredChat(companyId, 'agent', {
     apiKey: prompt.apiKey,
     model: prompt.model,
     maxTokens: prompt.maxTokens,
@@ -182,6 +223,72 @@ async function answerWithPrompt(companyId: number, ticket: Ticket, promptId: num
   const { text, transfer } = splitTransfer(answer);
   if (text) await send(companyId, current, [text]);
   if (transfer) await handToPeople(companyId, current, prompt.queueId);
+}
+
+type RunnablePrompt = NonNullable<Awaited<ReturnType<typeof promptForRun>>>;
+
+/** What a customer reads under an answer drawn from the knowledge base, in the article's language. */
+const SOURCE_LABEL = { pt: 'Fonte', en: 'Source', es: 'Fuente' } as const;
+
+/**
+ * A `useKnowledgeBase` prompt: the agent's answer is sent naming its articles (the customer reads
+ * their titles at the end, attendants see them on the bubble: `knowledgeArticles`). A hand-off puts
+ * the ticket in the prompt's queue for people, as any transfer does (assignment, SLA and push follow
+ * from the queue change), with a note holding the AI's summary (a plain note when that call fails),
+ * and records the question among the unanswered ones.
+ */
+async function answerWithKnowledge(
+  companyId: number,
+  ticket: Ticket,
+  prompt: RunnablePrompt,
+  question: string,
+  history: ChatMessage[],
+  customerName: string,
+) {
+  const result = await answerFromKnowledge({ companyId, prompt, history, question, customerName });
+  if (!result.handOff && result.answer) {
+    const articles = result.articleIds.map((id) => ({
+      id,
+      title: result.passages.find((p) => p.articleId === id)!.title,
+    }));
+    const language = result.passages.find((p) => p.articleId === articles[0]?.id)?.language ?? 'pt';
+    const source = `${SOURCE_LABEL[language] ?? SOURCE_LABEL.pt}: ${articles.map((a) => a.title).join('; ')}`;
+    await sendMessage(companyId, ticket, {
+      body: `${result.answer}\n\n_${source}_`,
+      automatic: true,
+      knowledgeArticles: articles,
+    });
+    return;
+  }
+  await knowledgeHandOff(companyId, ticket, prompt, question, history, result);
+}
+
+async function knowledgeHandOff(
+  companyId: number,
+  ticket: Ticket,
+  prompt: AgentPrompt & { queueId: number },
+  question: string,
+  history: ChatMessage[],
+  result: AgentAnswer,
+) {
+  const reason = result.reason ?? 'unsupported';
+  log.info('knowledge agent handed off', { companyId, ticketId: ticket.id, reason });
+  const conversation: ChatMessage[] = [...history, { role: 'user', content: question }];
+  // a provider that just failed is not asked again for a summary
+  const summary =
+    reason === 'failed'
+      ? undefined
+      : await summarizeForPeople(companyId, prompt, conversation).catch((err) => {
+          log.warn('hand-off summary failed', { ticketId: ticket.id, error: (err as Error).message });
+          return undefined;
+        });
+  await recordUnanswered(companyId, ticket.id, question, reason);
+  await handToPeople(
+    companyId,
+    ticket,
+    prompt.queueId,
+    handOffNote(reason, { summary, question, error: result.error }),
+  );
 }
 
 async function answerWithIntegration(

@@ -39,3 +39,16 @@ export const unansweredKeys = (companyId: number, createdAt: string, ticketId: n
   pk: unansweredPk(companyId),
   sk: `Q#${createdAt}#${pad(ticketId)}`,
 });
+
+/**
+ * An unanswered question's id (URL-safe) and back: `<epoch ms of createdAt>-<ticketId>`, so a route
+ * given the id finds the item with one GetItem.
+ */
+export const unansweredId = (createdAt: string, ticketId: number) => `${Date.parse(createdAt)}-${ticketId}`;
+export function unansweredKeysOf(companyId: number, id: string) {
+  const match = /^(\d{1,15})-(\d{1,10})$/.exec(id);
+  if (!match) return undefined;
+  const at = new Date(Number(match[1]));
+  if (Number.isNaN(at.getTime())) return undefined;
+  return unansweredKeys(companyId, at.toISOString(), Number(match[2]));
+}

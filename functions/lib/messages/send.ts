@@ -55,6 +55,8 @@ export async function sendMessage(
     campaign?: Message['campaign'];
     /** an approved template of a Cloud API connection: the message's text is the template's, filled */
     template?: TemplateSendInput;
+    /** an AI agent's answer: the knowledge articles it names */
+    knowledgeArticles?: Message['knowledgeArticles'];
   },
 ): Promise<Message> {
   if (!input.media && !input.template && !input.body.trim())
@@ -123,6 +125,7 @@ export async function sendMessage(
     error: null,
     ...(input.campaign ? { campaign: input.campaign } : {}),
     ...(template ? { template: template.kept } : {}),
+    ...(input.knowledgeArticles?.length ? { knowledgeArticles: input.knowledgeArticles } : {}),
     ...(dual ? { transport } : {}),
     createdAt: new Date(now).toISOString(),
     updatedAt: new Date(now).toISOString(),
@@ -138,6 +141,8 @@ export async function sendMessage(
     // message and offer a resend that the whole group receives twice
     watch: !ticket.isGroup,
     firstResponse: human,
+    // the AI agent's metrics: a person's message, or the answer of the AI prompt holding the ticket
+    by: human ? 'person' : input.automatic && ticket.promptId ? 'ai' : undefined,
   });
   if (human) await countIfFirstResponse(before, after, input.userId!, message.createdAt);
   const current = toTicket(after);

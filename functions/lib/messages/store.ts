@@ -69,6 +69,8 @@ export async function insertWithTicket(
     watch?: boolean;
     /** an attendant's message: the wait's first response unless one was recorded */
     firstResponse?: boolean;
+    /** who sent it, when a person or the AI prompt holding the ticket (see bumpTicket) */
+    by?: 'person' | 'ai';
   },
 ) {
   const before = opts.initial ?? (await requireStoredTicket(companyId, ticketId));
@@ -102,7 +104,7 @@ export async function insertWithTicket(
   }
   // undefined when a concurrent delivery's repair moved the ticket for this message already
   const after =
-    (await bumpTicket(before, { ...bumpOf(stored, opts.unread), firstResponse: opts.firstResponse })) ??
+    (await bumpTicket(before, { ...bumpOf(stored, opts.unread), firstResponse: opts.firstResponse, by: opts.by })) ??
     (await getStoredTicket(companyId, ticketId)) ??
     before;
   return { before, after };

@@ -15,6 +15,8 @@ export interface StoredPrompt {
   temperature: number;
   queueId: number;
   maxMessages: number;
+  /** issue 39; prompts stored before it read as false */
+  useKnowledgeBase: boolean;
   apiKeySealed: string;
   apiKeyLast4: string;
   createdAt: string;
@@ -23,7 +25,10 @@ export interface StoredPrompt {
 
 export const promptKeys = (companyId: number, id: number) => ({ pk: `C#${companyId}`, sk: `PROMPT#${pad(id)}` });
 export const promptItem = (p: StoredPrompt): Item => ({ ...promptKeys(p.companyId, p.id), ...p });
-const toStored = (item: Item) => stripKeys(item) as StoredPrompt;
+const toStored = (item: Item): StoredPrompt => {
+  const stored = stripKeys(item) as StoredPrompt;
+  return { ...stored, useKnowledgeBase: Boolean(stored.useKnowledgeBase) };
+};
 
 export async function getStoredPrompt(companyId: number, id: number): Promise<StoredPrompt | undefined> {
   const item = await getItem(promptKeys(companyId, id));

@@ -7,7 +7,8 @@ import type { Ticket, Rating } from '#shared/schemas/tickets';
 import { transact, updateItem, type TransactItem } from '../db';
 import { AppError } from '../errors';
 import { nowIso } from '../keys';
-import { bumpUserDay, dayOf } from '../dashboard/aggregates';
+import { bumpDays, dayOf, userFields } from '../dashboard/aggregates';
+import { agentRatingFields } from '../dashboard/agent';
 import { requireStoredTicket, roundKeys, ticketPutTx, toTicket, type StoredTicket } from './repo';
 import { publishToTicket } from './events';
 import { listCountTx, type AssignCheck } from './counts';
@@ -89,8 +90,17 @@ export async function recordRating(companyId: number, ticketId: number, rating: 
   await updateItem(roundKeys(companyId, ticketId, after.round), {
     set: { rating, ratingAt: now, ticketId, userId: after.userId },
   });
+  // the attendant's rating and the AI agent's CSAT split (dashboard/agent.ts) in one ADD on today's item
   await Promise.all([
-    after.userId !== null && bumpUserDay(companyId, dayOf(now), after.userId, { ratingSum: rating, ratingCount: 1 }),
+    bumpDays(companyId, [
+      [
+        dayOf(now),
+        {
+          ...(after.userId !== null ? userFields(after.userId, { ratingSum: rating, ratingCount: 1 }) : {}),
+          ...agentRatingFields(after, rating),
+        },
+      ],
+    ]),
     countRating(companyId, after, rating, now),
   ]);
 }

@@ -58,6 +58,12 @@ export type StoredTicket = Ticket & {
   createdDay: string;
   /** the last message that moved the ticket (a redelivery repairs a bump it missed) */
   lastMessageId?: string;
+  /** an AI prompt answered on it (dashboard/agent.ts) */
+  aiAnswered?: boolean;
+  /** a person sent a message on it or took it, at some point (dashboard/agent.ts personTouched) */
+  personTouched?: boolean;
+  /** who resolved its last close (dashboard/agent.ts) */
+  resolvedBy?: 'agent' | 'person';
 };
 
 /**
@@ -77,6 +83,8 @@ export function ticketItem(t: StoredTicket): Item {
   return {
     ...ticketKeys(t.companyId, t.id),
     ...t,
+    // sticky: a person took it at some point (the AI agent's metrics, dashboard/agent.ts)
+    ...(t.userId !== null && t.userId !== undefined ? { personTouched: true } : {}),
     gsi1pk: ticketIndex.status(t.companyId, listed),
     gsi1sk: order,
     ...(listedByQueue(t) ? { gsi2pk: ticketIndex.queue(t.companyId, t.queueId, listed), gsi2sk: order } : {}),
@@ -98,7 +106,16 @@ export function indexKeyOf(item: Item, index?: string): Item {
   return key;
 }
 
-const PRIVATE = ['version', 'round', 'tagIds', 'createdDay', 'lastMessageId'] as const;
+const PRIVATE = [
+  'version',
+  'round',
+  'tagIds',
+  'createdDay',
+  'lastMessageId',
+  'aiAnswered',
+  'personTouched',
+  'resolvedBy',
+] as const;
 export function toTicket(item: Item): Ticket {
   const out = stripKeys(item) as Item;
   for (const field of PRIVATE) delete out[field];
@@ -153,6 +170,8 @@ export async function bumpTicket(
     firstResponse?: boolean;
     /** a customer's message: the ticket keeps when they last wrote (the Cloud API's window) */
     fromCustomer?: boolean;
+    /** sent by a person, or by the AI prompt holding the ticket (sticky flags, dashboard/agent.ts) */
+    by?: 'person' | 'ai';
   },
   opts: { onlyIfBehind?: boolean } = {},
 ): Promise<StoredTicket | undefined> {
@@ -170,8 +189,9 @@ export async function bumpTicket(
       ...(m.fromCustomer && !(before.customerMessageAt && before.customerMessageAt > m.createdAt)
         ? { customerMessageAt: m.createdAt }
         : {}),
-      // answered: the "back from snooze" mark has done its job (null: clients merging the update see it go)
-      ...(!m.fromCustomer && before.snoozeWoke ? { snoozeWoke: null } : {}),
+      ...(m.by === 'person' ? { personTouched: true } : m.by === 'ai' ? { aiAnswered: true } : {}),
+      // a person answered: the "back from snooze" mark has done its job (null: clients merging the update see it go)
+      ...(m.by === 'person' && before.snoozeWoke ? { snoozeWoke: null } : {}),
     },
     ...(m.firstResponse ? { setIfAbsent: { firstResponseAt: m.createdAt } } : {}),
     add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },

@@ -14,6 +14,7 @@ import { getQueue } from '../queues/repo';
 import { getWhatsapp, getDefaultWhatsapp } from '../whatsapp/repo';
 import { requireContact } from '../contacts/repo';
 import { bumpDay, bumpDays, dayOf, hourOf, userFields } from '../dashboard/aggregates';
+import { agentChangeFields, resolvedByAtClose } from '../dashboard/agent';
 import {
   getStoredTicket,
   isActive,
@@ -348,6 +349,7 @@ async function recordAggregates(before: StoredTicket, after: StoredTicket, now: 
     add(days, day, { supportSum: support, supportCount: 1 });
     if (after.userId !== null) add(users, String(after.userId), { supportSum: support, supportCount: 1 });
   }
+  add(days, day, agentChangeFields(before, after));
   // the users' counters ride on today's day item, and so do the other days' counters: one ADD
   for (const [userId, fields] of users) add(days, day, userFields(Number(userId), fields));
   await bumpDays(after.companyId, days);
@@ -387,6 +389,10 @@ export async function updateTicket(
       const out = applyTransition(current, changes, actor?.userId ?? null, now);
       kind = out.kind;
       const next = out.after;
+      if (kind === 'close') {
+        const by = resolvedByAtClose(current, next);
+        if (by) next.resolvedBy = by;
+      }
       if (next.userId !== current.userId) next.user = await userSnap(companyId, next.userId, known);
       if (next.queueId !== current.queueId) next.queue = await queueSnap(companyId, next.queueId);
       if (next.whatsappId !== current.whatsappId) next.whatsapp = await whatsappSnap(companyId, next.whatsappId);

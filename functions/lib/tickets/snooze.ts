@@ -6,7 +6,7 @@
  * top of the open list, when its time comes (the `snooze` timer) or when the customer writes (the
  * inbound pipeline, inbound/wiring.ts); the attendant wakes it early with DELETE. Any transition
  * (close, return, transfer, takeover) ends it (transitions.ts). The mark goes with the next message
- * we send in the ticket (repo.ts bumpTicket), the next snooze or a transition.
+ * a person sends in the ticket (repo.ts bumpTicket), the next snooze or a transition.
  *
  * An ended snooze (and a cleared mark) is stored as null, so a client merging the update sees it go.
  *

@@ -129,4 +129,5 @@ function newRound(after: StoredTicket, now: string, started: boolean) {
   after.finishedAt = null;
   after.rating = null;
   after.ratingAt = null;
+  delete after.resolvedBy;
 }

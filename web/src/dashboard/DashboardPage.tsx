@@ -32,11 +32,14 @@ import { usePresenceList } from '../presence/usePresence';
 import { TicketsCharts } from './TicketsCharts';
 import { SlaSection } from './SlaSection';
 import type { SlaReport } from '#shared/sla';
+import type { AgentMetrics } from '#shared/schemas/knowledge';
+import { AgentSection } from './AgentSection';
 
 interface DashboardData {
   counters?: Record<string, number>;
   attendants?: { id?: number; name: string; rating: number; avgSupportTime: number; online: boolean }[];
   sla?: SlaReport;
+  agent?: AgentMetrics;
   range?: { from: string; to: string };
 }
 
@@ -205,7 +208,8 @@ export default function DashboardPage() {
           </Table>
         </TableContainer>
       </Paper>
-      {data?.sla && <SlaSection report={data.sla} range={data.range} />}
+      {data?.agent && <AgentSection metrics={data.agent} />}
+      {data?.sla && <SlaSection report={data.sla} range={data.range} agent={data.agent} />}
       <TicketsCharts />
     </Box>
   );

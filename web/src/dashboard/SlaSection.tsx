@@ -35,6 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../lib/format';
 import { formatDuration } from '../sla/deadline';
 import type { SlaReport, SlaRow } from '#shared/sla';
+import type { AgentMetrics } from '#shared/schemas/knowledge';
 import { slaCsv } from './sla-csv';
 
 const minutes = (s: number | null) => (s === null ? null : Math.round((s / 60) * 10) / 10);
@@ -93,10 +94,20 @@ function RowsTable({ rows, label }: { rows: SlaRow[]; label: string }) {
 /**
  * Service levels of the dashboard's period (issue 24): the company's medians, p90s, missed
  * deadlines and CSAT, the medians and misses per day, tables per attendant, queue and connection,
- * and the same numbers as a CSV file.
+ * and the same numbers as a CSV file (with the AI agent's rows when given).
  */
-export function SlaSection({ report, range }: { report: SlaReport; range?: { from: string; to: string } }) {
+export function SlaSection({
+  report,
+  range,
+  agent,
+}: {
+  report: SlaReport;
+  range?: { from: string; to: string };
+  /** the AI agent's metrics of the same period: more rows in the CSV (sla-csv.ts AgentCsv) */
+  agent?: AgentMetrics;
+}) {
   const { t } = useTranslation('sla');
+  const { t: td } = useTranslation('dashboard');
   const theme = useTheme();
   const [tab, setTab] = useState(0);
   const total = report.total;
@@ -120,27 +131,38 @@ export function SlaSection({ report, range }: { report: SlaReport; range?: { fro
     ['byConnection', report.connections],
   ] as const;
   const exportCsv = () => {
-    const csv = slaCsv(report, {
-      columns: [
-        t('metrics.dimension'),
-        t('metrics.name'),
-        t('metrics.responses'),
-        `${t('metrics.firstResponseMedian')} (s)`,
-        `${t('metrics.firstResponseP90')} (s)`,
-        t('metrics.resolved'),
-        `${t('metrics.resolutionMedian')} (s)`,
-        `${t('metrics.resolutionP90')} (s)`,
-        t('metrics.breached'),
-        t('metrics.ratings'),
-        `${t('metrics.csat')} (%)`,
-      ],
-      dimensions: {
-        attendant: t('metrics.byAttendant'),
-        queue: t('metrics.byQueue'),
-        connection: t('metrics.byConnection'),
-        total: t('metrics.total'),
+    const csv = slaCsv(
+      report,
+      {
+        columns: [
+          t('metrics.dimension'),
+          t('metrics.name'),
+          t('metrics.responses'),
+          `${t('metrics.firstResponseMedian')} (s)`,
+          `${t('metrics.firstResponseP90')} (s)`,
+          t('metrics.resolved'),
+          `${t('metrics.resolutionMedian')} (s)`,
+          `${t('metrics.resolutionP90')} (s)`,
+          t('metrics.breached'),
+          t('metrics.ratings'),
+          `${t('metrics.csat')} (%)`,
+        ],
+        dimensions: {
+          attendant: t('metrics.byAttendant'),
+          queue: t('metrics.byQueue'),
+          connection: t('metrics.byConnection'),
+          total: t('metrics.total'),
+        },
       },
-    });
+      agent && {
+        metrics: agent,
+        labels: {
+          columns: [td('agent.handOffs'), `${td('agent.handOffRate')} (%)`, td('agent.calls'), td('agent.tokens')],
+          agent: td('agent.csvAgent'),
+          people: td('agent.csvPeople'),
+        },
+      },
+    );
     download(`sla-${range?.from ?? ''}-${range?.to ?? ''}.csv`, csv);
   };
   const tooltip = { background: theme.palette.background.paper, border: `1px solid ${theme.palette.divider}` };

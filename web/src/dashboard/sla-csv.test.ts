@@ -60,3 +60,34 @@ describe('slaCsv', () => {
     ]);
   });
 });
+
+describe('slaCsv with the AI agent (issue 39 item 6)', () => {
+  it("adds the agent's and people's rows under four more columns, empty on the service-level rows", () => {
+    const csv = slaCsv(
+      { attendants: [row(1, 'Ana')], queues: [], connections: [], total: row(0, ''), daily: [] },
+      labels,
+      {
+        metrics: {
+          resolved: 3,
+          peopleResolved: 5,
+          handOffs: 1,
+          handOffRate: 25,
+          csat: {
+            agent: { ratings: 2, satisfied: 2, percent: 100, average: 2.5 },
+            people: { ratings: 4, satisfied: 3, percent: 75, average: 2.25 },
+          },
+          spend: { calls: 7, tokens: 1234 },
+        },
+        labels: { columns: ['handOffs', 'rate', 'calls', 'tokens'], agent: 'AI agent', people: 'People' },
+      },
+    );
+    expect(csv.split('\r\n')).toEqual([
+      '"dim","name","n","frMed","frP90","res","resMed","resP90","breached","ratings","csat","handOffs","rate","calls","tokens"',
+      '"Attendant","Ana","2","64","304","1","3620","3620","1","2","50","","","",""',
+      '"Total","Total","2","64","304","1","3620","3620","1","2","50","","","",""',
+      '"AI agent","AI agent","","","","3","","","","2","100","1","25","7","1234"',
+      '"People","People","","","","5","","","","4","75","","","",""',
+      '',
+    ]);
+  });
+});

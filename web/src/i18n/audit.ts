@@ -70,8 +70,10 @@ export default {
         updated: 'Artigo da base de conhecimento alterado',
         deleted: 'Artigo da base de conhecimento excluído',
       },
+      ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
+      ai: 'IA (mês)',
       plan: 'Plano',
       company: 'Empresa',
       connection: 'Conexão',
@@ -199,8 +201,10 @@ export default {
         updated: 'Knowledge base article changed',
         deleted: 'Knowledge base article deleted',
       },
+      ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
+      ai: 'AI (month)',
       plan: 'Plan',
       company: 'Company',
       connection: 'Connection',
@@ -328,8 +332,10 @@ export default {
         updated: 'Artículo de la base de conocimiento modificado',
         deleted: 'Artículo de la base de conocimiento eliminado',
       },
+      ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
+      ai: 'IA (mes)',
       plan: 'Plan',
       company: 'Empresa',
       connection: 'Conexión',

@@ -41,12 +41,16 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'Não dá para reagir a esta mensagem: ela ainda não foi enviada, foi apagada ou não pôde ser lida.',
     ERR_AI_BUDGET_SPENT: 'O limite mensal de uso da IA desta empresa foi atingido.',
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Pergunta não encontrada: ela já foi descartada.',
     ERR_KNOWLEDGE_FILE_TYPE: 'A base de conhecimento aceita PDF, DOCX, texto (.txt) e Markdown (.md).',
     ERR_KNOWLEDGE_FILE_UNREADABLE:
       'Não foi possível ler este arquivo: ele pode estar danificado, protegido por senha ou não ser do tipo que diz ser.',
     ERR_KNOWLEDGE_EMPTY: 'Este arquivo não tem texto para ler (um PDF escaneado, por exemplo).',
     ERR_KNOWLEDGE_TOO_LARGE:
       'Documento grande demais para a base de conhecimento (até 20 MB e 100.000 caracteres de texto): divida-o em partes.',
+    ERR_COPILOT_UNAVAILABLE:
+      'O copiloto não tem um prompt de IA: escolha um nas configurações ou dê um prompt à fila deste atendimento.',
+    ERR_COPILOT_FAILED: 'A IA não respondeu agora. Tente novamente em instantes.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexão já tem a API oficial anexada: remova-a antes de anexar outra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexão não tem a API oficial anexada.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -135,12 +139,16 @@ export default {
     ERR_MESSAGE_NOT_REACTABLE:
       'This message cannot take a reaction: it was not sent yet, was deleted or could not be read.',
     ERR_AI_BUDGET_SPENT: "This company's monthly AI usage limit has been reached.",
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Question not found: it was already dismissed.',
     ERR_KNOWLEDGE_FILE_TYPE: 'The knowledge base takes PDF, DOCX, plain text (.txt) and Markdown (.md) files.',
     ERR_KNOWLEDGE_FILE_UNREADABLE:
       'This file could not be read: it may be damaged, password-protected or not of the type it claims.',
     ERR_KNOWLEDGE_EMPTY: 'This file has no text to read (a scanned PDF, for example).',
     ERR_KNOWLEDGE_TOO_LARGE:
       'Document too large for the knowledge base (up to 20 MB and 100,000 characters of text): split it into parts.',
+    ERR_COPILOT_UNAVAILABLE:
+      "The copilot has no AI prompt: choose one in the settings or give this ticket's queue a prompt.",
+    ERR_COPILOT_FAILED: 'The AI did not answer just now. Try again in a moment.',
     ERR_TRANSPORT_ATTACHED: 'This connection already has the Cloud API attached: remove it before attaching another.',
     ERR_TRANSPORT_NOT_ATTACHED: 'This connection has no Cloud API attached.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:
@@ -230,12 +238,16 @@ export default {
     ERR_TEMPLATE_SYNC_FAILED: 'Meta no respondió a la sincronización de plantillas: verifique la conexión.',
     ERR_MESSAGE_NOT_REACTABLE: 'No se puede reaccionar a este mensaje: aún no se envió, se borró o no se pudo leer.',
     ERR_AI_BUDGET_SPENT: 'Se alcanzó el límite mensual de uso de IA de esta empresa.',
+    ERR_KNOWLEDGE_QUESTION_NOT_FOUND: 'Pregunta no encontrada: ya se descartó.',
     ERR_KNOWLEDGE_FILE_TYPE: 'La base de conocimiento acepta PDF, DOCX, texto (.txt) y Markdown (.md).',
     ERR_KNOWLEDGE_FILE_UNREADABLE:
       'No se pudo leer este archivo: puede estar dañado, protegido con contraseña o no ser del tipo que indica.',
     ERR_KNOWLEDGE_EMPTY: 'Este archivo no tiene texto para leer (un PDF escaneado, por ejemplo).',
     ERR_KNOWLEDGE_TOO_LARGE:
       'Documento demasiado grande para la base de conocimiento (hasta 20 MB y 100.000 caracteres de texto): divídalo en partes.',
+    ERR_COPILOT_UNAVAILABLE:
+      'El copiloto no tiene un prompt de IA: elija uno en la configuración o asigne un prompt a la cola de esta atención.',
+    ERR_COPILOT_FAILED: 'La IA no respondió ahora. Intente de nuevo en un momento.',
     ERR_TRANSPORT_ATTACHED: 'Esta conexión ya tiene la API oficial añadida: quítela antes de añadir otra.',
     ERR_TRANSPORT_NOT_ATTACHED: 'Esta conexión no tiene la API oficial añadida.',
     ERR_TRANSPORT_NUMBER_UNKNOWN:

@@ -68,6 +68,8 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   sla: () => import('./sla'),
   snooze: () => import('./snooze'),
   templates: () => import('./templates'),
+  knowledgeLearn: () => import('./knowledgeLearn'),
+  copilot: () => import('./copilot'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */

@@ -5,7 +5,12 @@ export default {
   pt: {
     title: 'Base de conhecimento',
     denied: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
-    tabs: { label: 'Seções da base de conhecimento', articles: 'Artigos' },
+    tabs: {
+      label: 'Seções da base de conhecimento',
+      articles: 'Artigos',
+      unanswered: 'Sem resposta',
+      bench: 'Testar o agente',
+    },
     search: 'Buscar por título ou tag',
     addArticle: 'Novo artigo',
     addDocument: 'Enviar documento',
@@ -64,7 +69,7 @@ export default {
   en: {
     title: 'Knowledge base',
     denied: 'This company is not allowed to access this page! Redirecting you.',
-    tabs: { label: 'Knowledge base sections', articles: 'Articles' },
+    tabs: { label: 'Knowledge base sections', articles: 'Articles', unanswered: 'Unanswered', bench: 'Test the agent' },
     search: 'Search by title or tag',
     addArticle: 'New article',
     addDocument: 'Upload document',
@@ -123,7 +128,12 @@ export default {
   es: {
     title: 'Base de conocimiento',
     denied: '¡Esta empresa no tiene permiso para acceder a esta página! Le estamos redirigiendo.',
-    tabs: { label: 'Secciones de la base de conocimiento', articles: 'Artículos' },
+    tabs: {
+      label: 'Secciones de la base de conocimiento',
+      articles: 'Artículos',
+      unanswered: 'Sin respuesta',
+      bench: 'Probar el agente',
+    },
     search: 'Buscar por título o etiqueta',
     addArticle: 'Nuevo artículo',
     addDocument: 'Subir documento',

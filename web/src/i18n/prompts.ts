@@ -14,6 +14,9 @@ export default {
     saved: 'Prompt salvo com sucesso!',
     deleted: 'Prompt excluído com sucesso!',
     chooseQueue: 'Escolha uma fila para o prompt.',
+    aiBudgetSpent:
+      'O limite mensal de IA ({{limit}} chamadas) foi atingido: o agente de IA parou e os tickets vão para as filas.',
+    sourceLabel: 'Base de conhecimento',
     modal: {
       titleAdd: 'Adicionar prompt',
       titleEdit: 'Editar prompt',
@@ -32,6 +35,9 @@ export default {
       nameLong: 'Máximo de 100 caracteres',
       promptShort: 'Mínimo de 50 caracteres',
       temperatureInvalid: 'De 0 a 1, em passos de 0,1',
+      useKnowledgeBase: 'Responder pela base de conhecimento',
+      useKnowledgeBaseHint:
+        'Responde só com os artigos da base de conhecimento, citando o artigo usado; quando eles não respondem, o ticket vai para a fila com um resumo.',
       transferHint: 'Para passar o atendimento a um humano, o modelo responde: "{{phrase}}"',
     },
   },
@@ -47,6 +53,9 @@ export default {
     saved: 'Prompt saved successfully!',
     deleted: 'Prompt deleted successfully!',
     chooseQueue: 'Choose a queue for the prompt.',
+    aiBudgetSpent:
+      'The monthly AI limit ({{limit}} calls) was reached: the AI agent stopped and tickets go to the queues.',
+    sourceLabel: 'Knowledge base',
     modal: {
       titleAdd: 'Add prompt',
       titleEdit: 'Edit prompt',
@@ -65,6 +74,9 @@ export default {
       nameLong: 'At most 100 characters',
       promptShort: 'At least 50 characters',
       temperatureInvalid: 'From 0 to 1, in steps of 0.1',
+      useKnowledgeBase: 'Answer from the knowledge base',
+      useKnowledgeBaseHint:
+        'Answers only from the knowledge base articles, naming the article used; when they hold no answer, the ticket goes to the queue with a summary.',
       transferHint: 'To hand the ticket to a human, the model answers: "{{phrase}}"',
     },
   },
@@ -80,6 +92,9 @@ export default {
     saved: '¡Prompt guardado con éxito!',
     deleted: '¡Prompt eliminado con éxito!',
     chooseQueue: 'Elija una cola para el prompt.',
+    aiBudgetSpent:
+      'Se alcanzó el límite mensual de IA ({{limit}} llamadas): el agente de IA se detuvo y los tickets van a las colas.',
+    sourceLabel: 'Base de conocimiento',
     modal: {
       titleAdd: 'Agregar prompt',
       titleEdit: 'Editar prompt',
@@ -98,6 +113,9 @@ export default {
       nameLong: 'Máximo de 100 caracteres',
       promptShort: 'Mínimo de 50 caracteres',
       temperatureInvalid: 'De 0 a 1, en pasos de 0,1',
+      useKnowledgeBase: 'Responder con la base de conocimiento',
+      useKnowledgeBaseHint:
+        'Responde solo con los artículos de la base de conocimiento, citando el artículo usado; cuando no tienen la respuesta, el ticket va a la cola con un resumen.',
       transferHint: 'Para pasar la atención a un humano, el modelo responde: "{{phrase}}"',
     },
   },

@@ -84,6 +84,7 @@ export default {
       deletedByContact: 'Mensagem apagada pelo contato',
       undecryptable: 'Não foi possível ler esta mensagem; peça ao cliente para enviá-la novamente.',
       edited: 'Editada',
+      knowledgeSources: 'Resposta da IA pela base de conhecimento: {{titles}}',
       via: {
         web: 'Enviada ou recebida pelo WhatsApp Web',
         cloud: 'Enviada ou recebida pela API oficial',
@@ -257,6 +258,7 @@ export default {
       deletedByContact: 'Message deleted by the contact',
       undecryptable: 'This message could not be read; ask the customer to send it again.',
       edited: 'Edited',
+      knowledgeSources: 'AI answer from the knowledge base: {{titles}}',
       via: {
         web: 'Sent or received through WhatsApp Web',
         cloud: 'Sent or received through the Cloud API',
@@ -430,6 +432,7 @@ export default {
       deletedByContact: 'Mensaje eliminado por el contacto',
       undecryptable: 'No se pudo leer este mensaje; pide al cliente que lo envíe de nuevo.',
       edited: 'Editado',
+      knowledgeSources: 'Respuesta de la IA con la base de conocimiento: {{titles}}',
       via: {
         web: 'Enviado o recibido por WhatsApp Web',
         cloud: 'Enviado o recibido por la API oficial',

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import {
   Box,
   Button,
@@ -38,7 +39,14 @@ export function ArticlesTab() {
   const [text, setText] = useState('');
   const search = useDebouncedValue(text.trim(), DEBOUNCE_MS);
   const list = usePagedList<KnowledgeRow>('/knowledge', 'articles', { searchParam: search || undefined });
-  const [dialog, setDialog] = useState<ArticleDialogTarget | null>(null);
+  // `?edit=<id>`: an article opened from elsewhere (a draft made from an unanswered question)
+  const [params, setParams] = useSearchParams();
+  const editId = Number(params.get('edit'));
+  const [dialog, setDialog] = useState<ArticleDialogTarget | null>(editId > 0 ? { kind: 'article', id: editId } : null);
+  const close = () => {
+    setDialog(null);
+    if (params.has('edit')) setParams({});
+  };
 
   useRealtimeEvent<{ action: string; articleId: number; article?: KnowledgeRow }>('knowledge', (ev) => {
     if (ev.action === 'delete') list.remove(ev.articleId);
@@ -145,7 +153,7 @@ export function ArticlesTab() {
         </Paper>
         <TryIt />
       </Stack>
-      <ArticleDialog target={dialog} onClose={() => setDialog(null)} onSaved={() => void list.reload()} />
+      <ArticleDialog target={dialog} onClose={close} onSaved={() => void list.reload()} />
     </>
   );
 }

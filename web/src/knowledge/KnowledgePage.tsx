@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { FeatureGate } from '../components/FeatureGate';
 import { ArticlesTab } from './ArticlesTab';
+import { BenchTab } from './BenchTab';
+import { UnansweredTab } from './UnansweredTab';
 
 /**
  * The sections of the knowledge base page, in order; the first is shown by default. A section is
@@ -11,7 +13,15 @@ import { ArticlesTab } from './ArticlesTab';
  */
 export const KNOWLEDGE_TABS: { key: string; label: string; Component: ComponentType }[] = [
   { key: 'articles', label: 'tabs.articles', Component: ArticlesTab },
+  { key: 'unanswered', label: 'tabs.unanswered', Component: Unanswered },
+  { key: 'bench', label: 'tabs.bench', Component: BenchTab },
 ];
+
+/** The agent's unanswered questions; a draft made from one opens in the articles tab's editor. */
+function Unanswered() {
+  const [, setParams] = useSearchParams();
+  return <UnansweredTab onOpenArticle={(id) => setParams({ edit: String(id) })} />;
+}
 
 function Knowledge() {
   const { t } = useTranslation('knowledge');

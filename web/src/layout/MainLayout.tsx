@@ -30,6 +30,7 @@ import { useConnectionWarning } from './useConnectionWarning';
 import { useOwnUserLive } from '../auth/useOwnUserLive';
 import { useUnreadChats } from './useUnreadChats';
 import { useSlaBreachToasts } from '../sla/useSlaBreachToasts';
+import { useAiBudgetToasts } from '../prompts/useAiBudgetToasts';
 import { TopBar } from './TopBar';
 import { PaymentWatcher, RestrictedGate } from '../billing/PaymentWatcher';
 
@@ -47,6 +48,7 @@ export default function MainLayout() {
   const location = useLocation();
   useOwnUserLive();
   useSlaBreachToasts();
+  useAiBudgetToasts();
   // A restricted session (expired company) reaches only billing: the badges would ask in vain.
   const warning = useConnectionWarning(restricted ? undefined : user?.profile);
   const unreadChats = useUnreadChats(user?.id, Boolean(plan?.useInternalChat) && !restricted);

@@ -59,6 +59,8 @@ const EmojiPicker = lazy(() => import('emoji-picker-react'));
 const EMOJI_PICKER = { width: 350, height: 450 };
 // the template picker and its button: for a ticket of a Cloud API number only
 const TemplateButton = lazy(() => import('../templates/TemplateButton'));
+// the attendant's AI copilot: for plans with AI only, its own chunk
+const CopilotButton = lazy(() => import('../copilot/CopilotButton'));
 
 interface Props {
   ticket: Ticket;
@@ -73,7 +75,7 @@ interface Props {
 /** The composer of 2.6: text (up to 5 rows), emoji, media, audio, quick replies, signature, quoting. */
 export function Composer({ ticket, windowClosed = false, cloud = false, replyTo, onCancelReply }: Props) {
   const { t } = useTranslation('tickets');
-  const { user } = useAuth();
+  const { user, plan } = useAuth();
   const [text, setText] = useState('');
   const [sign, setSign] = useState(prefs.signMessage);
   const [busy, setBusy] = useState(false);
@@ -292,6 +294,19 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
               data-testid="composer-file"
             />
             {!windowClosed && templateButton}
+            {plan?.useOpenAi && (
+              <Suspense fallback={null}>
+                <CopilotButton
+                  ticketId={ticket.id}
+                  text={text}
+                  writable={open}
+                  onDraft={(next) => {
+                    setText(next);
+                    input.current?.focus();
+                  }}
+                />
+              </Suspense>
+            )}
             {offerCamera && (
               <>
                 <input

@@ -9,6 +9,7 @@ import BlockIcon from '@mui/icons-material/Block';
 import ReplayIcon from '@mui/icons-material/Replay';
 import WarningIcon from '@mui/icons-material/WarningAmber';
 import UnreadableIcon from '@mui/icons-material/HelpOutlined';
+import ArticleIcon from '@mui/icons-material/ArticleOutlined';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../lib/format';
 import type { Message } from '../tickets/types';
@@ -145,6 +146,20 @@ export const MessageBubble = memo(function MessageBubble({
             {!bodyIsMediaData(message) && message.body && (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }}>
                 {formatted(message.body)}
+              </Typography>
+            )}
+            {Boolean(message.knowledgeArticles?.length) && (
+              <Typography
+                variant="caption"
+                color="text.secondary"
+                component="p"
+                data-testid="knowledge-sources"
+                sx={{ display: 'flex', alignItems: 'center', gap: 0.5, pr: 2, mt: 0.5 }}
+              >
+                <ArticleIcon fontSize="inherit" aria-hidden />
+                {t('messages.knowledgeSources', {
+                  titles: message.knowledgeArticles!.map((a) => `${a.title} (#${a.id})`).join('; '),
+                })}
               </Typography>
             )}
           </>

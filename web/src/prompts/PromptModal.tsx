@@ -6,10 +6,13 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  FormControlLabel,
+  FormHelperText,
   IconButton,
   InputAdornment,
   MenuItem,
   Stack,
+  Switch,
   TextField,
 } from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -202,6 +205,19 @@ export function PromptModal({
               <TextField label={t('modal.maxTokens')} {...num('maxTokens')} slotProps={{ htmlInput: { min: 1 } }} />
               <TextField label={t('modal.maxMessages')} {...num('maxMessages')} slotProps={{ htmlInput: { min: 1 } }} />
             </Stack>
+            <div>
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={form.useKnowledgeBase}
+                    onChange={(e) => setForm((f) => ({ ...f, useKnowledgeBase: e.target.checked }))}
+                    slotProps={{ input: { 'aria-describedby': 'prompt-kb-hint' } }}
+                  />
+                }
+                label={t('modal.useKnowledgeBase')}
+              />
+              <FormHelperText id="prompt-kb-hint">{t('modal.useKnowledgeBaseHint')}</FormHelperText>
+            </div>
           </Stack>
         </DialogContent>
         <DialogActions>

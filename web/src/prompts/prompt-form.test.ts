@@ -60,12 +60,18 @@ describe('the prompt dialog (management.md 5 and 9)', () => {
       apiKey: '********3456',
       queueId: 3,
       maxMessages: 5,
+      useKnowledgeBase: true,
       queue: { id: 3, name: 'Vendas', color: '#fff' },
       createdAt: '',
       updatedAt: '',
     });
     const kept = checkPrompt(stored, true);
     expect(kept.ok && kept.body.apiKey).toBeUndefined();
+    // the knowledge base switch goes back as it was
+    expect(kept.ok && kept.body.useKnowledgeBase).toBe(true);
+    expect(checkPrompt({ ...stored, useKnowledgeBase: false }, true)).toMatchObject({
+      body: { useKnowledgeBase: false },
+    });
     const replaced = checkPrompt({ ...stored, apiKey: 'sk-new' }, true);
     expect(replaced.ok && replaced.body.apiKey).toBe('sk-new');
   });

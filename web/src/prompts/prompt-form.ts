@@ -18,6 +18,7 @@ export interface PromptForm {
   temperature: number | '';
   maxTokens: number | '';
   maxMessages: number | '';
+  useKnowledgeBase: boolean;
 }
 
 /** A new prompt starts with the section 9 defaults. */
@@ -30,6 +31,7 @@ export const emptyPrompt = (): PromptForm => ({
   temperature: PROMPT_DEFAULTS.temperature,
   maxTokens: PROMPT_DEFAULTS.maxTokens,
   maxMessages: PROMPT_DEFAULTS.maxMessages,
+  useKnowledgeBase: false,
 });
 
 /** An existing prompt in the dialog: the key stays masked and is kept unless a new one is typed. */
@@ -42,6 +44,7 @@ export const promptToForm = (p: Prompt): PromptForm => ({
   temperature: p.temperature,
   maxTokens: p.maxTokens,
   maxMessages: p.maxMessages,
+  useKnowledgeBase: Boolean(p.useKnowledgeBase),
 });
 
 export type PromptCheck =

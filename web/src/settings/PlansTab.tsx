@@ -36,10 +36,14 @@ import { fieldErrors } from '../lib/zod-errors';
 import { asList, removeById, upsertById } from '../realtime/cache';
 import { platformError } from './platform-errors';
 
-type PlanForm = { name: string; users: string; connections: string; queues: string; value: string } & Record<
-  PlanFeature,
-  boolean
->;
+type PlanForm = {
+  name: string;
+  users: string;
+  connections: string;
+  queues: string;
+  value: string;
+  aiCallsPerMonth: string;
+} & Record<PlanFeature, boolean>;
 
 const emptyForm = (): PlanForm => ({
   name: '',
@@ -47,6 +51,7 @@ const emptyForm = (): PlanForm => ({
   connections: '0',
   queues: '0',
   value: '0',
+  aiCallsPerMonth: '0',
   ...(Object.fromEntries(PLAN_FEATURES.map((f) => [f, false])) as Record<PlanFeature, boolean>),
 });
 const toForm = (p: Plan): PlanForm => ({
@@ -56,6 +61,7 @@ const toForm = (p: Plan): PlanForm => ({
   connections: String(p.connections),
   queues: String(p.queues),
   value: String(p.value),
+  aiCallsPerMonth: String(p.aiCallsPerMonth ?? 0),
 });
 
 /** The super user's plans (management.md "Settings page", 3 "Plan"): every limit and every `use*` flag. */
@@ -247,6 +253,19 @@ function PlanModal({
                 />
               </Grid>
             ))}
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextField
+                label={t('plans.fields.aiCallsPerMonth')}
+                type="number"
+                fullWidth
+                size="small"
+                value={form.aiCallsPerMonth}
+                onChange={(e) => set('aiCallsPerMonth', e.target.value)}
+                slotProps={{ htmlInput: { min: 0 } }}
+                {...fieldError('aiCallsPerMonth')}
+                helperText={fieldError('aiCallsPerMonth').helperText ?? t('plans.aiCallsHint')}
+              />
+            </Grid>
             {PLAN_FEATURES.map((f) => (
               <Grid key={f} size={{ xs: 12, sm: 6 }}>
                 <FormControlLabel

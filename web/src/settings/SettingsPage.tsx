@@ -11,6 +11,7 @@ import { notify } from '../components/toast';
 import { HoursEditor } from '../queues/HoursEditor';
 import { invalidHours, weekOf, type DayHours } from '../queues/hours';
 import { useSettings } from './useSettings';
+import { CopilotPromptSetting } from './CopilotPromptSetting';
 import { CompaniesTab } from './CompaniesTab';
 import { HelpsTab } from './HelpsTab';
 import { PlansTab } from './PlansTab';
@@ -87,6 +88,16 @@ export default function SettingsPage() {
               const options = SETTING_VALUES[key];
               const writable = Boolean(user && mayWriteSetting(key, settingRole(user), user.companyId));
               const draft = drafts[key];
+              if (key === 'copilotPromptId')
+                return (
+                  <Grid key={key} size={{ xs: 12, sm: 6, md: 4 }}>
+                    <CopilotPromptSetting
+                      value={value(key)}
+                      disabled={isLoading || !writable}
+                      onChange={(next) => void save(key, next)}
+                    />
+                  </Grid>
+                );
               return (
                 <Grid key={key} size={options ? { xs: 12, sm: 6, md: 4 } : { xs: 12, md: 8 }}>
                   {options ? (

@@ -86,6 +86,8 @@ export interface Message {
   transport?: 'web' | 'cloud';
   failedOver?: boolean;
   reactions?: { by: string; emoji: string; fromMe: boolean; at: string; userId?: number }[];
+  /** an AI agent's answer: the knowledge articles it was drawn from (issue 39) */
+  knowledgeArticles?: { id: number; title: string }[];
   createdAt: string;
   ticket?: Pick<Ticket, 'id' | 'status' | 'createdAt' | 'updatedAt'> & { closedAt?: string | null };
 }

@@ -1,0 +1,62 @@
+import type { Locales } from './types';
+
+/**
+ * The attendant's copilot in the ticket (issue 39): its button beside the composer, its menu, the
+ * articles a suggestion used and the summary. Its own namespace, loaded with the copilot's chunk.
+ */
+export default {
+  pt: {
+    open: 'Copiloto de IA',
+    working: 'O copiloto está escrevendo…',
+    suggest: 'Sugerir resposta',
+    summarize: 'Resumir atendimento',
+    rewrite: 'Reescrever o rascunho',
+    styles: { shorter: 'Mais curto', friendlier: 'Mais amigável', formal: 'Mais formal' },
+    translate: 'Traduzir o rascunho',
+    languages: { pt: 'Para português', en: 'Para inglês', es: 'Para espanhol' },
+    needsDraft: 'Escreva um rascunho para reescrever ou traduzir.',
+    undo: 'Desfazer a mudança do copiloto',
+    suggested: 'Sugestão no campo de mensagem: revise e edite antes de enviar.',
+    articles: 'Artigos usados na sugestão',
+    noArticles: 'Nenhum artigo da base de conhecimento foi usado.',
+    closeArticles: 'Fechar artigos usados',
+    summaryTitle: 'Resumo do atendimento',
+    close: 'Fechar',
+  },
+  en: {
+    open: 'AI copilot',
+    working: 'The copilot is writing…',
+    suggest: 'Suggest a reply',
+    summarize: 'Summarize the ticket',
+    rewrite: 'Rewrite the draft',
+    styles: { shorter: 'Shorter', friendlier: 'Friendlier', formal: 'More formal' },
+    translate: 'Translate the draft',
+    languages: { pt: 'Into Portuguese', en: 'Into English', es: 'Into Spanish' },
+    needsDraft: 'Write a draft to rewrite or translate.',
+    undo: "Undo the copilot's change",
+    suggested: 'Suggestion in the message field: review and edit it before sending.',
+    articles: 'Articles used in the suggestion',
+    noArticles: 'No knowledge base article was used.',
+    closeArticles: 'Close articles used',
+    summaryTitle: 'Ticket summary',
+    close: 'Close',
+  },
+  es: {
+    open: 'Copiloto de IA',
+    working: 'El copiloto está escribiendo…',
+    suggest: 'Sugerir respuesta',
+    summarize: 'Resumir la atención',
+    rewrite: 'Reescribir el borrador',
+    styles: { shorter: 'Más corto', friendlier: 'Más amable', formal: 'Más formal' },
+    translate: 'Traducir el borrador',
+    languages: { pt: 'Al portugués', en: 'Al inglés', es: 'Al español' },
+    needsDraft: 'Escriba un borrador para reescribir o traducir.',
+    undo: 'Deshacer el cambio del copiloto',
+    suggested: 'Sugerencia en el campo de mensaje: revísela y edítela antes de enviar.',
+    articles: 'Artículos usados en la sugerencia',
+    noArticles: 'No se usó ningún artículo de la base de conocimiento.',
+    closeArticles: 'Cerrar artículos usados',
+    summaryTitle: 'Resumen de la atención',
+    close: 'Cerrar',
+  },
+} satisfies Locales;
