@@ -188,6 +188,8 @@ export const http: HttpModule[] = [
       'POST /tickets',
       'PUT /tickets/{id}',
       'POST /tickets/{id}/takeover',
+      'POST /tickets/{id}/snooze',
+      'DELETE /tickets/{id}/snooze',
       'DELETE /tickets/{id}',
       'GET /ticket/kanban',
       'DELETE /ticket-tags/{ticketId}',
@@ -537,6 +539,8 @@ export const timers: TimerDef[] = [
   { name: 'undelivered', handler: 'jobs/undelivered', everyMinutes: 1 },
   // service-level deadlines (issue 24) that passed: the ticket is marked breached once, its attendant and admins told
   { name: 'sla', handler: 'jobs/sla', everyMinutes: 1 },
+  // snoozed tickets (issue 40) whose time came: back in their open lists, marked, their attendant told
+  { name: 'snooze', handler: 'jobs/snooze-due', everyMinutes: 1 },
   // invoices before each company's due date (one per period), and pausing expired companies' connections
   { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
   // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)

@@ -91,6 +91,11 @@ export const ERROR_STATUS = {
   ERR_TICKET_LOCKED: 403,
   /** a takeover of a ticket nobody else holds (pending or closed: accept or reopen it instead) */
   ERR_TICKET_NOT_LOCKED: 409,
+  // Snooze (issue 40).
+  /** a snooze time in the past, or more than SNOOZE_MAX_DAYS ahead */
+  ERR_SNOOZE_TIME_INVALID: 400,
+  /** only an open ticket is snoozed (accept a pending one, reopen a closed one) */
+  ERR_SNOOZE_NOT_OPEN: 409,
   // Contact merge (issue 27).
   /** a contact merged with itself, or marked "not a duplicate" of itself */
   ERR_MERGE_SAME_CONTACT: 400,

@@ -2,7 +2,7 @@ import '#lib/startup';
 import { z } from 'zod';
 import { httpModule, reply, route } from '#lib/http';
 import { idParam } from '#shared/schemas/common';
-import { TicketCreateBody, TicketsQuery, TicketUpdateBody } from '#shared/schemas/tickets';
+import { TicketCreateBody, TicketSnoozeBody, TicketsQuery, TicketUpdateBody } from '#shared/schemas/tickets';
 import { KanbanQuery } from '#shared/schemas/tags';
 import { AppError } from '#lib/errors';
 import { listTickets } from '#lib/tickets/list';
@@ -10,6 +10,7 @@ import { viewerOf } from '#lib/tickets/viewer';
 import { createTicketByUser, deleteTicket, getTicket, getTicketByUuid, updateTicketByUser } from '#lib/tickets/service';
 import { assertCanSee } from '#lib/tickets/access';
 import { takeOverTicket } from '#lib/tickets/takeover';
+import { snoozeTicket, unsnoozeTicket } from '#lib/tickets/snooze';
 import { actorOf as auditActorOf } from '#lib/audit/actor';
 import { addTicketTag, clearTicketTags } from '#lib/tags/service';
 import type { AuthContext } from '#lib/auth';
@@ -55,6 +56,15 @@ export const handler = httpModule({
   /** issue 24: the caller takes over a ticket another attendant handles (admins, or all with takeoverByAnyUser) */
   'POST /tickets/{id}/takeover': route({ params }, async ({ auth, params, clientAddress }) =>
     takeOverTicket(auth.companyId, actorOf(auth), params.id, auditActorOf(auth, clientAddress)),
+  ),
+
+  /** issue 40: put an open ticket aside until a time or until the customer writes; DELETE wakes it now */
+  'POST /tickets/{id}/snooze': route({ params, body: TicketSnoozeBody }, async ({ auth, params, body }) =>
+    snoozeTicket(auth.companyId, actorOf(auth), params.id, body),
+  ),
+
+  'DELETE /tickets/{id}/snooze': route({ params }, async ({ auth, params }) =>
+    unsnoozeTicket(auth.companyId, actorOf(auth), params.id),
   ),
 
   'DELETE /tickets/{id}': route({ permission: 'ticket-options:deleteTicket', params }, async ({ auth, params }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from '../constants';
-import { bodyId, cursorQuery, idList, nullableBodyId, queryBool } from './common';
+import { bodyId, cursorQuery, idList, isoDate, MSG, nullableBodyId, queryBool } from './common';
 import { TicketTag } from './tags';
 
 export const TicketStatus = z.enum(TICKET_STATUSES);
@@ -58,6 +58,17 @@ export const Ticket = z.object({
   customerMessageAt: z.string().nullable().optional(),
   /** values of the company's ticket custom fields by key (issue 40; shared/schemas/custom-fields.ts) */
   customFields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  /**
+   * Snooze (issue 40 item 6): an open ticket put aside until `until` (null: until the customer
+   * writes, which wakes any snooze), by `userId` at `at`. A snoozed ticket is listed apart from the
+   * open ones (tickets/repo.ts listStatus). Absent when not snoozed; a transition clears it.
+   */
+  snooze: z.object({ until: z.string().nullable(), at: z.string(), userId: z.number() }).nullable().optional(),
+  /** The snooze ended by itself: its time came or the customer wrote. Cleared by the next snooze or transition. */
+  snoozeWoke: z
+    .object({ at: z.string(), by: z.enum(['time', 'customer']) })
+    .nullable()
+    .optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -103,6 +114,8 @@ export const TicketsQuery = cursorQuery.extend({
     .optional(),
   showAll: queryBool.optional(),
   withUnreadMessages: queryBool.optional(),
+  /** with status open: the snoozed tickets instead of the open ones (issue 40 item 6) */
+  snoozed: queryBool.optional(),
 });
 export type TicketsQuery = z.infer<typeof TicketsQuery>;
 
@@ -118,3 +131,18 @@ export interface OtherOpenTicket {
 
 export const RATINGS = [1, 2, 3] as const;
 export type Rating = (typeof RATINGS)[number];
+
+/** The longest a ticket may be snoozed. */
+export const SNOOZE_MAX_DAYS = 90;
+/**
+ * POST /tickets/{id}/snooze: until a time (within SNOOZE_MAX_DAYS, checked by the service against
+ * its clock: ERR_SNOOZE_TIME_INVALID), or until the customer writes. A customer's message wakes
+ * any snooze.
+ */
+export const TicketSnoozeBody = z
+  .object({
+    until: isoDate.optional(),
+    untilCustomerWrites: z.boolean().optional(),
+  })
+  .refine((b) => b.until !== undefined || b.untilCustomerWrites === true, { message: MSG.required, path: ['until'] });
+export type TicketSnoozeBody = z.infer<typeof TicketSnoozeBody>;

@@ -83,6 +83,7 @@ const image = () => {
 
 /** A body that passes each route's validation, so the call reaches the ownership check. */
 const BODIES: Record<string, () => unknown> = {
+  'POST /tickets/{id}/snooze': () => ({ untilCustomerWrites: true }),
   'PUT /users/{id}': () => ({ name: 'Taken Over' }),
   'PUT /queue/{id}': () => ({ name: 'Taken Over' }),
   'PUT /queue-options/{id}': () => ({ title: 'Taken Over' }),

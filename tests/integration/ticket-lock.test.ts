@@ -93,6 +93,22 @@ const ROWS: Row[] = [
     movesHolder: true,
   },
   {
+    route: 'POST /tickets/{id}/snooze',
+    what: 'snooze it',
+    // until the customer writes: no wake-up for the snooze timer (snooze.test.ts runs it, clock ahead)
+    call: (_, t, token) =>
+      api('POST', `/tickets/${t.ticket.id}/snooze`, { token, body: { untilCustomerWrites: true } }),
+    holder: 200,
+    admin: 200,
+  },
+  {
+    route: 'DELETE /tickets/{id}/snooze',
+    what: 'wake it from a snooze',
+    call: (_, t, token) => api('DELETE', `/tickets/${t.ticket.id}/snooze`, { token }),
+    holder: 200,
+    admin: 200,
+  },
+  {
     route: 'DELETE /tickets/{id}',
     what: 'delete it',
     call: (_, t, token) => api('DELETE', `/tickets/${t.ticket.id}`, { token }),

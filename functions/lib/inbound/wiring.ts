@@ -20,6 +20,7 @@ import type { BotOption } from '../chatbot/engine';
 import { companyPlan } from '../accounts/companies';
 import { getAssistState, runAssistant } from '../integrations/assistant';
 import { notifyTicketMessage } from '../push/notify';
+import { wakeOnCustomerMessage } from '../tickets/snooze';
 import { runInboundMessage, type Ports } from './pipeline';
 import { remember } from '../lru';
 
@@ -160,7 +161,10 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
       // the attendant's devices hear of it through the push queue (one SQS send, no table read);
       // of a message that could not be read, once the real one replaces its placeholder
       if (!out.duplicate && !message.undecryptable) await notifyTicketMessage(companyId, out.ticket, out.message);
-      return { created: !out.duplicate, ticket: out.ticket, replaced: out.replaced };
+      // the customer wrote: a snoozed ticket wakes (tickets/snooze.ts)
+      const current =
+        !out.duplicate && !message.fromMe ? await wakeOnCustomerMessage(companyId, out.ticket) : out.ticket;
+      return { created: !out.duplicate, ticket: current, replaced: out.replaced };
     },
     awaitedRating: (contact) => awaitedRating(companyId, whatsapp.id, contact.id),
     ticketById: (id) => getTicket(companyId, id),

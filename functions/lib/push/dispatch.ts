@@ -124,7 +124,10 @@ async function targetsOf(job: Exclude<PushJob, { kind: 'deliver' }>): Promise<Ta
         payload: {
           kind: 'ticketMessage',
           title: job.contactName,
-          body: job.preview || pushTexts(user.language).media,
+          body:
+            job.reason === 'snoozeWoke'
+              ? pushTexts(user.language).snoozeWoke
+              : job.preview || pushTexts(user.language).media,
           ...ticketLink({ uuid: job.ticketUuid }),
         },
         urgency: 'high',

@@ -27,6 +27,8 @@ export type PushJob =
       userId: number;
       contactName: string;
       preview: string;
+      /** not a message: the ticket's snooze ended (the notification says so) */
+      reason?: 'snoozeWoke';
     }
   | {
       kind: 'chatMention';

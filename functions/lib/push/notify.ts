@@ -62,6 +62,24 @@ export async function notifyTicketMessage(
   });
 }
 
+/** A ticket's snooze ended at its time (tickets/snooze.ts): its attendant is told, as for a customer's message. */
+export async function notifySnoozeWoke(
+  companyId: number,
+  ticket: Pick<Ticket, 'id' | 'uuid' | 'status' | 'userId' | 'contact'>,
+) {
+  if (ticket.userId === null || ticket.status !== 'open') return;
+  await queuePush({
+    kind: 'ticketMessage',
+    companyId,
+    ticketId: ticket.id,
+    ticketUuid: ticket.uuid,
+    userId: ticket.userId,
+    contactName: ticket.contact?.name ?? '',
+    preview: '',
+    reason: 'snoozeWoke',
+  });
+}
+
 /** Members named with `@Name` in an internal chat message are told (the sender never). */
 export async function notifyChatMention(
   companyId: number,

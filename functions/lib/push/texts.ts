@@ -8,6 +8,7 @@ const TEXTS = {
     media: 'Mídia',
     mention: (sender: string, chat: string) => `${sender} mencionou você em ${chat}`,
     slaBreach: 'Prazo de atendimento vencido',
+    snoozeWoke: 'O atendimento adiado voltou para a sua lista',
     connectionAlert: (name: string) => `Conexão ${name}: atenção à qualidade do número`,
     connectionReason: {
       qualityDropped: (q: string) => `A Meta baixou a qualidade do número para ${q === 'RED' ? 'baixa' : 'média'}.`,
@@ -22,6 +23,7 @@ const TEXTS = {
     media: 'Media',
     mention: (sender: string, chat: string) => `${sender} mentioned you in ${chat}`,
     slaBreach: 'Service deadline missed',
+    snoozeWoke: 'The snoozed ticket is back in your list',
     connectionAlert: (name: string) => `Connection ${name}: the number's quality needs attention`,
     connectionReason: {
       qualityDropped: (q: string) => `Meta lowered the number's quality to ${q === 'RED' ? 'low' : 'medium'}.`,
@@ -36,6 +38,7 @@ const TEXTS = {
     media: 'Multimedia',
     mention: (sender: string, chat: string) => `${sender} te mencionó en ${chat}`,
     slaBreach: 'Plazo de atención vencido',
+    snoozeWoke: 'El ticket pospuesto volvió a su lista',
     connectionAlert: (name: string) => `Conexión ${name}: atención a la calidad del número`,
     connectionReason: {
       qualityDropped: (q: string) => `Meta bajó la calidad del número a ${q === 'RED' ? 'baja' : 'media'}.`,

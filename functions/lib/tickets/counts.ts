@@ -1,24 +1,26 @@
 import type { Ticket } from '#shared/schemas/tickets';
 import { getItem, updateTx, type TransactItem } from '../db';
+import { listStatus } from './repo';
 
 /**
  * Count badges of the ticket lists (Assigned, Pending) and automatic assignment's bookkeeping, all
  * kept as attributes of ONE item per company (`C#<cid>#TCOUNT` / `LISTS`):
  * - `TS#<status>`, `TQ#<queueId|0>#<status>`, `TU#<userId|0>#<status>`: one counter per list
  *   partition. `TU#<userId>#open` is also the attendant's open-ticket count that their capacity
- *   (maxOpenTickets) is checked against.
+ *   (maxOpenTickets) is checked against; a snoozed ticket is under `snoozed` (repo.ts listStatus)
+ *   until it wakes, so it frees its slot meanwhile.
  * - `RR#<queueId>`: the user a round-robin queue chose last (assignment.ts).
  * A move between partitions is one Update of this item inside the ticket's own transaction, so the
  * counts are exactly the tickets; a badge is one GetItem, never a count over tickets.
  */
 export const countKeys = (companyId: number) => ({ pk: `C#${companyId}#TCOUNT`, sk: 'LISTS' });
-type Placed = Pick<Ticket, 'companyId' | 'status' | 'queueId' | 'userId'>;
+type Placed = Pick<Ticket, 'companyId' | 'status' | 'queueId' | 'userId' | 'snooze'>;
 
-const partitionsOf = (t: Placed) => [
-  `TS#${t.status}`,
-  `TQ#${t.queueId ?? 0}#${t.status}`,
-  `TU#${t.userId ?? 0}#${t.status}`,
-];
+/** A snoozed open ticket is counted under `snoozed` (repo.ts listStatus): not in the open badges, nor in capacity. */
+const partitionsOf = (t: Placed) => {
+  const status = listStatus(t);
+  return [`TS#${status}`, `TQ#${t.queueId ?? 0}#${status}`, `TU#${t.userId ?? 0}#${status}`];
+};
 /** The counter of an attendant's open tickets. */
 export const openCountField = (userId: number) => `TU#${userId}#open`;
 const pointerField = (queueId: number) => `RR#${queueId}`;

@@ -64,8 +64,9 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
   const admin = can(viewer.profile, 'tickets-manager:showall');
   const showAll = Boolean(q.showAll) && admin;
   // the notification bell (unread, no status) lists open and pending tickets only
-  const statuses =
-    opts.kanban || (!q.status && q.withUnreadMessages)
+  const statuses: readonly string[] = q.snoozed
+    ? ['snoozed']
+    : opts.kanban || (!q.status && q.withUnreadMessages)
       ? (['open', 'pending'] as const)
       : q.status
         ? [q.status]
@@ -85,7 +86,8 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
     return out;
   }
   for (const s of statuses) {
-    if (s === 'open' && !showAll && !opts.kanban) {
+    const open = s === 'open' || s === 'snoozed';
+    if (open && !showAll && !opts.kanban) {
       // "Assigned": the tickets the viewer is attending
       out.push({ id: `u${viewer.user.id}${s}`, index: 'gsi3', pk: ticketIndex.user(companyId, viewer.user.id, s) });
       continue;
@@ -100,7 +102,7 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
     const queues: (number | null)[] = [...new Set(own)];
     const noQueue = admin || viewer.user.allTicket === 'enabled' || Boolean(viewer.user.showNoQueue);
     if (noQueue) queues.push(null);
-    if (s === 'open') {
+    if (open) {
       if (!queues.length) continue;
       const pks = queues.map((queueId) => ticketIndex.queue(companyId, queueId, s));
       out.push({
@@ -284,7 +286,8 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
     (!q.queueIds?.length || t.queueId === null || q.queueIds.includes(t.queueId)) &&
     (!q.users?.length || (t.userId !== null && q.users.includes(t.userId))) &&
     (!q.tags?.length || t.tags.some((tag) => q.tags!.includes(tag.id))) &&
-    (!q.withUnreadMessages || t.unreadMessages > 0);
+    (!q.withUnreadMessages || t.unreadMessages > 0) &&
+    (q.snoozed === undefined || Boolean(t.snooze) === q.snoozed);
 
   // the first page also holds the tickets whose messages or notes have the words (the search index)
   const withWordMatches = async (found: Ticket[]) => {

@@ -10,7 +10,8 @@ import { normalizeText } from '../contacts/repo';
  * the lists begin with `updatedAt`, so newest first is `ScanIndexForward=false` and the `updatedAt`
  * day filter is a key condition). Every message moves the ticket in each list index it is in (a
  * delete and a put each), so a ticket is in only the lists that are read (issue 15):
- * - gsi1 `C#<cid>#TS#<status>` / `<updatedAt>#<pad(id)>`: a status list of the whole company (admins)
+ * - gsi1 `C#<cid>#TS#<status>` / `<updatedAt>#<pad(id)>`: a status list of the whole company (admins);
+ *   in the three status lists a snoozed open ticket is under the status `snoozed` (listStatus)
  * - gsi2 `C#<cid>#TQ#<queueId|0>#<status>` / `<updatedAt>#<pad(id)>`: a status list of one queue,
  *   except for an open ticket with an attendant: open tickets are listed by attendant ("Assigned"),
  *   and an open list by queue (a queue filter with "show all", the kanban) reads the company's open
@@ -65,21 +66,29 @@ export type StoredTicket = Ticket & {
   resolvedBy?: 'agent' | 'person';
 };
 
+/**
+ * The status a ticket is listed (and counted, counts.ts) under: a snoozed open ticket is listed as
+ * `snoozed`, apart from the open lists and their badges (issue 40 item 6), and comes back when it wakes.
+ */
+export const listStatus = (t: Pick<Ticket, 'status' | 'snooze'>) =>
+  t.status === 'open' && t.snooze ? 'snoozed' : t.status;
+
 /** Whether a ticket is in its queue's list (gsi2) and its attendant's (gsi3): see above. */
 export const listedByQueue = (t: Pick<Ticket, 'status' | 'userId'>) => !(t.status === 'open' && Boolean(t.userId));
 export const listedByUser = (t: Pick<Ticket, 'userId'>) => Boolean(t.userId);
 
 export function ticketItem(t: StoredTicket): Item {
   const order = `${t.updatedAt}#${pad(t.id)}`;
+  const listed = listStatus(t);
   return {
     ...ticketKeys(t.companyId, t.id),
     ...t,
     // sticky: a person took it at some point (the AI agent's metrics, dashboard/agent.ts)
     ...(t.userId !== null && t.userId !== undefined ? { personTouched: true } : {}),
-    gsi1pk: ticketIndex.status(t.companyId, t.status),
+    gsi1pk: ticketIndex.status(t.companyId, listed),
     gsi1sk: order,
-    ...(listedByQueue(t) ? { gsi2pk: ticketIndex.queue(t.companyId, t.queueId, t.status), gsi2sk: order } : {}),
-    ...(listedByUser(t) ? { gsi3pk: ticketIndex.user(t.companyId, t.userId, t.status), gsi3sk: order } : {}),
+    ...(listedByQueue(t) ? { gsi2pk: ticketIndex.queue(t.companyId, t.queueId, listed), gsi2sk: order } : {}),
+    ...(listedByUser(t) ? { gsi3pk: ticketIndex.user(t.companyId, t.userId, listed), gsi3sk: order } : {}),
     gsi4pk: ticketIndex.name(t.companyId),
     gsi4sk: `${normalizeText(t.contact.name)}#${pad(t.id)}`,
     gsi5pk: ticketIndex.contact(t.companyId, t.contactId),
@@ -181,6 +190,8 @@ export async function bumpTicket(
         ? { customerMessageAt: m.createdAt }
         : {}),
       ...(m.by === 'person' ? { personTouched: true } : m.by === 'ai' ? { aiAnswered: true } : {}),
+      // a person answered: the "back from snooze" mark has done its job (null: clients merging the update see it go)
+      ...(m.by === 'person' && before.snoozeWoke ? { snoozeWoke: null } : {}),
     },
     ...(m.firstResponse ? { setIfAbsent: { firstResponseAt: m.createdAt } } : {}),
     add: { version: 1, ...(m.unread ? { unreadMessages: 1 } : {}) },

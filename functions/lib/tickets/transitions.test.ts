@@ -128,3 +128,30 @@ describe('ticket status transitions (attendance.md 4.2)', () => {
     expect(after.finishedAt).toBe(T0);
   });
 });
+
+describe('snooze (issue 40)', () => {
+  const snoozed = () =>
+    ticket({
+      status: 'open',
+      userId: 2,
+      snooze: { until: '2026-01-02T09:00:00.000Z', at: T0, userId: 2 },
+      snoozeWoke: { at: T0, by: 'time' },
+    });
+  it('any transition ends a snooze and its mark', () => {
+    for (const changes of [
+      { status: 'closed' as const },
+      { status: 'pending' as const, userId: null },
+      { userId: 5 },
+      { queueId: 8 },
+    ]) {
+      const { after, kind } = applyTransition(snoozed(), changes, 2, NOW);
+      expect(kind, JSON.stringify(changes)).not.toBe('edit');
+      expect(after.snooze, JSON.stringify(changes)).toBeNull();
+      expect(after.snoozeWoke, JSON.stringify(changes)).toBeNull();
+    }
+  });
+  it('an edit keeps it', () => {
+    const { after } = applyTransition(snoozed(), { chatbot: false }, 2, NOW);
+    expect(after.snooze).toEqual(snoozed().snooze);
+  });
+});

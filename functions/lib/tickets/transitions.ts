@@ -32,6 +32,7 @@ export type TransitionKind =
  * - open|pending -resolve-> closed, user and queue kept, integration/prompt cleared
  * - open|pending -transfer to a queue without a user-> pending, userId null
  * - open|pending -transfer to a user-> open, userId set
+ * Any transition ends a snooze (issue 40 item 6).
  * It also advances the service round: queuedAt when the ticket (re)enters a queue, startedAt
  * when someone takes it, finishedAt when it is closed.
  */
@@ -98,6 +99,12 @@ export function applyTransition(
       kind = 'transferUser';
       after.userId = userId;
     }
+  }
+  // closing, returning, transferring or taking a ticket over ends its snooze and its "woke" mark
+  // (null, not absent: a client merging the update into its copy sees them go)
+  if (kind !== 'edit') {
+    if (after.snooze) after.snooze = null;
+    if (after.snoozeWoke) after.snoozeWoke = null;
   }
   return { after, kind };
 }

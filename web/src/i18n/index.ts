@@ -67,6 +67,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   notifications: () => import('./notifications'),
   search: () => import('./search'),
   sla: () => import('./sla'),
+  snooze: () => import('./snooze'),
   templates: () => import('./templates'),
   knowledgeLearn: () => import('./knowledgeLearn'),
   copilot: () => import('./copilot'),

@@ -11,6 +11,7 @@ export default {
       pending: 'Aguardando',
       ticket: 'Tickets',
       attendance: 'Atendimento',
+      snoozed: 'Adiados',
     },
     manager: {
       newTicket: 'Novo',
@@ -34,6 +35,8 @@ export default {
       pendingHint: 'Aceite o atendimento para abri-lo',
       ticketNumber: 'Ticket {{id}}',
       group: 'Grupo',
+      wokeTime: 'Voltou do adiamento',
+      wokeCustomer: 'Voltou do adiamento: o cliente escreveu',
     },
     presence: {
       viewers: 'Também vendo este atendimento',
@@ -62,6 +65,11 @@ export default {
       delete: 'Deletar',
       deleteConfirm: 'Deletar o ticket do contato {{name}}? Todas as mensagens relacionadas serão perdidas.',
       tags: 'Tags',
+      snooze: 'Adiar',
+      wake: 'Retomar agora',
+      snoozedUntil: 'Adiado até {{time}}',
+      snoozedUntilCustomer: 'Adiado até o cliente escrever',
+      woken: 'Atendimento retomado.',
     },
     access: {
       unauthorized: 'Você não tem acesso a este atendimento.',
@@ -177,6 +185,7 @@ export default {
       pending: 'Pending',
       ticket: 'Tickets',
       attendance: 'Attendance',
+      snoozed: 'Snoozed',
     },
     manager: {
       newTicket: 'New',
@@ -200,6 +209,8 @@ export default {
       pendingHint: 'Accept the ticket to open it',
       ticketNumber: 'Ticket {{id}}',
       group: 'Group',
+      wokeTime: 'Back from snooze',
+      wokeCustomer: 'Back from snooze: the customer wrote',
     },
     presence: {
       viewers: 'Also viewing this ticket',
@@ -228,6 +239,11 @@ export default {
       delete: 'Delete',
       deleteConfirm: 'Delete the ticket of contact {{name}}? All related messages will be lost.',
       tags: 'Tags',
+      snooze: 'Snooze',
+      wake: 'Wake now',
+      snoozedUntil: 'Snoozed until {{time}}',
+      snoozedUntilCustomer: 'Snoozed until the customer writes',
+      woken: 'Ticket back in your list.',
     },
     access: {
       unauthorized: 'You do not have access to this ticket.',
@@ -343,6 +359,7 @@ export default {
       pending: 'En espera',
       ticket: 'Tickets',
       attendance: 'Atención',
+      snoozed: 'Pospuestos',
     },
     manager: {
       newTicket: 'Nuevo',
@@ -366,6 +383,8 @@ export default {
       pendingHint: 'Acepte el ticket para abrirlo',
       ticketNumber: 'Ticket {{id}}',
       group: 'Grupo',
+      wokeTime: 'Volvió de posponerse',
+      wokeCustomer: 'Volvió de posponerse: el cliente escribió',
     },
     presence: {
       viewers: 'También viendo esta atención',
@@ -394,6 +413,11 @@ export default {
       delete: 'Eliminar',
       deleteConfirm: '¿Eliminar el ticket del contacto {{name}}? Se perderán todos los mensajes relacionados.',
       tags: 'Etiquetas',
+      snooze: 'Posponer',
+      wake: 'Reanudar ahora',
+      snoozedUntil: 'Pospuesto hasta {{time}}',
+      snoozedUntilCustomer: 'Pospuesto hasta que el cliente escriba',
+      woken: 'Ticket reanudado.',
     },
     access: {
       unauthorized: 'No tiene acceso a este ticket.',

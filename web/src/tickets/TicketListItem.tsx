@@ -14,6 +14,7 @@ import {
 import { Tooltip } from '../components/Tooltip';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import WarningIcon from '@mui/icons-material/WarningAmber';
+import AlarmOnIcon from '@mui/icons-material/AlarmOn';
 import { useTranslation } from 'react-i18next';
 import { formatListStamp } from '../lib/format';
 import type { Ticket } from './types';
@@ -80,12 +81,16 @@ export const TicketListItem = memo(function TicketListItem({
   // the open conversation reads its messages as they arrive: no badge between arrival and read
   const unread = selected ? 0 : (ticket.unreadMessages ?? 0);
   const name = ticket.contact?.name ?? '';
+  // back from a snooze (issue 40): the mark, also in the row's accessible name
+  const woke = ticket.snoozeWoke
+    ? t(ticket.snoozeWoke.by === 'customer' ? 'list.wokeCustomer' : 'list.wokeTime')
+    : null;
   return (
     <Row
       pending={pending}
       selected={selected}
       onOpen={() => onOpen(ticket)}
-      label={name}
+      label={woke ? `${name}, ${woke}` : name}
       title={pending ? t('list.pendingHint') : undefined}
       sx={{
         display: 'flex',
@@ -117,6 +122,11 @@ export const TicketListItem = memo(function TicketListItem({
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
             {plainPreview(ticket.lastMessage)}
           </Typography>
+          {woke && (
+            <Tooltip title={woke}>
+              <AlarmOnIcon role="img" aria-label={woke} color="info" fontSize="small" />
+            </Tooltip>
+          )}
           {(ticket.undeliveredMessages ?? 0) > 0 && (
             <Tooltip title={t('list.undelivered', { count: ticket.undeliveredMessages })}>
               <WarningIcon

@@ -47,6 +47,7 @@ import { useSettings } from '../settings/useSettings';
 import { useTicketPresence } from '../presence/usePresence';
 import { TypingLine } from '../presence/TypingLine';
 import { shownNumber } from '../contacts/contact-number';
+import { formatDateTime } from '../lib/format';
 
 const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
 const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ default: m.TransferModal })));
@@ -57,6 +58,7 @@ const LockNotice = lazy(() => loadPresence().then((m) => ({ default: m.LockNotic
 // the Cloud API window's chip loads for a ticket of a Cloud API number only
 const CloudWindowChip = lazy(() => import('./CloudWindowChip'));
 const ScheduleModal = lazy(() => import('./ScheduleModal').then((m) => ({ default: m.ScheduleModal })));
+const SnoozeModal = lazy(() => import('./SnoozeModal').then((m) => ({ default: m.SnoozeModal })));
 
 /** The open ticket (2.4): header with actions and tags, messages, composer, contact drawer. */
 export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) {
@@ -72,7 +74,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [drawer, setDrawer] = useState(false);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [menu, setMenu] = useState<HTMLElement | null>(null);
-  const [modal, setModal] = useState<'transfer' | 'schedule' | null>(null);
+  const [modal, setModal] = useState<'transfer' | 'schedule' | 'snooze' | null>(null);
   const [busy, setBusy] = useState(false);
   const { value: setting } = useSettings();
   const { viewers, typists } = useTicketPresence(ticket?.id ?? 0, user?.id);
@@ -168,9 +170,17 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
       return taken;
     }, 'stay');
 
+  const wake = () =>
+    void act(async () => {
+      const woken = await ticketActions.wake(ticket);
+      notify.success(t('header.woken'));
+      return woken;
+    }, 'stay');
+
   const choose = (item: TicketMenuItem) => {
     setMenu(null);
     if (item === 'delete') void remove();
+    else if (item === 'wake') wake();
     else setModal(item);
   };
 
@@ -223,6 +233,13 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                     {holder !== null
                       ? t('lock.handledBy', { name: holder })
                       : t('header.assignedTo', { name: ticket.user.name })}
+                  </Typography>
+                )}
+                {ticket.status === 'open' && ticket.snooze && (
+                  <Typography variant="caption" color="warning.main" noWrap component="p">
+                    {ticket.snooze.until
+                      ? t('header.snoozedUntil', { time: formatDateTime(ticket.snooze.until) })
+                      : t('header.snoozedUntilCustomer')}
                   </Typography>
                 )}
                 <TypingLine typists={typists} />
@@ -324,7 +341,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                     {t('header.return')}
                   </MenuItem>
                 )}
-                {ticketMenuItems(user.profile, plan).map((item) => (
+                {ticketMenuItems(user.profile, plan, ticket).map((item) => (
                   <MenuItem key={item} onClick={() => choose(item)}>
                     {t(`header.${item}`)}
                   </MenuItem>
@@ -362,6 +379,19 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
       </MountWhenOpened>
       <MountWhenOpened open={modal === 'schedule'}>
         <ScheduleModal ticket={ticket} open={modal === 'schedule'} onClose={() => setModal(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={modal === 'snooze'}>
+        <SnoozeModal
+          ticket={ticket}
+          open={modal === 'snooze'}
+          onClose={() => setModal(null)}
+          onDone={(saved) => {
+            setModal(null);
+            if (saved) setTicket((cur) => (cur ? { ...cur, ...saved } : cur));
+            // set aside: back to the list, as after resolving
+            void navigate('/tickets');
+          }}
+        />
       </MountWhenOpened>
     </Box>
   );

@@ -56,12 +56,12 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
     void loadCheckbox();
   }, []);
   const [tab, setTab] = useState<MainTab>('open');
-  const [openTab, setOpenTab] = useState<'open' | 'pending'>('open');
+  const [openTab, setOpenTab] = useState<'open' | 'pending' | 'snoozed'>('open');
   const [showAll, setShowAll] = useState(false);
   const [text, setText] = useState('');
   const [tags, setTags] = useState<number[]>([]);
   const [users, setUsers] = useState<number[]>([]);
-  const [counts, setCounts] = useState({ open: 0, pending: 0 });
+  const [counts, setCounts] = useState({ open: 0, pending: 0, snoozed: 0 });
   const [newTicket, setNewTicket] = useState(false);
   const [peek, setPeek] = useState<Ticket | null>(null);
   const debounced = useDebouncedValue(text, DEBOUNCE_MS);
@@ -84,6 +84,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
     return {
       open: { ...base, tab: 'open' } as ListFilter,
       pending: { ...base, tab: 'pending' } as ListFilter,
+      snoozed: { ...base, tab: 'snoozed' } as ListFilter,
       closed: { ...base, tab: 'closed', showAll: true } as ListFilter,
       search: { ...base, tab: 'search', searchParam: searchQuery(debounced).searchParam, tags, users } as ListFilter,
     };
@@ -123,6 +124,10 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const setOpenCount = useCallback((n: number) => setCounts((c) => (c.open === n ? c : { ...c, open: n })), []);
   const setPendingCount = useCallback(
     (n: number) => setCounts((c) => (c.pending === n ? c : { ...c, pending: n })),
+    [],
+  );
+  const setSnoozedCount = useCallback(
+    (n: number) => setCounts((c) => (c.snoozed === n ? c : { ...c, snoozed: n })),
     [],
   );
 
@@ -301,10 +306,18 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
               </Badge>
             }
           />
+          <Tab
+            value="snoozed"
+            label={
+              <Badge badgeContent={counts.snoozed} color="default" max={999} sx={{ pr: 2 }}>
+                {t('tabs.snoozed')}
+              </Badge>
+            }
+          />
         </Tabs>
       )}
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        {/* Both Open lists stay mounted: their badges count live. */}
+        {/* The Open lists stay mounted: their badges count live. */}
         <TicketsList
           filter={filters.open}
           visible={tab === 'open' && openTab === 'open'}
@@ -315,6 +328,12 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
           filter={filters.pending}
           visible={tab === 'open' && openTab === 'pending'}
           onCount={setPendingCount}
+          {...listProps}
+        />
+        <TicketsList
+          filter={filters.snoozed}
+          visible={tab === 'open' && openTab === 'snoozed'}
+          onCount={setSnoozedCount}
           {...listProps}
         />
         {tab === 'closed' && <TicketsList filter={filters.closed} visible {...listProps} />}

@@ -1,4 +1,5 @@
 import { api } from '../api/client';
+import type { TicketSnoozeBody } from '#shared/schemas/tickets';
 import type { Ticket } from './types';
 
 /** Ticket actions (attendance.md 4.2); the server applies the transition rules. */
@@ -22,5 +23,8 @@ export const ticketActions = {
   remove: (t: Pick<Ticket, 'id'>) => api.delete(`/tickets/${t.id}`),
   /** issue 24: take over a ticket another attendant handles */
   takeOver: (t: Pick<Ticket, 'id'>) => api.post<Ticket>(`/tickets/${t.id}/takeover`),
+  /** issue 40: put the ticket aside until a time or until the customer writes; `wake` ends it now */
+  snooze: (t: Pick<Ticket, 'id'>, body: TicketSnoozeBody) => api.post<Ticket>(`/tickets/${t.id}/snooze`, body),
+  wake: (t: Pick<Ticket, 'id'>) => api.delete<Ticket>(`/tickets/${t.id}/snooze`),
   syncTags: (ticketId: number, tags: { id: number }[]) => api.post('/tags/sync', { ticketId, tags }),
 };

@@ -3,7 +3,8 @@ import type { ListFilter } from './membership';
 /** The query a manager tab sends to `GET /tickets` (attendance.md section 7). */
 export function listQuery(filter: ListFilter) {
   return {
-    status: filter.tab === 'search' ? undefined : filter.tab,
+    status: filter.tab === 'search' ? undefined : filter.tab === 'snoozed' ? 'open' : filter.tab,
+    snoozed: filter.tab === 'snoozed' ? 'true' : undefined,
     showAll: filter.showAll ? 'true' : 'false',
     queueIds: filter.queueIds.length ? filter.queueIds : undefined,
     searchParam: filter.tab === 'search' ? filter.searchParam || undefined : undefined,

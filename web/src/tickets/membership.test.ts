@@ -222,3 +222,27 @@ describe('ticket row preview', () => {
     expect(plainPreview(null)).toBe('');
   });
 });
+
+describe('snoozed tickets (issue 40)', () => {
+  const snoozedTab: ListFilter = { tab: 'snoozed', queueIds: [], showAll: false };
+  const aside = { snooze: { until: null, at: '2026-01-01T10:00:00Z', userId: 1 } };
+  test("a snoozed open ticket leaves the open list and is in the snoozed one, the viewer's own unless show all", () => {
+    expect(belongsToList(ticket(1, aside), open, attendant)).toBe(false);
+    expect(belongsToList(ticket(1, aside), snoozedTab, attendant)).toBe(true);
+    expect(belongsToList(ticket(1), snoozedTab, attendant)).toBe(false);
+    expect(belongsToList(ticket(1, { ...aside, userId: 2 }), snoozedTab, attendant)).toBe(false);
+    expect(belongsToList(ticket(1, { ...aside, userId: 2 }), { ...snoozedTab, showAll: true }, admin)).toBe(true);
+    expect(listQuery(snoozedTab)).toMatchObject({ status: 'open', snoozed: 'true' });
+    expect(listQuery(open).snoozed).toBeUndefined();
+  });
+  test('the update of a ticket that woke (snooze null) moves it from the snoozed list back to the open one', () => {
+    const pages = (items: Ticket[]) => [{ items, hasMore: false }];
+    const woke = {
+      action: 'update' as const,
+      ticket: ticket(1, { snooze: null, snoozeWoke: { at: 'x', by: 'time' } }),
+    };
+    expect(applyTicketEventToPages(pages([ticket(1, aside)]), woke, snoozedTab, attendant)[0]!.items).toEqual([]);
+    const back = applyTicketEventToPages(pages([]), woke, open, attendant)[0]!.items;
+    expect(back.map((t) => [t.id, t.snoozeWoke?.by])).toEqual([[1, 'time']]);
+  });
+});

@@ -4,8 +4,8 @@ import type { Ticket, TicketStatus } from './types';
 
 /** The list a manager tab shows (attendance.md 2.4). */
 export interface ListFilter {
-  /** open = Assigned, pending = Pending, closed = Closed; search lists any status */
-  tab: TicketStatus | 'search';
+  /** open = Assigned, pending = Pending, closed = Closed, snoozed = open tickets set aside (issue 40); search lists any status */
+  tab: TicketStatus | 'snoozed' | 'search';
   /** the queue multi-select; empty = every queue the viewer may see */
   queueIds: number[];
   showAll: boolean;
@@ -21,15 +21,18 @@ export interface ListFilter {
  * tab without Show all lists only the viewer's own tickets.
  */
 export function belongsToList(
-  ticket: Pick<Ticket, 'status' | 'queueId' | 'userId' | 'tags' | 'contact' | 'lastMessage'>,
+  ticket: Pick<Ticket, 'status' | 'queueId' | 'userId' | 'tags' | 'contact' | 'lastMessage' | 'snooze'>,
   filter: ListFilter,
   viewer: TicketViewer,
 ): boolean {
   if (!canSeeTicket(viewer, { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId })) return false;
-  if (filter.tab !== 'search' && ticket.status !== filter.tab) return false;
+  // a snoozed open ticket is in the Snoozed list, not the open one
+  const snoozed = ticket.status === 'open' && Boolean(ticket.snooze);
+  if (filter.tab === 'snoozed' ? !snoozed : filter.tab !== 'search' && (ticket.status !== filter.tab || snoozed))
+    return false;
   if (filter.queueIds.length > 0 && ticket.queueId !== null && !filter.queueIds.includes(ticket.queueId)) return false;
   const showAll = filter.showAll && can(viewer.profile, 'tickets-manager:showall');
-  if (filter.tab === 'open' && !showAll && ticket.userId !== viewer.userId) return false;
+  if ((filter.tab === 'open' || filter.tab === 'snoozed') && !showAll && ticket.userId !== viewer.userId) return false;
   if (filter.tab === 'search') {
     if (filter.tags?.length && !(ticket.tags ?? []).some((t) => filter.tags!.includes(t.id))) return false;
     if (filter.users?.length && (ticket.userId === null || !filter.users.includes(ticket.userId))) return false;

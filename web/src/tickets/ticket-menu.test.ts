@@ -16,4 +16,11 @@ describe('open ticket options menu (attendance.md 2.4)', () => {
     expect(ticketMenuItems('admin', { useSchedules: true })).toEqual(['schedule', 'transfer', 'delete']);
     expect(ticketMenuItems('supervisor', { useSchedules: true })).not.toContain('delete');
   });
+  test('an open ticket offers Snooze, a snoozed one Wake, others neither (issue 40)', () => {
+    expect(ticketMenuItems('user', null, { status: 'open' })).toEqual(['snooze', 'transfer']);
+    expect(ticketMenuItems('user', null, { status: 'open', snooze: { until: null } })).toEqual(['wake', 'transfer']);
+    expect(ticketMenuItems('user', null, { status: 'open', snooze: null })).toEqual(['snooze', 'transfer']);
+    expect(ticketMenuItems('user', null, { status: 'pending' })).toEqual(['transfer']);
+    expect(ticketMenuItems('user', null, { status: 'closed' })).toEqual(['transfer']);
+  });
 });

@@ -56,6 +56,10 @@ export interface Ticket {
   slaResolutionBreached?: boolean;
   /** custom field values by key (issue 40) */
   customFields?: Record<string, string | number | boolean>;
+  /** snoozed until `until` (null: until the customer writes); null or absent: not snoozed (issue 40) */
+  snooze?: { until: string | null; at: string; userId: number } | null;
+  /** the snooze ended by itself (its time came, or the customer wrote): the list marks it */
+  snoozeWoke?: { at: string; by: 'time' | 'customer' } | null;
 }
 export interface Message {
   id: number | string;

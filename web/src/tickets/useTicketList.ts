@@ -27,7 +27,8 @@ export function useTicketList(filter: ListFilter, enabled = true) {
       toPage<Ticket>(await api.get(path, q as never), 'tickets'),
     { revalidateOnFocus: false, revalidateFirstPage: false },
   );
-  useRoom('joinTickets', enabled && filter.tab !== 'search' ? filter.tab : null);
+  // snoozed tickets are open ones: their updates come to the open room
+  useRoom('joinTickets', enabled && filter.tab !== 'search' ? (filter.tab === 'snoozed' ? 'open' : filter.tab) : null);
 
   const apply = useCallback(
     (event: TicketEvent) => {
