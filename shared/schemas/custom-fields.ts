@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { foldAccents } from '../fold';
 import { MSG } from './common';
 
 /**
@@ -44,10 +45,7 @@ export type CustomFieldValues = Record<string, CustomFieldValue>;
 
 /** `Plano do cliente` -> `plano_do_cliente`: the key a field gets from its name when none is given. */
 export function fieldKeyOf(name: string): string {
-  const slug = name
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
+  const slug = foldAccents(name)
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40)
@@ -238,10 +236,7 @@ export function readFieldValues(
 /** Names are matched with accents, case and spacing ignored. */
 const sameName = (a: string, b: string) => {
   const n = (s: string) =>
-    s
-      .normalize('NFD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase()
+    foldAccents(s)
       .replace(/[\s_-]+/g, ' ')
       .trim();
   return n(a) === n(b);

@@ -8,7 +8,7 @@ import {
   knowledgeMessage,
   passageMarker,
 } from '#shared/knowledge-protocol';
-import { words } from '../search/normalize';
+import { fold, words } from '../search/normalize';
 import type { ChatMessage } from '../prompts/chat-model';
 import { assertAiBudget, meteredChat, type AiPurpose } from '../prompts/spend';
 import { retrieve } from './retrieve';
@@ -82,7 +82,6 @@ export const AGENT_RULES = [
 /** A customer asking for a person, in pt, en or es (folded: no accents, lower case). */
 const PERSON_REQUEST =
   /\b(atendente|humano|humana|pessoa de verdade|falar com (?:uma? )?(?:pessoa|alguem)|human|real person|live agent|(?:talk|speak) to (?:a |an )?(?:person|agent|someone|representative)|persona real|hablar con (?:una? )?(?:persona|agente|alguien))\b/;
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 export const asksForPerson = (text: string) => PERSON_REQUEST.test(fold(text));
 
 /** Words that say nothing about facts (pt, en, es), left out of the groundedness check. */

@@ -4,20 +4,13 @@ import {
   KnowledgeBody,
   KnowledgeUpdateBody,
   type KnowledgeArticle,
-  type KnowledgeLanguage,
   type KnowledgeRow,
 } from '#shared/schemas/knowledge';
+import { foldAccents } from '#shared/fold';
 import { fieldErrors } from '../lib/zod-errors';
 
 /** The article dialog's fields as typed. A document has no `body` to type: its text comes from its file. */
-export interface KnowledgeForm {
-  kind: 'article' | 'document';
-  title: string;
-  body: string;
-  tags: string[];
-  language: KnowledgeLanguage;
-  status: 'published' | 'draft';
-}
+export type KnowledgeForm = Pick<KnowledgeArticle, 'kind' | 'title' | 'body' | 'tags' | 'language' | 'status'>;
 
 export const emptyForm = (kind: KnowledgeForm['kind']): KnowledgeForm => ({
   kind,
@@ -71,7 +64,7 @@ export function formBody(
 }
 
 /** Lower case without accents, as the server compares titles and tags with a search. */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const fold = foldAccents;
 
 /** Whether a row a live event brought belongs in the list as searched (the server's rule: title or a tag). */
 export const rowMatches = (row: Pick<KnowledgeRow, 'title' | 'tags'>, search: string) =>
