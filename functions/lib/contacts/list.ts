@@ -7,9 +7,7 @@ import { decodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
 import { auditBy, type AuditActor } from '../audit/actor';
-import { AppError } from '../errors';
-import { loadFields } from '../custom-fields/repo';
-import { fieldValueOf } from '#shared/schemas/custom-fields';
+import { fieldCondition, fieldFilter } from '../custom-fields/filter';
 
 export interface ContactsFilter {
   searchParam?: string;
@@ -31,19 +29,14 @@ export interface ContactsFilter {
  * value still held only in a contact's extra info is matched once it moved into the field.
  */
 async function withFieldFilter(companyId: number, opts: QueryOptions, f: ContactsFilter): Promise<QueryOptions> {
-  if (!f.field) return opts;
-  const field = (await loadFields(companyId)).find((d) => d.entity === 'contact' && d.key === f.field);
-  if (!field) throw new AppError('ERR_VALIDATION', 400, [{ path: ['field'], message: 'invalid' }]);
-  const given = f.fieldValue?.trim() ?? '';
-  const checked = given ? fieldValueOf(field, given, true) : undefined;
-  if (checked && 'error' in checked)
-    throw new AppError('ERR_VALIDATION', 400, [{ path: ['fieldValue'], message: checked.error }]);
-  const condition = checked ? '#cf.#ck = :cv' : 'attribute_exists(#cf.#ck)';
+  const condition = await fieldCondition(companyId, 'contact', f.field, f.fieldValue);
+  if (!condition) return opts;
+  const { filter, names, values } = fieldFilter(condition);
   return {
     ...opts,
-    filter: opts.filter ? `(${opts.filter}) AND ${condition}` : condition,
-    filterNames: { ...opts.filterNames, '#cf': 'customFields', '#ck': field.key },
-    filterValues: { ...opts.filterValues, ...(checked ? { ':cv': checked.value } : {}) },
+    filter: opts.filter ? `(${opts.filter}) AND ${filter}` : filter,
+    filterNames: { ...opts.filterNames, ...names },
+    filterValues: { ...opts.filterValues, ...values },
   };
 }
 

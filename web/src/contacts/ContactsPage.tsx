@@ -55,6 +55,7 @@ import { DuplicatesDialog } from './DuplicatesDialog';
 import { contactsCsv, downloadCsv } from './contacts-export';
 import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
 import { shownNumber } from './contact-number';
+import { useCustomFields } from '../custom-fields/useCustomFields';
 
 /**
  * Every contact, page after page, for the export (the list on screen holds only the pages scrolled so
@@ -96,10 +97,14 @@ export default function ContactsPage() {
   const phone = usePhone();
   const [moreAnchor, setMoreAnchor] = useState<HTMLElement | null>(null);
   const mayDelete = can(user?.profile, 'contacts-page:deleteContact');
+  const { fields: fieldDefs } = useCustomFields('contact');
   // The server names row errors by catalogue code, validation key or `field: key`; show them as text.
   const importMessage = (m: string): string => {
     const field = /^(name|number|email): (\w+)$/.exec(m);
     if (field) return `${t(`columns.${field[1]}`)}: ${importMessage(field[2])}`;
+    const custom = /^([a-z][a-z0-9_]*): (\w+)$/.exec(m);
+    const def = custom && fieldDefs.find((f) => f.key === custom[1]);
+    if (custom && def) return `${def.name}: ${importMessage(custom[2]!)}`;
     if (i18n.exists(`errors:${m}`)) return t(`errors:${m}`);
     return i18n.exists(`common:validation.${m}`) ? t(`common:validation.${m}`) : m;
   };
@@ -186,7 +191,7 @@ export default function ContactsPage() {
   const exportCsv = async () => {
     setBusy('export');
     try {
-      downloadCsv(contactsCsv(await allContacts()));
+      downloadCsv(contactsCsv(await allContacts(), fieldDefs));
     } catch (err) {
       toastError(err);
     } finally {
