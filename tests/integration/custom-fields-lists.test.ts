@@ -57,7 +57,13 @@ describe('custom fields: contacts import and export', () => {
         line: 2,
         fields: { plano: 'ouro', ' LICENÇAS ': '12,5', 'Cliente desde': '31/12/2024', vip: 'sim', Pedido: 'A-1' },
       },
-      { name: 'Bob', number: n2, email: '', line: 3, fields: { Plano: 'Platina', Licencas: '3', 'Cliente desde': '2024-02-30' } },
+      {
+        name: 'Bob',
+        number: n2,
+        email: '',
+        line: 3,
+        fields: { Plano: 'Platina', Licencas: '3', 'Cliente desde': '2024-02-30' },
+      },
       // as an API client may send them: the columns beside name and number; the key as header
       { name: 'Caio', number: n3, order_no: 'C-9', vip: 'não', Extra: 'ignored' },
     ];
@@ -91,7 +97,9 @@ describe('custom fields: contacts import and export', () => {
     ok(
       await api('PUT', `/contacts/${a.id}/custom-fields`, {
         token: co.adminToken,
-        body: { customFields: { plano: 'Ouro', licencas: -2.5, cliente_desde: '2024-02-29', vip: true, order_no: '=1+1' } },
+        body: {
+          customFields: { plano: 'Ouro', licencas: -2.5, cliente_desde: '2024-02-29', vip: true, order_no: '=1+1' },
+        },
       }),
       200,
       'values',
@@ -136,7 +144,7 @@ describe('custom fields: the tickets list filtered by a ticket field', () => {
     await define(co, { entity: 'ticket', name: 'Motivo', type: 'list', options: ['Troca', 'Dúvida'] });
     await define(co, { entity: 'ticket', name: 'Urgente', type: 'checkbox' });
     await define(co, { entity: 'contact', name: 'Plano', type: 'text' });
-    const tickets = [];
+    const tickets: { id: number }[] = [];
     for (const name of ['Ana', 'Bia', 'Caio', 'Dora']) {
       const contact = await createContact(co.adminToken, { name });
       tickets.push(await createTicket(co.adminToken, { contactId: contact.id, whatsappId: whatsapp.id }));

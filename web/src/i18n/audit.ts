@@ -70,7 +70,11 @@ export default {
         updated: 'Artigo da base de conhecimento alterado',
         deleted: 'Artigo da base de conhecimento excluído',
       },
-      custom_field: { created: 'Campo personalizado criado', updated: 'Campo personalizado alterado', deleted: 'Campo personalizado excluído' },
+      custom_field: {
+        created: 'Campo personalizado criado',
+        updated: 'Campo personalizado alterado',
+        deleted: 'Campo personalizado excluído',
+      },
       ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
@@ -209,7 +213,11 @@ export default {
         updated: 'Knowledge base article changed',
         deleted: 'Knowledge base article deleted',
       },
-      custom_field: { created: 'Custom field created', updated: 'Custom field changed', deleted: 'Custom field deleted' },
+      custom_field: {
+        created: 'Custom field created',
+        updated: 'Custom field changed',
+        deleted: 'Custom field deleted',
+      },
       ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
@@ -348,7 +356,11 @@ export default {
         updated: 'Artículo de la base de conocimiento modificado',
         deleted: 'Artículo de la base de conocimiento eliminado',
       },
-      custom_field: { created: 'Campo personalizado creado', updated: 'Campo personalizado modificado', deleted: 'Campo personalizado eliminado' },
+      custom_field: {
+        created: 'Campo personalizado creado',
+        updated: 'Campo personalizado modificado',
+        deleted: 'Campo personalizado eliminado',
+      },
       ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
