@@ -7,6 +7,8 @@ import {
   fieldKeyOf,
   fieldValueOf,
   readFieldValues,
+  rowFieldValues,
+  contactFieldCells,
   type CustomField,
 } from './custom-fields';
 
@@ -94,5 +96,42 @@ describe('custom field values', () => {
         contactFields,
       }),
     ).toBe('31/01/2024 Sim {{contact.other}} Ana');
+  });
+});
+
+describe('custom fields in spreadsheets', () => {
+  const plan = field({ key: 'plano', name: 'Plano', type: 'list', options: ['Bronze', 'Ouro'] });
+  const seats = field({ key: 'licencas', name: 'Licenças', type: 'number' });
+  const since = field({ key: 'cliente_desde', name: 'Cliente desde', type: 'date' });
+  const vip = field({ key: 'vip', name: 'VIP', type: 'checkbox' });
+  const onTicket = field({ key: 'motivo', name: 'Motivo', entity: 'ticket' });
+  const all = [plan, seats, since, vip, onTicket];
+
+  it('a column is found by the field key or name (accents, case, spacing ignored); values read loosely', () => {
+    expect(
+      rowFieldValues(all, { ' PLANO ': 'ouro', licencas: 3, 'cliente-desde': '31/12/2024', Vip: 'x', Motivo: 'y' }),
+    ).toEqual({ values: { plano: 'Ouro', licencas: 3, cliente_desde: '2024-12-31', vip: true }, issues: [] });
+  });
+
+  it('an empty cell sets nothing; a value that does not fit is an issue naming the field, the others still count', () => {
+    expect(
+      rowFieldValues(all, { Plano: 'Platina', Licenças: '', 'Cliente desde': '2024-12-31', VIP: 'talvez' }),
+    ).toEqual({
+      values: { cliente_desde: '2024-12-31' },
+      issues: [
+        { key: 'plano', message: 'invalid' },
+        { key: 'vip', message: 'invalid' },
+      ],
+    });
+  });
+
+  it('the export writes each contact field as text the import reads back (numbers stay numbers)', () => {
+    const cells = contactFieldCells(all, {
+      customFields: { licencas: -2.5, cliente_desde: '2024-02-29', vip: false },
+      extraInfo: [{ name: 'plano', value: 'bronze' }],
+    });
+    expect(cells).toEqual(['Bronze', -2.5, '29/02/2024', 'Não']);
+    const back = rowFieldValues(all, Object.fromEntries([plan, seats, since, vip].map((f, i) => [f.name, cells[i]])));
+    expect(back.values).toEqual({ plano: 'Bronze', licencas: -2.5, cliente_desde: '2024-02-29', vip: false });
   });
 });
