@@ -192,7 +192,7 @@ export function contactMatchesSegment(
         const digits = contact.number.replace(/\D/g, '');
         return c.op === 'starts_with' ? digits.startsWith(c.value) : digits.includes(c.value);
       }
-      case 'field':
+      default:
         return fieldHolds(c, values[c.key]);
     }
   });
