@@ -5,6 +5,7 @@ import type { AuthContext } from '#lib/auth';
 import { createField, deleteField, listFields, setTicketFields, updateField } from '#lib/custom-fields/service';
 import { updateContact } from '#lib/contacts/service';
 import { ADMIN_AREA as ADMIN } from '#lib/users/service';
+import { actorOf as auditActorOf } from '#lib/audit/actor';
 import { idParam } from '#shared/schemas/common';
 import {
   CustomFieldBody,
@@ -25,17 +26,18 @@ export const handler = httpModule({
     listFields(auth.companyId, query.entity),
   ),
 
-  'POST /custom-fields': route({ permission: ADMIN, body: CustomFieldBody }, async ({ auth, body }) =>
-    reply(await createField(auth.companyId, body), 201),
+  'POST /custom-fields': route({ permission: ADMIN, body: CustomFieldBody }, async ({ auth, body, clientAddress }) =>
+    reply(await createField(auth.companyId, body, auditActorOf(auth, clientAddress)), 201),
   ),
 
   'PUT /custom-fields/{id}': route(
     { permission: ADMIN, params, body: CustomFieldUpdateBody },
-    async ({ auth, params, body }) => updateField(auth.companyId, params.id, body),
+    async ({ auth, params, body, clientAddress }) =>
+      updateField(auth.companyId, params.id, body, auditActorOf(auth, clientAddress)),
   ),
 
-  'DELETE /custom-fields/{id}': route({ permission: ADMIN, params }, async ({ auth, params }) =>
-    deleteField(auth.companyId, params.id),
+  'DELETE /custom-fields/{id}': route({ permission: ADMIN, params }, async ({ auth, params, clientAddress }) =>
+    deleteField(auth.companyId, params.id, auditActorOf(auth, clientAddress)),
   ),
 
   'PUT /contacts/{id}/custom-fields': route({ params, body: CustomFieldsPutBody }, async ({ auth, params, body }) =>

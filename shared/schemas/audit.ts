@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   'knowledge.created',
   'knowledge.updated',
   'knowledge.deleted',
+  'custom_field.created',
+  'custom_field.updated',
+  'custom_field.deleted',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

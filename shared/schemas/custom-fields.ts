@@ -299,3 +299,40 @@ export function contactVariables(
   const { values } = contactFieldValues(fields, contact);
   return Object.fromEntries(fieldsOf(fields, 'contact').map((f) => [f.key, fieldText(f, values[f.key])]));
 }
+
+/**
+ * A spreadsheet row's contact field values (import): the column whose header is a field's name or key
+ * (accents, case and spacing ignored) holds its value, read loosely (`"12,5"`, `"sim"`, `"31/12/2025"`).
+ * An empty cell sets nothing; a value that does not fit is an issue naming the field, and the row's other
+ * values still count.
+ */
+export function rowFieldValues(
+  fields: CustomField[],
+  row: Record<string, unknown>,
+): { values: CustomFieldValues; issues: { key: string; message: string }[] } {
+  const values: CustomFieldValues = {};
+  const issues: { key: string; message: string }[] = [];
+  const headers = Object.keys(row);
+  for (const field of fieldsOf(fields, 'contact')) {
+    const header = headers.find((h) => sameName(h, field.key)) ?? headers.find((h) => sameName(h, field.name));
+    if (header === undefined) continue;
+    const given = row[header];
+    if (isEmpty(given)) continue;
+    const checked = fieldValueOf(field, typeof given === 'number' ? given : String(given), true);
+    if ('error' in checked) issues.push({ key: field.key, message: checked.error });
+    else values[field.key] = checked.value;
+  }
+  return { values, issues };
+}
+
+/** The export's cells after name, number and email: one per contact field (in drawer order), as message text. */
+export function contactFieldCells(
+  fields: CustomField[],
+  contact: { customFields?: CustomFieldValues; extraInfo?: { name: string; value: string }[] },
+): (string | number)[] {
+  const { values } = contactFieldValues(fields, contact);
+  return fieldsOf(fields, 'contact').map((f) => {
+    const v = values[f.key];
+    return typeof v === 'number' ? v : fieldText(f, v);
+  });
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TICKET_STATUSES } from '../constants';
 import { bodyId, cursorQuery, idList, isoDate, MSG, nullableBodyId, queryBool } from './common';
 import { TicketTag } from './tags';
+import { CUSTOM_FIELD_KEY, MAX_LINK_VALUE } from './custom-fields';
 
 export const TicketStatus = z.enum(TICKET_STATUSES);
 
@@ -116,6 +117,9 @@ export const TicketsQuery = cursorQuery.extend({
   withUnreadMessages: queryBool.optional(),
   /** with status open: the snoozed tickets instead of the open ones (issue 40 item 6) */
   snoozed: queryBool.optional(),
+  /** tickets whose custom field `field` holds `fieldValue` (read as the field's type), or any value when empty */
+  field: z.string().regex(CUSTOM_FIELD_KEY, MSG.invalid).optional(),
+  fieldValue: z.string().max(MAX_LINK_VALUE, MSG.long).optional(),
 });
 export type TicketsQuery = z.infer<typeof TicketsQuery>;
 

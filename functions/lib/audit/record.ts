@@ -53,7 +53,10 @@ export type AuditAction =
   | 'ai.budget_spent'
   | 'knowledge.created'
   | 'knowledge.updated'
-  | 'knowledge.deleted';
+  | 'knowledge.deleted'
+  | 'custom_field.created'
+  | 'custom_field.updated'
+  | 'custom_field.deleted';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

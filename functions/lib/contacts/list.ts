@@ -7,12 +7,11 @@ import { decodeCursor, encodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
 import { auditBy, type AuditActor } from '../audit/actor';
-import { AppError } from '../errors';
 import { loadFields } from '../custom-fields/repo';
-import { fieldValueOf } from '#shared/schemas/custom-fields';
-import { checkSegmentFields, type SegmentCondition } from '#shared/schemas/segments';
+import type { SegmentCondition } from '#shared/schemas/segments';
 import { requireSegment } from '../segments/repo';
 import { segmentContactsPage, type SegmentState } from '../segments/audience';
+import { fieldCondition, fieldFilter } from '../custom-fields/filter';
 
 export interface ContactsFilter {
   searchParam?: string;
@@ -36,19 +35,14 @@ export interface ContactsFilter {
  * value still held only in a contact's extra info is matched once it moved into the field.
  */
 async function withFieldFilter(companyId: number, opts: QueryOptions, f: ContactsFilter): Promise<QueryOptions> {
-  if (!f.field) return opts;
-  const field = (await loadFields(companyId)).find((d) => d.entity === 'contact' && d.key === f.field);
-  if (!field) throw new AppError('ERR_VALIDATION', 400, [{ path: ['field'], message: 'invalid' }]);
-  const given = f.fieldValue?.trim() ?? '';
-  const checked = given ? fieldValueOf(field, given, true) : undefined;
-  if (checked && 'error' in checked)
-    throw new AppError('ERR_VALIDATION', 400, [{ path: ['fieldValue'], message: checked.error }]);
-  const condition = checked ? '#cf.#ck = :cv' : 'attribute_exists(#cf.#ck)';
+  const condition = await fieldCondition(companyId, 'contact', f.field, f.fieldValue);
+  if (!condition) return opts;
+  const { filter, names, values } = fieldFilter(condition);
   return {
     ...opts,
-    filter: opts.filter ? `(${opts.filter}) AND ${condition}` : condition,
-    filterNames: { ...opts.filterNames, '#cf': 'customFields', '#ck': field.key },
-    filterValues: { ...opts.filterValues, ...(checked ? { ':cv': checked.value } : {}) },
+    filter: opts.filter ? `(${opts.filter}) AND ${filter}` : filter,
+    filterNames: { ...opts.filterNames, ...names },
+    filterValues: { ...opts.filterValues, ...values },
   };
 }
 
@@ -175,18 +169,14 @@ async function listSegmentContacts(companyId: number, segmentId: number, f: Cont
   if (term && /^[\d\s()+-]+$/.test(term) && digitsOnly(term).length)
     extra.push({ type: 'number', op: 'starts_with', value: digitsOnly(term) });
   else if (term) extra.push({ type: 'name', op: 'contains', value: term });
-  if (f.field) {
-    const given = f.fieldValue?.trim() ?? '';
-    const asked: SegmentCondition = given
-      ? { type: 'field', key: f.field, op: 'eq', value: given }
-      : { type: 'field', key: f.field, op: 'not_empty' };
-    const { conditions, issues } = checkSegmentFields(fields, [asked]);
-    if (issues.length)
-      throw new AppError('ERR_VALIDATION', 400, [
-        { path: [issues[0]!.path.at(-1) === 'key' ? 'field' : 'fieldValue'], message: issues[0]!.message },
-      ]);
-    extra.push(...conditions);
-  }
+  // the list's field filter, checked as the list checks it (custom-fields/filter.ts)
+  const asked = await fieldCondition(companyId, 'contact', f.field, f.fieldValue);
+  if (asked)
+    extra.push(
+      asked.value !== undefined
+        ? { type: 'field', key: asked.key, op: 'eq', value: asked.value }
+        : { type: 'field', key: asked.key, op: 'not_empty' },
+    );
   const range = f.date
     ? [dayStart(f.date), dayEnd(f.date)]
     : f.dateStart || f.dateEnd

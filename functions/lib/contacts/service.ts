@@ -26,7 +26,7 @@ import { auditBy, type AuditActor } from '../audit/actor';
 import { mergeContacts } from './merge';
 import { loadFields } from '../custom-fields/repo';
 import { changedValues, contactFieldsAfter } from '../custom-fields/values';
-import type { CustomField } from '#shared/schemas/custom-fields';
+import { rowFieldValues, type CustomField, type CustomFieldValues } from '#shared/schemas/custom-fields';
 
 export type { Contact };
 
@@ -295,7 +295,11 @@ interface ImportCandidate {
   name: string;
   number: string;
   email: string;
+  customFields: CustomFieldValues;
 }
+
+/** The web app sends a row's other columns under `fields`; API clients may send them beside name and number. */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The row's line in the spreadsheet when the client sends it, else its place in the list after a header line. */
 const lineOf = (row: Record<string, unknown>, index: number) =>
@@ -322,7 +326,7 @@ export async function importContacts(
       source: 'spreadsheet',
       rows: rows.length,
       created: result.newContacts.length,
-      refused: result.errorBag.length,
+      refused: rows.length - result.newContacts.length,
     },
   });
   return result;
@@ -335,6 +339,8 @@ async function importRows(companyId: number, rows: Record<string, unknown>[]): P
 
   const candidates: ImportCandidate[] = [];
   const inFile = new Set<string>();
+  // one Query for the contact fields: a column per field carries its values (custom-fields.ts `rowFieldValues`)
+  const fields = (await loadFields(companyId)).filter((f) => f.entity === 'contact');
   for (const [index, row] of rows.entries()) {
     const line = lineOf(row, index);
     const get = (...names: string[]) => {
@@ -358,11 +364,16 @@ async function importRows(companyId: number, rows: Record<string, unknown>[]): P
     }
     inFile.add(number.data);
     const email = get('email', 'e-mail');
+    // a value that does not fit its field is reported on the row's line; the contact and its other values still import
+    const columns = isRecord(row.fields) ? row.fields : row;
+    const { values, issues } = fields.length ? rowFieldValues(fields, columns) : { values: {}, issues: [] };
+    for (const issue of issues) refuse(line, name.data, `${issue.key}: ${issue.message}`);
     candidates.push({
       line,
       name: name.data,
       number: number.data,
       email: /.+@.+\..+/.test(email) ? email.toLowerCase() : '',
+      customFields: values,
     });
   }
 

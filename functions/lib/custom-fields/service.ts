@@ -16,6 +16,7 @@ import { mutateTicket } from '../tickets/mutate';
 import { toTicket } from '../tickets/repo';
 import { assertCanSee, assertMayChangeIn, type Actor } from '../tickets/access';
 import { publishTicketChange } from '../tickets/events';
+import { auditBy, changesOf, type AuditActor } from '../audit/actor';
 import { fieldItem, fieldKeys, fieldsCounter, keyGuardKeys, loadFields, requireField } from './repo';
 import { changedValues } from './values';
 
@@ -36,7 +37,7 @@ export async function listFields(companyId: number, entity?: CustomFieldEntity):
  * POST /custom-fields: the key (given, or made from the name) is unique per entity
  * (ERR_CUSTOM_FIELD_KEY_TAKEN); at most MAX_CUSTOM_FIELDS_PER_ENTITY per entity (ERR_LIST_LIMIT_REACHED).
  */
-export async function createField(companyId: number, body: CustomFieldBody): Promise<CustomField> {
+export async function createField(companyId: number, body: CustomFieldBody, actor?: AuditActor): Promise<CustomField> {
   const key = body.key ?? fieldKeyOf(body.name);
   const id = await nextId(companyScope(companyId), 'customField');
   const now = nowIso();
@@ -70,11 +71,26 @@ export async function createField(companyId: number, body: CustomFieldBody): Pro
           : new AppError('ERR_CONFLICT'),
   );
   await announce(companyId, { action: 'create', field });
+  await auditBy(actor, {
+    action: 'custom_field.created',
+    target: { type: 'customField', id, name: field.name },
+    changes: {
+      entity: field.entity,
+      field: key,
+      type: field.type,
+      ...(field.options.length ? { options: field.options } : {}),
+    },
+  });
   return field;
 }
 
 /** PUT /custom-fields/{id}: options only for a `list` field, and never none. */
-export async function updateField(companyId: number, id: number, body: CustomFieldUpdateBody): Promise<CustomField> {
+export async function updateField(
+  companyId: number,
+  id: number,
+  body: CustomFieldUpdateBody,
+  actor?: AuditActor,
+): Promise<CustomField> {
   const before = await requireField(companyId, id);
   if (body.options !== undefined && (before.type !== 'list' || body.options.length === 0))
     throw new AppError('ERR_VALIDATION', 400, [
@@ -101,6 +117,11 @@ export async function updateField(companyId: number, id: number, body: CustomFie
     () => new AppError('ERR_NOT_FOUND'),
   );
   await announce(companyId, { action: 'update', field: after });
+  await auditBy(actor, {
+    action: 'custom_field.updated',
+    target: { type: 'customField', id, name: after.name },
+    changes: changesOf(before, after, ['name', 'options', 'required', 'order']),
+  });
   return after;
 }
 
@@ -108,7 +129,7 @@ export async function updateField(companyId: number, id: number, body: CustomFie
  * DELETE /custom-fields/{id}: the definition, its key guard and its count go; values stored under
  * its key stay on contacts and tickets, unread (custom-fields.ts `readFieldValues`).
  */
-export async function deleteField(companyId: number, id: number) {
+export async function deleteField(companyId: number, id: number, actor?: AuditActor) {
   const field = await requireField(companyId, id);
   await transact(
     [
@@ -119,6 +140,11 @@ export async function deleteField(companyId: number, id: number) {
     () => new AppError('ERR_NOT_FOUND'),
   );
   await announce(companyId, { action: 'delete', fieldId: id });
+  await auditBy(actor, {
+    action: 'custom_field.deleted',
+    target: { type: 'customField', id, name: field.name },
+    changes: { entity: field.entity, field: field.key, type: field.type },
+  });
   return { deleted: true };
 }
 

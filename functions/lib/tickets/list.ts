@@ -12,6 +12,7 @@ import { indexKeyOf, ticketIndex, ticketKeys, toTicket } from './repo';
 import { countKeys, listCount } from './counts';
 import { forgetViewer, keepViewer, type Viewer } from './viewer';
 import { getUser, toUser, userKeys } from '../accounts/users';
+import { fieldCondition, fieldFilter, fieldMatches, type FieldCondition } from '../custom-fields/filter';
 
 /**
  * GET /tickets. Each list reads the narrowest partition that holds exactly the visible tickets:
@@ -125,10 +126,16 @@ export function streamsFor(viewer: Viewer, q: TicketsQuery, companyId: number, o
   return out;
 }
 
-function filterFor(q: TicketsQuery, stream: Stream) {
+function filterFor(q: TicketsQuery, stream: Stream, field?: FieldCondition) {
   const parts: string[] = [];
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
+  if (field) {
+    const f = fieldFilter(field);
+    parts.push(f.filter);
+    Object.assign(names, f.names);
+    Object.assign(values, f.values);
+  }
   if (stream.within?.attr === 'queueId') {
     names['#queue'] = 'queueId';
     const ids = stream.within.queueIds.filter((id): id is number => id !== null);
@@ -173,8 +180,14 @@ function filterFor(q: TicketsQuery, stream: Stream) {
 }
 
 /** Reads one stream until it has `need` matching items (a filter may drop some), at most 4 rounds. */
-async function readStream(stream: Stream, startKey: Item | undefined, need: number, q: TicketsQuery) {
-  const filter = filterFor(q, stream);
+async function readStream(
+  stream: Stream,
+  startKey: Item | undefined,
+  need: number,
+  q: TicketsQuery,
+  field?: FieldCondition,
+) {
+  const filter = filterFor(q, stream, field);
   const items: Item[] = [];
   let key = startKey;
   for (let round = 0; round < 4; round++) {
@@ -214,22 +227,28 @@ const scopeOf = (user: User) =>
 type CursorState = Record<string, Item | 'done'>;
 const LIST_SCOPE = 'tickets:streams';
 
+/**
+ * `field`/`fieldValue` (a ticket custom field, issue 40) is one more filter on each stream's Query, like
+ * tags: it costs one Query of the definitions partition, and a stream reads up to 4 rounds of
+ * max(3 x page, 50) items to fill a page, so a rare value may give a short page with `hasMore`.
+ */
 export async function listTickets(companyId: number, viewer: Viewer, q: TicketsQuery, opts: ListOptions = {}) {
+  const field = await fieldCondition(companyId, 'ticket', q.field, q.fieldValue);
   if (q.searchParam?.trim().length && !opts.kanban)
-    return searchTickets(companyId, await asReadNow(companyId, viewer), q);
+    return searchTickets(companyId, await asReadNow(companyId, viewer), q, field);
   const limit = q.limit ?? PAGE_SIZE;
   const streams = streamsFor(viewer, q, companyId, opts);
   const state: CursorState = ((await decodeCursor(companyId, q.cursor, LIST_SCOPE)) as CursorState | undefined) ?? {};
   const live = streams.filter((s) => state[s.id] !== 'done');
   // the badge: first page only, and only when the partitions hold exactly the list (no filters)
-  const unfiltered = !q.cursor && !q.tags?.length && !q.withUnreadMessages && !q.date && !q.updatedAt;
+  const unfiltered = !q.cursor && !q.tags?.length && !q.withUnreadMessages && !q.date && !q.updatedAt && !field;
   const partitions = streams.flatMap((s) => s.within?.pks ?? [s.pk]).map((pk) => pk.slice(`C#${companyId}#`.length));
   const counted = unfiltered && partitions.length > 0;
   // beside the partitions: one BatchGet of the count item and, for a viewer planned on a kept copy, the user
   const recheck = viewer.recheck ? userKeys(companyId, viewer.user.id) : undefined;
   const sideKeys = [...(counted ? [countKeys(companyId)] : []), ...(recheck ? [recheck] : [])];
   const [reads, side] = await Promise.all([
-    Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q))),
+    Promise.all(live.map((s) => readStream(s, state[s.id] as Item | undefined, limit + 1, q, field))),
     sideKeys.length ? batchGet(sideKeys) : Promise.resolve([]),
   ]);
   const found = (key: { pk: string; sk: string }) => side.find((i) => i.pk === key.pk && i.sk === key.sk);
@@ -274,9 +293,9 @@ const MAX_NUMBER_CONTACTS = 10;
 
 /**
  * Search (attendance.md 2.4): by contact-name prefix (accents and case ignored), or by number
- * prefix when the term is digits. Status, queue, tag and user filters apply to the results.
+ * prefix when the term is digits. Status, queue, tag, user and custom-field filters apply to the results.
  */
-async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery) {
+async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery, field?: FieldCondition) {
   const limit = q.limit ?? PAGE_SIZE;
   const term = q.searchParam!.trim();
   const digits = digitsOnly(term);
@@ -287,6 +306,7 @@ async function searchTickets(companyId: number, viewer: Viewer, q: TicketsQuery)
     (!q.users?.length || (t.userId !== null && q.users.includes(t.userId))) &&
     (!q.tags?.length || t.tags.some((tag) => q.tags!.includes(tag.id))) &&
     (!q.withUnreadMessages || t.unreadMessages > 0) &&
+    (!field || fieldMatches(field, t.customFields)) &&
     (q.snoozed === undefined || Boolean(t.snooze) === q.snoozed);
 
   // the first page also holds the tickets whose messages or notes have the words (the search index)

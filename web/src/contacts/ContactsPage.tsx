@@ -55,16 +55,18 @@ import { DuplicatesDialog } from './DuplicatesDialog';
 import { contactsCsv, downloadCsv } from './contacts-export';
 import { importErrors, readContactsFile, type ImportResult } from './contacts-import';
 import { shownNumber } from './contact-number';
+import { useCustomFields } from '../custom-fields/useCustomFields';
+import { ContactFieldFilter, fieldFilterQuery, matchesFieldFilter, type FieldFilter } from './ContactFieldFilter';
 
 /**
  * Every contact, page after page, for the export (the list on screen holds only the pages scrolled so
  * far). The first page says it is an export: the server puts the export on the audit trail.
  */
-async function allContacts() {
+async function allContacts(filter: { field?: string; fieldValue?: string }) {
   const out: Contact[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const query = { cursor, limit: 100, export: cursor ? undefined : true };
+    const query = { cursor, limit: 100, export: cursor ? undefined : true, ...filter };
     const page = readPage<Contact>(await api.get('/contacts', query), 'contacts');
     out.push(...page.items);
     if (!page.hasMore || !page.cursor) return out;
@@ -83,7 +85,14 @@ export default function ContactsPage() {
   const confirmedDelete = useConfirmedDelete();
   const [text, setText] = useState('');
   const search = useDebouncedValue(searchParam(text), DEBOUNCE_MS);
-  const contacts = usePagedList<Contact>('/contacts', 'contacts', { searchParam: search });
+  const { fields: fieldDefs } = useCustomFields('contact');
+  // pick a contact field, then a value: the list (and the export) hold the contacts whose field has it
+  const [fieldFilter, setFieldFilter] = useState<FieldFilter | null>(null);
+  const shownFilter = useDebouncedValue(fieldFilter, DEBOUNCE_MS);
+  const contacts = usePagedList<Contact>('/contacts', 'contacts', {
+    searchParam: search,
+    ...fieldFilterQuery(fieldDefs, shownFilter),
+  });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
   /** "start a ticket": the New ticket modal with this contact chosen (queue and conflicts handled there) */
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
@@ -100,6 +109,9 @@ export default function ContactsPage() {
   const importMessage = (m: string): string => {
     const field = /^(name|number|email): (\w+)$/.exec(m);
     if (field) return `${t(`columns.${field[1]}`)}: ${importMessage(field[2])}`;
+    const custom = /^([a-z][a-z0-9_]*): (\w+)$/.exec(m);
+    const def = custom && fieldDefs.find((f) => f.key === custom[1]);
+    if (custom && def) return `${def.name}: ${importMessage(custom[2]!)}`;
     if (i18n.exists(`errors:${m}`)) return t(`errors:${m}`);
     return i18n.exists(`common:validation.${m}`) ? t(`common:validation.${m}`) : m;
   };
@@ -123,6 +135,8 @@ export default function ContactsPage() {
     // an import announces its contacts once, as a whole
     if (ev.action === 'reload') void contacts.reload();
     else if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
+    else if (ev.contact && shownFilter && !matchesFieldFilter(fieldDefs, shownFilter, ev.contact))
+      contacts.remove(ev.contact.id);
     else if (
       ev.contact &&
       (!search || ev.contact.name.toLowerCase().includes(search) || ev.contact.number.includes(search))
@@ -186,7 +200,7 @@ export default function ContactsPage() {
   const exportCsv = async () => {
     setBusy('export');
     try {
-      downloadCsv(contactsCsv(await allContacts()));
+      downloadCsv(contactsCsv(await allContacts(fieldFilterQuery(fieldDefs, shownFilter)), fieldDefs));
     } catch (err) {
       toastError(err);
     } finally {
@@ -218,6 +232,7 @@ export default function ContactsPage() {
           addLabel={t('add')}
           onAdd={() => setModal({})}
         >
+          <ContactFieldFilter fields={fieldDefs} value={fieldFilter} onChange={setFieldFilter} />
           <input
             ref={fileInput}
             type="file"

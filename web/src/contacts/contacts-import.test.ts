@@ -12,7 +12,12 @@ describe('contact import rows (management.md "Contacts": .xlsx)', () => {
     ]);
     expect(
       rowsToContacts([{ Nombre: 'Carla', Teléfono: '5511999990003.0', Correo: 'c@x.dev', Extra: 'ignored' }]),
-    ).toEqual([{ name: 'Carla', number: '5511999990003', email: 'c@x.dev' }]);
+    ).toEqual([{ name: 'Carla', number: '5511999990003', email: 'c@x.dev', fields: { Extra: 'ignored' } }]);
+  });
+  test('columns other than name, number and email go under `fields` (custom fields), empty cells left out', () => {
+    expect(rowsToContacts([{ name: 'Ana', number: '1', Plano: 'Ouro', ' VIP ': 'sim', Site: '' }])).toEqual([
+      { name: 'Ana', number: '1', email: '', fields: { Plano: 'Ouro', VIP: 'sim' } },
+    ]);
   });
   test('drops blank rows but keeps rows the server must reject (it lists them as errors)', () => {
     expect(

@@ -1,11 +1,14 @@
 /**
  * Contact import from a spreadsheet (management.md "Contacts": .xlsx; each row becomes a new contact
- * or an entry of the error list). The server validates; here rows only become `{ name, number, email }`.
+ * or an entry of the error list). The server validates; here rows only become `{ name, number, email, fields }`
+ * (`fields`: the other columns, where the server finds the custom fields by their name or key).
  */
 export interface ImportRow {
   name: string;
   number: string;
   email: string;
+  /** the other columns, header -> cell (non-empty only): the server reads custom fields from them */
+  fields?: Record<string, string>;
   /** the row's line in the spreadsheet (the header is line 1), for the error list */
   line?: number;
 }
@@ -31,17 +34,20 @@ export function rowsToContacts(rows: Record<string, unknown>[]): ImportRow[] {
     .map((row) => {
       const out: ImportRow = { name: '', number: '', email: '' };
       const { line, ...cells } = row;
+      const other: Record<string, string> = {};
       for (const [header, value] of Object.entries(cells)) {
         const h = normalise(header);
-        for (const field of Object.keys(HEADERS) as ImportField[])
-          if (HEADERS[field].includes(h) && !out[field]) out[field] = cell(value);
+        const known = (Object.keys(HEADERS) as ImportField[]).filter((field) => HEADERS[field].includes(h));
+        for (const field of known) if (!out[field]) out[field] = cell(value);
+        if (!known.length && cell(value) && !header.startsWith('__')) other[header.trim()] = cell(value);
       }
+      if (Object.keys(other).length) out.fields = other;
       // Numbers typed as numbers in the sheet arrive raw (String keeps every digit); text may carry ".0".
       if (/^\d+(\.0+)?$/.test(out.number)) out.number = out.number.replace(/\.0+$/, '');
       // __rowNum__ counts from 0: the first data row (under the header) is line 2
       return typeof line === 'number' ? { ...out, line: line + 1 } : out;
     })
-    .filter((r) => r.name || r.number || r.email);
+    .filter((r) => r.name || r.number || r.email || r.fields);
 }
 
 /**
