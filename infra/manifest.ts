@@ -367,6 +367,11 @@ export const http: HttpModule[] = [
       'PUT /tickets/{id}/custom-fields',
     ],
   },
+  // contact segments (issue 40): named contact filters, the audience of campaigns
+  {
+    name: 'segments',
+    routes: ['GET /segments', 'GET /segments/{id}', 'POST /segments', 'PUT /segments/{id}', 'DELETE /segments/{id}'],
+  },
   {
     name: 'queue-integrations',
     routes: [

@@ -45,6 +45,8 @@ export const EVENT_NAMES = [
   'knowledge',
   /** a custom field definition created, changed or deleted (issue 40); to the whole company */
   'customField',
+  /** a contact segment created, changed or deleted (issue 40); to the whole company */
+  'segment',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -53,6 +53,8 @@ export interface Campaign extends CampaignCounters {
   whatsappId: number | null;
   contactListId: number | null;
   tagId: number | null;
+  /** the audience as a contact segment: its contacts when the campaign is planned (shared/schemas/segments.ts) */
+  segmentId?: number | null;
   fileListId: number | null;
   mediaPath: string | null;
   mediaName: string | null;
@@ -63,6 +65,7 @@ export interface Campaign extends CampaignCounters {
   template?: MessageTemplate | null;
   mediaUrl?: string;
   contactList?: { id: number; name: string } | null;
+  segment?: { id: number; name: string } | null;
   whatsapp?: { id: number; name: string } | null;
   pauseReason?: PauseReason | null;
   waitReason?: WaitReason | null;
@@ -87,7 +90,7 @@ const scheduledAt = z
 
 /**
  * The campaign form: name 2-50 (section 5); up to five message variants, at least one filled; a
- * contact list or a tag as the audience (`tagListId` is the form's name for `tagId`); a connection;
+ * contact list, a contact segment or a tag as the audience (`tagListId` is the form's name for `tagId`); a connection;
  * optional file list and scheduledAt (a date makes it PROGRAMADA, none leaves it INATIVA).
  */
 export const CampaignBody = z
@@ -102,6 +105,7 @@ export const CampaignBody = z
     contactListId: nullableBodyId.optional(),
     tagId: nullableBodyId.optional(),
     tagListId: nullableBodyId.optional(),
+    segmentId: nullableBodyId.optional(),
     fileListId: nullableBodyId.optional(),
     /** required for a Cloud API connection (the messages are then not used); refused for WhatsApp Web */
     template: TemplateSendInput.nullable().optional(),
@@ -114,7 +118,8 @@ export const CampaignBody = z
     if (!v.template && !CAMPAIGN_MESSAGE_FIELDS.some((f) => v[f].trim()))
       ctx.addIssue({ code: 'custom', path: ['message1'], message: MSG.required });
     if (!v.whatsappId) ctx.addIssue({ code: 'custom', path: ['whatsappId'], message: MSG.required });
-    if (!v.contactListId && !v.tagId) ctx.addIssue({ code: 'custom', path: ['contactListId'], message: MSG.required });
+    if (!v.contactListId && !v.tagId && !v.segmentId)
+      ctx.addIssue({ code: 'custom', path: ['contactListId'], message: MSG.required });
   });
 export type CampaignBody = z.infer<typeof CampaignBody>;
 

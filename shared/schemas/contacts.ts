@@ -79,6 +79,8 @@ export const ContactsQuery = cursorQuery.extend({
   /** contacts whose custom field `field` holds `fieldValue` (read as the field's type), or any value when empty */
   field: z.string().regex(CUSTOM_FIELD_KEY, MSG.invalid).optional(),
   fieldValue: z.string().max(MAX_LINK_VALUE, MSG.long).optional(),
+  /** the contacts of this segment (shared/schemas/segments.ts), with the filters above applied to them */
+  segmentId: idParam.optional(),
 });
 
 /**

@@ -114,6 +114,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /prompt/{id}': () => ({ name: 'Taken Over' }),
   'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
   'PUT /custom-fields/{id}': () => ({ name: 'Taken Over' }),
+  'PUT /segments/{id}': () => ({ name: 'Taken Over' }),
   'PUT /contacts/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /tickets/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
@@ -157,6 +158,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   prompt: { id: () => ids.prompt! },
   knowledge: { id: () => ids.knowledge! },
   'custom-fields': { id: () => ids.customField! },
+  segments: { id: () => ids.segment! },
   queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
@@ -320,6 +322,13 @@ beforeAll(async () => {
     }),
     'custom field',
   );
+  const segment = ok(
+    await api('POST', '/segments', {
+      token: t,
+      body: { name: `Segment ${marker}`, conditions: [{ type: 'name', op: 'contains', value: marker }] },
+    }),
+    'segment',
+  );
   const integration = ok(
     await api('POST', '/queueIntegration', {
       token: t,
@@ -355,6 +364,7 @@ beforeAll(async () => {
     prompt: prompt.id,
     knowledge: knowledge.id,
     customField: customField.id,
+    segment: segment.id,
     integration: integration.id,
     contactList: contactList.id,
     contactListItem: contactListItem.id,

@@ -26,7 +26,19 @@ import { removeCompanySubscriptions } from '../push/repo';
  * the company's fixed partitions follow, then its media under `company<cid>/`, and the company item
  * last. Every step is a delete, so a run cut short is simply run again.
  */
-const FIXED_PARTITIONS = ['WS', 'TCOUNT', 'DASH', 'SLA', 'WSENT', 'WNUMBER', 'CAMPLIMIT', 'KB', 'KBQ', 'CFIELDS'];
+const FIXED_PARTITIONS = [
+  'WS',
+  'TCOUNT',
+  'DASH',
+  'SLA',
+  'WSENT',
+  'WNUMBER',
+  'CAMPLIMIT',
+  'KB',
+  'KBQ',
+  'CFIELDS',
+  'SEGMENTS',
+];
 
 async function drain(pk: string, onItem?: (item: Item) => Key[] | Promise<Key[]>) {
   let startKey: Item | undefined;

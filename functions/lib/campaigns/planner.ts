@@ -7,6 +7,9 @@ import { ticketKeys } from '../tickets/repo';
 import { tagLinksPk } from '../tags/repo';
 import { ITEM_PREFIX, itemsPk } from '../contact-lists/repo';
 import type { Contact } from '#shared/schemas/contacts';
+import { loadFields } from '../custom-fields/repo';
+import { getSegment } from '../segments/repo';
+import { segmentContactsPage, type SegmentState } from '../segments/audience';
 import {
   campaignKeys,
   contactShippingKeys,
@@ -20,6 +23,8 @@ import { announceCampaign } from './events';
 
 /** Audience rows read per planning page (one Query, a few BatchGets and BatchWrites). */
 export const PLAN_PAGE = 500;
+/** Contacts a segment's planning page reads at most (a narrow segment takes more pages, each bounded). */
+const SEGMENT_PLAN_BUDGET = 2000;
 
 interface Recipient {
   number: string;
@@ -29,8 +34,9 @@ interface Recipient {
 }
 
 /**
- * One page of the audience: a contact list's items (not known invalid), or the contacts of a tag's
- * tickets, with those of them that have no number (`left`, known only by a `@lid` id).
+ * One page of the audience: a contact list's items (not known invalid), the contacts of a segment as
+ * they are now (a segment deleted before planning gives none), or the contacts of a tag's tickets;
+ * with those of them that have no number (`left`, known only by a `@lid` id). Groups are left out.
  */
 async function audiencePage(
   c: StoredCampaign,
@@ -47,6 +53,24 @@ async function audiencePage(
       .filter((i) => i.isWhatsappValid !== false)
       .map((i) => ({ number: String(i.number), name: String(i.name), contactListItemId: Number(i.id) }));
     return { recipients, left: [], lastKey: out.lastKey };
+  }
+  if (c.segmentId) {
+    const segment = await getSegment(c.companyId, c.segmentId);
+    if (!segment) {
+      log.warn('campaign segment not found', { companyId: c.companyId, campaignId: c.id, segmentId: c.segmentId });
+      return { recipients: [], left: [] };
+    }
+    const { contacts, next } = await segmentContactsPage(
+      c.companyId,
+      segment,
+      await loadFields(c.companyId),
+      startKey as SegmentState | undefined,
+      { limit: PLAN_PAGE, budget: SEGMENT_PLAN_BUDGET, also: (ct) => !ct.isGroup },
+    );
+    const recipients = contacts
+      .filter((ct) => ct.number)
+      .map((ct) => ({ number: ct.number, name: ct.name, contactId: ct.id }));
+    return { recipients, left: contacts.filter((ct) => !ct.number), lastKey: next as Item | undefined };
   }
   const out = await query<{ ticketId: number }>({
     pk: tagLinksPk(c.companyId, c.tagId!),

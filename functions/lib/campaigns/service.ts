@@ -30,6 +30,7 @@ import type { UploadedFile } from '../multipart';
 import { listKeys, toContactList } from '../contact-lists/repo';
 import { requireContactList } from '../contact-lists/repo';
 import { requireTag } from '../tags/repo';
+import { requireSegment, segmentKeys } from '../segments/repo';
 import { requireFileList } from '../files/repo';
 import { listWhatsapps, requireWhatsapp, whatsappKeys, toWhatsapp } from '../whatsapp/repo';
 import {
@@ -60,8 +61,10 @@ async function present(items: Item[]): Promise<Campaign[]> {
   const companyId = campaigns[0]!.companyId;
   const listIds = [...new Set(campaigns.map((c) => c.contactListId).filter((id): id is number => Boolean(id)))];
   const whatsappIds = [...new Set(campaigns.map((c) => c.whatsappId).filter((id): id is number => Boolean(id)))];
+  const segmentIds = [...new Set(campaigns.map((c) => c.segmentId).filter((id): id is number => Boolean(id)))];
   const related = await batchGet([
     ...listIds.map((id) => listKeys(companyId, id)),
+    ...segmentIds.map((id) => segmentKeys(companyId, id)),
     ...whatsappIds.map((id) => whatsappKeys(companyId, id)),
   ]);
   const lists = new Map(
@@ -70,6 +73,9 @@ async function present(items: Item[]): Promise<Campaign[]> {
   const whatsapps = new Map(
     related.filter((i) => String(i.sk).startsWith('WHATSAPP#')).map((i) => [i.id as number, toWhatsapp(i)]),
   );
+  const segments = new Map(
+    related.filter((i) => String(i.sk).startsWith('SEG#')).map((i) => [i.id as number, String(i.name)]),
+  );
   return Promise.all(
     campaigns.map(async (c) => {
       const list = c.contactListId ? lists.get(c.contactListId) : undefined;
@@ -77,6 +83,8 @@ async function present(items: Item[]): Promise<Campaign[]> {
       return {
         ...c,
         contactList: list ? { id: list.id, name: list.name } : null,
+        segment:
+          c.segmentId && segments.has(c.segmentId) ? { id: c.segmentId, name: segments.get(c.segmentId)! } : null,
         whatsapp: whatsapp ? { id: whatsapp.id, name: whatsapp.name } : null,
         ...(c.mediaPath ? { mediaUrl: await presignGet(c.companyId, c.mediaPath) } : {}),
       };
@@ -109,6 +117,7 @@ async function checkReferences(companyId: number, body: CampaignBody, mediaPath?
   if (body.template && body.whatsappId) await checkTemplateInput(companyId, body.whatsappId, body.template);
   if (body.contactListId) await requireContactList(companyId, body.contactListId);
   if (body.tagId) await requireTag(companyId, body.tagId);
+  if (body.segmentId) await requireSegment(companyId, body.segmentId);
   if (body.fileListId) await requireFileList(companyId, body.fileListId);
 }
 
@@ -136,9 +145,10 @@ const fields = (body: CampaignBody) => ({
   message4: body.message4,
   message5: body.message5,
   whatsappId: body.whatsappId ?? null,
-  // one audience: a contact list wins over a tag
+  // one audience: a contact list wins over a segment, a segment over a tag
   contactListId: body.contactListId ?? null,
-  tagId: body.contactListId ? null : (body.tagId ?? null),
+  segmentId: body.contactListId ? null : (body.segmentId ?? null),
+  tagId: body.contactListId || body.segmentId ? null : (body.tagId ?? null),
   fileListId: body.fileListId ?? null,
   template: body.template ?? null,
   scheduledAt: body.scheduledAt ?? null,

@@ -3,10 +3,14 @@ import type { Contact } from '#shared/schemas/contacts';
 import { PAGE_SIZE } from '#shared/constants';
 import { config } from '../config';
 import { ddb, getItem, keyCondition, query, type QueryOptions, type Item } from '../db';
-import { decodeCursor, page } from '../cursor';
+import { decodeCursor, encodeCursor, page } from '../cursor';
 import { metrics } from '../metrics';
 import { contactIndex, contactsUsageKeys, digitsOnly, normalizeText, toContact } from './repo';
 import { auditBy, type AuditActor } from '../audit/actor';
+import { loadFields } from '../custom-fields/repo';
+import type { SegmentCondition } from '#shared/schemas/segments';
+import { requireSegment } from '../segments/repo';
+import { segmentContactsPage, type SegmentState } from '../segments/audience';
 import { fieldCondition, fieldFilter } from '../custom-fields/filter';
 
 export interface ContactsFilter {
@@ -21,6 +25,8 @@ export interface ContactsFilter {
   /** a custom field's key, and the value it must hold (empty: any value) */
   field?: string;
   fieldValue?: string;
+  /** the contacts of a segment */
+  segmentId?: number;
 }
 
 /**
@@ -116,6 +122,7 @@ async function countMatching(opts: QueryOptions): Promise<number> {
 }
 
 export async function listContacts(companyId: number, f: ContactsFilter, by?: AuditActor) {
+  if (f.segmentId) return listSegmentContacts(companyId, f.segmentId, f, by);
   const opts = await withFieldFilter(companyId, plan(companyId, f), f);
   const filtered = Boolean(f.searchParam?.trim() || f.date || f.dateStart || f.dateEnd || f.field);
   const [out, count] = await Promise.all([
@@ -140,6 +147,60 @@ export async function listContacts(companyId: number, f: ContactsFilter, by?: Au
     });
   }
   return { contacts: paged.items, hasMore: paged.hasMore, cursor: paged.cursor, count };
+}
+
+/** Contacts of a segment read by one request at most (segments/audience.ts): its cost, whatever the company's size. */
+export const SEGMENT_LIST_BUDGET = 1000;
+
+/**
+ * GET /contacts?segmentId=: the segment's contacts (a foreign segment is ERR_NOT_FOUND), in name
+ * order (or by tag, for a segment with a tag condition), with the list's other filters as more
+ * conditions: the search (a name that holds the words, or a number that starts with the digits), a
+ * field's value, the creation dates. A page may be short, even empty, while `hasMore`: the reading
+ * stops after SEGMENT_LIST_BUDGET contacts. No `count` (it would read the whole segment).
+ */
+async function listSegmentContacts(companyId: number, segmentId: number, f: ContactsFilter, by?: AuditActor) {
+  const segment = await requireSegment(companyId, segmentId);
+  const scope = `contacts:segment:${segmentId}`;
+  const state = (await decodeCursor(companyId, f.cursor, scope)) as SegmentState | undefined;
+  const fields = await loadFields(companyId);
+  const extra: SegmentCondition[] = [];
+  const term = f.searchParam?.trim() ?? '';
+  if (term && /^[\d\s()+-]+$/.test(term) && digitsOnly(term).length)
+    extra.push({ type: 'number', op: 'starts_with', value: digitsOnly(term) });
+  else if (term) extra.push({ type: 'name', op: 'contains', value: term });
+  // the list's field filter, checked as the list checks it (custom-fields/filter.ts)
+  const asked = await fieldCondition(companyId, 'contact', f.field, f.fieldValue);
+  if (asked)
+    extra.push(
+      asked.value !== undefined
+        ? { type: 'field', key: asked.key, op: 'eq', value: asked.value }
+        : { type: 'field', key: asked.key, op: 'not_empty' },
+    );
+  const range = f.date
+    ? [dayStart(f.date), dayEnd(f.date)]
+    : f.dateStart || f.dateEnd
+      ? [f.dateStart ? dayStart(f.dateStart) : '0', f.dateEnd ? dayEnd(f.dateEnd) : '9']
+      : undefined;
+  const { contacts, next } = await segmentContactsPage(
+    companyId,
+    { ...segment, conditions: [...segment.conditions, ...extra] },
+    fields,
+    state,
+    {
+      limit: f.limit ?? PAGE_SIZE,
+      budget: SEGMENT_LIST_BUDGET,
+      also: range ? (c) => c.createdAt >= range[0]! && c.createdAt <= range[1]! : undefined,
+    },
+  );
+  const cursor = next ? await encodeCursor(companyId, next as Item, scope) : undefined;
+  if (f.export && !f.cursor)
+    await auditBy(by, {
+      action: 'data.exported',
+      target: { type: 'contacts', id: 'all' },
+      changes: { format: 'csv', filter: { segment: segment.name, search: f.searchParam, field: f.field } },
+    });
+  return { contacts, hasMore: Boolean(next), cursor };
 }
 
 /** GET /contacts/list: id, name and number for pickers, name order (optionally by name prefix), one Query. */

@@ -42,6 +42,7 @@ import { VariableChips } from './VariableChips';
 import {
   MESSAGE_VARIABLES,
   audienceOf,
+  type Audience,
   canCancel,
   canRestart,
   findTemplate,
@@ -75,6 +76,7 @@ const emptyForm = () => ({
   whatsappId: '' as number | '',
   contactListId: '' as number | '',
   tagId: '' as number | '',
+  segmentId: '' as number | '',
   fileListId: '' as number | '',
   scheduledAt: '',
 });
@@ -99,7 +101,7 @@ export function CampaignModal({
 }) {
   const { t } = useTranslation(['campaigns', 'common']);
   const [form, setForm] = useState(emptyForm);
-  const [audience, setAudience] = useState<'list' | 'tag'>('list');
+  const [audience, setAudience] = useState<Audience>('list');
   const [tab, setTab] = useState<MessageField>('message1');
   const [file, setFile] = useState<File | null>(null);
   const [mediaName, setMediaName] = useState<string | null>(null);
@@ -116,6 +118,7 @@ export function CampaignModal({
   const { data: whatsapps } = useApi<unknown>(open ? '/whatsapp' : null);
   const { data: lists } = useApi<unknown>(open ? '/contact-lists/list' : null);
   const { data: tags } = useApi<unknown>(open ? '/tags/list' : null);
+  const { data: segments } = useApi<Named[]>(open ? '/segments' : null);
   const { data: files } = useApi<unknown>(open ? '/files' : null, { limit: 100 });
   const { data: settings } = useApi<CampaignSettingsList>(open ? '/campaign-settings' : null);
   const variableKeys = [...MESSAGE_VARIABLES, ...parseSettings(settings).variables.map((v) => v.key)];
@@ -145,6 +148,7 @@ export function CampaignModal({
       whatsappId: campaign.whatsappId ?? '',
       contactListId: campaign.contactListId ?? '',
       tagId: campaign.tagId ?? '',
+      segmentId: campaign.segmentId ?? '',
       fileListId: campaign.fileListId ?? '',
       scheduledAt: campaign.scheduledAt ? toLocalInput(campaign.scheduledAt) : '',
     });
@@ -208,6 +212,7 @@ export function CampaignModal({
       whatsappId: form.whatsappId || null,
       contactListId: audience === 'list' ? form.contactListId || null : null,
       tagListId: audience === 'tag' ? form.tagId || null : null,
+      segmentId: audience === 'segment' ? form.segmentId || null : null,
       tagId: undefined,
       fileListId: form.fileListId || null,
       scheduledAt: form.scheduledAt ? new Date(form.scheduledAt).toISOString() : null,
@@ -225,6 +230,7 @@ export function CampaignModal({
     if (cloud) delete errs.message1;
     if (Object.keys(errs).length || Object.keys(tplErrs).length) {
       if (errs.contactListId && audience === 'tag') errs.tagId = errs.contactListId;
+      if (errs.contactListId && audience === 'segment') errs.segmentId = errs.contactListId;
       setTemplateErrs(tplErrs);
       return setErrors(errs);
     }
@@ -265,7 +271,7 @@ export function CampaignModal({
   };
 
   const select = (
-    name: 'whatsappId' | 'contactListId' | 'tagId' | 'fileListId',
+    name: 'whatsappId' | 'contactListId' | 'tagId' | 'segmentId' | 'fileListId',
     label: string,
     options: Named[],
     optional = false,
@@ -341,7 +347,7 @@ export function CampaignModal({
                 <RadioGroup
                   row
                   value={audience}
-                  onChange={(e) => setAudience(e.target.value as 'list' | 'tag')}
+                  onChange={(e) => setAudience(e.target.value as Audience)}
                   aria-label={t('modal.audience')}
                 >
                   <FormControlLabel
@@ -354,12 +360,19 @@ export function CampaignModal({
                     control={<Radio disabled={!editable} />}
                     label={t('modal.audienceTag')}
                   />
+                  <FormControlLabel
+                    value="segment"
+                    control={<Radio disabled={!editable} />}
+                    label={t('modal.audienceSegment')}
+                  />
                 </RadioGroup>
               </Grid>
               <Grid size={{ xs: 12, md: 4 }}>
                 {audience === 'list'
                   ? select('contactListId', t('modal.contactList'), asList<Named>(lists, 'records'))
-                  : select('tagId', t('modal.tag'), asList<Named>(tags, 'tags'))}
+                  : audience === 'segment'
+                    ? select('segmentId', t('modal.segment'), segments ?? [])
+                    : select('tagId', t('modal.tag'), asList<Named>(tags, 'tags'))}
               </Grid>
               {!cloud && (
                 <Grid size={{ xs: 12, md: 4 }}>

@@ -86,6 +86,11 @@ describe('campaign rules (management.md 4, 5, 9)', () => {
     expect(audienceOf({ contactListId: 2, tagId: null })).toBe('list');
     expect(audienceOf(null)).toBe('list');
   });
+
+  test('a segment is the audience when no list is set', () => {
+    expect(audienceOf({ contactListId: null, tagId: null, segmentId: 4 })).toBe('segment');
+    expect(audienceOf({ contactListId: 2, tagId: null, segmentId: 4 })).toBe('list');
+  });
 });
 
 const template = (over: Partial<WhatsappTemplate> = {}): WhatsappTemplate => ({

@@ -81,8 +81,12 @@ export function insertAt(text: string, token: string, start = text.length, end =
 }
 
 /** The campaign form's audience: a contact list or a tag (`tagListId` on the wire). */
-export const audienceOf = (c: Pick<Campaign, 'contactListId' | 'tagId'> | null | undefined): 'list' | 'tag' =>
-  c?.tagId && !c.contactListId ? 'tag' : 'list';
+export type Audience = 'list' | 'segment' | 'tag';
+
+/** The audience a saved campaign names: a contact list wins over a segment, a segment over a tag (as the server keeps it). */
+export const audienceOf = (
+  c: (Pick<Campaign, 'contactListId' | 'tagId'> & { segmentId?: number | null }) | null | undefined,
+): Audience => (c?.contactListId ? 'list' : c?.segmentId ? 'segment' : c?.tagId ? 'tag' : 'list');
 
 /** A campaign keeps its template by name and language (Meta's key), not by id. */
 export type TemplateChoice = Pick<MessageTemplate, 'name' | 'language'>;

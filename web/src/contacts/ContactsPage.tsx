@@ -57,12 +57,15 @@ import { importErrors, readContactsFile, type ImportResult } from './contacts-im
 import { shownNumber } from './contact-number';
 import { useCustomFields } from '../custom-fields/useCustomFields';
 import { ContactFieldFilter, fieldFilterQuery, matchesFieldFilter, type FieldFilter } from './ContactFieldFilter';
+import { SegmentPicker } from '../segments/SegmentPicker';
+import { useSegments } from '../segments/useSegments';
+import { contactMatchesSegment } from '#shared/schemas/segments';
 
 /**
  * Every contact, page after page, for the export (the list on screen holds only the pages scrolled so
  * far). The first page says it is an export: the server puts the export on the audit trail.
  */
-async function allContacts(filter: { field?: string; fieldValue?: string }) {
+async function allContacts(filter: { field?: string; fieldValue?: string; segmentId?: number }) {
   const out: Contact[] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -89,9 +92,21 @@ export default function ContactsPage() {
   // pick a contact field, then a value: the list (and the export) hold the contacts whose field has it
   const [fieldFilter, setFieldFilter] = useState<FieldFilter | null>(null);
   const shownFilter = useDebouncedValue(fieldFilter, DEBOUNCE_MS);
+  // a saved segment's contacts (issue 40); the search and the field filter narrow it
+  const [segmentId, setSegmentId] = useState<number | null>(null);
+  const segmentQuery = segmentId ? { segmentId } : {};
+  const segment = useSegments().segments.find((s) => s.id === segmentId);
+  // a contact changed elsewhere stays on screen only while it is in the segment (tags are the tickets': unknown here)
+  const outOfSegment = (c: Contact) =>
+    Boolean(
+      segment &&
+        !segment.conditions.some((x) => x.type === 'tag') &&
+        !contactMatchesSegment(segment, { ...c, customFields: c.customFields }, fieldDefs),
+    );
   const contacts = usePagedList<Contact>('/contacts', 'contacts', {
     searchParam: search,
     ...fieldFilterQuery(fieldDefs, shownFilter),
+    ...segmentQuery,
   });
   const [modal, setModal] = useState<{ id?: number } | null>(null);
   /** "start a ticket": the New ticket modal with this contact chosen (queue and conflicts handled there) */
@@ -135,7 +150,10 @@ export default function ContactsPage() {
     // an import announces its contacts once, as a whole
     if (ev.action === 'reload') void contacts.reload();
     else if (ev.action === 'delete' && ev.contactId !== undefined) contacts.remove(Number(ev.contactId));
-    else if (ev.contact && shownFilter && !matchesFieldFilter(fieldDefs, shownFilter, ev.contact))
+    else if (
+      ev.contact &&
+      ((shownFilter && !matchesFieldFilter(fieldDefs, shownFilter, ev.contact)) || outOfSegment(ev.contact))
+    )
       contacts.remove(ev.contact.id);
     else if (
       ev.contact &&
@@ -200,7 +218,9 @@ export default function ContactsPage() {
   const exportCsv = async () => {
     setBusy('export');
     try {
-      downloadCsv(contactsCsv(await allContacts(fieldFilterQuery(fieldDefs, shownFilter)), fieldDefs));
+      downloadCsv(
+        contactsCsv(await allContacts({ ...fieldFilterQuery(fieldDefs, shownFilter), ...segmentQuery }), fieldDefs),
+      );
     } catch (err) {
       toastError(err);
     } finally {
@@ -232,6 +252,7 @@ export default function ContactsPage() {
           addLabel={t('add')}
           onAdd={() => setModal({})}
         >
+          <SegmentPicker value={segmentId} onChange={setSegmentId} admin={user?.profile === 'admin'} />
           <ContactFieldFilter fields={fieldDefs} value={fieldFilter} onChange={setFieldFilter} />
           <input
             ref={fileInput}

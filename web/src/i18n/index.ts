@@ -60,6 +60,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   prompts: () => import('./prompts'),
   knowledge: () => import('./knowledge'),
   customFields: () => import('./customFields'),
+  segments: () => import('./segments'),
   integrations: () => import('./integrations'),
   messagesApi: () => import('./messagesApi'),
   audit: () => import('./audit'),
