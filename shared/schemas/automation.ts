@@ -82,7 +82,13 @@ export const AutomationCondition = z.discriminatedUnion('type', [
   refCondition('connection'),
   refCondition('tag'),
   refCondition('assignee'),
-  z.object({ type: z.literal('status'), op: z.enum(['in', 'not_in']), values: z.array(z.enum(TICKET_STATUSES)).min(1) }).strict(),
+  z
+    .object({
+      type: z.literal('status'),
+      op: z.enum(['in', 'not_in']),
+      values: z.array(z.enum(TICKET_STATUSES)).min(1),
+    })
+    .strict(),
   /** the company's business hours (the out-of-hours settings) */
   z.object({ type: z.literal('business_hours'), within: z.boolean() }).strict(),
   /**
@@ -129,9 +135,7 @@ export const AutomationAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send_quick_message'), quickMessageId: id }).strict(),
   z.object({ type: z.literal('add_note'), body: text(4096) }).strict(),
   /** `message`: sent to the customer before the change (closing with a goodbye) */
-  z
-    .object({ type: z.literal('set_status'), status: z.enum(TICKET_STATUSES), message: text(4096).optional() })
-    .strict(),
+  z.object({ type: z.literal('set_status'), status: z.enum(TICKET_STATUSES), message: text(4096).optional() }).strict(),
   /** POSTs the ticket as JSON through the outbound guard (integrations/call.ts): public https hosts only */
   z.object({ type: z.literal('webhook'), url: z.string().trim().url(MSG.invalid).max(2000, MSG.long) }).strict(),
   z.object({ type: z.literal('wait'), minutes }).strict(),

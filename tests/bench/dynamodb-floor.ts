@@ -52,9 +52,11 @@ const tickets = () => batchGet([0, 1, 2].map(() => ({ pk: 'C#1#FLOORT', sk: `T#$
 
 async function drive(name: string, once: () => Promise<unknown>) {
   const until = Date.now() + 3_000;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (Date.now() < until) await once();
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < until) await once();
+    }),
+  );
   const took: number[] = [];
   const end = Date.now() + SECONDS * 1000;
   await Promise.all(

@@ -23,8 +23,7 @@ describe('contacts page: filter by a custom field (issue 40 item 1)', () => {
       { name: 'Bia Bronze', number: '5511911110002', customFields: { plano: 'Bronze', vip: false } },
       { name: 'Caio Sem', number: '5511911110003' },
     ];
-    for (const body of people)
-      expect((await apiCall('POST', '/contacts', { token: co.token, body })).status).toBe(201);
+    for (const body of people) expect((await apiCall('POST', '/contacts', { token: co.token, body })).status).toBe(201);
 
     const { context, page } = await newPage(browser);
     await loginUI(page, co.email, co.password);
