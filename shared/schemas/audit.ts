@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   'knowledge.created',
   'knowledge.updated',
   'knowledge.deleted',
+  'automation_rule.created',
+  'automation_rule.updated',
+  'automation_rule.deleted',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

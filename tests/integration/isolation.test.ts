@@ -114,6 +114,8 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /prompt/{id}': () => ({ name: 'Taken Over' }),
   'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
   'PUT /custom-fields/{id}': () => ({ name: 'Taken Over' }),
+  'POST /automation-rules': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
+  'PUT /automation-rules/{id}': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
   'PUT /contacts/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /tickets/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
@@ -157,6 +159,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   prompt: { id: () => ids.prompt! },
   knowledge: { id: () => ids.knowledge! },
   'custom-fields': { id: () => ids.customField! },
+  'automation-rules': { id: () => ids.automationRule! },
   queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
@@ -320,6 +323,13 @@ beforeAll(async () => {
     }),
     'custom field',
   );
+  const automationRule = ok(
+    await api('POST', '/automation-rules', {
+      token: t,
+      body: { name: `Rule ${marker}`.slice(0, 80), event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: marker }] },
+    }),
+    'automation rule',
+  );
   const integration = ok(
     await api('POST', '/queueIntegration', {
       token: t,
@@ -355,6 +365,7 @@ beforeAll(async () => {
     prompt: prompt.id,
     knowledge: knowledge.id,
     customField: customField.id,
+    automationRule: automationRule.id,
     integration: integration.id,
     contactList: contactList.id,
     contactListItem: contactListItem.id,

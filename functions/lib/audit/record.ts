@@ -53,7 +53,10 @@ export type AuditAction =
   | 'ai.budget_spent'
   | 'knowledge.created'
   | 'knowledge.updated'
-  | 'knowledge.deleted';
+  | 'knowledge.deleted'
+  | 'automation_rule.created'
+  | 'automation_rule.updated'
+  | 'automation_rule.deleted';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

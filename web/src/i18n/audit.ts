@@ -70,6 +70,7 @@ export default {
         updated: 'Artigo da base de conhecimento alterado',
         deleted: 'Artigo da base de conhecimento excluído',
       },
+      automation_rule: { created: 'Regra de automação criada', updated: 'Regra de automação alterada', deleted: 'Regra de automação excluída' },
       ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
@@ -84,6 +85,7 @@ export default {
       integration: 'Integração',
       ticket: 'Atendimento',
       knowledge: 'Base de conhecimento',
+      automationRule: 'Regra de automação',
     },
     fields: {
       name: 'nome',
@@ -117,6 +119,7 @@ export default {
       useSchedules: 'agendamentos',
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
+      useAutomation: 'automações',
       campaignsEnabled: 'campanhas ativas',
       title: 'título',
       tags: 'etiquetas',
@@ -201,6 +204,7 @@ export default {
         updated: 'Knowledge base article changed',
         deleted: 'Knowledge base article deleted',
       },
+      automation_rule: { created: 'Automation rule created', updated: 'Automation rule changed', deleted: 'Automation rule deleted' },
       ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
@@ -215,6 +219,7 @@ export default {
       integration: 'Integration',
       ticket: 'Ticket',
       knowledge: 'Knowledge base',
+      automationRule: 'Automation rule',
     },
     fields: {
       name: 'name',
@@ -248,6 +253,7 @@ export default {
       useSchedules: 'schedules',
       useInternalChat: 'internal chat',
       useExternalApi: 'external API',
+      useAutomation: 'automation',
       campaignsEnabled: 'campaigns on',
       title: 'title',
       tags: 'tags',
@@ -332,6 +338,7 @@ export default {
         updated: 'Artículo de la base de conocimiento modificado',
         deleted: 'Artículo de la base de conocimiento eliminado',
       },
+      automation_rule: { created: 'Regla de automatización creada', updated: 'Regla de automatización cambiada', deleted: 'Regla de automatización eliminada' },
       ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
@@ -346,6 +353,7 @@ export default {
       integration: 'Integración',
       ticket: 'Atención',
       knowledge: 'Base de conocimiento',
+      automationRule: 'Regla de automatización',
     },
     fields: {
       name: 'nombre',
@@ -379,6 +387,7 @@ export default {
       useSchedules: 'agendamientos',
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
+      useAutomation: 'automatizaciones',
       campaignsEnabled: 'campañas activas',
       title: 'título',
       tags: 'etiquetas',
