@@ -52,20 +52,15 @@ export const capKeys = (companyId: number, ticketId: number, hour: string) => ({
 /** Takes one action's slot of the ticket's hour; false when AUTOMATION_ACTIONS_PER_TICKET_HOUR are used. */
 async function takeSlot(companyId: number, ticketId: number, now: Date): Promise<boolean> {
   const hour = now.toISOString().slice(0, 13);
-  try {
-    await updateItem(capKeys(companyId, ticketId, hour), {
-      add: { n: 1 },
-      set: { ttl: Math.floor(now.getTime() / 1000) + 7200 },
-      condition: 'attribute_not_exists(#n) OR #n < :max',
-      conditionNames: { '#n': 'n' },
-      conditionValues: { ':max': AUTOMATION_ACTIONS_PER_TICKET_HOUR },
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'ERR_CONFLICT') return false;
-    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
-    throw err;
-  }
+  // a refused condition reads as undefined: the hour's budget is spent
+  const taken = await updateItem(capKeys(companyId, ticketId, hour), {
+    add: { n: 1 },
+    set: { ttl: Math.floor(now.getTime() / 1000) + 7200 },
+    condition: 'attribute_not_exists(#n) OR #n < :max',
+    conditionNames: { '#n': 'n' },
+    conditionValues: { ':max': AUTOMATION_ACTIONS_PER_TICKET_HOUR },
+  });
+  return taken !== undefined;
 }
 
 /** The facts the conditions read: the ticket, the event's message, the hours and the fields they name. */
@@ -281,7 +276,10 @@ export async function handleAutomationEvent(
       !chain.includes(r.id) &&
       (r.event.minutes === undefined || r.event.minutes === event.minutes),
   );
-  let ticket = toStored(ticketItem);
+  // every rule is judged on the ticket as the event found it; what their actions change is heard
+  // through the events those changes emit (carrying the chain), not by the rules after them here
+  const ticket = toStored(ticketItem);
+  const matching: AutomationRule[] = [];
   for (const rule of rules) {
     const facts = await factsOf(companyId, ticket, {
       messageText: event.messageText,
@@ -289,13 +287,13 @@ export async function handleAutomationEvent(
       needContact: rule.conditions.some((c) => c.type === 'field' && c.entity === 'contact'),
       now,
     });
-    if (!conditionsHold(rule.conditions, facts)) continue;
+    if (conditionsHold(rule.conditions, facts)) matching.push(rule);
+  }
+  for (const rule of matching) {
     const ctx = { companyId, ticketId: ticket.id, chain: [...chain, rule.id], rule, event: event.type, now };
     const results = await runActions(ctx, rule.actions);
     await logRun(ctx, rule.conditions.map(describeCondition), results);
     ran.push(rule.id);
-    // the next rule sees what this one did
-    ticket = await currentTicket(companyId, ticket.id).catch(() => ticket);
   }
   return { ran };
 }
