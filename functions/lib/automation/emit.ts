@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MAX_AUTOMATION_CHAIN, type AutomationEventType } from '#shared/schemas/automation';
-import { getItem, putItem } from '../db';
+import { deleteItem, getItem, putItem } from '../db';
 import { dueShardPk } from '../due';
 import { pad } from '../keys';
 import { log } from '../log';
@@ -87,15 +87,24 @@ export interface TimedDue {
   since: string;
 }
 
+const OTHER: Record<TimedDue['type'], TimedDue['type']> = {
+  no_agent_reply: 'no_customer_reply',
+  no_customer_reply: 'no_agent_reply',
+};
+
 /**
- * A message that starts a `no_*_reply` wait was stored (`no_agent_reply`: the customer's; 
- * `no_customer_reply`: an attendant's): one due item per distinct `minutes` of the active rules.
+ * A message that starts a `no_*_reply` wait was stored (`no_agent_reply`: the customer's;
+ * `no_customer_reply`: an attendant's): one due item per distinct `minutes` of the active rules. It
+ * also ends the other side's wait: its checks, counted from `answered` (the ticket's mark of the other
+ * side's last message), go. (Message times come in whole seconds from WhatsApp, so an answer in the
+ * same second could not be told from the message it answers by time alone.)
  */
 export async function scheduleReplyChecks(
   companyId: number,
   ticketId: number,
   type: TimedDue['type'],
   since: string,
+  answered?: string | null,
 ) {
   try {
     const { timed } = await activeRules(companyId);
@@ -105,6 +114,12 @@ export async function scheduleReplyChecks(
       const key = automationDueKeys(companyId, ticketId, due, `${type}#${minutes}`);
       await putItem({ ...key, ...item, key, due });
     }
+    const other = OTHER[type];
+    if (answered)
+      for (const minutes of timed[other] ?? []) {
+        const due = new Date(Date.parse(answered) + minutes * 60_000).toISOString();
+        await deleteItem(automationDueKeys(companyId, ticketId, due, `${other}#${minutes}`));
+      }
   } catch (err) {
     log.error('automation reply check not scheduled', { companyId, ticketId, error: (err as Error).message });
   }

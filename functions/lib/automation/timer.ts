@@ -30,8 +30,8 @@ async function stillSilent(d: TimedDue): Promise<boolean> {
   if (t.status === 'closed') return false;
   const customer = t.customerMessageAt ?? null;
   const agent = (t as { agentMessageAt?: string | null }).agentMessageAt ?? null;
-  if (d.type === 'no_agent_reply') return customer === d.since && !(agent && agent >= d.since);
-  return agent === d.since && !(customer && customer >= d.since);
+  if (d.type === 'no_agent_reply') return customer === d.since && !(agent && agent > d.since);
+  return agent === d.since && !(customer && customer > d.since);
 }
 
 /**

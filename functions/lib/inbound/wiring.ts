@@ -172,7 +172,13 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
           ticketId: current.id,
           messageText: out.message.body ?? '',
         });
-        await scheduleReplyChecks(companyId, current.id, 'no_agent_reply', out.message.createdAt);
+        await scheduleReplyChecks(
+          companyId,
+          current.id,
+          'no_agent_reply',
+          out.message.createdAt,
+          out.ticket.agentMessageAt,
+        );
       }
       return { created: !out.duplicate, ticket: current, replaced: out.replaced };
     },
