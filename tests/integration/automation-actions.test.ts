@@ -284,3 +284,83 @@ describe('automation: loop guard and hourly cap', () => {
     );
   });
 });
+
+describe('automation: each condition holds and fails', () => {
+  it('queue, connection, tag, assignee, status, business hours, message and contact/ticket fields: only the rules whose conditions hold run; send_quick_message fills its variables', async () => {
+    const co = await newCompany('auto-conds');
+    const tm = await automationTeam(co);
+    const tag = await createTag(co);
+    const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+    ok(
+      await api('PUT', `/companies/${co.companyId}/schedules`, {
+        token: co.adminToken,
+        body: { schedules: days.map((d) => ({ weekday: d, weekdayEn: d, startTime: '00:00', endTime: '23:59' })) },
+      }),
+      200,
+      'hours',
+    );
+    for (const [entity, key, type] of [
+      ['contact', 'plano', 'text'],
+      ['ticket', 'valor', 'number'],
+    ] as const)
+      ok(await api('POST', '/custom-fields', { token: co.adminToken, body: { entity, name: key, key, type } }), 201, 'field');
+    const quick = ok<any>(
+      await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'oi', message: 'Oi {{name}}, plano {{contact.plano}}', geral: true } }),
+      201,
+      'quick message',
+    );
+    const holds: Record<string, unknown[]> = {
+      queue: [{ type: 'queue', op: 'in', ids: [tm.queue.id] }, { type: 'queue', op: 'not_empty' }],
+      connection: [{ type: 'connection', op: 'in', ids: [tm.whatsapp.id] }],
+      tag: [{ type: 'tag', op: 'empty' }, { type: 'tag', op: 'not_in', ids: [tag.id] }],
+      assignee: [{ type: 'assignee', op: 'in', ids: [tm.ana.id] }],
+      status: [{ type: 'status', op: 'not_in', values: ['pending', 'closed'] }],
+      hours: [{ type: 'business_hours', within: true }],
+      message: [{ type: 'message', op: 'not_contains', value: 'cancelar' }],
+      contactField: [{ type: 'field', entity: 'contact', key: 'plano', op: 'eq', value: 'ouro' }],
+      ticketField: [{ type: 'field', entity: 'ticket', key: 'valor', op: 'empty' }],
+    };
+    const fails: Record<string, unknown[]> = {
+      queue: [{ type: 'queue', op: 'in', ids: [tm.other.id] }],
+      connection: [{ type: 'connection', op: 'not_in', ids: [tm.whatsapp.id] }],
+      tag: [{ type: 'tag', op: 'not_empty' }],
+      assignee: [{ type: 'assignee', op: 'empty' }],
+      status: [{ type: 'status', op: 'in', values: ['closed'] }],
+      hours: [{ type: 'business_hours', within: false }],
+      message: [{ type: 'message', op: 'contains', value: 'cancelar' }],
+      contactField: [{ type: 'field', entity: 'contact', key: 'plano', op: 'neq', value: 'ouro' }],
+      ticketField: [{ type: 'field', entity: 'ticket', key: 'valor', op: 'gt', value: 10 }],
+    };
+    for (const [name, conditions] of Object.entries(holds))
+      await rule(co, { name: `holds ${name}`, event: { type: 'ticket_created' }, conditions, actions: [{ type: 'add_note', body: name }] });
+    for (const [name, conditions] of Object.entries(fails))
+      await rule(co, { name: `fails ${name}`, event: { type: 'ticket_created' }, conditions, actions: [{ type: 'add_note', body: name }] });
+    await rule(co, {
+      name: 'quick',
+      event: { type: 'ticket_created' },
+      conditions: holds.contactField,
+      actions: [{ type: 'send_quick_message', quickMessageId: quick.id }],
+    });
+
+    const contact = ok<any>(
+      await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Rita Alves', number: randomNumber(), customFields: { plano: 'ouro' } } }),
+      201,
+      'contact',
+    );
+    const t = ok<any>(
+      await api('POST', '/tickets', {
+        token: co.adminToken,
+        body: { status: 'open', contactId: contact.id, whatsappId: tm.whatsapp.id, queueId: tm.queue.id, userId: tm.ana.id },
+      }),
+      201,
+      'ticket',
+    );
+    await queuesIdle(co.companyId);
+    const ran = (await runsOfTicket(co, t.id)).map((r) => r.name).sort();
+    expect(ran).toEqual([...Object.keys(holds).map((n) => `holds ${n}`), 'quick'].sort());
+    const sent = await eventually(async () =>
+      (await messagesOf(co.adminToken, t.id)).find((m) => m.fromMe && m.body.startsWith('Oi ')),
+    );
+    expect(sent.body).toBe('Oi Rita Alves, plano ouro');
+  });
+});
