@@ -26,7 +26,8 @@ import { removeCompanySubscriptions } from '../push/repo';
  * the company's fixed partitions follow, then its media under `company<cid>/`, and the company item
  * last. Every step is a delete, so a run cut short is simply run again.
  */
-const FIXED_PARTITIONS = ['WS', 'TCOUNT', 'DASH', 'SLA', 'WSENT', 'WNUMBER', 'CAMPLIMIT', 'KB', 'KBQ', 'CFIELDS'];
+// automation runs (`AUTORUN#...`) are left to their TTL (RUN_RETENTION_DAYS)
+const FIXED_PARTITIONS = ['WS', 'TCOUNT', 'DASH', 'SLA', 'WSENT', 'WNUMBER', 'CAMPLIMIT', 'KB', 'KBQ', 'CFIELDS', 'RULES', 'AUTOCAP'];
 
 async function drain(pk: string, onItem?: (item: Item) => Key[] | Promise<Key[]>) {
   let startKey: Item | undefined;
