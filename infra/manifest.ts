@@ -370,6 +370,7 @@ export const http: HttpModule[] = [
     routes: [
       'GET /automation-rules',
       'POST /automation-rules',
+      'POST /automation-rules/dry-run',
       'GET /automation-rules/{id}',
       'PUT /automation-rules/{id}',
       'DELETE /automation-rules/{id}',

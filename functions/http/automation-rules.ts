@@ -5,6 +5,7 @@ import { actorOf } from '#lib/audit/actor';
 import {
   createAutomationRule,
   deleteAutomationRule,
+  dryRunRule,
   getAutomationRule,
   listAutomationRules,
   updateAutomationRule,
@@ -13,7 +14,7 @@ import { listRuleRuns, listTicketRuns } from '#lib/automation/runs';
 import { requireVisibleTicket } from '#lib/tickets/access';
 import { ADMIN_AREA as ADMIN } from '#lib/users/service';
 import { idParam } from '#shared/schemas/common';
-import { AutomationRuleBody, AutomationRuleUpdateBody } from '#shared/schemas/automation';
+import { AutomationRuleBody, AutomationRuleUpdateBody, DryRunBody } from '#shared/schemas/automation';
 
 const params = z.object({ id: idParam });
 const runsQuery = z.object({ cursor: z.string().max(2000).optional() });
@@ -29,6 +30,11 @@ export const handler = httpModule({
 
   'POST /automation-rules': route({ ...admins, body: AutomationRuleBody }, async ({ auth, body, clientAddress }) =>
     reply(await createAutomationRule(auth.companyId, body, actorOf(auth, clientAddress)), 201),
+  ),
+
+  // what a rule would do on the recent tickets, doing nothing
+  'POST /automation-rules/dry-run': route({ ...admins, body: DryRunBody }, async ({ auth, body }) =>
+    dryRunRule(auth.companyId, body),
   ),
 
   'GET /automation-rules/{id}': route({ ...admins, params }, async ({ auth, params }) =>

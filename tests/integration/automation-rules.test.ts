@@ -141,4 +141,43 @@ describe('automation rules: CRUD', () => {
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_PLAN_FEATURE_DISABLED');
   });
+
+  it('a dry run lists the recent tickets whose conditions hold and what the actions would do, variables filled, and changes nothing', async () => {
+    const co = await newCompany('ar-dry');
+    const tm = await automationTeam(co);
+    const tag = await createTag(co);
+    const inQueue = await newTicket(tm);
+    const elsewhere = await newTicket(tm, { queueId: tm.other.id });
+    const res = await api('POST', '/automation-rules/dry-run', {
+      token: co.adminToken,
+      body: body({
+        conditions: [{ type: 'queue', op: 'in', ids: [tm.queue.id] }],
+        actions: [
+          { type: 'send_message', body: 'Olá {{firstName}}!' },
+          { type: 'add_tag', tagId: tag.id },
+        ],
+      }),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ scanned: 2, truncated: false });
+    expect(res.body.matches).toEqual([
+      {
+        ticketId: inQueue.id,
+        contactName: 'Maria Souza',
+        at: expect.any(String),
+        actions: [
+          { type: 'send_message', preview: 'Olá Maria!' },
+          { type: 'add_tag', preview: `tag ${tag.id}` },
+        ],
+      },
+    ]);
+    // nothing happened: no tag, no message, no run, no rule
+    const after = ok<any>(await api('GET', `/tickets/${inQueue.id}`, { token: co.adminToken }), 200, 'ticket');
+    expect(after.tags).toEqual([]);
+    const messages = ok<any>(await api('GET', `/messages/${inQueue.id}`, { token: co.adminToken }), 200, 'messages');
+    expect(messages.messages).toEqual([]);
+    expect(await runsOfTicket(co, inQueue.id)).toEqual([]);
+    expect(ok<any[]>(await api('GET', '/automation-rules', { token: co.adminToken }), 200, 'list')).toEqual([]);
+    expect(elsewhere.id).not.toBe(inQueue.id);
+  });
 });

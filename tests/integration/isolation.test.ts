@@ -115,6 +115,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
   'PUT /custom-fields/{id}': () => ({ name: 'Taken Over' }),
   'POST /automation-rules': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
+  'POST /automation-rules/dry-run': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
   'PUT /automation-rules/{id}': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
   'PUT /contacts/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /tickets/{id}/custom-fields': () => ({ customFields: {} }),

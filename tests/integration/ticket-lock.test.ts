@@ -316,6 +316,7 @@ const NOT_A_HELD_TICKET_CHANGE: Record<string, RouteKey[]> = {
     'PUT /custom-fields/{id}',
     'DELETE /custom-fields/{id}',
     'POST /automation-rules',
+    'POST /automation-rules/dry-run',
     'PUT /automation-rules/{id}',
     'DELETE /automation-rules/{id}',
     'POST /queueIntegration',

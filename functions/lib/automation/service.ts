@@ -1,8 +1,15 @@
-import type { AutomationRule, AutomationRuleBody } from '#shared/schemas/automation';
+import {
+  DRY_RUN_DAYS,
+  DRY_RUN_MAX_TICKETS,
+  type AutomationAction,
+  type AutomationRule,
+  type AutomationRuleBody,
+  type DryRunResult,
+} from '#shared/schemas/automation';
 import { fieldValueOf } from '#shared/schemas/custom-fields';
 import { userKeys } from '../accounts/users';
 import { changesOf, auditBy, type AuditActor } from '../audit/actor';
-import { batchGet, type Key } from '../db';
+import { batchGet, getItem, query, type Item, type Key } from '../db';
 import { AppError } from '../errors';
 import { queueKeys } from '../queues/repo';
 import { quickMessageKeys } from '../quick-messages/service';
@@ -10,7 +17,9 @@ import { publish } from '../realtime';
 import { tagKeys } from '../tags/repo';
 import { whatsappKeys } from '../whatsapp/repo';
 import { loadFields } from '../custom-fields/repo';
-import { isSafePattern } from './conditions';
+import { ticketIndex, toStored, type StoredTicket } from '../tickets/repo';
+import { conditionsHold, isSafePattern } from './conditions';
+import { factsOf, fillFor } from './engine';
 import { insertRule, listRules, removeRule, replaceRule, requireRule } from './rules';
 import { forgetActiveEvents } from './emit';
 
@@ -123,4 +132,79 @@ export async function deleteAutomationRule(companyId: number, id: number, actor:
     action: 'automation_rule.deleted',
     target: { type: 'automationRule', id, name: before.name },
   });
+}
+
+const DAY_MS = 86_400_000;
+/** The ticket lists a dry run reads (each by its last activity, newest first: gsi1 `TS#<status>`). */
+const DRY_RUN_LISTS = ['open', 'pending', 'snoozed', 'closed'] as const;
+
+/** What an action would do, as the log words it, with message texts filled for the ticket. */
+async function previewOf(companyId: number, ticket: StoredTicket, a: AutomationAction): Promise<string> {
+  switch (a.type) {
+    case 'send_message':
+    case 'add_note':
+      return fillFor(companyId, ticket, a.body);
+    case 'set_status':
+      return a.message ? `${a.status}: ${await fillFor(companyId, ticket, a.message)}` : a.status;
+    case 'send_quick_message': {
+      const q = await getItem(quickMessageKeys(companyId, a.quickMessageId));
+      return fillFor(companyId, ticket, String(q?.message ?? ''));
+    }
+    case 'assign_user':
+      return `user ${a.userId}`;
+    case 'assign_queue':
+      return `queue ${a.queueId}${a.roundRobin ? ' (round robin)' : ''}`;
+    case 'add_tag':
+    case 'remove_tag':
+      return `tag ${a.tagId}`;
+    case 'set_field':
+      return `${a.entity}.${a.key} = ${JSON.stringify(a.value)}`;
+    case 'webhook':
+      return a.url;
+    case 'wait':
+      return `${a.minutes} min`;
+  }
+}
+
+/**
+ * POST /automation-rules/dry-run: the rule (saved or not) judged on the tickets active in the last
+ * DRY_RUN_DAYS days (one paged Query per ticket list, at most DRY_RUN_MAX_TICKETS read), listing what
+ * its actions would do on each ticket whose conditions hold. Nothing is written or sent.
+ */
+export async function dryRunRule(companyId: number, body: AutomationRuleBody, now = new Date()): Promise<DryRunResult> {
+  await checkRule(companyId, body);
+  const from = new Date(now.getTime() - DRY_RUN_DAYS * DAY_MS).toISOString();
+  const tickets: StoredTicket[] = [];
+  let truncated = false;
+  for (const status of DRY_RUN_LISTS) {
+    let startKey: Item | undefined;
+    do {
+      const left = DRY_RUN_MAX_TICKETS - tickets.length;
+      if (left <= 0) {
+        truncated = true;
+        break;
+      }
+      const page = await query<Item>({
+        index: 'gsi1',
+        pk: ticketIndex.status(companyId, status),
+        sk: { gte: from },
+        forward: false,
+        limit: Math.min(left, 500),
+        startKey,
+      });
+      tickets.push(...page.items.map(toStored));
+      startKey = page.lastKey;
+    } while (startKey);
+  }
+  const needHours = body.conditions.some((c) => c.type === 'business_hours');
+  const needContact = body.conditions.some((c) => c.type === 'field' && c.entity === 'contact');
+  const matches: DryRunResult['matches'] = [];
+  for (const ticket of tickets) {
+    const facts = await factsOf(companyId, ticket, { needHours, needContact, now });
+    if (!conditionsHold(body.conditions, facts)) continue;
+    const actions = [];
+    for (const a of body.actions) actions.push({ type: a.type, preview: await previewOf(companyId, ticket, a) });
+    matches.push({ ticketId: ticket.id, contactName: ticket.contact?.name ?? '', at: ticket.updatedAt, actions });
+  }
+  return { from, to: now.toISOString(), scanned: tickets.length, truncated, matches };
 }
