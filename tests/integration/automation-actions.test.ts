@@ -100,7 +100,12 @@ describe('automation: events, conditions and actions', () => {
       conditions: [{ type: 'queue', op: 'in', ids: [tm.other.id] }],
       actions: [{ type: 'add_tag', tagId: tag.id }],
     });
-    await rule(co, { name: 'Desligada', active: false, event: { type: 'ticket_created' }, actions: [{ type: 'add_tag', tagId: tag.id }] });
+    await rule(co, {
+      name: 'Desligada',
+      active: false,
+      event: { type: 'ticket_created' },
+      actions: [{ type: 'add_tag', tagId: tag.id }],
+    });
     const t = await newTicket(tm);
     expect((await ticketNow(co, t.id)).tags).toEqual([]);
     expect(await runsOfTicket(co, t.id)).toEqual([]);
@@ -110,17 +115,36 @@ describe('automation: events, conditions and actions', () => {
     const co = await newCompany('auto-moves');
     const tm = await automationTeam(co);
     const [assigned, transferred, closed] = [await createTag(co), await createTag(co), await createTag(co)];
-    await rule(co, { name: 'a', event: { type: 'ticket_assigned' }, actions: [{ type: 'add_tag', tagId: assigned.id }] });
-    await rule(co, { name: 't', event: { type: 'ticket_transferred' }, actions: [{ type: 'add_tag', tagId: transferred.id }] });
+    await rule(co, {
+      name: 'a',
+      event: { type: 'ticket_assigned' },
+      actions: [{ type: 'add_tag', tagId: assigned.id }],
+    });
+    await rule(co, {
+      name: 't',
+      event: { type: 'ticket_transferred' },
+      actions: [{ type: 'add_tag', tagId: transferred.id }],
+    });
     await rule(co, { name: 'c', event: { type: 'ticket_closed' }, actions: [{ type: 'add_note', body: 'fechado' }] });
     // a pending ticket in the queue, then taken by Ana
     const t = await newTicket(tm);
-    ok(await api('PUT', `/tickets/${t.id}`, { token: co.adminToken, body: { status: 'pending', userId: null } }), 200, 'return');
+    ok(
+      await api('PUT', `/tickets/${t.id}`, { token: co.adminToken, body: { status: 'pending', userId: null } }),
+      200,
+      'return',
+    );
     await queuesIdle(co.companyId);
     ok(await api('PUT', `/tickets/${t.id}`, { token: tm.ana.token, body: { status: 'open' } }), 200, 'accept');
     await queuesIdle(co.companyId);
     expect((await ticketNow(co, t.id)).tags.map((x: any) => x.id)).toEqual([assigned.id]);
-    ok(await api('PUT', `/tickets/${t.id}`, { token: co.adminToken, body: { queueId: tm.other.id, userId: null, status: 'pending' } }), 200, 'transfer');
+    ok(
+      await api('PUT', `/tickets/${t.id}`, {
+        token: co.adminToken,
+        body: { queueId: tm.other.id, userId: null, status: 'pending' },
+      }),
+      200,
+      'transfer',
+    );
     await queuesIdle(co.companyId);
     expect((await ticketNow(co, t.id)).tags.map((x: any) => x.id).sort()).toEqual([assigned.id, transferred.id].sort());
     ok(await api('PUT', `/tickets/${t.id}`, { token: co.adminToken, body: { status: 'closed' } }), 200, 'close');
@@ -166,7 +190,9 @@ describe('automation: events, conditions and actions', () => {
     await p.send({ from: customer, body: 'Pedido 1234' });
     await queuesIdle(co.companyId);
     expect((await ticketNow(co, ticket.id)).status).toBe('closed');
-    expect((await messagesOf(co.adminToken, ticket.id)).some((m) => m.body === 'Pedido recebido, obrigado!')).toBe(true);
+    expect((await messagesOf(co.adminToken, ticket.id)).some((m) => m.body === 'Pedido recebido, obrigado!')).toBe(
+      true,
+    );
   });
 
   it('tag_added with a tag condition; remove_tag and assign_queue with round robin; a webhook through the outbound guard to a local receiver', async () => {
@@ -214,7 +240,8 @@ describe('automation: events, conditions and actions', () => {
         { type: 'assign_queue', outcome: 'done' },
       ]);
       // the guard refuses private hosts unless the stack allows them (its fakes): either way the outcome says so
-      if (run.actions[2].outcome === 'done') expect(received[0]).toMatchObject({ event: 'tag_added', ticket: { id: t.id } });
+      if (run.actions[2].outcome === 'done')
+        expect(received[0]).toMatchObject({ event: 'tag_added', ticket: { id: t.id } });
       else expect(run.actions[2]).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^ERR_/) });
     } finally {
       online.close();
@@ -232,13 +259,19 @@ describe('automation: loop guard and hourly cap', () => {
       name: 'A->B',
       event: { type: 'tag_added' },
       conditions: [{ type: 'tag', op: 'in', ids: [a.id] }],
-      actions: [{ type: 'remove_tag', tagId: a.id }, { type: 'add_tag', tagId: b.id }],
+      actions: [
+        { type: 'remove_tag', tagId: a.id },
+        { type: 'add_tag', tagId: b.id },
+      ],
     });
     await rule(co, {
       name: 'B->A',
       event: { type: 'tag_added' },
       conditions: [{ type: 'tag', op: 'in', ids: [b.id] }],
-      actions: [{ type: 'remove_tag', tagId: b.id }, { type: 'add_tag', tagId: a.id }],
+      actions: [
+        { type: 'remove_tag', tagId: b.id },
+        { type: 'add_tag', tagId: a.id },
+      ],
     });
     const t = await newTicket(tm);
     ok(await api('PUT', `/ticket-tags/${t.id}/${a.id}`, { token: co.adminToken }), 200, 'tag');
@@ -259,7 +292,10 @@ describe('automation: loop guard and hourly cap', () => {
       await rule(co, {
         name: `step ${i}`,
         event: { type: 'tag_added' },
-        conditions: [{ type: 'tag', op: 'in', ids: [tags[i]!.id] }, { type: 'tag', op: 'not_in', ids: [tags[i + 1]!.id] }],
+        conditions: [
+          { type: 'tag', op: 'in', ids: [tags[i]!.id] },
+          { type: 'tag', op: 'not_in', ids: [tags[i + 1]!.id] },
+        ],
         actions: [{ type: 'add_tag', tagId: tags[i + 1]!.id }],
       });
     const t = await newTicket(tm);
@@ -303,16 +339,29 @@ describe('automation: each condition holds and fails', () => {
       ['contact', 'plano', 'text'],
       ['ticket', 'valor', 'number'],
     ] as const)
-      ok(await api('POST', '/custom-fields', { token: co.adminToken, body: { entity, name: key, key, type } }), 201, 'field');
+      ok(
+        await api('POST', '/custom-fields', { token: co.adminToken, body: { entity, name: key, key, type } }),
+        201,
+        'field',
+      );
     const quick = ok<any>(
-      await api('POST', '/quick-messages', { token: co.adminToken, body: { shortcode: 'oi', message: 'Oi {{name}}, plano {{contact.plano}}', geral: true } }),
+      await api('POST', '/quick-messages', {
+        token: co.adminToken,
+        body: { shortcode: 'oi', message: 'Oi {{name}}, plano {{contact.plano}}', geral: true },
+      }),
       201,
       'quick message',
     );
     const holds: Record<string, unknown[]> = {
-      queue: [{ type: 'queue', op: 'in', ids: [tm.queue.id] }, { type: 'queue', op: 'not_empty' }],
+      queue: [
+        { type: 'queue', op: 'in', ids: [tm.queue.id] },
+        { type: 'queue', op: 'not_empty' },
+      ],
       connection: [{ type: 'connection', op: 'in', ids: [tm.whatsapp.id] }],
-      tag: [{ type: 'tag', op: 'empty' }, { type: 'tag', op: 'not_in', ids: [tag.id] }],
+      tag: [
+        { type: 'tag', op: 'empty' },
+        { type: 'tag', op: 'not_in', ids: [tag.id] },
+      ],
       assignee: [{ type: 'assignee', op: 'in', ids: [tm.ana.id] }],
       status: [{ type: 'status', op: 'not_in', values: ['pending', 'closed'] }],
       hours: [{ type: 'business_hours', within: true }],
@@ -332,9 +381,19 @@ describe('automation: each condition holds and fails', () => {
       ticketField: [{ type: 'field', entity: 'ticket', key: 'valor', op: 'gt', value: 10 }],
     };
     for (const [name, conditions] of Object.entries(holds))
-      await rule(co, { name: `holds ${name}`, event: { type: 'ticket_created' }, conditions, actions: [{ type: 'add_note', body: name }] });
+      await rule(co, {
+        name: `holds ${name}`,
+        event: { type: 'ticket_created' },
+        conditions,
+        actions: [{ type: 'add_note', body: name }],
+      });
     for (const [name, conditions] of Object.entries(fails))
-      await rule(co, { name: `fails ${name}`, event: { type: 'ticket_created' }, conditions, actions: [{ type: 'add_note', body: name }] });
+      await rule(co, {
+        name: `fails ${name}`,
+        event: { type: 'ticket_created' },
+        conditions,
+        actions: [{ type: 'add_note', body: name }],
+      });
     await rule(co, {
       name: 'quick',
       event: { type: 'ticket_created' },
@@ -343,14 +402,23 @@ describe('automation: each condition holds and fails', () => {
     });
 
     const contact = ok<any>(
-      await api('POST', '/contacts', { token: co.adminToken, body: { name: 'Rita Alves', number: randomNumber(), customFields: { plano: 'ouro' } } }),
+      await api('POST', '/contacts', {
+        token: co.adminToken,
+        body: { name: 'Rita Alves', number: randomNumber(), customFields: { plano: 'ouro' } },
+      }),
       201,
       'contact',
     );
     const t = ok<any>(
       await api('POST', '/tickets', {
         token: co.adminToken,
-        body: { status: 'open', contactId: contact.id, whatsappId: tm.whatsapp.id, queueId: tm.queue.id, userId: tm.ana.id },
+        body: {
+          status: 'open',
+          contactId: contact.id,
+          whatsappId: tm.whatsapp.id,
+          queueId: tm.queue.id,
+          userId: tm.ana.id,
+        },
       }),
       201,
       'ticket',

@@ -25,18 +25,33 @@ describe('automation rules: CRUD', () => {
     const rt = await realtimeClient(co.adminToken);
     try {
       const first = await rule(co, body());
-      expect(first).toMatchObject({ companyId: co.companyId, name: 'Boas-vindas', active: true, conditions: [], order: first.id });
+      expect(first).toMatchObject({
+        companyId: co.companyId,
+        name: 'Boas-vindas',
+        active: true,
+        conditions: [],
+        order: first.id,
+      });
       const second = await rule(co, body({ name: 'Sem resposta', event: { type: 'no_agent_reply', minutes: 30 } }));
       const list = ok<any[]>(await api('GET', '/automation-rules', { token: co.adminToken }), 200, 'list');
       expect(list.map((r) => r.id)).toEqual([first.id, second.id]);
-      expect(ok(await api('GET', `/automation-rules/${first.id}`, { token: co.adminToken }), 200, 'get')).toEqual(first);
+      expect(ok(await api('GET', `/automation-rules/${first.id}`, { token: co.adminToken }), 200, 'get')).toEqual(
+        first,
+      );
 
       // the version item: bumped by each write, listing what the active rules listen for
       let version = await table().get(`C#${co.companyId}#RULES`, 'VERSION');
-      expect(version).toMatchObject({ v: 2, events: ['ticket_created', 'no_agent_reply'], timed: { no_agent_reply: [30] } });
+      expect(version).toMatchObject({
+        v: 2,
+        events: ['ticket_created', 'no_agent_reply'],
+        timed: { no_agent_reply: [30] },
+      });
 
       const changed = ok<any>(
-        await api('PUT', `/automation-rules/${second.id}`, { token: co.adminToken, body: body({ name: 'Desligada', active: false }) }),
+        await api('PUT', `/automation-rules/${second.id}`, {
+          token: co.adminToken,
+          body: body({ name: 'Desligada', active: false }),
+        }),
         200,
         'put',
       );
@@ -74,17 +89,32 @@ describe('automation rules: CRUD', () => {
       expect(res.body.error).toBe(code);
       return res.body;
     };
-    const ref = await refused(body({ actions: [{ type: 'add_tag', tagId: foreignTag.id }] }), 422, 'ERR_AUTOMATION_REFERENCE');
+    const ref = await refused(
+      body({ actions: [{ type: 'add_tag', tagId: foreignTag.id }] }),
+      422,
+      'ERR_AUTOMATION_REFERENCE',
+    );
     expect(ref.details).toEqual({ path: ['actions', 0, 'tagId'] });
     await refused(body({ conditions: [{ type: 'queue', op: 'in', ids: [999999] }] }), 422, 'ERR_AUTOMATION_REFERENCE');
     await refused(body({ actions: [{ type: 'assign_user', userId: 999999 }] }), 422, 'ERR_AUTOMATION_REFERENCE');
-    await refused(body({ actions: [{ type: 'send_quick_message', quickMessageId: 999999 }] }), 422, 'ERR_AUTOMATION_REFERENCE');
+    await refused(
+      body({ actions: [{ type: 'send_quick_message', quickMessageId: 999999 }] }),
+      422,
+      'ERR_AUTOMATION_REFERENCE',
+    );
     await refused(
       body({ actions: [{ type: 'set_field', entity: 'contact', key: 'nao_existe', value: 'x' }] }),
       422,
       'ERR_AUTOMATION_REFERENCE',
     );
-    ok(await api('POST', '/custom-fields', { token: co.adminToken, body: { entity: 'contact', name: 'Licenças', key: 'seats', type: 'number' } }), 201, 'field');
+    ok(
+      await api('POST', '/custom-fields', {
+        token: co.adminToken,
+        body: { entity: 'contact', name: 'Licenças', key: 'seats', type: 'number' },
+      }),
+      201,
+      'field',
+    );
     const typed = await refused(
       body({ actions: [{ type: 'set_field', entity: 'contact', key: 'seats', value: 'muitas' }] }),
       422,
@@ -94,12 +124,25 @@ describe('automation rules: CRUD', () => {
     await rule(co, body({ actions: [{ type: 'set_field', entity: 'contact', key: 'seats', value: 3 }] }));
 
     for (const pattern of ['(a+)+$', '(\\w*)*x', '(a|aa)+', '(x+x+)+y', '(a)\\1', '[unclosed'])
-      await refused(body({ conditions: [{ type: 'message', op: 'matches', value: pattern }] }), 400, 'ERR_AUTOMATION_UNSAFE_PATTERN');
+      await refused(
+        body({ conditions: [{ type: 'message', op: 'matches', value: pattern }] }),
+        400,
+        'ERR_AUTOMATION_UNSAFE_PATTERN',
+      );
     await rule(co, body({ conditions: [{ type: 'message', op: 'matches', value: '^pedido\\s+\\d{4,8}$' }] }));
 
     await refused(body({ actions: [] }), 400, 'ERR_VALIDATION');
     await refused(body({ event: { type: 'no_agent_reply' } }), 400, 'ERR_VALIDATION');
-    await refused(body({ actions: [{ type: 'add_note', body: 'x' }, { type: 'wait', minutes: 5 }] }), 400, 'ERR_VALIDATION');
+    await refused(
+      body({
+        actions: [
+          { type: 'add_note', body: 'x' },
+          { type: 'wait', minutes: 5 },
+        ],
+      }),
+      400,
+      'ERR_VALIDATION',
+    );
   });
 
   it('only admins reach the rules; a plan without useAutomation is ERR_PLAN_FEATURE_DISABLED; another company never sees or touches them', async () => {

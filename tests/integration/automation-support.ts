@@ -27,7 +27,11 @@ export async function automationTeam(co: TestCompany) {
 export type AutomationTeam = Awaited<ReturnType<typeof automationTeam>>;
 
 export const rule = async (co: TestCompany, body: Record<string, unknown>) =>
-  ok<{ id: number; [k: string]: any }>(await api('POST', '/automation-rules', { token: co.adminToken, body }), 201, 'rule');
+  ok<{ id: number; [k: string]: any }>(
+    await api('POST', '/automation-rules', { token: co.adminToken, body }),
+    201,
+    'rule',
+  );
 
 /** An open ticket of a new contact (POST /tickets, the admin's): `ticket_created` fires. */
 export async function newTicket(tm: AutomationTeam, fields: Record<string, unknown> = {}) {

@@ -5,7 +5,16 @@ import { api, newCompany, queuesIdle, table, usesTimers } from './helpers';
 import { randomNumber } from './fixtures';
 import { eventually, phone } from './whatsapp-sim';
 import { runAutomationTimer } from '../../functions/lib/automation/timer';
-import { automationTeam, createTag, newTicket, ok, rule, runsOfTicket, ticketNow, type AutomationTeam } from './automation-support';
+import {
+  automationTeam,
+  createTag,
+  newTicket,
+  ok,
+  rule,
+  runsOfTicket,
+  ticketNow,
+  type AutomationTeam,
+} from './automation-support';
 
 usesTimers('automation');
 
@@ -42,7 +51,11 @@ describe('automation: waits and timed events', () => {
     const r = await rule(co, {
       name: 'Depois',
       event: { type: 'ticket_created' },
-      actions: [{ type: 'add_note', body: 'primeiro' }, { type: 'wait', minutes: 10 }, { type: 'add_tag', tagId: tag.id }],
+      actions: [
+        { type: 'add_note', body: 'primeiro' },
+        { type: 'wait', minutes: 10 },
+        { type: 'add_tag', tagId: tag.id },
+      ],
     });
     const t = await newTicket(tm);
     const [first] = await runsOfTicket(co, t.id);
@@ -59,7 +72,11 @@ describe('automation: waits and timed events', () => {
     expect(await tagIds(tm, t.id)).toEqual([tag.id]);
     const runs = await runsOfTicket(co, t.id);
     expect(runs).toHaveLength(2);
-    expect(runs[0]).toMatchObject({ ruleId: r.id, matched: ['resumed after wait'], actions: [{ type: 'add_tag', outcome: 'done' }] });
+    expect(runs[0]).toMatchObject({
+      ruleId: r.id,
+      matched: ['resumed after wait'],
+      actions: [{ type: 'add_tag', outcome: 'done' }],
+    });
     // resumed once: the due item is gone
     await runAutomationTimer(later(12 * MIN));
     expect(await runsOfTicket(co, t.id)).toHaveLength(2);
@@ -69,7 +86,11 @@ describe('automation: waits and timed events', () => {
     const co = await newCompany('at-agent');
     const tm = await automationTeam(co);
     const tag = await createTag(co);
-    await rule(co, { name: 'Sem resposta', event: { type: 'no_agent_reply', minutes: 10 }, actions: [{ type: 'add_tag', tagId: tag.id }] });
+    await rule(co, {
+      name: 'Sem resposta',
+      event: { type: 'no_agent_reply', minutes: 10 },
+      actions: [{ type: 'add_tag', tagId: tag.id }],
+    });
     const silent = await customerTicket(tm);
     const answered = await customerTicket(tm);
     ok(await api('PUT', `/tickets/${answered.id}`, { token: co.adminToken, body: { status: 'open' } }), 200, 'accept');

@@ -114,9 +114,21 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /prompt/{id}': () => ({ name: 'Taken Over' }),
   'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
   'PUT /custom-fields/{id}': () => ({ name: 'Taken Over' }),
-  'POST /automation-rules': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
-  'POST /automation-rules/dry-run': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
-  'PUT /automation-rules/{id}': () => ({ name: 'Taken Over', event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: 'x' }] }),
+  'POST /automation-rules': () => ({
+    name: 'Taken Over',
+    event: { type: 'ticket_created' },
+    actions: [{ type: 'add_note', body: 'x' }],
+  }),
+  'POST /automation-rules/dry-run': () => ({
+    name: 'Taken Over',
+    event: { type: 'ticket_created' },
+    actions: [{ type: 'add_note', body: 'x' }],
+  }),
+  'PUT /automation-rules/{id}': () => ({
+    name: 'Taken Over',
+    event: { type: 'ticket_created' },
+    actions: [{ type: 'add_note', body: 'x' }],
+  }),
   'PUT /contacts/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /tickets/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
@@ -327,7 +339,11 @@ beforeAll(async () => {
   const automationRule = ok(
     await api('POST', '/automation-rules', {
       token: t,
-      body: { name: `Rule ${marker}`.slice(0, 80), event: { type: 'ticket_created' }, actions: [{ type: 'add_note', body: marker }] },
+      body: {
+        name: `Rule ${marker}`.slice(0, 80),
+        event: { type: 'ticket_created' },
+        actions: [{ type: 'add_note', body: marker }],
+      },
     }),
     'automation rule',
   );

@@ -85,11 +85,7 @@ export function isSafePattern(pattern: string): boolean {
 }
 
 /** Accent- and case-insensitive text for `contains`. */
-export const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 const compiled = new Map<string, RegExp>();
 function patternOf(source: string): RegExp | undefined {

@@ -87,10 +87,16 @@ export async function factsOf(
 }
 
 /** A message's text with the message variables filled for the ticket's contact. */
-export async function fillFor(companyId: number, ticket: Pick<Ticket, 'id' | 'contactId'>, text: string, now = new Date()) {
+export async function fillFor(
+  companyId: number,
+  ticket: Pick<Ticket, 'id' | 'contactId'>,
+  text: string,
+  now = new Date(),
+) {
   if (!/\{\{/.test(text)) return text;
   const contact = await getContact(companyId, ticket.contactId);
-  const fields = contact && /\{\{\s*contact\./i.test(text) ? contactVariables(await loadFields(companyId), contact) : undefined;
+  const fields =
+    contact && /\{\{\s*contact\./i.test(text) ? contactVariables(await loadFields(companyId), contact) : undefined;
   return fillVariables(text, {
     contactName: contact?.name ?? '',
     now,
@@ -117,7 +123,11 @@ async function currentTicket(companyId: number, ticketId: number) {
 }
 
 const reasonOf = (err: unknown) =>
-  err instanceof AppError ? err.code : err instanceof ProviderError ? 'ERR_AUTOMATION_WEBHOOK' : 'ERR_INTERNAL_SERVER_ERROR';
+  err instanceof AppError
+    ? err.code
+    : err instanceof ProviderError
+      ? 'ERR_AUTOMATION_WEBHOOK'
+      : 'ERR_INTERNAL_SERVER_ERROR';
 
 /** Runs one action as the system. */
 async function runAction(ctx: ActionContext, a: Exclude<AutomationAction, { type: 'wait' }>) {
@@ -148,12 +158,18 @@ async function runAction(ctx: ActionContext, a: Exclude<AutomationAction, { type
       else await updateContact(companyId, ticket.contactId, { customFields: { [a.key]: a.value } });
       return;
     case 'send_message':
-      await sendMessage(companyId, toTicket(ticket), { body: await fillFor(companyId, ticket, a.body), automatic: true });
+      await sendMessage(companyId, toTicket(ticket), {
+        body: await fillFor(companyId, ticket, a.body),
+        automatic: true,
+      });
       return;
     case 'send_quick_message': {
       const q = (await getItem(quickMessageKeys(companyId, a.quickMessageId))) as QuickMessage | undefined;
       if (!q) throw new AppError('ERR_AUTOMATION_REFERENCE');
-      await sendMessage(companyId, toTicket(ticket), { body: await fillFor(companyId, ticket, q.message ?? ''), automatic: true });
+      await sendMessage(companyId, toTicket(ticket), {
+        body: await fillFor(companyId, ticket, q.message ?? ''),
+        automatic: true,
+      });
       return;
     }
     case 'add_note':
@@ -161,12 +177,19 @@ async function runAction(ctx: ActionContext, a: Exclude<AutomationAction, { type
       return;
     case 'set_status':
       if (a.message)
-        await sendMessage(companyId, toTicket(ticket), { body: await fillFor(companyId, ticket, a.message), automatic: true });
+        await sendMessage(companyId, toTicket(ticket), {
+          body: await fillFor(companyId, ticket, a.message),
+          automatic: true,
+        });
       await updateTicket(companyId, ticketId, { status: a.status }, null);
       return;
     case 'webhook': {
       const signal = AbortSignal.timeout(10_000);
-      await postJson(a.url, { event: ctx.event ?? null, ruleId: ctx.rule?.id ?? null, ticket: toTicket(ticket) }, signal);
+      await postJson(
+        a.url,
+        { event: ctx.event ?? null, ruleId: ctx.rule?.id ?? null, ticket: toTicket(ticket) },
+        signal,
+      );
       return;
     }
   }
@@ -272,9 +295,7 @@ export async function handleAutomationEvent(
   const { v } = summaryOf(items.find((i) => i.sk === 'VERSION'));
   const set = await loadRuleSet(companyId, v);
   const rules = (set.byEvent.get(event.type) ?? []).filter(
-    (r) =>
-      !chain.includes(r.id) &&
-      (r.event.minutes === undefined || r.event.minutes === event.minutes),
+    (r) => !chain.includes(r.id) && (r.event.minutes === undefined || r.event.minutes === event.minutes),
   );
   // every rule is judged on the ticket as the event found it; what their actions change is heard
   // through the events those changes emit (carrying the chain), not by the rules after them here
@@ -299,19 +320,29 @@ export async function handleAutomationEvent(
 }
 
 /** A wait ended: the rest of a rule's actions run (logged as a run of their own). */
-export async function resumeActions(due: {
-  companyId: number;
-  ticketId: number;
-  chain: number[];
-  ruleId: number | null;
-  name: string;
-  event: AutomationEventType | null;
-  actions: AutomationAction[];
-}, now = new Date()) {
+export async function resumeActions(
+  due: {
+    companyId: number;
+    ticketId: number;
+    chain: number[];
+    ruleId: number | null;
+    name: string;
+    event: AutomationEventType | null;
+    actions: AutomationAction[];
+  },
+  now = new Date(),
+) {
   const exists = await getItem(ticketKeys(due.companyId, due.ticketId));
   if (!exists) return;
   const rule = due.ruleId !== null ? { id: due.ruleId, name: due.name } : undefined;
-  const ctx = { companyId: due.companyId, ticketId: due.ticketId, chain: due.chain, rule, event: due.event ?? undefined, now };
+  const ctx = {
+    companyId: due.companyId,
+    ticketId: due.ticketId,
+    chain: due.chain,
+    rule,
+    event: due.event ?? undefined,
+    now,
+  };
   const results = await runActions(ctx, due.actions);
   if (rule && due.event) await logRun({ ...ctx, rule, event: due.event }, ['resumed after wait'], results);
 }

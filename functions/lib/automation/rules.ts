@@ -119,7 +119,10 @@ export async function insertRule(companyId: number, body: AutomationRuleBody): P
   await commit(companyId, (rules) => ({
     rules: [...rules, rule],
     // the counter last: its refusal is the limit
-    items: [putTx({ ...ruleKeys(companyId, id), ...rule }, true), counterTx(companyScope(companyId), RULES_COUNTER, 1, MAX_AUTOMATION_RULES)],
+    items: [
+      putTx({ ...ruleKeys(companyId, id), ...rule }, true),
+      counterTx(companyScope(companyId), RULES_COUNTER, 1, MAX_AUTOMATION_RULES),
+    ],
   }));
   return rule;
 }
@@ -129,7 +132,12 @@ export async function replaceRule(companyId: number, before: AutomationRule, bod
   await commit(companyId, (rules) => ({
     rules: rules.map((r) => (r.id === rule.id ? rule : r)),
     items: [
-      { Put: { ...putTx({ ...ruleKeys(companyId, rule.id), ...rule }).Put!, ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Put: {
+          ...putTx({ ...ruleKeys(companyId, rule.id), ...rule }).Put!,
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
     ],
   }));
   return rule;

@@ -48,9 +48,9 @@ export async function checkRule(companyId: number, body: AutomationRuleBody) {
     if (c.type === 'message' && c.op === 'matches' && !isSafePattern(c.value))
       throw new AppError('ERR_AUTOMATION_UNSAFE_PATTERN', undefined, { path: ['conditions', i, 'value'] });
     if (c.type in keyOf && 'ids' in c)
-      c.ids.forEach((id, j) =>
-        wanted.push({ key: keyOf[c.type as keyof typeof keyOf](companyId, id), path: ['conditions', i, 'ids', j] }),
-      );
+      c.ids.forEach((id, j) => {
+        wanted.push({ key: keyOf[c.type as keyof typeof keyOf](companyId, id), path: ['conditions', i, 'ids', j] });
+      });
   });
   body.actions.forEach((a, i) => {
     const path = ['actions', i];
@@ -104,12 +104,7 @@ export async function createAutomationRule(companyId: number, body: AutomationRu
   return rule;
 }
 
-export async function updateAutomationRule(
-  companyId: number,
-  id: number,
-  body: AutomationRuleBody,
-  actor: AuditActor,
-) {
+export async function updateAutomationRule(companyId: number, id: number, body: AutomationRuleBody, actor: AuditActor) {
   const before = await requireRule(companyId, id);
   await checkRule(companyId, body);
   const rule = await replaceRule(companyId, before, body);

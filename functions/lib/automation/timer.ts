@@ -50,7 +50,12 @@ export async function runAutomationTimer(now = new Date()) {
       try {
         if (d.kind === 'timed') {
           if (await stillSilent(d)) {
-            await handleAutomationEvent(d.companyId, { type: d.type, ticketId: d.ticketId, minutes: d.minutes }, [], now);
+            await handleAutomationEvent(
+              d.companyId,
+              { type: d.type, ticketId: d.ticketId, minutes: d.minutes },
+              [],
+              now,
+            );
             fired++;
           }
         } else {
@@ -60,7 +65,11 @@ export async function runAutomationTimer(now = new Date()) {
         await deleteItem(d.key);
       } catch (err) {
         failed++;
-        log.error('automation due item failed', { companyId: d.companyId, ticketId: d.ticketId, error: (err as Error).message });
+        log.error('automation due item failed', {
+          companyId: d.companyId,
+          ticketId: d.ticketId,
+          error: (err as Error).message,
+        });
       }
     }
     if (failed) break;

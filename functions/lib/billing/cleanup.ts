@@ -27,7 +27,20 @@ import { removeCompanySubscriptions } from '../push/repo';
  * last. Every step is a delete, so a run cut short is simply run again.
  */
 // automation runs (`AUTORUN#...`) are left to their TTL (RUN_RETENTION_DAYS)
-const FIXED_PARTITIONS = ['WS', 'TCOUNT', 'DASH', 'SLA', 'WSENT', 'WNUMBER', 'CAMPLIMIT', 'KB', 'KBQ', 'CFIELDS', 'RULES', 'AUTOCAP'];
+const FIXED_PARTITIONS = [
+  'WS',
+  'TCOUNT',
+  'DASH',
+  'SLA',
+  'WSENT',
+  'WNUMBER',
+  'CAMPLIMIT',
+  'KB',
+  'KBQ',
+  'CFIELDS',
+  'RULES',
+  'AUTOCAP',
+];
 
 async function drain(pk: string, onItem?: (item: Item) => Key[] | Promise<Key[]>) {
   let startKey: Item | undefined;

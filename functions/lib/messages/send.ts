@@ -147,7 +147,8 @@ export async function sendMessage(
   });
   if (human) await countIfFirstResponse(before, after, input.userId!, message.createdAt);
   // the automation rules' "no customer reply for N minutes" counts from an attendant's message
-  if (human && !ticket.isGroup) await scheduleReplyChecks(companyId, ticket.id, 'no_customer_reply', message.createdAt, ticket.customerMessageAt);
+  if (human && !ticket.isGroup)
+    await scheduleReplyChecks(companyId, ticket.id, 'no_customer_reply', message.createdAt, ticket.customerMessageAt);
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
   await announce(companyId, before, current, saved, 'create');

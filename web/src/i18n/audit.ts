@@ -70,7 +70,11 @@ export default {
         updated: 'Artigo da base de conhecimento alterado',
         deleted: 'Artigo da base de conhecimento excluído',
       },
-      automation_rule: { created: 'Regra de automação criada', updated: 'Regra de automação alterada', deleted: 'Regra de automação excluída' },
+      automation_rule: {
+        created: 'Regra de automação criada',
+        updated: 'Regra de automação alterada',
+        deleted: 'Regra de automação excluída',
+      },
       ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
@@ -204,7 +208,11 @@ export default {
         updated: 'Knowledge base article changed',
         deleted: 'Knowledge base article deleted',
       },
-      automation_rule: { created: 'Automation rule created', updated: 'Automation rule changed', deleted: 'Automation rule deleted' },
+      automation_rule: {
+        created: 'Automation rule created',
+        updated: 'Automation rule changed',
+        deleted: 'Automation rule deleted',
+      },
       ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
@@ -338,7 +346,11 @@ export default {
         updated: 'Artículo de la base de conocimiento modificado',
         deleted: 'Artículo de la base de conocimiento eliminado',
       },
-      automation_rule: { created: 'Regla de automatización creada', updated: 'Regla de automatización cambiada', deleted: 'Regla de automatización eliminada' },
+      automation_rule: {
+        created: 'Regla de automatización creada',
+        updated: 'Regla de automatización cambiada',
+        deleted: 'Regla de automatización eliminada',
+      },
       ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
