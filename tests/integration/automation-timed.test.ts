@@ -5,6 +5,8 @@ import { api, newCompany, queuesIdle, table, usesTimers } from './helpers';
 import { randomNumber } from './fixtures';
 import { eventually, phone } from './whatsapp-sim';
 import { runAutomationTimer } from '../../functions/lib/automation/timer';
+import { runSlaTimer } from '../../functions/lib/sla/breach';
+import { createContact, createQueue } from './fixtures';
 import {
   automationTeam,
   createTag,
@@ -16,7 +18,7 @@ import {
   type AutomationTeam,
 } from './automation-support';
 
-usesTimers('automation');
+usesTimers('automation', 'sla');
 
 /**
  * Time in automation rules (issue 40 item 2): a `wait` stores the rest of a rule's actions and the
@@ -132,5 +134,33 @@ describe('automation: waits and timed events', () => {
     await queuesIdle(co.companyId);
     expect(await tagIds(tm, silent.id)).toEqual([tag.id]);
     expect(await tagIds(tm, answered.id)).toEqual([]);
+  });
+
+  it('sla_breached: a breach found by the service-level timer starts the rules listening for it', async () => {
+    const co = await newCompany('at-sla');
+    const tm = await automationTeam(co);
+    const tag = await createTag(co);
+    const q = await createQueue(co.adminToken, { slaFirstResponseMinutes: 10 });
+    await rule(co, {
+      name: 'Atrasado',
+      event: { type: 'sla_breached' },
+      actions: [{ type: 'add_tag', tagId: tag.id }],
+    });
+    const contact = await createContact(co.adminToken);
+    const t = ok<any>(
+      await api('POST', '/tickets', {
+        token: co.adminToken,
+        body: { status: 'open', contactId: contact.id, whatsappId: tm.whatsapp.id, queueId: q.id, userId: tm.ana.id },
+      }),
+      201,
+      'ticket',
+    );
+    await runSlaTimer(later(5 * MIN));
+    await queuesIdle(co.companyId);
+    expect(await tagIds(tm, t.id)).toEqual([]);
+    await runSlaTimer(new Date(Date.parse(t.slaFirstResponseDueAt) + MIN));
+    await queuesIdle(co.companyId);
+    expect(await tagIds(tm, t.id)).toEqual([tag.id]);
+    expect((await runsOfTicket(co, t.id)).map((r) => r.event)).toEqual(['sla_breached']);
   });
 });
