@@ -123,7 +123,17 @@ describe('automation rules: CRUD', () => {
     expect(typed.details).toEqual({ path: ['actions', 0, 'value'] });
     await rule(co, body({ actions: [{ type: 'set_field', entity: 'contact', key: 'seats', value: 3 }] }));
 
-    for (const pattern of ['(a+)+$', '(\\w*)*x', '(a|aa)+', '(x+x+)+y', '(a)\\1', '[unclosed'])
+    for (const pattern of [
+      '(a+)+$',
+      '(\\w*)*x',
+      '(a|aa)+',
+      '(x+x+)+y',
+      '(a)\\1',
+      '[unclosed',
+      '.*.*x',
+      '\\w*\\w*!',
+      '\\d+\\d+$',
+    ])
       await refused(
         body({ conditions: [{ type: 'message', op: 'matches', value: pattern }] }),
         400,

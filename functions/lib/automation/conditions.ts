@@ -23,9 +23,10 @@ export interface ConditionFacts {
 }
 
 /**
- * A pattern refused before it is ever compiled for a message: invalid, a back-reference, or a
- * quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|a)*`): the shapes
- * that backtrack without bound. Conservative: some safe patterns are refused too.
+ * A pattern refused before it is ever compiled for a message: invalid, a back-reference, a
+ * quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|a)*`: exponential
+ * backtracking), or more than one unbounded quantifier in all (`.*.*x`, `\w*\w*!`: polynomial
+ * backtracking, seconds on a long message). Conservative: some safe patterns are refused too.
  */
 export function isSafePattern(pattern: string): boolean {
   try {
@@ -37,6 +38,7 @@ export function isSafePattern(pattern: string): boolean {
   const stack: boolean[] = [];
   let risky = false; // the group just closed
   let inClass = false;
+  let unboundedCount = 0;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
     if (c === '\\') {
@@ -57,8 +59,9 @@ export function isSafePattern(pattern: string): boolean {
     }
     const quantifier = c === '*' || c === '+' || c === '?' || c === '{';
     if (quantifier) {
-      const unbounded = c !== '?' && !(c === '{' && /^\{\d+\}/.test(pattern.slice(i)));
+      const unbounded = c === '*' || c === '+' || (c === '{' && /^\{\d*,\}/.test(pattern.slice(i)));
       if (risky && unbounded) return false;
+      if (unbounded && ++unboundedCount > 1) return false;
       if (stack.length && unbounded) stack[stack.length - 1] = true;
       if (c === '{') i = Math.max(i, pattern.indexOf('}', i));
       risky = false;

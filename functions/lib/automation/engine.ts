@@ -300,16 +300,14 @@ export async function handleAutomationEvent(
   // every rule is judged on the ticket as the event found it; what their actions change is heard
   // through the events those changes emit (carrying the chain), not by the rules after them here
   const ticket = toStored(ticketItem);
-  const matching: AutomationRule[] = [];
-  for (const rule of rules) {
-    const facts = await factsOf(companyId, ticket, {
-      messageText: event.messageText,
-      needHours: rule.conditions.some((c) => c.type === 'business_hours'),
-      needContact: rule.conditions.some((c) => c.type === 'field' && c.entity === 'contact'),
-      now,
-    });
-    if (conditionsHold(rule.conditions, facts)) matching.push(rule);
-  }
+  // the facts are read once per event, whatever the number of rules (hours and contact only when a rule asks)
+  const facts = await factsOf(companyId, ticket, {
+    messageText: event.messageText,
+    needHours: rules.some((r) => r.conditions.some((c) => c.type === 'business_hours')),
+    needContact: rules.some((r) => r.conditions.some((c) => c.type === 'field' && c.entity === 'contact')),
+    now,
+  });
+  const matching = rules.filter((rule) => conditionsHold(rule.conditions, facts));
   for (const rule of matching) {
     const ctx = { companyId, ticketId: ticket.id, chain: [...chain, rule.id], rule, event: event.type, now };
     const results = await runActions(ctx, rule.actions);
