@@ -60,7 +60,7 @@ export const access = {
     dataKey: true,
     media: 'readwrite',
     realtime: true,
-    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'campaigns', 'push'],
+    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'campaigns', 'push', 'automation'],
     // GET /search and the tickets page's search
     search: 'read',
   },
@@ -76,7 +76,16 @@ export const access = {
     media: 'readwrite',
     realtime: true,
     // the Cloud API sender reports its outcomes on `inbound`, in the chat's group, as the runner does
-    sendsTo: ['session-commands', 'cloud-commands', 'transport-failover', 'inbound', 'schedules', 'campaigns', 'push'],
+    sendsTo: [
+      'session-commands',
+      'cloud-commands',
+      'transport-failover',
+      'inbound',
+      'schedules',
+      'campaigns',
+      'push',
+      'automation',
+    ],
   },
   /** the push queue's consumer: the only one that signs with the VAPID private key; retries go back on its queue */
   pushSender: { table: 'readwrite', vapid: 'read', sendsTo: ['push'] },
@@ -355,6 +364,20 @@ export const http: HttpModule[] = [
       'POST /copilot/{ticketId}/translate',
     ],
   },
+  // automation rules (issue 40): admins write them; their runs per rule and per ticket
+  {
+    name: 'automation-rules',
+    routes: [
+      'GET /automation-rules',
+      'POST /automation-rules',
+      'POST /automation-rules/dry-run',
+      'GET /automation-rules/{id}',
+      'PUT /automation-rules/{id}',
+      'DELETE /automation-rules/{id}',
+      'GET /automation-rules/{id}/runs',
+      'GET /tickets/{id}/automation-runs',
+    ],
+  },
   // custom fields (issue 40): definitions (admins write) and values on contacts and tickets
   {
     name: 'custom-fields',
@@ -531,6 +554,9 @@ export const queues: QueueDef[] = [
   // push events (pending ticket, customer message, chat mention, SLA breach) -> Web Push to the users' devices;
   // a failed device is re-queued on its own (a `deliver` job), then retried by SQS
   { name: 'push', fifo: false, consumer: 'jobs/push', access: 'pushSender', timeoutSeconds: 30 },
+  // ticket events -> the company's automation rules (standard queue: a rule's actions are idempotent enough
+  // that a rare redelivery is logged as a second run, never lost)
+  { name: 'automation', fifo: false, consumer: 'jobs/automation', maxReceiveCount: 3, timeoutSeconds: 60 },
 ];
 
 export const timers: TimerDef[] = [
@@ -546,6 +572,8 @@ export const timers: TimerDef[] = [
   { name: 'sla', handler: 'jobs/sla', everyMinutes: 1 },
   // snoozed tickets (issue 40) whose time came: back in their open lists, marked, their attendant told
   { name: 'snooze', handler: 'jobs/snooze-due', everyMinutes: 1 },
+  // automation rules (issue 40): waits that ended, and "no reply for N minutes" checks that fell due
+  { name: 'automation', handler: 'jobs/automation-due', everyMinutes: 1 },
   // invoices before each company's due date (one per period), and pausing expired companies' connections
   { name: 'invoices', handler: 'jobs/invoices', everyMinutes: 30 },
   // deleted companies: their items, media and WhatsApp sessions, removed in the background (platform-wide index)

@@ -147,6 +147,11 @@ export const ERROR_STATUS = {
   // Custom fields (issue 40).
   /** a custom field of the same entity already has this key (`details.key`) */
   ERR_CUSTOM_FIELD_KEY_TAKEN: 409,
+  // Automation rules (issue 40).
+  /** a rule names a queue, user, tag, quick message or custom field the company lacks, or a value of the wrong type (`details.path`) */
+  ERR_AUTOMATION_REFERENCE: 422,
+  /** a `matches` pattern that is not a valid or safe regular expression (could backtrack without bound) */
+  ERR_AUTOMATION_UNSAFE_PATTERN: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

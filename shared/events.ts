@@ -47,6 +47,10 @@ export const EVENT_NAMES = [
   'customField',
   /** a contact segment created, changed or deleted (issue 40); to the whole company */
   'segment',
+  /** an automation rule created, changed or deleted (issue 40); to admins */
+  'automationRule',
+  /** a rule ran on a ticket (issue 40): the run as logged; to those who may see the ticket */
+  'automationRun',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -7,6 +7,8 @@ export const PLAN_FEATURES = [
   'useSchedules',
   'useInternalChat',
   'useExternalApi',
+  /** automation rules (issue 40) */
+  'useAutomation',
 ] as const;
 export type PlanFeature = (typeof PLAN_FEATURES)[number];
 

@@ -7,3 +7,4 @@
  */
 import './presence/service';
 import './tickets/assignment';
+import './automation/hooks';

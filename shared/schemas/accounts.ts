@@ -21,6 +21,8 @@ export const Plan = z.object({
   useSchedules: z.boolean(),
   useInternalChat: z.boolean(),
   useExternalApi: z.boolean(),
+  /** plans stored before automation rules read as without them */
+  useAutomation: z.boolean().optional(),
   /** issue 39: AI model calls a company may make per month (absent or 0: unlimited) */
   aiCallsPerMonth: z.number().int().optional(),
 });

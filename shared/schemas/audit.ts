@@ -41,6 +41,9 @@ export const AUDIT_ACTIONS = [
   'custom_field.created',
   'custom_field.updated',
   'custom_field.deleted',
+  'automation_rule.created',
+  'automation_rule.updated',
+  'automation_rule.deleted',
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 

@@ -57,6 +57,8 @@ export const Ticket = z.object({
    * from it (shared/cloud-window.ts). Absent until the customer writes.
    */
   customerMessageAt: z.string().nullable().optional(),
+  /** when a person last wrote to the customer (the automation rules' `no_customer_reply`) */
+  agentMessageAt: z.string().nullable().optional(),
   /** values of the company's ticket custom fields by key (issue 40; shared/schemas/custom-fields.ts) */
   customFields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   /**

@@ -7,6 +7,9 @@
  * injection faster than the pipeline the latency measures the backlog; pace it below the
  * throughput to measure the latency of one message. Also prints the DynamoDB requests (by command)
  * and capacity per message that the API side spent (the session runner is another process).
+ * `AUTOMATION_RULES=N` (env): the company first gets N active automation rules listening for
+ * `message_received` whose condition never holds, so the figures show what evaluating them costs
+ * per message (issue 40: within 10% of no rules, a fixed number of requests whatever N).
  */
 import WebSocket from 'ws';
 import { startStack } from '../../infra/local/stack';
@@ -17,6 +20,7 @@ const TOTAL = Number(process.argv[2] ?? 10_000);
 const CONTACTS = Number(process.argv[3] ?? 1_000);
 const CONCURRENCY = Number(process.argv[4] ?? 32);
 const RATE = Number(process.argv[5] ?? 0);
+const RULES = Number(process.env.AUTOMATION_RULES ?? 0);
 
 const stack = await startStack({ timers: false, logLevel: 'error', retryBaseMs: 50 });
 const base = stack.url;
@@ -29,6 +33,19 @@ try {
     if (i > 200) throw new Error('connection did not connect');
     await new Promise((r) => setTimeout(r, 50));
   }
+
+  for (let i = 0; i < RULES; i++)
+    await call(
+      'POST',
+      '/api/automation-rules',
+      {
+        name: `Bench rule ${i}`,
+        event: { type: 'message_received' },
+        conditions: [{ type: 'message', op: 'contains', value: `never-${i}` }],
+        actions: [{ type: 'add_note', body: 'bench' }],
+      },
+      token,
+    );
 
   const { ticket } = await call('POST', '/api/auth/ws-ticket', undefined, token);
   const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?ticket=${encodeURIComponent(ticket)}`);
@@ -91,6 +108,7 @@ try {
   console.table({
     messages: TOTAL,
     contacts: CONTACTS,
+    'automation rules': RULES,
     delivered: latencies.length,
     'injection rate': RATE > 0 ? `${RATE}/s` : 'open loop',
     'injection s': (injectedMs / 1000).toFixed(1),

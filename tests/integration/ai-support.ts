@@ -1,3 +1,4 @@
+import type { PlanFeature } from '../../shared/plans';
 import { api, baseUrl, newCompany, table, type TestCompany } from './helpers';
 
 /** Test helpers for AI prompts and queue integrations: the local fakes' hooks and a plan without a feature. */
@@ -25,7 +26,7 @@ export async function queue(token: string, name: string) {
 }
 
 /** Moves the company to a plan of its own with `feature` off (plans are shared by the other tests). */
-export async function withoutFeature(co: TestCompany, feature: 'useOpenAi' | 'useIntegrations') {
+export async function withoutFeature(co: TestCompany, feature: PlanFeature) {
   const company = await table().get(`C#${co.companyId}`, 'COMPANY');
   const plan = await table().get('PLAN', `PLAN#${pad(company!.planId)}`);
   const planId = 900000 + Math.floor(Math.random() * 90000);

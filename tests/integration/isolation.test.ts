@@ -115,6 +115,21 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /knowledge/{id}': () => ({ title: 'Taken Over' }),
   'PUT /custom-fields/{id}': () => ({ name: 'Taken Over' }),
   'PUT /segments/{id}': () => ({ name: 'Taken Over' }),
+  'POST /automation-rules': () => ({
+    name: 'Taken Over',
+    event: { type: 'ticket_created' },
+    actions: [{ type: 'add_note', body: 'x' }],
+  }),
+  'POST /automation-rules/dry-run': () => ({
+    name: 'Taken Over',
+    event: { type: 'ticket_created' },
+    actions: [{ type: 'add_note', body: 'x' }],
+  }),
+  'PUT /automation-rules/{id}': () => ({
+    name: 'Taken Over',
+    event: { type: 'ticket_created' },
+    actions: [{ type: 'add_note', body: 'x' }],
+  }),
   'PUT /contacts/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /tickets/{id}/custom-fields': () => ({ customFields: {} }),
   'PUT /queueIntegration/{id}': () => ({ type: 'webhook', name: 'Taken Over', urlN8N: 'https://x.example.test' }),
@@ -159,6 +174,7 @@ const FILL: Record<string, Record<string, () => string | number>> = {
   knowledge: { id: () => ids.knowledge! },
   'custom-fields': { id: () => ids.customField! },
   segments: { id: () => ids.segment! },
+  'automation-rules': { id: () => ids.automationRule! },
   queueIntegration: { id: () => ids.integration! },
   helps: { id: () => ids.help! },
   push: { id: () => ids.pushSubscription! },
@@ -329,6 +345,17 @@ beforeAll(async () => {
     }),
     'segment',
   );
+  const automationRule = ok(
+    await api('POST', '/automation-rules', {
+      token: t,
+      body: {
+        name: `Rule ${marker}`.slice(0, 80),
+        event: { type: 'ticket_created' },
+        actions: [{ type: 'add_note', body: marker }],
+      },
+    }),
+    'automation rule',
+  );
   const integration = ok(
     await api('POST', '/queueIntegration', {
       token: t,
@@ -365,6 +392,7 @@ beforeAll(async () => {
     knowledge: knowledge.id,
     customField: customField.id,
     segment: segment.id,
+    automationRule: automationRule.id,
     integration: integration.id,
     contactList: contactList.id,
     contactListItem: contactListItem.id,

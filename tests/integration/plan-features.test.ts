@@ -32,6 +32,7 @@ const GATES: Record<PlanFeature, Gate> = {
     pathPrefixes: ['/prompt', '/knowledge', '/copilot'],
   },
   useIntegrations: { modules: ['queue-integrations'], pathPrefixes: ['/queueIntegration'] },
+  useAutomation: { modules: ['automation-rules'], pathPrefixes: ['/automation-rules'] },
   useExternalApi: { modules: ['messages-api'], pathPrefixes: ['/messages/send'], credential: 'connectionToken' },
 };
 

@@ -32,6 +32,7 @@ export async function seedPlatform({ adminEmail, adminPassword }: SeedOptions) {
       useSchedules: true,
       useInternalChat: true,
       useExternalApi: true,
+      useAutomation: true,
       // the platform company below uses it
       companiesCount: 1,
     });

@@ -56,7 +56,10 @@ export type AuditAction =
   | 'knowledge.deleted'
   | 'custom_field.created'
   | 'custom_field.updated'
-  | 'custom_field.deleted';
+  | 'custom_field.deleted'
+  | 'automation_rule.created'
+  | 'automation_rule.updated'
+  | 'automation_rule.deleted';
 
 export interface AuditEntry {
   /** the company whose trail holds the entry (the platform company for platform-wide changes) */

@@ -26,6 +26,7 @@ import { removeCompanySubscriptions } from '../push/repo';
  * the company's fixed partitions follow, then its media under `company<cid>/`, and the company item
  * last. Every step is a delete, so a run cut short is simply run again.
  */
+// automation runs (`AUTORUN#...`) are left to their TTL (RUN_RETENTION_DAYS)
 const FIXED_PARTITIONS = [
   'WS',
   'TCOUNT',
@@ -38,6 +39,8 @@ const FIXED_PARTITIONS = [
   'KBQ',
   'CFIELDS',
   'SEGMENTS',
+  'RULES',
+  'AUTOCAP',
 ];
 
 async function drain(pk: string, onItem?: (item: Item) => Key[] | Promise<Key[]>) {

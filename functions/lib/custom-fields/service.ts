@@ -154,14 +154,17 @@ export async function deleteField(companyId: number, id: number, actor?: AuditAc
  */
 export async function setTicketFields(
   companyId: number,
-  actor: Actor,
+  /** null: the system (an automation rule's action) */
+  actor: Actor | null,
   ticketId: number,
   changes: Record<string, unknown>,
 ) {
   const fields = await loadFields(companyId);
   const { before, after, changed } = await mutateTicket(companyId, ticketId, async (t) => {
-    await assertCanSee(companyId, actor, t);
-    await assertMayChangeIn(companyId, actor, t);
+    if (actor) {
+      await assertCanSee(companyId, actor, t);
+      await assertMayChangeIn(companyId, actor, t);
+    }
     const values: CustomFieldValues = changedValues(fields, 'ticket', t.customFields, changes);
     return sameValues(values, t.customFields ?? {}) ? null : { ...t, customFields: values };
   });

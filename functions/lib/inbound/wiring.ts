@@ -1,3 +1,4 @@
+import { emitAutomationEvent, scheduleReplyChecks } from '../automation/emit';
 import type { InboundMessage } from '#shared/whatsapp-protocol';
 import type { Whatsapp } from '#shared/schemas/whatsapp';
 import type { Ticket } from '#shared/schemas/tickets';
@@ -164,6 +165,21 @@ export function portsFor(companyId: number, whatsapp: Whatsapp, known?: Known): 
       // the customer wrote: a snoozed ticket wakes (tickets/snooze.ts)
       const current =
         !out.duplicate && !message.fromMe ? await wakeOnCustomerMessage(companyId, out.ticket) : out.ticket;
+      // the automation rules hear of it (nothing is read or sent when none listens)
+      if (!out.duplicate && !message.fromMe && !message.isGroup) {
+        await emitAutomationEvent(companyId, {
+          type: 'message_received',
+          ticketId: current.id,
+          messageText: out.message.body ?? '',
+        });
+        await scheduleReplyChecks(
+          companyId,
+          current.id,
+          'no_agent_reply',
+          out.message.createdAt,
+          out.ticket.agentMessageAt,
+        );
+      }
       return { created: !out.duplicate, ticket: current, replaced: out.replaced };
     },
     awaitedRating: (contact) => awaitedRating(companyId, whatsapp.id, contact.id),

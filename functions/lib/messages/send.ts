@@ -1,3 +1,4 @@
+import { scheduleReplyChecks } from '../automation/emit';
 import { randomUUID } from 'node:crypto';
 import type { Message } from '#shared/schemas/messages';
 import { mediaKindOf, mediaTypeOf } from '#shared/schemas/messages';
@@ -145,6 +146,9 @@ export async function sendMessage(
     by: human ? 'person' : input.automatic && ticket.promptId ? 'ai' : undefined,
   });
   if (human) await countIfFirstResponse(before, after, input.userId!, message.createdAt);
+  // the automation rules' "no customer reply for N minutes" counts from an attendant's message
+  if (human && !ticket.isGroup)
+    await scheduleReplyChecks(companyId, ticket.id, 'no_customer_reply', message.createdAt, ticket.customerMessageAt);
   const current = toTicket(after);
   const saved = { ...message, contactId: after.contactId, whatsappId: after.whatsappId };
   await announce(companyId, before, current, saved, 'create');

@@ -5,6 +5,7 @@ import { log } from '../log';
 import { companyConnections, postAll } from '../realtime';
 import { listUsers } from '../accounts/users';
 import { notifySlaBreach } from '../push/notify';
+import { emitAutomationEvent } from '../automation/emit';
 import { ticketKeys, toStored, toTicket } from '../tickets/repo';
 import { publishTicketChange } from '../tickets/events';
 import { countBreach } from './metrics';
@@ -77,6 +78,7 @@ async function markBreach(wake: SlaWake, now: Date): Promise<boolean> {
   // counted on the day it is found (a minute after the deadline at most): past days never change
   await countBreach(wake.companyId, ticket, now.toISOString());
   await announceBreach(wake, ticket);
+  await emitAutomationEvent(wake.companyId, { type: 'sla_breached', ticketId: ticket.id });
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { emitAutomationEvent } from '../automation/emit';
 import type { Tag, TicketTag } from '#shared/schemas/tags';
 import { can } from '#shared/permissions';
 import { MAX_TAGS_PER_COMPANY, PAGE_SIZE } from '#shared/constants';
@@ -171,10 +172,13 @@ export async function allTags(companyId: number, onlyKanban = false): Promise<Ta
  * Sets a ticket's tags to exactly `tagIds` (POST /tags/sync, ticket-tags calls, the kanban move).
  * Links and ticketsCount change in the ticket's own transaction.
  */
-export async function setTicketTags(companyId: number, actor: Actor, ticketId: number, tagIds: number[]) {
+export async function setTicketTags(companyId: number, actor: Actor | null, ticketId: number, tagIds: number[]) {
   const current = await requireStoredTicket(companyId, ticketId);
-  await assertCanSee(companyId, actor, current);
-  await assertMayChangeIn(companyId, actor, current);
+  // null: the system (an automation rule's action)
+  if (actor) {
+    await assertCanSee(companyId, actor, current);
+    await assertMayChangeIn(companyId, actor, current);
+  }
   const wanted = [...new Set(tagIds)];
   const tags = await requireTags(companyId, wanted);
   const { before, after, changed } = await mutateTicket(
@@ -211,6 +215,8 @@ export async function setTicketTags(companyId: number, actor: Actor, ticketId: n
       const tag = await requireTag(companyId, id).catch(() => undefined);
       if (tag) await publish(companyId, 'tag', { action: 'update', tag });
     }
+    for (const tagId of wanted.filter((id) => !before.tagIds.includes(id)))
+      await emitAutomationEvent(companyId, { type: 'tag_added', ticketId, tagId });
   }
   return ticket;
 }

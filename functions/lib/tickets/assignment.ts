@@ -88,6 +88,11 @@ async function assignOne(companyId: number, queueId: number, ticketId: number, u
   return 'nobody';
 }
 
+/** One waiting ticket of the queue to its next attendant in turn (an automation rule's round robin). */
+export async function assignInTurn(companyId: number, queueId: number, ticketId: number) {
+  return assignOne(companyId, queueId, ticketId, await listUsers(companyId));
+}
+
 const WAITING_PAGE = 25;
 
 /**

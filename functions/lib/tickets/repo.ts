@@ -189,7 +189,11 @@ export async function bumpTicket(
       ...(m.fromCustomer && !(before.customerMessageAt && before.customerMessageAt > m.createdAt)
         ? { customerMessageAt: m.createdAt }
         : {}),
-      ...(m.by === 'person' ? { personTouched: true } : m.by === 'ai' ? { aiAnswered: true } : {}),
+      ...(m.by === 'person'
+        ? { personTouched: true, agentMessageAt: m.createdAt }
+        : m.by === 'ai'
+          ? { aiAnswered: true }
+          : {}),
       // a person answered: the "back from snooze" mark has done its job (null: clients merging the update see it go)
       ...(m.by === 'person' && before.snoozeWoke ? { snoozeWoke: null } : {}),
     },

@@ -75,6 +75,11 @@ export default {
         updated: 'Campo personalizado alterado',
         deleted: 'Campo personalizado excluído',
       },
+      automation_rule: {
+        created: 'Regra de automação criada',
+        updated: 'Regra de automação alterada',
+        deleted: 'Regra de automação excluída',
+      },
       ai: { budget_spent: 'Limite mensal de IA atingido' },
     },
     targets: {
@@ -90,6 +95,7 @@ export default {
       ticket: 'Atendimento',
       customField: 'Campo personalizado',
       knowledge: 'Base de conhecimento',
+      automationRule: 'Regra de automação',
     },
     fields: {
       entity: 'entidade',
@@ -129,6 +135,7 @@ export default {
       useSchedules: 'agendamentos',
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
+      useAutomation: 'automações',
       campaignsEnabled: 'campanhas ativas',
       title: 'título',
       tags: 'etiquetas',
@@ -218,6 +225,11 @@ export default {
         updated: 'Custom field changed',
         deleted: 'Custom field deleted',
       },
+      automation_rule: {
+        created: 'Automation rule created',
+        updated: 'Automation rule changed',
+        deleted: 'Automation rule deleted',
+      },
       ai: { budget_spent: 'Monthly AI limit reached' },
     },
     targets: {
@@ -233,6 +245,7 @@ export default {
       ticket: 'Ticket',
       customField: 'Custom field',
       knowledge: 'Knowledge base',
+      automationRule: 'Automation rule',
     },
     fields: {
       entity: 'entity',
@@ -272,6 +285,7 @@ export default {
       useSchedules: 'schedules',
       useInternalChat: 'internal chat',
       useExternalApi: 'external API',
+      useAutomation: 'automation',
       campaignsEnabled: 'campaigns on',
       title: 'title',
       tags: 'tags',
@@ -361,6 +375,11 @@ export default {
         updated: 'Campo personalizado modificado',
         deleted: 'Campo personalizado eliminado',
       },
+      automation_rule: {
+        created: 'Regla de automatización creada',
+        updated: 'Regla de automatización cambiada',
+        deleted: 'Regla de automatización eliminada',
+      },
       ai: { budget_spent: 'Límite mensual de IA alcanzado' },
     },
     targets: {
@@ -376,6 +395,7 @@ export default {
       ticket: 'Atención',
       customField: 'Campo personalizado',
       knowledge: 'Base de conocimiento',
+      automationRule: 'Regla de automatización',
     },
     fields: {
       entity: 'entidad',
@@ -415,6 +435,7 @@ export default {
       useSchedules: 'agendamientos',
       useInternalChat: 'chat interno',
       useExternalApi: 'API externa',
+      useAutomation: 'automatizaciones',
       campaignsEnabled: 'campañas activas',
       title: 'título',
       tags: 'etiquetas',

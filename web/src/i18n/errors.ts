@@ -58,6 +58,9 @@ export default {
     ERR_TRANSPORT_UNREACHABLE: 'A Meta não confirmou este número com este token: confira o ID do número e o token.',
     ERR_TRANSPORT_NUMBER_MISMATCH: 'O número da API oficial não é o mesmo desta conexão do WhatsApp Web.',
     ERR_CUSTOM_FIELD_KEY_TAKEN: 'Já existe um campo personalizado com esta chave. Escolha outra.',
+    ERR_AUTOMATION_REFERENCE:
+      'A regra cita uma fila, usuário, etiqueta, resposta rápida ou campo que não existe, ou um valor do tipo errado.',
+    ERR_AUTOMATION_UNSAFE_PATTERN: 'A expressão regular é inválida ou lenta demais. Simplifique-a.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campanha não pode ser alterada agora (só inativa, cancelada ou até 1 hora antes do agendamento).',
     ERR_NO_SETTING_FOUND: 'Nenhuma configuração encontrada com este ID.',
@@ -158,6 +161,9 @@ export default {
       'Meta did not confirm this number with this token: check the phone number ID and the token.',
     ERR_TRANSPORT_NUMBER_MISMATCH: 'The Cloud API number is not the number of this WhatsApp Web connection.',
     ERR_CUSTOM_FIELD_KEY_TAKEN: 'A custom field with this key already exists. Choose another one.',
+    ERR_AUTOMATION_REFERENCE:
+      'The rule names a queue, user, tag, quick message or field that does not exist, or a value of the wrong type.',
+    ERR_AUTOMATION_UNSAFE_PATTERN: 'The regular expression is invalid or too slow. Simplify it.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'This campaign cannot be changed now (only while inactive, canceled or until 1 hour before it is scheduled).',
     ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
@@ -257,6 +263,9 @@ export default {
     ERR_TRANSPORT_UNREACHABLE: 'Meta no confirmó este número con este token: revise el ID del número y el token.',
     ERR_TRANSPORT_NUMBER_MISMATCH: 'El número de la API oficial no es el de esta conexión de WhatsApp Web.',
     ERR_CUSTOM_FIELD_KEY_TAKEN: 'Ya existe un campo personalizado con esta clave. Elige otra.',
+    ERR_AUTOMATION_REFERENCE:
+      'La regla menciona una cola, usuario, etiqueta, respuesta rápida o campo que no existe, o un valor del tipo equivocado.',
+    ERR_AUTOMATION_UNSAFE_PATTERN: 'La expresión regular no es válida o es demasiado lenta. Simplifícala.',
     ERR_CAMPAIGN_NOT_EDITABLE:
       'Esta campaña no se puede cambiar ahora (solo inactiva, cancelada o hasta 1 hora antes de la programación).',
     ERR_NO_SETTING_FOUND: 'No se encontró ninguna configuración con este ID.',

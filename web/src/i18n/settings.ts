@@ -100,6 +100,7 @@ export default {
         useSchedules: 'Agendamentos',
         useInternalChat: 'Chat interno',
         useExternalApi: 'API externa',
+        useAutomation: 'Automações',
       },
     },
     helps: {
@@ -254,6 +255,7 @@ export default {
         useSchedules: 'Schedules',
         useInternalChat: 'Internal chat',
         useExternalApi: 'External API',
+        useAutomation: 'Automation',
       },
     },
     helps: {
@@ -408,6 +410,7 @@ export default {
         useSchedules: 'Agendamientos',
         useInternalChat: 'Chat interno',
         useExternalApi: 'API externa',
+        useAutomation: 'Automatizaciones',
       },
     },
     helps: {
