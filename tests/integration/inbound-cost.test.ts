@@ -18,6 +18,7 @@ let fns: {
   dashboard: typeof import('../../functions/lib/dashboard/service').dashboard;
   resolveRange: typeof import('../../functions/lib/dashboard/service').resolveRange;
   recentSettings: typeof import('../../functions/lib/settings').recentSettings;
+  activeRules: typeof import('../../functions/lib/automation/emit').activeRules;
   getStored: typeof import('../../functions/lib/tickets/repo').getStoredTicket;
   updateItem: typeof import('../../functions/lib/db').updateItem;
   getItem: typeof import('../../functions/lib/db').getItem;
@@ -27,7 +28,7 @@ let fns: {
 
 beforeAll(async () => {
   await useStackFromWorker();
-  const [metrics, handle, tickets, messages, dash, settings, ticketRepo, db, list] = await Promise.all([
+  const [metrics, handle, tickets, messages, dash, settings, ticketRepo, db, list, automation] = await Promise.all([
     import('../../functions/lib/metrics'),
     import('../../functions/lib/inbound/handle'),
     import('../../functions/lib/tickets/service'),
@@ -37,6 +38,7 @@ beforeAll(async () => {
     import('../../functions/lib/tickets/repo'),
     import('../../functions/lib/db'),
     import('../../functions/lib/messages/list'),
+    import('../../functions/lib/automation/emit'),
   ]);
   fns = {
     metrics: metrics.metrics,
@@ -52,6 +54,7 @@ beforeAll(async () => {
     getItem: db.getItem,
     deleteItem: db.deleteItem,
     listMessages: list.listMessages,
+    activeRules: automation.activeRules,
   };
 });
 
@@ -165,8 +168,10 @@ describe('cost per unit of work (DynamoDB requests and capacity)', () => {
     const from = '5511977770002';
     const { co, whatsappId, ticketId } = await conversation('cost-inbound', from);
     await api('PUT', `/tickets/${ticketId}`, { token: co.adminToken, body: { status: 'open', userId: co.admin.id } });
-    // the settings are read once per instance and RECENT_SETTINGS_MS (a warm instance, as at volume)
+    // the settings are read once per instance and RECENT_SETTINGS_MS (a warm instance, as at volume),
+    // and so is the summary of the company's automation rules (once per ACTIVE_EVENTS_TTL_MS)
     await fns.recentSettings(co.companyId);
+    await fns.activeRules(co.companyId);
     const runs: DbUsage[] = [];
     for (let i = 0; i < 3; i++) {
       const { usage } = await fns.metrics.measure(() =>
@@ -281,6 +286,8 @@ describe('cost per unit of work (DynamoDB requests and capacity)', () => {
   it('a send takes at most 5 requests and under 10 capacity units (was 25); the first reply of a wait one more (its first-response time on the day item)', async () => {
     const { co, ticketId } = await conversation('cost-send', '5511977770003');
     const ticket = await fns.getTicket(co.companyId, ticketId);
+    // a warm instance knows the company has no automation rules (one GetItem per ACTIVE_EVENTS_TTL_MS)
+    await fns.activeRules(co.companyId);
     const { result, usage } = await fns.metrics.measure(() =>
       fns.sendMessage(co.companyId, ticket!, { body: 'resposta', userId: co.admin.id }),
     );
