@@ -15,7 +15,7 @@
  * active rules created through `POST /api/automation-rules` before the messages. The rules listen to
  * BENCH_RULE_EVENTS (comma-separated, round robin over the rules; `type:minutes` for the timed ones,
  * default `message_received`) and their conditions never hold (a status the inbound tickets never
- * have, a text the messages never contain), so the phase measures what evaluating them costs, not what
+ * have, and BENCH_RULE_CONDITION below), so the phase measures what evaluating them costs, not what
  * their actions do. Each phase waits for its company's queues to drain (the `automation` consumer
  * included) and prints the requests the automation consumer spent apart from the rest. Alternate the
  * phases (`0,0,100,0,100`) on a shared machine: with more than two, the first one only warms the process
@@ -25,7 +25,7 @@ import WebSocket from 'ws';
 import type { SQSEvent } from 'aws-lambda';
 import { startStack } from '../../infra/local/stack';
 import { metrics, type DbUsage } from '../../functions/lib/metrics';
-import type { AutomationRuleBody } from '../../shared/schemas/automation';
+import type { AutomationCondition, AutomationRuleBody } from '../../shared/schemas/automation';
 import { localApi } from './local-api';
 
 const TOTAL = Number(process.argv[2] ?? 10_000);
@@ -37,6 +37,12 @@ const RULE_EVENTS = (process.env.BENCH_RULE_EVENTS ?? 'message_received').split(
   const [type, minutes] = e.split(':');
   return minutes ? { type, minutes: Number(minutes) } : { type };
 });
+/**
+ * The condition each rule adds to the never-holding status: `message` (a text the messages never
+ * contain), `hours` (outside business hours) or `contact_field` (a contact field, created per phase):
+ * the last two make the engine read the company's hours or the contact, which must not be once per rule.
+ */
+const RULE_CONDITION = process.env.BENCH_RULE_CONDITION ?? 'message';
 /** the queue the pipeline hands rule evaluations to (the design's `automation`) */
 const AUTOMATION_QUEUE = process.env.BENCH_AUTOMATION_QUEUE ?? 'automation';
 
@@ -62,16 +68,31 @@ if (automationQueue) {
   };
 }
 
+function extraCondition(i: number): AutomationCondition {
+  switch (RULE_CONDITION) {
+    case 'hours':
+      return { type: 'business_hours', within: false };
+    case 'contact_field':
+      return { type: 'field', entity: 'contact', key: 'bench_tier', op: 'eq', value: `never-${i}` };
+    default:
+      return { type: 'message', op: 'contains', value: `never-${i}` };
+  }
+}
+
 async function createRules(count: number, token: string) {
+  if (RULE_CONDITION === 'contact_field')
+    await call(
+      'POST',
+      '/api/custom-fields',
+      { entity: 'contact', name: 'Bench tier', key: 'bench_tier', type: 'text' },
+      token,
+    );
   for (let i = 0; i < count; i++) {
     const body: AutomationRuleBody = {
       name: `Bench rule ${i + 1}`,
       active: true,
       event: RULE_EVENTS[i % RULE_EVENTS.length] as AutomationRuleBody['event'],
-      conditions: [
-        { type: 'status', op: 'in', values: ['closed'] },
-        { type: 'message', op: 'contains', value: `never-${i}` },
-      ],
+      conditions: [extraCondition(i), { type: 'status', op: 'in', values: ['closed'] }],
       actions: [{ type: 'add_note', body: 'never written' }],
     };
     await call('POST', '/api/automation-rules', body, token);
