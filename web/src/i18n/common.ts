@@ -64,6 +64,8 @@ export default {
       noTickets: 'Nenhuma notificação.',
       newMessageFrom: 'Nova mensagem de {{name}}',
       more: 'Mais opções',
+      commandBar: 'Barra de comandos',
+      shortcuts: 'Atalhos de teclado',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {
@@ -181,6 +183,8 @@ export default {
       noTickets: 'No notifications.',
       newMessageFrom: 'New message from {{name}}',
       more: 'More options',
+      commandBar: 'Command bar',
+      shortcuts: 'Keyboard shortcuts',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {
@@ -298,6 +302,8 @@ export default {
       noTickets: 'Sin notificaciones.',
       newMessageFrom: 'Nuevo mensaje de {{name}}',
       more: 'Más opciones',
+      commandBar: 'Barra de comandos',
+      shortcuts: 'Atajos de teclado',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {

@@ -22,6 +22,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import EditIcon from '@mui/icons-material/Edit';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import SearchIcon from '@mui/icons-material/Search';
+import KeyboardIcon from '@mui/icons-material/Keyboard';
 import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +41,8 @@ import { MountWhenOpened } from '../components/MountWhenOpened';
 import { NotificationsPopover } from './NotificationsPopover';
 import { ChatsPopover } from '../chats/ChatsPopover';
 import { StatusMenu } from '../presence/StatusMenu';
+import { openCommandBar, openShortcutsHelp } from './KeyboardShortcuts';
+import { ariaKeys } from '../keyboard/shortcuts';
 
 // the announcements button is not needed to show a page: its code and strings come right after it shows
 const AnnouncementsPopover = lazy(() =>
@@ -229,6 +232,30 @@ export function TopBar() {
               <EditIcon fontSize="small" />
             </ListItemIcon>
             {t('topbar.editProfile')}
+          </MenuItem>
+          <MenuItem
+            aria-keyshortcuts={ariaKeys('commandBar')}
+            onClick={() => {
+              setProfileAnchor(null);
+              openCommandBar();
+            }}
+          >
+            <ListItemIcon>
+              <SearchIcon fontSize="small" />
+            </ListItemIcon>
+            {t('topbar.commandBar')}
+          </MenuItem>
+          <MenuItem
+            aria-keyshortcuts={ariaKeys('help')}
+            onClick={() => {
+              setProfileAnchor(null);
+              openShortcutsHelp();
+            }}
+          >
+            <ListItemIcon>
+              <KeyboardIcon fontSize="small" />
+            </ListItemIcon>
+            {t('topbar.shortcuts')}
           </MenuItem>
           <MenuItem
             onClick={() => {
