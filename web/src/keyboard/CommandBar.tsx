@@ -13,8 +13,8 @@ import { MENU_ICONS } from '../layout/menu-icons';
 import { menuContextOf, visibleMenu } from '../layout/menu';
 import { useDebouncedValue } from '../lib/debounce';
 import { asList } from '../realtime/cache';
-import { quickReplyLabel, type QuickReply } from '../messages/composer-rules';
-import { toPage, type Ticket } from '../tickets/types';
+import type { QuickReply } from '../messages/composer-rules';
+import type { Ticket } from '../tickets/types';
 import { commands } from './commands';
 import { Keys, platformKeys } from './Keys';
 import { listMacros, runMacro } from './macros';
@@ -82,7 +82,7 @@ function useTicketSearch(text: string) {
       search !== null
         ? api
             .get('/tickets', { searchParam: search, limit: MAX_TICKETS })
-            .then((data) => toPage<Ticket>(data, 'tickets').items)
+            .then((data) => asList<Ticket>(data, 'tickets'))
             .catch(() => [] as Ticket[])
         : [],
     ]).then(([byNumber, bySearch]) => {
@@ -211,8 +211,9 @@ function Palette({ onRun, onHelp }: { onRun(action: () => void): void; onHelp():
                   key={q.id ?? q.shortcode}
                   value={`/${q.shortcode} ${q.message}`}
                   onSelect={() => onRun(() => commands().composer?.insertQuickMessage(q))}
+                  detail={q.message}
                 >
-                  {quickReplyLabel(q)}
+                  {`/${q.shortcode}`}
                 </Item>
               ))}
             </Command.Group>

@@ -22,7 +22,6 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import EditIcon from '@mui/icons-material/Edit';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import SearchIcon from '@mui/icons-material/Search';
-import KeyboardIcon from '@mui/icons-material/Keyboard';
 import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { useTranslation } from 'react-i18next';
@@ -252,9 +251,7 @@ export function TopBar() {
               openShortcutsHelp();
             }}
           >
-            <ListItemIcon>
-              <KeyboardIcon fontSize="small" />
-            </ListItemIcon>
+            <ListItemIcon />
             {t('topbar.shortcuts')}
           </MenuItem>
           <MenuItem
