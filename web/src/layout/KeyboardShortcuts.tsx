@@ -46,7 +46,7 @@ export function KeyboardShortcuts() {
       };
       if (typeof asked === 'object') {
         if (ticket)
-          run(() => void import('../keyboard/macros').then((m) => m.runMacroByShortcut(asked.macro, ticket.id)));
+          run(() => void import('../keyboard/CommandBar').then((m) => m.runMacroByShortcut(asked.macro, ticket.id)));
       } else if (asked === 'help') run(() => setShown('help'));
       else if (asked === 'nextTicket' || asked === 'previousTicket')
         run(
