@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ariaKeys, macroKeys, shortcutOf } from './shortcuts';
+import { shortcutOf } from './dispatch';
+import { ariaKeys, macroKeys } from './shortcuts';
 
 const field = (tagName: string, type = 'text') =>
   ({ tagName, type, isContentEditable: false }) as unknown as EventTarget;

@@ -1,63 +1,33 @@
 import { lazy, useEffect, useState } from 'react';
 import { MountWhenOpened } from '../components/MountWhenOpened';
-import { commands, focusComposerWhenShown } from '../keyboard/commands';
-import { shortcutOf } from '../keyboard/shortcuts';
 
-// the command bar and the help dialog load on first use: the shell holds only this listener (issue 40)
+// the command bar and the help load on first use; what the other shortcuts do just after the page
+// shows (keyboard/dispatch.ts): the shell holds only this listener (issue 40 item 5)
 const CommandBar = lazy(() => import('../keyboard/CommandBar'));
 const ShortcutsHelp = lazy(() => import('../keyboard/ShortcutsHelp'));
+let handleKey: ((e: KeyboardEvent) => 'help' | undefined) | undefined;
 
 type Shown = 'bar' | 'help' | null;
 let show: (what: Shown) => void = () => undefined;
-/** Opens the command bar or the shortcuts' help from elsewhere in the shell (the user menu). */
-export const openCommandBar = () => show('bar');
+/** Opens the shortcuts' help from elsewhere in the shell (the user menu). */
 export const openShortcutsHelp = () => show('help');
-
-/** Inside a dialog, a menu or a list box the keys are theirs (a letter there picks, Alt+↓ opens). */
-const inOverlay = (target: EventTarget | null) =>
-  Boolean(
-    (target as HTMLElement | null)?.closest?.('[role="dialog"],[role="menu"],[role="listbox"],[role="combobox"]'),
-  );
 
 /** The shell's keyboard shortcuts (keyboard/shortcuts.ts): Ctrl/Cmd-K, ?, and the open ticket's actions. */
 export function KeyboardShortcuts() {
   const [shown, setShown] = useState<Shown>(null);
   useEffect(() => {
     show = setShown;
-  }, []);
-
-  useEffect(() => {
+    void import('../keyboard/dispatch').then((m) => {
+      handleKey = m.handleKey;
+    });
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing) return;
-      const asked = shortcutOf(e);
-      if (!asked) return;
-      if (asked === 'commandBar') {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        // not over another dialog: two focus traps would fight
+        if (document.querySelector('.MuiModal-root')) return;
         e.preventDefault();
         setShown((cur) => (cur === 'bar' ? null : 'bar'));
-        return;
-      }
-      // an open dialog, menu or drawer over the page takes the keys, not the ticket behind it
-      if (e.repeat || inOverlay(e.target) || document.querySelector('.MuiModal-root')) return;
-      const { ticket, composer, list } = commands();
-      const run = (action: (() => void) | undefined) => {
-        if (!action) return;
-        e.preventDefault();
-        action();
-      };
-      if (typeof asked === 'object') {
-        if (ticket)
-          run(() => void import('../keyboard/CommandBar').then((m) => m.runMacroByShortcut(asked.macro, ticket.id)));
-      } else if (asked === 'help') run(() => setShown('help'));
-      else if (asked === 'nextTicket' || asked === 'previousTicket')
-        run(
-          list &&
-            (() => {
-              if (composer?.hasFocus()) focusComposerWhenShown();
-              list.step(asked === 'nextTicket' ? 1 : -1);
-            }),
-        );
-      else if (asked === 'focusComposer') run(composer?.focus);
-      else run(ticket?.[asked]);
+      } else if (handleKey?.(e) === 'help') setShown('help');
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

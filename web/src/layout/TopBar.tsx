@@ -40,7 +40,7 @@ import { MountWhenOpened } from '../components/MountWhenOpened';
 import { NotificationsPopover } from './NotificationsPopover';
 import { ChatsPopover } from '../chats/ChatsPopover';
 import { StatusMenu } from '../presence/StatusMenu';
-import { openCommandBar, openShortcutsHelp } from './KeyboardShortcuts';
+import { openShortcutsHelp } from './KeyboardShortcuts';
 import { ariaKeys } from '../keyboard/shortcuts';
 
 // the announcements button is not needed to show a page: its code and strings come right after it shows
@@ -231,18 +231,6 @@ export function TopBar() {
               <EditIcon fontSize="small" />
             </ListItemIcon>
             {t('topbar.editProfile')}
-          </MenuItem>
-          <MenuItem
-            aria-keyshortcuts={ariaKeys('commandBar')}
-            onClick={() => {
-              setProfileAnchor(null);
-              openCommandBar();
-            }}
-          >
-            <ListItemIcon>
-              <SearchIcon fontSize="small" />
-            </ListItemIcon>
-            {t('topbar.commandBar')}
           </MenuItem>
           <MenuItem
             aria-keyshortcuts={ariaKeys('help')}
