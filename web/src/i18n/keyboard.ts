@@ -9,7 +9,7 @@ export default {
     empty: 'Nada encontrado.',
     searching: 'Buscando…',
     groups: {
-      ticket: 'Este ticket',
+      ticket: 'Ações',
       tickets: 'Tickets',
       pages: 'Páginas',
       quickMessages: 'Respostas rápidas',
@@ -48,7 +48,7 @@ export default {
     empty: 'Nothing found.',
     searching: 'Searching…',
     groups: {
-      ticket: 'This ticket',
+      ticket: 'Actions',
       tickets: 'Tickets',
       pages: 'Pages',
       quickMessages: 'Quick replies',
@@ -87,7 +87,7 @@ export default {
     empty: 'No se encontró nada.',
     searching: 'Buscando…',
     groups: {
-      ticket: 'Este ticket',
+      ticket: 'Acciones',
       tickets: 'Tickets',
       pages: 'Páginas',
       quickMessages: 'Respuestas rápidas',
