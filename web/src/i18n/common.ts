@@ -64,6 +64,7 @@ export default {
       noTickets: 'Nenhuma notificação.',
       newMessageFrom: 'Nova mensagem de {{name}}',
       more: 'Mais opções',
+      shortcuts: 'Atalhos de teclado',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {
@@ -181,6 +182,7 @@ export default {
       noTickets: 'No notifications.',
       newMessageFrom: 'New message from {{name}}',
       more: 'More options',
+      shortcuts: 'Keyboard shortcuts',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {
@@ -298,6 +300,7 @@ export default {
       noTickets: 'Sin notificaciones.',
       newMessageFrom: 'Nuevo mensaje de {{name}}',
       more: 'Más opciones',
+      shortcuts: 'Atajos de teclado',
     },
     languages: { pt: 'Português', en: 'English', es: 'Español' },
     buttons: {

@@ -72,6 +72,7 @@ export const lazyNamespaces: Record<string, () => Promise<{ default: Locales }>>
   templates: () => import('./templates'),
   knowledgeLearn: () => import('./knowledgeLearn'),
   copilot: () => import('./copilot'),
+  keyboard: () => import('./keyboard'),
 };
 
 /** i18next's loader for `lazyNamespaces`: the chunk holds the three languages, i18next asks for one. */

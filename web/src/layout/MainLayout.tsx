@@ -25,7 +25,8 @@ import { useAuth } from '../auth/AuthProvider';
 import { useRealtimeConnected } from '../realtime/RealtimeProvider';
 import { useApi } from '../api/swr';
 import { MENU_ICONS } from './menu-icons';
-import { visibleMenu, type MenuEntry } from './menu';
+import { menuContextOf, visibleMenu, type MenuEntry } from './menu';
+import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { useConnectionWarning } from './useConnectionWarning';
 import { useOwnUserLive } from '../auth/useOwnUserLive';
 import { useUnreadChats } from './useUnreadChats';
@@ -60,17 +61,7 @@ export default function MainLayout() {
     if (narrow) setOpen(false);
   }, [narrow, location.pathname]);
 
-  const items = useMemo(
-    () =>
-      visibleMenu({
-        profile: user?.profile,
-        super: Boolean(user?.super),
-        plan,
-        cshow: localStorage.getItem('cshow') !== null,
-        restricted,
-      }),
-    [user?.profile, user?.super, plan, restricted],
-  );
+  const items = useMemo(() => visibleMenu(menuContextOf({ user, plan, restricted })), [user, plan, restricted]);
   const section = (name: MenuEntry['section']) => items.filter((i) => i.section === name);
 
   const renderItem = (item: MenuEntry) => {
@@ -203,6 +194,7 @@ export default function MainLayout() {
         </RestrictedGate>
         <PaymentWatcher />
       </Box>
+      <KeyboardShortcuts />
     </Box>
   );
 }

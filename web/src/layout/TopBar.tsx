@@ -40,6 +40,8 @@ import { MountWhenOpened } from '../components/MountWhenOpened';
 import { NotificationsPopover } from './NotificationsPopover';
 import { ChatsPopover } from '../chats/ChatsPopover';
 import { StatusMenu } from '../presence/StatusMenu';
+import { openShortcutsHelp } from './KeyboardShortcuts';
+import { ariaKeys } from '../keyboard/shortcuts';
 
 // the announcements button is not needed to show a page: its code and strings come right after it shows
 const AnnouncementsPopover = lazy(() =>
@@ -229,6 +231,16 @@ export function TopBar() {
               <EditIcon fontSize="small" />
             </ListItemIcon>
             {t('topbar.editProfile')}
+          </MenuItem>
+          <MenuItem
+            aria-keyshortcuts={ariaKeys('help')}
+            onClick={() => {
+              setProfileAnchor(null);
+              openShortcutsHelp();
+            }}
+          >
+            <ListItemIcon />
+            {t('topbar.shortcuts')}
           </MenuItem>
           <MenuItem
             onClick={() => {

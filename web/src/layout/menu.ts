@@ -83,6 +83,19 @@ export const MENU: MenuEntry[] = [
 export const visibleMenu = (ctx: MenuContext) =>
   MENU.filter((m) => (ctx.restricted ? m.key === 'financeiro' : m.show(ctx)));
 
+/** The signed-in user's menu context (the side menu and the command bar's pages list the same entries). */
+export const menuContextOf = (auth: {
+  user: { profile?: string; super?: boolean } | null;
+  plan: MenuContext['plan'];
+  restricted?: boolean;
+}): MenuContext => ({
+  profile: auth.user?.profile,
+  super: Boolean(auth.user?.super),
+  plan: auth.plan,
+  cshow: localStorage.getItem('cshow') !== null,
+  restricted: auth.restricted,
+});
+
 /**
  * The Connections warning: any connection waiting for a QR scan, pairing, down, timed out or opening,
  * a Cloud API number Meta flagged or rates low, or a number WhatsApp locked new chats from.

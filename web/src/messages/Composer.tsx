@@ -51,6 +51,8 @@ import {
 } from './composer-rules';
 import { sendMedia, sendText } from './send';
 import { useRecorder } from './useRecorder';
+import { useProvideCommands } from '../keyboard/commands';
+import { ariaKeys } from '../keyboard/shortcuts';
 
 // The emoji picker is big: loaded on first use only.
 const EmojiPicker = lazy(() => import('emoji-picker-react'));
@@ -182,6 +184,18 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
     setQuick(q.id ? q : null);
     input.current?.focus();
   };
+
+  // the focus-composer shortcut and the command bar's quick replies (issue 40 item 5)
+  useProvideCommands(
+    'composer',
+    open
+      ? {
+          focus: () => input.current?.focus(),
+          hasFocus: () => document.activeElement === input.current,
+          insertQuickMessage: chooseQuick,
+        }
+      : null,
+  );
 
   return (
     <Paper square elevation={0} sx={{ borderTop: 1, borderColor: 'divider', px: 1, py: 0.75, position: 'relative' }}>
@@ -362,7 +376,9 @@ export function Composer({ ticket, windowClosed = false, cloud = false, replyTo,
                 if (e.target.value) realtime?.typing(ticket.id);
               }}
               onKeyDown={onKeyDown}
-              slotProps={{ htmlInput: { 'aria-label': t('composer.placeholder') } }}
+              slotProps={{
+                htmlInput: { 'aria-label': t('composer.placeholder'), 'aria-keyshortcuts': ariaKeys('focusComposer') },
+              }}
               sx={{ '& .MuiInputBase-root': { borderRadius: 3 } }}
             />
             {ready || !canRecord(ticket.status) || windowClosed ? (

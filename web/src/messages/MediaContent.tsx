@@ -127,8 +127,3 @@ export function MediaContent({ message }: { message: Message }) {
       );
   }
 }
-
-/** Media types whose body is the file name or structured data rather than a caption. */
-export const bodyIsMediaData = (m: Message) =>
-  ['locationMessage', 'vcard', 'contactMessage', 'call_log'].includes(m.mediaType ?? '') ||
-  (Boolean(m.mediaUrl) && !['image', 'video'].includes(m.mediaType ?? ''));

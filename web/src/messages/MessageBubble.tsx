@@ -13,9 +13,19 @@ import ArticleIcon from '@mui/icons-material/ArticleOutlined';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../lib/format';
 import type { Message } from '../tickets/types';
-import { ackMark, canDeleteMessage, canResendMessage } from './timeline';
-import { bodyIsMediaData, MediaContent } from './MediaContent';
+import { ackMark, bodyIsMediaData, canDeleteMessage, canResendMessage } from './timeline';
+import { afterPaint, useAfterPaint } from '../components/after-paint';
 import { formatted } from './formatted';
+
+// images, audio, documents, places and cards: fetched just after the ticket shows, not before (the ticket
+// page's first download made room for the keyboard shortcuts this way, issue 40 item 5)
+const media = afterPaint<{ message: Message }>(() =>
+  import('./MediaContent').then((m) => ({ default: m.MediaContent })),
+);
+function Media({ message }: { message: Message }) {
+  const Loaded = useAfterPaint(media);
+  return Loaded ? <Loaded message={message} /> : <Box sx={{ minWidth: 120, minHeight: 40 }} />;
+}
 
 const AckIcon = ({ ack }: { ack?: number }) => {
   const { t } = useTranslation('tickets');
@@ -142,7 +152,7 @@ export const MessageBubble = memo(function MessageBubble({
             {(message.mediaUrl ||
               message.mediaType === 'locationMessage' ||
               message.mediaType === 'vcard' ||
-              message.mediaType === 'call_log') && <MediaContent message={message} />}
+              message.mediaType === 'call_log') && <Media message={message} />}
             {!bodyIsMediaData(message) && message.body && (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }}>
                 {formatted(message.body)}

@@ -96,3 +96,8 @@ export function ackMark(ack: number | undefined): { icon: 'clock' | 'done' | 'do
   if (ack === 2) return { icon: 'doneAll', coloured: false };
   return { icon: 'doneAll', coloured: ack >= 3 };
 }
+
+/** Media types whose body is the file name or structured data rather than a caption. */
+export const bodyIsMediaData = (m: Message) =>
+  ['locationMessage', 'vcard', 'contactMessage', 'call_log'].includes(m.mediaType ?? '') ||
+  (Boolean(m.mediaUrl) && !['image', 'video'].includes(m.mediaType ?? ''));

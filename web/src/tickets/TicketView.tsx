@@ -48,6 +48,8 @@ import { useTicketPresence } from '../presence/usePresence';
 import { TypingLine } from '../presence/TypingLine';
 import { shownNumber } from '../contacts/contact-number';
 import { formatDateTime } from '../lib/format';
+import { ProvideCommands } from '../keyboard/commands';
+import { ariaKeys } from '../keyboard/shortcuts';
 
 const ContactDrawer = lazy(() => import('../contacts/ContactDrawer').then((m) => ({ default: m.ContactDrawer })));
 const TransferModal = lazy(() => import('./TransferModal').then((m) => ({ default: m.TransferModal })));
@@ -177,6 +179,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
       return woken;
     }, 'stay');
 
+  // the buttons' handlers, which the keyboard shortcuts and the command bar run too (issue 40 item 5)
+  const accept = () => void act(() => ticketActions.accept(ticket, user.id), 'stay');
+  const resolve = () => void act(() => ticketActions.resolve(ticket, user.id), 'list');
+  const menuItems = ticketMenuItems(user.profile, plan, ticket);
+
   const choose = (item: TicketMenuItem) => {
     setMenu(null);
     if (item === 'delete') void remove();
@@ -186,6 +193,16 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
 
   return (
     <Box sx={{ display: 'flex', flex: 1, minHeight: 0, minWidth: 0 }}>
+      <ProvideCommands
+        slot="ticket"
+        value={{
+          id: ticket.id,
+          uuid: ticket.uuid,
+          accept: ticket.status === 'pending' && !busy ? accept : undefined,
+          resolve: ticket.status === 'open' && !busy ? resolve : undefined,
+          transfer: menuItems.includes('transfer') ? () => setModal('transfer') : undefined,
+        }}
+      />
       <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minWidth: 0 }}>
         <Paper square elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
           <Stack direction="row" sx={{ alignItems: 'center', gap: 1, px: 1, py: 0.75 }}>
@@ -258,15 +275,18 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 </Suspense>
               )}
               {ticket.status === 'pending' && (
-                <Button
-                  variant="contained"
-                  color="success"
-                  size="small"
-                  disabled={busy}
-                  onClick={() => void act(() => ticketActions.accept(ticket, user.id), 'stay')}
-                >
-                  {t('header.accept')}
-                </Button>
+                <Tooltip title={`${t('header.accept')} (${ariaKeys('accept')})`} describeChild>
+                  <Button
+                    variant="contained"
+                    color="success"
+                    size="small"
+                    disabled={busy}
+                    aria-keyshortcuts={ariaKeys('accept')}
+                    onClick={accept}
+                  >
+                    {t('header.accept')}
+                  </Button>
+                </Tooltip>
               )}
               {ticket.status === 'open' && (
                 <>
@@ -291,27 +311,31 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                     </Button>
                   )}
                   {narrow ? (
-                    <Tooltip title={t('header.resolve')}>
+                    <Tooltip title={`${t('header.resolve')} (${ariaKeys('resolve')})`}>
                       <IconButton
                         aria-label={t('header.resolve')}
+                        aria-keyshortcuts={ariaKeys('resolve')}
                         color="success"
                         disabled={busy}
-                        onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}
+                        onClick={resolve}
                       >
                         <CheckIcon />
                       </IconButton>
                     </Tooltip>
                   ) : (
-                    <Button
-                      size="small"
-                      variant="contained"
-                      color="success"
-                      startIcon={<CheckIcon />}
-                      disabled={busy}
-                      onClick={() => void act(() => ticketActions.resolve(ticket, user.id), 'list')}
-                    >
-                      {t('header.resolve')}
-                    </Button>
+                    <Tooltip title={`${t('header.resolve')} (${ariaKeys('resolve')})`} describeChild>
+                      <Button
+                        size="small"
+                        variant="contained"
+                        color="success"
+                        startIcon={<CheckIcon />}
+                        disabled={busy}
+                        aria-keyshortcuts={ariaKeys('resolve')}
+                        onClick={resolve}
+                      >
+                        {t('header.resolve')}
+                      </Button>
+                    </Tooltip>
                   )}
                 </>
               )}
@@ -341,8 +365,12 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                     {t('header.return')}
                   </MenuItem>
                 )}
-                {ticketMenuItems(user.profile, plan, ticket).map((item) => (
-                  <MenuItem key={item} onClick={() => choose(item)}>
+                {menuItems.map((item) => (
+                  <MenuItem
+                    key={item}
+                    aria-keyshortcuts={item === 'transfer' ? ariaKeys('transfer') : undefined}
+                    onClick={() => choose(item)}
+                  >
                     {t(`header.${item}`)}
                   </MenuItem>
                 ))}

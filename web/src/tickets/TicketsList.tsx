@@ -1,12 +1,14 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Box, CircularProgress, Typography } from '@mui/material';
-import { Virtuoso } from 'react-virtuoso';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import { NEXT_PAGE_BOTTOM_PX } from '#shared/constants';
 import type { ListFilter } from './membership';
 import { useTicketList } from './useTicketList';
 import { TicketListItem } from './TicketListItem';
 import type { Ticket } from './types';
+import { useProvideCommands } from '../keyboard/commands';
+import { stepTicket } from './list-step';
 
 interface Props {
   filter: ListFilter;
@@ -24,6 +26,21 @@ export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, o
   const { t } = useTranslation('tickets');
   const { tickets, count, hasMore, loadMore, isLoading } = useTicketList(filter);
   useEffect(() => onCount?.(count), [count, onCount]);
+  const virtuoso = useRef<VirtuosoHandle>(null);
+  // next/previous ticket (issue 40 item 5): the list shown opens its neighbour as a click would
+  useProvideCommands(
+    'list',
+    visible
+      ? {
+          step: (by) => {
+            const next = stepTicket(tickets, selectedUuid, by);
+            if (!next) return by === 1 ? loadMore() : undefined;
+            virtuoso.current?.scrollIntoView({ index: tickets.indexOf(next) });
+            onOpen(next);
+          },
+        }
+      : null,
+  );
   if (!visible) return null;
   if (isLoading) {
     return (
@@ -46,6 +63,7 @@ export function TicketsList({ filter, visible, selectedUuid, canPeek, onCount, o
       sx={{ flex: 1, minHeight: 0 }}
     >
       <Virtuoso
+        ref={virtuoso}
         style={{ height: '100%' }}
         data={tickets}
         computeItemKey={(_, tk) => tk.id}
